@@ -1,0 +1,491 @@
+//! The scenario: what a teacher writes in a TOML file, what the course binds to each option,
+//! and the only input the engine takes.
+//!
+//! The file format is the contract of DESIGN §4. Every field except `version`, `name` and
+//! `[[worker]]` has a default; unknown fields are rejected (see [`parse`]). All durations are
+//! in simulated milliseconds (`_ms`), drift in parts per million (`_ppm`).
+
+mod parse;
+mod validate;
+
+pub use parse::{ScenarioError, parse, to_toml};
+
+use serde::{Deserialize, Serialize};
+
+/// The only scenario file version this build reads.
+pub const VERSION: u32 = 1;
+
+/// A complete scenario. Build one with [`parse`] (which validates it) or construct it in code
+/// and call [`Scenario::validate`] before running it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// File format version; must equal [`VERSION`].
+    pub version: u32,
+    /// Short title shown in the app and the CLI.
+    pub name: String,
+    /// What the scenario shows, in a sentence or two.
+    #[serde(default)]
+    pub description: String,
+    /// Where the case comes from (paper, incident report, documentation).
+    #[serde(default)]
+    pub source: String,
+    /// Drives every random choice (network delays, loss). Same seed ⇒ same trace.
+    #[serde(default)]
+    pub seed: u64,
+    /// Simulated horizon in ms: nothing happens at or after this true time.
+    #[serde(default = "defaults::until_ms")]
+    pub until_ms: u64,
+    #[serde(default)]
+    pub network: Network,
+    #[serde(default)]
+    pub lock: Lock,
+    #[serde(default)]
+    pub store: Store,
+    #[serde(default)]
+    pub resource: Resource,
+    #[serde(default)]
+    pub check: Check,
+    /// The clients that want the lock. At least one.
+    #[serde(rename = "worker")]
+    pub workers: Vec<Worker>,
+    /// Faults injected at fixed true times.
+    #[serde(default, rename = "fault", skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<Fault>,
+    /// What the scenario is meant to show; checked by `locksim verify`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Expect>,
+}
+
+/// Message delivery between any two nodes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Network {
+    /// One-way delay in ms, drawn uniformly from `[min, max]` (inclusive) per message.
+    pub delay_ms: [u64; 2],
+    /// Probability in `[0, 1]` that a message is lost.
+    pub loss: f64,
+    /// How long a client waits for a store node's reply before it gives up on that node, ms.
+    pub timeout_ms: u64,
+}
+
+/// The lock design: which rung of the ladder, and how holders and waiters behave.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Lock {
+    pub design: Design,
+    /// Lease length in ms (ignored by `flag` and `setnx`, which have no expiry).
+    pub ttl_ms: u64,
+    pub expiry: Expiry,
+    pub renewal: Renewal,
+    /// Renewal period in the holder's local ms; 0 means `ttl_ms / 3`.
+    pub renew_every_ms: u64,
+    /// A holder may acquire a lock it already holds (a hold count is kept with the owner token).
+    pub reentrant: bool,
+    pub waiting: Waiting,
+    /// Default back-off between acquire attempts, ms (a worker may override it).
+    pub retry_ms: u64,
+    /// After a lease *expires* (not on release) the store refuses new grants this long, ms
+    /// (Chubby's lock-delay; Consul's lock-delay).
+    pub lock_delay_ms: u64,
+}
+
+/// The design ladder of DESIGN §2, each rung adding one fix to the one before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Design {
+    /// Read `locked`, then write `locked = true`: two round trips, no expiry, blind release.
+    Flag,
+    /// Atomic set-if-absent (Redis `SET key v NX`), no expiry, blind delete.
+    Setnx,
+    /// Atomic set-if-absent with a lease (`SET key v NX PX ttl`), blind delete.
+    Ttl,
+    /// As `ttl`, the value is a unique owner token; release is compare-and-delete.
+    Token,
+    /// As `token`, plus a monotonically increasing fencing token per grant (Kleppmann 2016).
+    Fencing,
+}
+
+impl Design {
+    /// Every rung, bottom to top.
+    pub const ALL: [Design; 5] = [
+        Design::Flag,
+        Design::Setnx,
+        Design::Ttl,
+        Design::Token,
+        Design::Fencing,
+    ];
+
+    /// Whether grants carry a lease that expires.
+    pub fn has_lease(self) -> bool {
+        matches!(self, Design::Ttl | Design::Token | Design::Fencing)
+    }
+
+    /// Whether release and renewal compare the owner token (compare-and-delete).
+    pub fn checks_owner(self) -> bool {
+        matches!(self, Design::Token | Design::Fencing)
+    }
+
+    /// The name used in scenario files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Design::Flag => "flag",
+            Design::Setnx => "setnx",
+            Design::Ttl => "ttl",
+            Design::Token => "token",
+            Design::Fencing => "fencing",
+        }
+    }
+}
+
+/// Who measures the lease.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Expiry {
+    /// The store times the lease on its own clock.
+    Store,
+    /// The client stores "held until <its now + ttl>"; a contender compares that with *its*
+    /// now, so clock skew between clients moves the expiry.
+    Client,
+}
+
+/// Lease renewal by the holder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Renewal {
+    None,
+    /// Extends the lease while the process is alive, even if its work has stalled
+    /// (Redisson's lock watchdog).
+    Watchdog,
+    /// Extends the lease only if the work advanced since the last renewal.
+    Progress,
+}
+
+/// How a worker that finds the lock held waits for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Waiting {
+    /// Ask again after `retry_ms`: every waiter retries (a thundering herd on release).
+    Retry,
+    /// Join a FIFO queue at the store; each waiter is granted in turn when its predecessor
+    /// goes (ZooKeeper's lock recipe with sequential ephemeral nodes).
+    Fair,
+}
+
+/// The lock store's shape (step 6).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Store {
+    pub topology: Topology,
+    /// Number of store nodes, named `store1` .. `storeN`.
+    pub nodes: u32,
+    pub clock: StoreClock,
+    pub persistence: Persistence,
+    /// `replicated`: delay before the primary copies a change to its replicas, ms.
+    pub replication_lag_ms: u64,
+    /// `replicated`: a replica that has not heard from the primary this long promotes itself;
+    /// `consensus`: a follower that has not heard from a leader this long starts an election. ms.
+    pub failover_ms: u64,
+}
+
+/// Store topologies of DESIGN §2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Topology {
+    /// One node: a single point of failure.
+    Single,
+    /// A primary with asynchronous replicas and automatic failover (Redis with Sentinel).
+    Replicated,
+    /// N independent nodes; a client holds the lock if it got a majority (Redis docs, Redlock).
+    Redlock,
+    /// N nodes agreeing through a leader and a majority (Raft as in etcd, ZAB in ZooKeeper).
+    Consensus,
+}
+
+impl Topology {
+    /// The name used in scenario files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Topology::Single => "single",
+            Topology::Replicated => "replicated",
+            Topology::Redlock => "redlock",
+            Topology::Consensus => "consensus",
+        }
+    }
+}
+
+/// Which clock a store node measures leases on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StoreClock {
+    /// Never jumps (drift still applies).
+    Monotonic,
+    /// Moves with `clock_jump` faults: a jump forward expires leases early.
+    Wall,
+}
+
+/// What a store node keeps across a crash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Persistence {
+    /// Every change is on disk before it is acknowledged.
+    Fsync,
+    /// A restarted node has forgotten every lock.
+    None,
+}
+
+/// The protected storage service, node name `resource`, one record per lock key.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Resource {
+    /// Reject a write whose fencing token is lower than the highest accepted (needs
+    /// `lock.design = "fencing"`).
+    pub fencing: bool,
+    pub mode: ResourceMode,
+}
+
+/// How the resource applies writes (step 8's alternatives to a lock).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResourceMode {
+    /// Read-modify-write: overlapping critical sections can lose an update.
+    Plain,
+    /// Every write is the same idempotent operation: repeats and overlaps are harmless.
+    Idempotent,
+    /// Compare-and-swap: a write succeeds only if the record's version is the one the writer
+    /// last saw (read at the start of its critical section, then its own writes).
+    Cas,
+}
+
+/// Checker thresholds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Check {
+    /// A live worker waiting longer than this for the lock is `starved`, ms.
+    pub starve_after_ms: u64,
+}
+
+/// One client.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Worker {
+    /// Unique; not `store<N>` nor `resource`.
+    pub name: String,
+    /// True time of the first acquire attempt, ms.
+    #[serde(default)]
+    pub start_ms: u64,
+    /// Critical-section length in the worker's own running time (pauses and stalls stop it), ms.
+    #[serde(default = "defaults::work_ms")]
+    pub work_ms: u64,
+    /// Writes per critical section; write k (1-based) happens at `work_ms * k / writes`.
+    #[serde(default = "defaults::one")]
+    pub writes: u32,
+    /// Acquisitions to make; 0 = until the horizon.
+    #[serde(default = "defaults::one")]
+    pub repeat: u32,
+    /// Back-off between attempts, ms; default `lock.retry_ms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_ms: Option<u64>,
+    /// Which lock (and which resource record) this worker wants.
+    #[serde(default = "defaults::key")]
+    pub key: String,
+    /// Inside its critical section (halfway), acquires the same lock again, as a recursive call.
+    #[serde(default)]
+    pub nested: bool,
+    /// Check the remaining lease before each write. The check and the write are two steps,
+    /// 1 ms of running time apart, so a pause can fall between them.
+    #[serde(default)]
+    pub check_lease: bool,
+    /// Wait for each resource reply up to this long, then go on, ms.
+    #[serde(default = "defaults::write_timeout_ms")]
+    pub write_timeout_ms: u64,
+    /// Initial offset of this worker's clock from true time, ms.
+    #[serde(default)]
+    pub clock_offset_ms: i64,
+    /// Clock rate error, parts per million (positive runs fast).
+    #[serde(default)]
+    pub clock_drift_ppm: i64,
+}
+
+/// A fault injected at `at_ms` true time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fault {
+    pub at_ms: u64,
+    #[serde(flatten)]
+    pub kind: FaultKind,
+}
+
+/// The faults of DESIGN §4.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum FaultKind {
+    /// The process freezes (GC, VM stall): it handles nothing; messages and timers wait.
+    Pause { node: String, for_ms: u64 },
+    /// A worker's work stops advancing; the process (and a watchdog) lives.
+    Stall { node: String, for_ms: u64 },
+    /// The node stops; in-flight messages to it are lost.
+    Crash { node: String },
+    /// A crashed node comes back (a store node keeps its locks per `store.persistence`).
+    Restart { node: String },
+    /// Crash every store node; restart them after `for_ms` if given.
+    KillStore {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        for_ms: Option<u64>,
+    },
+    /// Cut every link between nodes of different groups; unlisted nodes are unaffected.
+    Partition {
+        groups: Vec<Vec<String>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        for_ms: Option<u64>,
+    },
+    /// End every partition.
+    Heal,
+    /// The node's wall clock steps by `delta_ms` (±).
+    ClockJump { node: String, delta_ms: i64 },
+    /// Messages sent from `from` to `to` during the window take `extra_ms` longer.
+    Delay {
+        from: String,
+        to: String,
+        extra_ms: u64,
+        for_ms: u64,
+    },
+}
+
+impl FaultKind {
+    /// The name used in scenario files.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FaultKind::Pause { .. } => "pause",
+            FaultKind::Stall { .. } => "stall",
+            FaultKind::Crash { .. } => "crash",
+            FaultKind::Restart { .. } => "restart",
+            FaultKind::KillStore { .. } => "kill_store",
+            FaultKind::Partition { .. } => "partition",
+            FaultKind::Heal => "heal",
+            FaultKind::ClockJump { .. } => "clock_jump",
+            FaultKind::Delay { .. } => "delay",
+        }
+    }
+}
+
+/// What a scenario is meant to show.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safe: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live: Option<bool>,
+    /// Each of these kinds must be reported.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<crate::checker::Kind>,
+    /// None of these kinds may be reported.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub absent: Vec<crate::checker::Kind>,
+}
+
+impl Default for Network {
+    fn default() -> Self {
+        Network {
+            delay_ms: [1, 5],
+            loss: 0.0,
+            timeout_ms: 200,
+        }
+    }
+}
+
+impl Default for Lock {
+    fn default() -> Self {
+        Lock {
+            design: Design::Token,
+            ttl_ms: 10_000,
+            expiry: Expiry::Store,
+            renewal: Renewal::None,
+            renew_every_ms: 0,
+            reentrant: false,
+            waiting: Waiting::Retry,
+            retry_ms: 50,
+            lock_delay_ms: 0,
+        }
+    }
+}
+
+impl Lock {
+    /// The renewal period actually used, ms.
+    pub fn renew_period_ms(&self) -> u64 {
+        if self.renew_every_ms == 0 {
+            (self.ttl_ms / 3).max(1)
+        } else {
+            self.renew_every_ms
+        }
+    }
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Store {
+            topology: Topology::Single,
+            nodes: 1,
+            clock: StoreClock::Monotonic,
+            persistence: Persistence::Fsync,
+            replication_lag_ms: 0,
+            failover_ms: 1000,
+        }
+    }
+}
+
+impl Default for Resource {
+    fn default() -> Self {
+        Resource {
+            fencing: false,
+            mode: ResourceMode::Plain,
+        }
+    }
+}
+
+impl Default for Check {
+    fn default() -> Self {
+        Check {
+            starve_after_ms: 10_000,
+        }
+    }
+}
+
+impl Worker {
+    /// A worker with every optional field at its default.
+    pub fn new(name: &str) -> Self {
+        Worker {
+            name: name.to_string(),
+            start_ms: 0,
+            work_ms: defaults::work_ms(),
+            writes: 1,
+            repeat: 1,
+            retry_ms: None,
+            key: defaults::key(),
+            nested: false,
+            check_lease: false,
+            write_timeout_ms: defaults::write_timeout_ms(),
+            clock_offset_ms: 0,
+            clock_drift_ppm: 0,
+        }
+    }
+}
+
+mod defaults {
+    pub fn until_ms() -> u64 {
+        20_000
+    }
+    pub fn work_ms() -> u64 {
+        2_000
+    }
+    pub fn one() -> u32 {
+        1
+    }
+    pub fn key() -> String {
+        "lock".to_string()
+    }
+    pub fn write_timeout_ms() -> u64 {
+        1_000
+    }
+}
