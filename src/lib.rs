@@ -5,10 +5,10 @@
 //! [`checker::Verdict`], and the front ends only show those.
 
 pub mod checker;
+pub mod cli;
 pub mod engine;
 pub mod scenario;
 pub mod trace;
-pub mod cli;
 
 #[cfg(feature = "gui")]
 pub mod app;

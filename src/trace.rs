@@ -120,7 +120,10 @@ pub enum EventKind {
         what: String,
     },
     /// A message from `from` arrived at `node`.
-    Deliver { msg: MsgId, from: NodeId },
+    Deliver {
+        msg: MsgId,
+        from: NodeId,
+    },
     /// A message from `from` to `node` was lost.
     Drop {
         msg: MsgId,
@@ -129,16 +132,24 @@ pub enum EventKind {
     },
 
     // --- faults (recorded at the node they hit; partitions and heals at node 0) ---
-    Paused { for_ms: u64 },
+    Paused {
+        for_ms: u64,
+    },
     Resumed,
-    Stalled { for_ms: u64 },
+    Stalled {
+        for_ms: u64,
+    },
     Unstalled,
     Crashed,
     Restarted,
     /// The wall clock stepped by `delta_ms`.
-    ClockJumped { delta_ms: i64 },
+    ClockJumped {
+        delta_ms: i64,
+    },
     /// Links between these groups (node ids) are cut.
-    PartitionStarted { groups: Vec<Vec<NodeId>> },
+    PartitionStarted {
+        groups: Vec<Vec<NodeId>>,
+    },
     /// Every partition ended.
     Healed,
     /// Messages `node` → `to` take `extra_ms` longer for `for_ms`.
@@ -150,7 +161,10 @@ pub enum EventKind {
 
     // --- worker (its beliefs) ---
     /// An acquisition attempt begins (first request of `token`).
-    AcquireStarted { key: KeyId, token: Token },
+    AcquireStarted {
+        key: KeyId,
+        token: Token,
+    },
     /// The worker now believes it holds `key` with `token`; `fence` if the design issues one.
     /// `lease_ms`: how long it believes the lease lasts from now (Redlock: the validity left).
     Acquired {
@@ -160,9 +174,15 @@ pub enum EventKind {
         lease_ms: Option<u64>,
     },
     /// An attempt failed (held by someone else, or no majority); the worker will retry.
-    AcquireFailed { key: KeyId, token: Token },
+    AcquireFailed {
+        key: KeyId,
+        token: Token,
+    },
     /// The worker joined the store's queue and waits to be granted in turn.
-    Queued { key: KeyId, token: Token },
+    Queued {
+        key: KeyId,
+        token: Token,
+    },
     /// The worker stopped believing it holds `key`.
     LetGo {
         key: KeyId,
@@ -170,7 +190,11 @@ pub enum EventKind {
         reason: LetGoReason,
     },
     /// Reentrant acquire of a lock it holds: the hold count rose to `count`.
-    Reentered { key: KeyId, token: Token, count: u32 },
+    Reentered {
+        key: KeyId,
+        token: Token,
+        count: u32,
+    },
     /// The worker's renewal was acknowledged; it believes the lease lasts `lease_ms` more.
     Renewed {
         key: KeyId,
@@ -178,7 +202,10 @@ pub enum EventKind {
         lease_ms: u64,
     },
     /// The worker's renewal was refused (the lease was gone).
-    RenewFailed { key: KeyId, token: Token },
+    RenewFailed {
+        key: KeyId,
+        token: Token,
+    },
 
     // --- store (node-level ground truth) ---
     /// This store node granted `key` to `token` (single: the node; replicated: the primary;
@@ -210,18 +237,31 @@ pub enum EventKind {
         by: Token,
     },
     /// A release from `by` found the lock not theirs (compare-and-delete) and left it.
-    ReleaseIgnored { key: KeyId, by: Token },
+    ReleaseIgnored {
+        key: KeyId,
+        by: Token,
+    },
     /// The store's clock says `token`'s lease on `key` is over; it removed the lock.
-    Expired { key: KeyId, token: Token },
+    Expired {
+        key: KeyId,
+        token: Token,
+    },
     /// A restart without persistence: the node forgot every lock it had.
     Forgot,
     /// `replicated`: this replica applied a copy of the primary's change.
-    Replicated { key: KeyId, holder: Option<Token> },
+    Replicated {
+        key: KeyId,
+        holder: Option<Token>,
+    },
     /// `replicated`: this node promoted itself to primary (epoch number);
     /// `consensus`: this node won the election for `term`.
-    BecameLeader { term: u64 },
+    BecameLeader {
+        term: u64,
+    },
     /// This node stepped down to replica / follower.
-    SteppedDown { term: u64 },
+    SteppedDown {
+        term: u64,
+    },
 
     // --- resource ---
     /// The resource served a read of `key` for `token`: record `value` at `version`.

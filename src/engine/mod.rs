@@ -1,19 +1,427 @@
-//! The engine: a deterministic discrete-event simulation of one scenario.
+//! The engine: a deterministic discrete-event simulation of one scenario (DESIGN §2).
+//!
+//! Pure: no UI, no I/O, no wall clock, and one seeded ChaCha generator for every random
+//! choice, so a scenario and a seed give the same trace on every platform.
+//!
+//! Layout: [`queue`] orders events; [`net`] decides delays and cuts; [`clock`] gives each
+//! node its local time; [`worker`], [`store`] and [`resource`] are the three kinds of node;
+//! [`faults`] injects the scenario's faults.
 
-use crate::scenario::Scenario;
-use crate::trace::Trace;
+mod clock;
+mod faults;
+mod msg;
+mod net;
+mod queue;
+mod resource;
+mod store;
+mod worker;
 
-/// Plays `scenario` out with `seed` and records every event.
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::scenario::{Scenario, Topology};
+use crate::trace::{DropReason, Event, EventKind, KeyId, NodeId, NodeInfo, Role, Token, Trace};
+use clock::Clock;
+use msg::Msg;
+use net::Net;
+use queue::Queue;
+
+/// Plays `scenario` out with `seed` (used instead of `scenario.seed`) and records every event.
+/// The scenario must be valid ([`Scenario::validate`]); the engine never panics on a valid one.
 pub fn run(scenario: &Scenario, seed: u64) -> Trace {
-    Trace {
-        scenario: scenario.name.clone(),
-        seed,
-        until_ms: scenario.until_ms,
-        design: scenario.lock.design,
-        topology: scenario.store.topology,
-        nodes: Vec::new(),
-        keys: Vec::new(),
-        events: Vec::new(),
-        steps: 0,
+    let mut sim = Sim::new(scenario, seed, true);
+    sim.run();
+    sim.into_trace()
+}
+
+/// Plays `scenario` out without recording; returns how many queue events were handled.
+/// For benchmarks: the cost of the simulation alone.
+pub fn run_unrecorded(scenario: &Scenario, seed: u64) -> u64 {
+    let mut sim = Sim::new(scenario, seed, false);
+    sim.run();
+    sim.steps
+}
+
+/// Hard bound on handled events per run, so a pathological scenario still ends.
+const MAX_STEPS: u64 = 5_000_000;
+
+/// Something due at a true time.
+enum Ev {
+    Deliver {
+        from: NodeId,
+        to: NodeId,
+        id: u32,
+        msg: Msg,
+    },
+    Timer {
+        node: NodeId,
+        incarnation: u32,
+        timer: Timer,
+    },
+    /// The scenario's fault number `i` starts.
+    Fault(usize),
+    Resume(NodeId),
+    Unstall(NodeId),
+    Restart(NodeId),
+    EndCut(u32),
+}
+
+/// Node-local timers. A crashed node's timers die with it (incarnation check).
+#[derive(Clone, Copy, Debug)]
+enum Timer {
+    // worker
+    Start,
+    Retry,
+    OpTimeout { req: u32 },
+    RenewTimeout { req: u32 },
+    RenewTick,
+    WorkPoint { generation: u32 },
+    WriteNow { generation: u32 },
+    ResourceTimeout { req: u32 },
+    // store
+    Expire { key: KeyId, token: Token },
+    ReplicateKey { key: KeyId },
+    Heartbeat,
+    LeaderCheck,
+    LockDelayOver { key: KeyId },
+}
+
+/// State every node has.
+struct Node {
+    alive: bool,
+    paused: bool,
+    /// Events that arrived while paused, handled in order when it resumes.
+    backlog: Vec<Ev>,
+    clock: Clock,
+    incarnation: u32,
+}
+
+/// The whole simulated world.
+struct Sim<'a> {
+    sc: &'a Scenario,
+    rng: ChaCha8Rng,
+    queue: Queue<Ev>,
+    now: u64,
+    nodes: Vec<Node>,
+    workers: Vec<worker::Worker>,
+    stores: Vec<store::StoreNode>,
+    resource: resource::Resource,
+    net: Net,
+    keys: Vec<String>,
+    first_store: NodeId,
+    resource_id: NodeId,
+    seed: u64,
+    events: Option<Vec<Event>>,
+    msg_count: u32,
+    steps: u64,
+}
+
+impl<'a> Sim<'a> {
+    fn new(sc: &'a Scenario, seed: u64, record: bool) -> Self {
+        let n_workers = sc.workers.len() as NodeId;
+        let n_stores = sc.store.nodes.max(1);
+        let mut keys: Vec<String> = Vec::new();
+        for w in &sc.workers {
+            if !keys.contains(&w.key) {
+                keys.push(w.key.clone());
+            }
+        }
+        let mut nodes = Vec::new();
+        for w in &sc.workers {
+            nodes.push(Node {
+                alive: true,
+                paused: false,
+                backlog: Vec::new(),
+                clock: Clock {
+                    offset_ms: w.clock_offset_ms,
+                    drift_ppm: w.clock_drift_ppm,
+                    jumped_ms: 0,
+                },
+                incarnation: 0,
+            });
+        }
+        for _ in 0..=n_stores {
+            nodes.push(Node {
+                alive: true,
+                paused: false,
+                backlog: Vec::new(),
+                clock: Clock::default(),
+                incarnation: 0,
+            });
+        }
+        let workers = sc
+            .workers
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let key = keys.iter().position(|k| *k == w.key).unwrap_or(0) as KeyId;
+                worker::Worker::new(i as NodeId, key, w, sc.lock.retry_ms)
+            })
+            .collect();
+        let stores = (0..n_stores)
+            .map(|i| store::StoreNode::new(i as usize, n_stores as usize, keys.len(), sc))
+            .collect();
+        Sim {
+            sc,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            queue: Queue::new(),
+            now: 0,
+            nodes,
+            workers,
+            stores,
+            resource: resource::Resource::new(keys.len()),
+            net: Net::default(),
+            keys,
+            first_store: n_workers,
+            resource_id: n_workers + n_stores,
+            seed,
+            events: record.then(|| Vec::with_capacity(1024)),
+            msg_count: 0,
+            steps: 0,
+        }
+    }
+
+    fn run(&mut self) {
+        for (i, f) in self.sc.faults.iter().enumerate() {
+            self.queue.push(f.at_ms, Ev::Fault(i));
+        }
+        for w in 0..self.workers.len() {
+            let start = self.sc.workers[w].start_ms;
+            self.queue.push(
+                start,
+                Ev::Timer {
+                    node: w as NodeId,
+                    incarnation: 0,
+                    timer: Timer::Start,
+                },
+            );
+        }
+        self.start_stores();
+        while let Some((at, ev)) = self.queue.pop() {
+            if at >= self.sc.until_ms || self.steps >= MAX_STEPS {
+                break;
+            }
+            self.now = at;
+            self.steps += 1;
+            self.dispatch(ev);
+        }
+    }
+
+    fn dispatch(&mut self, ev: Ev) {
+        match ev {
+            Ev::Deliver { from, to, id, msg } => {
+                let node = &mut self.nodes[to as usize];
+                if !node.alive {
+                    self.record(
+                        to,
+                        EventKind::Drop {
+                            msg: id,
+                            from,
+                            reason: DropReason::Crashed,
+                        },
+                    );
+                } else if self.net.is_cut(from, to) {
+                    self.record(
+                        to,
+                        EventKind::Drop {
+                            msg: id,
+                            from,
+                            reason: DropReason::Partition,
+                        },
+                    );
+                } else if node.paused {
+                    node.backlog.push(Ev::Deliver { from, to, id, msg });
+                } else {
+                    self.record(to, EventKind::Deliver { msg: id, from });
+                    self.receive(from, to, msg);
+                }
+            }
+            Ev::Timer {
+                node,
+                incarnation,
+                timer,
+            } => {
+                let n = &mut self.nodes[node as usize];
+                if !n.alive || n.incarnation != incarnation {
+                    return;
+                }
+                if n.paused {
+                    n.backlog.push(Ev::Timer {
+                        node,
+                        incarnation,
+                        timer,
+                    });
+                    return;
+                }
+                self.on_timer(node, timer);
+            }
+            Ev::Fault(i) => self.fault(i),
+            Ev::Resume(node) => self.resume(node),
+            Ev::Unstall(node) => self.unstall(node),
+            Ev::Restart(node) => self.restart(node),
+            Ev::EndCut(id) => self.net.end_cut(id),
+        }
+    }
+
+    fn receive(&mut self, from: NodeId, to: NodeId, msg: Msg) {
+        if self.is_worker(to) {
+            self.worker_receive(to, from, msg);
+        } else if to == self.resource_id {
+            self.resource_receive(from, msg);
+        } else {
+            self.store_receive(to, from, msg);
+        }
+    }
+
+    fn on_timer(&mut self, node: NodeId, timer: Timer) {
+        if self.is_worker(node) {
+            self.worker_timer(node, timer);
+        } else {
+            self.store_timer(node, timer);
+        }
+    }
+
+    fn is_worker(&self, node: NodeId) -> bool {
+        node < self.first_store
+    }
+
+    /// Store node index (0-based) of a store node id.
+    fn store_index(&self, node: NodeId) -> usize {
+        (node - self.first_store) as usize
+    }
+
+    fn store_id(&self, index: usize) -> NodeId {
+        self.first_store + index as NodeId
+    }
+
+    fn majority(&self) -> usize {
+        self.stores.len() / 2 + 1
+    }
+
+    /// The node's wall-clock reading now.
+    fn wall(&self, node: NodeId) -> i64 {
+        self.nodes[node as usize].clock.wall(self.now)
+    }
+
+    /// Sends `msg`; it is lost, cut or delivered after the link's delay.
+    fn send(&mut self, from: NodeId, to: NodeId, msg: Msg) {
+        self.msg_count += 1;
+        let id = self.msg_count;
+        if self.events.is_some() {
+            let what = msg.label(|t| self.token_name(t));
+            self.record(from, EventKind::Send { msg: id, to, what });
+        }
+        let loss = self.sc.network.loss;
+        if loss > 0.0 && self.rng.random_bool(loss.min(1.0)) {
+            self.record(
+                to,
+                EventKind::Drop {
+                    msg: id,
+                    from,
+                    reason: DropReason::Loss,
+                },
+            );
+            return;
+        }
+        if self.net.is_cut(from, to) {
+            self.record(
+                to,
+                EventKind::Drop {
+                    msg: id,
+                    from,
+                    reason: DropReason::Partition,
+                },
+            );
+            return;
+        }
+        let [lo, hi] = self.sc.network.delay_ms;
+        let delay = if hi > lo {
+            self.rng.random_range(lo..=hi)
+        } else {
+            lo
+        };
+        let at = self.now + delay + self.net.extra_ms(from, to, self.now);
+        self.queue.push(at, Ev::Deliver { from, to, id, msg });
+    }
+
+    /// Sets a timer on `node` that fires after `local_ms` of that node's clock.
+    fn set_timer(&mut self, node: NodeId, local_ms: i64, timer: Timer) {
+        let n = &self.nodes[node as usize];
+        let at = self.now + n.clock.true_span(local_ms);
+        let incarnation = n.incarnation;
+        self.queue.push(
+            at,
+            Ev::Timer {
+                node,
+                incarnation,
+                timer,
+            },
+        );
+    }
+
+    fn record(&mut self, node: NodeId, kind: EventKind) {
+        if let Some(events) = &mut self.events {
+            events.push(Event {
+                at_ms: self.now,
+                node,
+                local_ms: self.nodes[node as usize].clock.wall(self.now),
+                kind,
+            });
+        }
+    }
+
+    fn token_name(&self, t: Token) -> String {
+        format!("{}.{}", self.sc.workers[t.worker as usize].name, t.seq)
+    }
+
+    /// Node id of a name used in the scenario (validated beforehand).
+    fn node_id(&self, name: &str) -> Option<NodeId> {
+        if name == "resource" {
+            return Some(self.resource_id);
+        }
+        if let Some(i) = self.sc.workers.iter().position(|w| w.name == name) {
+            return Some(i as NodeId);
+        }
+        let n: usize = name.strip_prefix("store")?.parse().ok()?;
+        (1..=self.stores.len())
+            .contains(&n)
+            .then(|| self.store_id(n - 1))
+    }
+
+    fn into_trace(self) -> Trace {
+        let mut nodes: Vec<NodeInfo> = self
+            .sc
+            .workers
+            .iter()
+            .map(|w| NodeInfo {
+                name: w.name.clone(),
+                role: Role::Worker,
+            })
+            .collect();
+        for i in 0..self.stores.len() {
+            nodes.push(NodeInfo {
+                name: format!("store{}", i + 1),
+                role: Role::Store,
+            });
+        }
+        nodes.push(NodeInfo {
+            name: "resource".to_string(),
+            role: Role::Resource,
+        });
+        Trace {
+            scenario: self.sc.name.clone(),
+            seed: self.seed,
+            until_ms: self.sc.until_ms,
+            design: self.sc.lock.design,
+            topology: self.sc.store.topology,
+            nodes,
+            keys: self.keys,
+            events: self.events.unwrap_or_default(),
+            steps: self.steps,
+        }
+    }
+
+    fn topology(&self) -> Topology {
+        self.sc.store.topology
     }
 }

@@ -309,7 +309,6 @@ pub struct Worker {
 
 /// A fault injected at `at_ms` true time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Fault {
     pub at_ms: u64,
     #[serde(flatten)]

@@ -1,0 +1,159 @@
+//! Injecting the scenario's faults, and what each does to a node.
+
+use super::{Ev, Sim};
+use crate::scenario::FaultKind;
+use crate::trace::{EventKind, NodeId};
+
+impl Sim<'_> {
+    /// Starts fault number `i` of the scenario.
+    pub(super) fn fault(&mut self, i: usize) {
+        let kind = self.sc.faults[i].kind.clone();
+        match kind {
+            FaultKind::Pause { node, for_ms } => {
+                let Some(id) = self.node_id(&node) else {
+                    return;
+                };
+                if !self.nodes[id as usize].alive || self.nodes[id as usize].paused {
+                    return;
+                }
+                self.record(id, EventKind::Paused { for_ms });
+                self.nodes[id as usize].paused = true;
+                if self.is_worker(id) {
+                    self.worker_freeze(id);
+                }
+                self.queue.push(self.now + for_ms, Ev::Resume(id));
+            }
+            FaultKind::Stall { node, for_ms } => {
+                let Some(id) = self.node_id(&node) else {
+                    return;
+                };
+                if !self.is_worker(id) || self.workers[id as usize].stalled {
+                    return;
+                }
+                self.record(id, EventKind::Stalled { for_ms });
+                self.workers[id as usize].stalled = true;
+                self.worker_freeze(id);
+                self.queue.push(self.now + for_ms, Ev::Unstall(id));
+            }
+            FaultKind::Crash { node } => {
+                if let Some(id) = self.node_id(&node) {
+                    self.crash(id);
+                }
+            }
+            FaultKind::Restart { node } => {
+                if let Some(id) = self.node_id(&node) {
+                    self.restart(id);
+                }
+            }
+            FaultKind::KillStore { for_ms } => {
+                for i in 0..self.stores.len() {
+                    let id = self.store_id(i);
+                    self.crash(id);
+                    if let Some(ms) = for_ms {
+                        self.queue.push(self.now + ms, Ev::Restart(id));
+                    }
+                }
+            }
+            FaultKind::Partition { groups, for_ms } => {
+                let ids: Vec<Vec<NodeId>> = groups
+                    .iter()
+                    .map(|g| g.iter().filter_map(|n| self.node_id(n)).collect())
+                    .collect();
+                let cut = self.net.cut(self.nodes.len(), &ids);
+                self.record(0, EventKind::PartitionStarted { groups: ids });
+                if let Some(ms) = for_ms {
+                    self.queue.push(self.now + ms, Ev::EndCut(cut));
+                }
+            }
+            FaultKind::Heal => {
+                self.net.heal();
+                self.record(0, EventKind::Healed);
+            }
+            FaultKind::ClockJump { node, delta_ms } => {
+                let Some(id) = self.node_id(&node) else {
+                    return;
+                };
+                self.nodes[id as usize].clock.jumped_ms += delta_ms;
+                self.record(id, EventKind::ClockJumped { delta_ms });
+                if !self.is_worker(id) && id != self.resource_id {
+                    self.store_clock_jumped(id);
+                }
+            }
+            FaultKind::Delay {
+                from,
+                to,
+                extra_ms,
+                for_ms,
+            } => {
+                let (Some(f), Some(t)) = (self.node_id(&from), self.node_id(&to)) else {
+                    return;
+                };
+                self.net.slow(f, t, extra_ms, self.now + for_ms);
+                self.record(
+                    f,
+                    EventKind::DelayStarted {
+                        to: t,
+                        extra_ms,
+                        for_ms,
+                    },
+                );
+            }
+        }
+    }
+
+    /// A paused node wakes: what arrived meanwhile is handled now, in arrival order.
+    pub(super) fn resume(&mut self, id: NodeId) {
+        let node = &mut self.nodes[id as usize];
+        if !node.paused {
+            return;
+        }
+        node.paused = false;
+        let backlog = std::mem::take(&mut node.backlog);
+        self.record(id, EventKind::Resumed);
+        for ev in backlog {
+            self.queue.push(self.now, ev);
+        }
+        if self.is_worker(id) {
+            self.worker_thaw(id);
+        }
+    }
+
+    pub(super) fn unstall(&mut self, id: NodeId) {
+        if !self.workers[id as usize].stalled {
+            return;
+        }
+        self.workers[id as usize].stalled = false;
+        self.record(id, EventKind::Unstalled);
+        self.worker_thaw(id);
+    }
+
+    fn crash(&mut self, id: NodeId) {
+        let node = &mut self.nodes[id as usize];
+        if !node.alive {
+            return;
+        }
+        node.alive = false;
+        node.paused = false;
+        node.backlog.clear();
+        node.incarnation += 1;
+        self.record(id, EventKind::Crashed);
+        if self.is_worker(id) {
+            self.worker_crashed(id);
+        }
+    }
+
+    pub(super) fn restart(&mut self, id: NodeId) {
+        let node = &mut self.nodes[id as usize];
+        if node.alive {
+            return;
+        }
+        node.alive = true;
+        self.record(id, EventKind::Restarted);
+        if self.is_worker(id) {
+            self.worker_restarted(id);
+        } else if id != self.resource_id {
+            // The resource's records are durable; only a store node has state to restore.
+            self.store_restarted(id);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! The protected resource: one record per lock key, optionally fenced, in one of three
+//! write modes (DESIGN §2, step 8).
+
+use super::Sim;
+use super::msg::Msg;
+use crate::scenario::ResourceMode;
+use crate::trace::{EventKind, NodeId, RejectReason};
+
+/// One record.
+#[derive(Clone, Copy, Default)]
+struct Record {
+    value: u64,
+    version: u64,
+    /// Highest fencing token accepted so far.
+    highest_fence: Option<u64>,
+}
+
+/// The resource's state.
+pub struct Resource {
+    records: Vec<Record>,
+}
+
+impl Resource {
+    pub fn new(keys: usize) -> Self {
+        Resource {
+            records: vec![Record::default(); keys],
+        }
+    }
+}
+
+impl Sim<'_> {
+    pub(super) fn resource_receive(&mut self, from: NodeId, msg: Msg) {
+        let me = self.resource_id;
+        match msg {
+            Msg::Read { key, token } => {
+                let r = self.resource.records[key as usize];
+                self.record(
+                    me,
+                    EventKind::Read {
+                        key,
+                        token,
+                        value: r.value,
+                        version: r.version,
+                    },
+                );
+                self.send(
+                    me,
+                    from,
+                    Msg::ReadReply {
+                        key,
+                        token,
+                        value: r.value,
+                        version: r.version,
+                    },
+                );
+            }
+            Msg::Write {
+                key,
+                token,
+                fence,
+                expected_version,
+                value,
+            } => {
+                let fencing = self.sc.resource.fencing;
+                let mode = self.sc.resource.mode;
+                let r = &mut self.resource.records[key as usize];
+                let reject =
+                    if fencing && matches!((fence, r.highest_fence), (Some(f), Some(h)) if f < h) {
+                        Some(RejectReason::StaleToken)
+                    } else if mode == ResourceMode::Cas && expected_version != r.version {
+                        Some(RejectReason::VersionMoved)
+                    } else {
+                        None
+                    };
+                let ok = reject.is_none();
+                if ok {
+                    // Idempotent mode applies the same operation every time: the value is fixed.
+                    r.value = if mode == ResourceMode::Idempotent {
+                        1
+                    } else {
+                        value
+                    };
+                    r.version += 1;
+                    if let Some(f) = fence {
+                        r.highest_fence = Some(r.highest_fence.map_or(f, |h| h.max(f)));
+                    }
+                }
+                let (value, version) = (r.value, r.version);
+                match reject {
+                    Some(reason) => self.record(
+                        me,
+                        EventKind::WriteRejected {
+                            key,
+                            token,
+                            fence,
+                            reason,
+                        },
+                    ),
+                    None => self.record(
+                        me,
+                        EventKind::WriteAccepted {
+                            key,
+                            token,
+                            fence,
+                            value,
+                            version,
+                        },
+                    ),
+                }
+                self.send(
+                    me,
+                    from,
+                    Msg::WriteReply {
+                        key,
+                        token,
+                        ok,
+                        version,
+                    },
+                );
+            }
+            _ => {}
+        }
+    }
+}

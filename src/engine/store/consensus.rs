@@ -1,0 +1,703 @@
+//! `consensus`: a Raft-style replicated log (as etcd uses; ZooKeeper's ZAB is alike). A
+//! change to the locks is decided only once a majority has logged it; a leader is elected by
+//! a majority and only a node whose log holds every decided entry can win, so a new leader
+//! knows every grant. A minority side of a partition can neither elect nor decide.
+//!
+//! Leases are timed by the leader. Like etcd, a new leader restarts every lease's countdown
+//! in full, and a leader extends a lease only while a majority has answered it recently.
+
+use super::super::msg::{AcquireAnswer, Command, LogEntry, Msg};
+use super::super::{Sim, Timer};
+use super::replicated::client_token;
+use super::table::Held;
+use crate::scenario::{Design, Waiting};
+use crate::trace::{EventKind, KeyId, NodeId, Token};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Leader,
+    Candidate,
+    Follower { leader: Option<usize> },
+}
+
+/// One node's consensus state.
+pub struct Raft {
+    me: usize,
+    term: u64,
+    voted_for: Option<usize>,
+    log: Vec<LogEntry>,
+    commit_len: usize,
+    applied_len: usize,
+    role: Role,
+    votes: u64,
+    /// Leader: per node, log length known to match / to send from.
+    match_len: Vec<usize>,
+    next_len: Vec<usize>,
+    /// Leader: monotonic local ms of each node's last answer.
+    last_ack: Vec<i64>,
+}
+
+impl Raft {
+    /// store1 starts as the leader of term 1, so runs begin without an election.
+    pub fn new(me: usize, nodes: usize) -> Self {
+        Raft {
+            me,
+            term: 1,
+            voted_for: Some(0),
+            log: Vec::new(),
+            commit_len: 0,
+            applied_len: 0,
+            role: if me == 0 {
+                Role::Leader
+            } else {
+                Role::Follower { leader: Some(0) }
+            },
+            votes: 0,
+            match_len: vec![0; nodes],
+            next_len: vec![0; nodes],
+            last_ack: vec![0; nodes],
+        }
+    }
+
+    pub fn is_leader(&self) -> bool {
+        self.role == Role::Leader
+    }
+
+    /// Without persistence a restarted node lost its log and vote.
+    pub fn forget(&mut self) {
+        self.log.clear();
+        self.commit_len = 0;
+        self.applied_len = 0;
+        self.voted_for = None;
+    }
+
+    pub fn become_follower(&mut self, leader: Option<usize>) {
+        self.role = Role::Follower { leader };
+    }
+
+    fn last_term(&self) -> u64 {
+        self.log.last().map_or(0, |e| e.term)
+    }
+}
+
+impl Sim<'_> {
+    fn raft(&mut self, me: NodeId) -> &mut Raft {
+        let si = self.store_index(me);
+        self.stores[si]
+            .raft
+            .as_mut()
+            .expect("consensus topology gives every store node a raft state")
+    }
+
+    fn mono(&self, me: NodeId) -> i64 {
+        self.nodes[me as usize].clock.monotonic(self.now)
+    }
+
+    pub(super) fn raft_receive(&mut self, me: NodeId, from: NodeId, msg: Msg) {
+        match msg {
+            Msg::Append {
+                term,
+                prev_len,
+                prev_term,
+                entries,
+                commit_len,
+            } => self.on_append(me, from, term, prev_len, prev_term, entries, commit_len),
+            Msg::AppendReply { term, ok, len } => self.on_append_reply(me, from, term, ok, len),
+            Msg::Vote {
+                term,
+                last_len,
+                last_term,
+            } => self.on_vote(me, from, term, last_len, last_term),
+            Msg::VoteReply { term, granted } => self.on_vote_reply(me, from, term, granted),
+            _ => self.raft_client(me, from, msg),
+        }
+    }
+
+    fn raft_client(&mut self, me: NodeId, from: NodeId, msg: Msg) {
+        let Some(token) = client_token(&msg) else {
+            return;
+        };
+        let role = self.raft(me).role;
+        if role != Role::Leader {
+            let leader = match role {
+                Role::Follower { leader } => leader.map(|l| self.store_id(l)),
+                _ => None,
+            };
+            self.send(me, from, Msg::NotLeader { token, leader });
+            return;
+        }
+        let si = self.store_index(me);
+        match msg {
+            Msg::Acquire { key, reenter, .. } => {
+                let k = key as usize;
+                let table = &self.stores[si].table;
+                let holder = table.held[k].as_ref().map(|h| h.token);
+                let delayed = table.delay_until[k] > self.lease_clock(me);
+                let retry_mode = self.sc.lock.waiting == Waiting::Retry;
+                // A refusal needs no agreement: a stale leader refusing is still safe.
+                if retry_mode && (delayed || holder.is_some_and(|h| h != token)) {
+                    self.record(me, EventKind::Refused { key, token, holder });
+                    self.send(
+                        me,
+                        from,
+                        Msg::AcquireReply {
+                            key,
+                            token,
+                            answer: AcquireAnswer::Held,
+                        },
+                    );
+                    return;
+                }
+                self.propose(
+                    me,
+                    Command::Acquire {
+                        key,
+                        token,
+                        reenter,
+                    },
+                );
+            }
+            Msg::Release { key, .. } => self.propose(me, Command::Release { key, token }),
+            Msg::Renew { key, .. } => {
+                let ok = self.leader_has_quorum(me)
+                    && self.stores[si].table.held[key as usize]
+                        .as_ref()
+                        .is_some_and(|h| h.token == token);
+                if ok {
+                    let ttl = self.sc.lock.ttl_ms;
+                    let now = self.lease_clock(me);
+                    if let Some(h) = self.stores[si].table.held[key as usize].as_mut() {
+                        h.expires = Some(now + ttl as i64);
+                    }
+                    self.record(
+                        me,
+                        EventKind::LeaseExtended {
+                            key,
+                            token,
+                            lease_ms: ttl,
+                        },
+                    );
+                    self.arm_expiry(me, key, token);
+                }
+                self.send(me, from, Msg::RenewReply { key, token, ok });
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether a majority (this leader included) answered within `failover_ms`.
+    fn leader_has_quorum(&mut self, me: NodeId) -> bool {
+        let now = self.mono(me);
+        let window = self.sc.store.failover_ms as i64;
+        let majority = self.majority();
+        let r = self.raft(me);
+        let fresh = (0..r.last_ack.len())
+            .filter(|&i| i == r.me || now - r.last_ack[i] <= window)
+            .count();
+        fresh >= majority
+    }
+
+    fn propose(&mut self, me: NodeId, cmd: Command) {
+        let r = self.raft(me);
+        let term = r.term;
+        r.log.push(LogEntry { term, cmd });
+        let len = r.log.len();
+        r.match_len[r.me] = len;
+        self.advance_commit(me);
+        self.broadcast_append(me);
+    }
+
+    fn broadcast_append(&mut self, me: NodeId) {
+        for other in 0..self.stores.len() {
+            if other != self.store_index(me) {
+                self.send_append(me, other);
+            }
+        }
+    }
+
+    fn send_append(&mut self, me: NodeId, to: usize) {
+        let r = self.raft(me);
+        let prev_len = r.next_len[to].min(r.log.len());
+        let prev_term = if prev_len == 0 {
+            0
+        } else {
+            r.log[prev_len - 1].term
+        };
+        let msg = Msg::Append {
+            term: r.term,
+            prev_len,
+            prev_term,
+            entries: r.log[prev_len..].to_vec(),
+            commit_len: r.commit_len,
+        };
+        let to = self.store_id(to);
+        self.send(me, to, msg);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn on_append(
+        &mut self,
+        me: NodeId,
+        from: NodeId,
+        term: u64,
+        prev_len: usize,
+        prev_term: u64,
+        entries: Vec<LogEntry>,
+        commit_len: usize,
+    ) {
+        let leader = self.store_index(from);
+        let mono = self.mono(me);
+        let r = self.raft(me);
+        if term < r.term {
+            let reply = Msg::AppendReply {
+                term: r.term,
+                ok: false,
+                len: r.log.len(),
+            };
+            self.send(me, from, reply);
+            return;
+        }
+        let was_leader = r.role == Role::Leader;
+        if term > r.term {
+            r.voted_for = None;
+        }
+        r.term = term;
+        r.role = Role::Follower {
+            leader: Some(leader),
+        };
+        if was_leader {
+            self.record(me, EventKind::SteppedDown { term });
+        }
+        let si = self.store_index(me);
+        self.stores[si].last_heard = mono;
+        let r = self.raft(me);
+        let matches =
+            prev_len <= r.log.len() && (prev_len == 0 || r.log[prev_len - 1].term == prev_term);
+        if !matches {
+            let len = r.log.len().min(prev_len.saturating_sub(1));
+            self.send(
+                me,
+                from,
+                Msg::AppendReply {
+                    term,
+                    ok: false,
+                    len,
+                },
+            );
+            return;
+        }
+        let end = prev_len + entries.len();
+        for (j, e) in entries.into_iter().enumerate() {
+            let idx = prev_len + j;
+            if idx < r.log.len() {
+                if r.log[idx].term != e.term {
+                    r.log.truncate(idx);
+                    r.log.push(e);
+                }
+            } else {
+                r.log.push(e);
+            }
+        }
+        r.commit_len = r.commit_len.max(commit_len.min(end));
+        self.apply_committed(me);
+        self.send(
+            me,
+            from,
+            Msg::AppendReply {
+                term,
+                ok: true,
+                len: end,
+            },
+        );
+    }
+
+    fn on_append_reply(&mut self, me: NodeId, from: NodeId, term: u64, ok: bool, len: usize) {
+        let peer = self.store_index(from);
+        let mono = self.mono(me);
+        let r = self.raft(me);
+        if term > r.term {
+            self.step_down(me, term);
+            return;
+        }
+        if r.role != Role::Leader || term < r.term {
+            return;
+        }
+        r.last_ack[peer] = mono;
+        if ok {
+            r.match_len[peer] = r.match_len[peer].max(len);
+            r.next_len[peer] = len;
+            self.advance_commit(me);
+        } else {
+            r.next_len[peer] = len;
+            self.send_append(me, peer);
+        }
+    }
+
+    fn step_down(&mut self, me: NodeId, term: u64) {
+        let r = self.raft(me);
+        let was_leader = r.role == Role::Leader;
+        r.term = term;
+        r.voted_for = None;
+        r.role = Role::Follower { leader: None };
+        if was_leader {
+            self.record(me, EventKind::SteppedDown { term });
+        }
+    }
+
+    /// Decides every entry of this term that a majority has, and applies it.
+    fn advance_commit(&mut self, me: NodeId) {
+        let majority = self.majority();
+        let r = self.raft(me);
+        for n in (r.commit_len + 1..=r.log.len()).rev() {
+            // Only entries of the leader's own term are decided by counting (Raft §5.4.2).
+            if r.log[n - 1].term != r.term {
+                break;
+            }
+            if r.match_len.iter().filter(|&&m| m >= n).count() >= majority {
+                r.commit_len = n;
+                break;
+            }
+        }
+        self.apply_committed(me);
+    }
+
+    fn apply_committed(&mut self, me: NodeId) {
+        loop {
+            let r = self.raft(me);
+            if r.applied_len >= r.commit_len {
+                return;
+            }
+            let index = r.applied_len + 1;
+            let cmd = r.log[index - 1].cmd;
+            r.applied_len = index;
+            let leader = r.role == Role::Leader;
+            self.apply(me, index as u64, cmd, leader);
+        }
+    }
+
+    /// Applies one decided entry to the lock table. Every node does the same; only the
+    /// leader records it and answers clients. `index` is the entry's log position, used as
+    /// the fencing token (like etcd's revision).
+    fn apply(&mut self, me: NodeId, index: u64, cmd: Command, leader: bool) {
+        let si = self.store_index(me);
+        let design = self.sc.lock.design;
+        let ttl = self.sc.lock.ttl_ms;
+        match cmd {
+            Command::Noop => {}
+            Command::Acquire {
+                key,
+                token,
+                reenter,
+            } => {
+                let k = key as usize;
+                let reentrant = self.sc.lock.reentrant;
+                let table = &mut self.stores[si].table;
+                let answer = match &mut table.held[k] {
+                    Some(h) if h.token == token => {
+                        if reenter && reentrant {
+                            h.count += 1;
+                        }
+                        AcquireAnswer::Granted {
+                            fence: h.fence,
+                            lease_ms: Some(ttl),
+                        }
+                    }
+                    Some(h) => {
+                        let holder = h.token;
+                        if self.sc.lock.waiting == Waiting::Fair {
+                            table.enqueue(k, token);
+                            if leader {
+                                self.record(
+                                    me,
+                                    EventKind::Refused {
+                                        key,
+                                        token,
+                                        holder: Some(holder),
+                                    },
+                                );
+                            }
+                            AcquireAnswer::Queued
+                        } else {
+                            if leader {
+                                self.record(
+                                    me,
+                                    EventKind::Refused {
+                                        key,
+                                        token,
+                                        holder: Some(holder),
+                                    },
+                                );
+                            }
+                            AcquireAnswer::Held
+                        }
+                    }
+                    None => {
+                        let fence = self.raft_grant(me, key, token, index, leader);
+                        AcquireAnswer::Granted {
+                            fence,
+                            lease_ms: Some(ttl),
+                        }
+                    }
+                };
+                if leader {
+                    self.send(me, token.worker, Msg::AcquireReply { key, token, answer });
+                }
+            }
+            Command::Release { key, token } => {
+                let k = key as usize;
+                let table = &mut self.stores[si].table;
+                table.queue[k].retain(|t| *t != token);
+                let mine = table.held[k].as_ref().is_some_and(|h| h.token == token);
+                let blind = !design.checks_owner();
+                match &mut table.held[k] {
+                    Some(h) if mine && h.count > 1 => h.count -= 1,
+                    Some(h) if mine || blind => {
+                        let holder = h.token;
+                        table.held[k] = None;
+                        if leader {
+                            self.record(
+                                me,
+                                EventKind::Removed {
+                                    key,
+                                    holder,
+                                    by: token,
+                                },
+                            );
+                        }
+                        self.raft_grant_next(me, key, index, leader);
+                    }
+                    _ => {
+                        if leader {
+                            self.record(me, EventKind::ReleaseIgnored { key, by: token });
+                        }
+                    }
+                }
+                if leader {
+                    self.send(me, token.worker, Msg::ReleaseReply { key, token });
+                }
+            }
+            Command::Expire { key, token } => {
+                let k = key as usize;
+                let table = &mut self.stores[si].table;
+                if table.held[k].as_ref().is_some_and(|h| h.token == token) {
+                    table.held[k] = None;
+                    if leader {
+                        let now = self.lease_clock(me);
+                        self.stores[si].table.delay_until[k] =
+                            now + self.sc.lock.lock_delay_ms as i64;
+                        self.record(me, EventKind::Expired { key, token });
+                    }
+                    self.raft_grant_next(me, key, index, leader);
+                }
+            }
+        }
+    }
+
+    fn raft_grant(
+        &mut self,
+        me: NodeId,
+        key: KeyId,
+        token: Token,
+        index: u64,
+        leader: bool,
+    ) -> Option<u64> {
+        let si = self.store_index(me);
+        let fence = (self.sc.lock.design == Design::Fencing).then_some(index);
+        let mut held = Held::new(token, fence);
+        if leader {
+            held.expires = Some(self.lease_clock(me) + self.sc.lock.ttl_ms as i64);
+        }
+        self.stores[si].table.held[key as usize] = Some(held);
+        if leader {
+            self.record(
+                me,
+                EventKind::Granted {
+                    key,
+                    token,
+                    fence,
+                    lease_ms: Some(self.sc.lock.ttl_ms),
+                },
+            );
+            self.arm_expiry(me, key, token);
+        }
+        fence
+    }
+
+    fn raft_grant_next(&mut self, me: NodeId, key: KeyId, index: u64, leader: bool) {
+        let si = self.store_index(me);
+        let Some(next) = self.stores[si].table.queue[key as usize].pop_front() else {
+            return;
+        };
+        let fence = self.raft_grant(me, key, next, index, leader);
+        if leader {
+            let answer = AcquireAnswer::Granted {
+                fence,
+                lease_ms: Some(self.sc.lock.ttl_ms),
+            };
+            self.send(
+                me,
+                next.worker,
+                Msg::AcquireReply {
+                    key,
+                    token: next,
+                    answer,
+                },
+            );
+        }
+    }
+
+    /// The leader's lease clock says the lease is over: propose its expiry.
+    pub(super) fn raft_expire_if_due(&mut self, me: NodeId, key: KeyId) {
+        let si = self.store_index(me);
+        let now = self.lease_clock(me);
+        let due = self.stores[si].table.held[key as usize]
+            .as_ref()
+            .filter(|h| h.expires.is_some_and(|e| e <= now))
+            .map(|h| h.token);
+        if let Some(token) = due {
+            self.propose(me, Command::Expire { key, token });
+            // If the expiry is not decided (no majority), propose it again later.
+            self.set_timer(
+                me,
+                self.sc.store.failover_ms as i64,
+                Timer::Expire { key, token },
+            );
+        }
+    }
+
+    pub(super) fn raft_timer(&mut self, me: NodeId, timer: Timer) {
+        let si = self.store_index(me);
+        match timer {
+            Timer::Heartbeat if self.raft(me).role == Role::Leader => {
+                self.broadcast_append(me);
+                self.set_timer(me, self.heartbeat_ms(), Timer::Heartbeat);
+            }
+            Timer::LeaderCheck => {
+                self.set_timer(me, self.heartbeat_ms(), Timer::LeaderCheck);
+                if self.raft(me).role == Role::Leader {
+                    return;
+                }
+                let patience = self.sc.store.failover_ms as i64 + si as i64 * self.heartbeat_ms();
+                if self.mono(me) - self.stores[si].last_heard >= patience {
+                    self.start_election(me);
+                }
+            }
+            Timer::Expire { key, token } => {
+                let still = self.raft(me).role == Role::Leader
+                    && self.stores[si].table.held[key as usize]
+                        .as_ref()
+                        .is_some_and(|h| h.token == token);
+                if still {
+                    let before = self.stores[si].table.held[key as usize]
+                        .as_ref()
+                        .and_then(|h| h.expires);
+                    let now = self.lease_clock(me);
+                    if before.is_some_and(|e| e <= now) {
+                        self.raft_expire_if_due(me, key);
+                    } else {
+                        self.arm_expiry(me, key, token);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn start_election(&mut self, me: NodeId) {
+        let si = self.store_index(me);
+        let mono = self.mono(me);
+        self.stores[si].last_heard = mono;
+        let r = self.raft(me);
+        r.term += 1;
+        r.role = Role::Candidate;
+        r.voted_for = Some(r.me);
+        r.votes = 1 << r.me;
+        let msg = Msg::Vote {
+            term: r.term,
+            last_len: r.log.len(),
+            last_term: r.last_term(),
+        };
+        for other in 0..self.stores.len() {
+            if other != si {
+                let to = self.store_id(other);
+                self.send(me, to, msg.clone());
+            }
+        }
+    }
+
+    fn on_vote(&mut self, me: NodeId, from: NodeId, term: u64, last_len: usize, last_term: u64) {
+        let candidate = self.store_index(from);
+        if term > self.raft(me).term {
+            self.step_down(me, term);
+        }
+        let mono = self.mono(me);
+        let r = self.raft(me);
+        // Only a candidate whose log is at least as complete may win (Raft §5.4.1).
+        let up_to_date = (last_term, last_len) >= (r.last_term(), r.log.len());
+        let granted = term == r.term && r.voted_for.is_none_or(|v| v == candidate) && up_to_date;
+        if granted {
+            r.voted_for = Some(candidate);
+        }
+        let reply = Msg::VoteReply {
+            term: r.term,
+            granted,
+        };
+        if granted {
+            let si = self.store_index(me);
+            self.stores[si].last_heard = mono;
+        }
+        self.send(me, from, reply);
+    }
+
+    fn on_vote_reply(&mut self, me: NodeId, from: NodeId, term: u64, granted: bool) {
+        let voter = self.store_index(from);
+        let majority = self.majority();
+        let r = self.raft(me);
+        if term > r.term {
+            self.step_down(me, term);
+            return;
+        }
+        if r.role != Role::Candidate || term != r.term || !granted {
+            return;
+        }
+        r.votes |= 1 << voter;
+        if (r.votes.count_ones() as usize) < majority {
+            return;
+        }
+        self.become_leader(me);
+    }
+
+    fn become_leader(&mut self, me: NodeId) {
+        let si = self.store_index(me);
+        let mono = self.mono(me);
+        let r = self.raft(me);
+        r.role = Role::Leader;
+        let len = r.log.len();
+        r.next_len.iter_mut().for_each(|n| *n = len);
+        r.match_len.iter_mut().for_each(|m| *m = 0);
+        r.last_ack.iter_mut().for_each(|a| *a = mono);
+        let term = r.term;
+        self.record(me, EventKind::BecameLeader { term });
+        // A new leader cannot know how much of each lease is left: it restarts them in full.
+        let ttl = self.sc.lock.ttl_ms;
+        let now = self.lease_clock(me);
+        for key in 0..self.keys.len() as KeyId {
+            let held = self.stores[si].table.held[key as usize].as_mut();
+            if let Some(h) = held {
+                h.expires = Some(now + ttl as i64);
+                let token = h.token;
+                self.record(
+                    me,
+                    EventKind::LeaseExtended {
+                        key,
+                        token,
+                        lease_ms: ttl,
+                    },
+                );
+                self.arm_expiry(me, key, token);
+            }
+        }
+        self.propose(me, Command::Noop);
+        self.set_timer(me, self.heartbeat_ms(), Timer::Heartbeat);
+    }
+}
