@@ -5,6 +5,7 @@
 //! [`checker::Verdict`], and the front ends only show those.
 
 pub mod checker;
+pub mod describe;
 pub mod engine;
 pub mod scenario;
 pub mod trace;
