@@ -1,0 +1,73 @@
+//! The command line's shape, as clap reads it.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// locksim: watch distributed locks fail, one seed at a time.
+#[derive(Debug, Parser)]
+#[command(
+    name = "locksim",
+    version,
+    about = "A teaching simulator of distributed locks",
+    long_about = "A teaching simulator of distributed locks.\n\n\
+        Runs a scenario file (TOML), prints what happened in simulated time and names \
+        every safety or liveness violation. With no command it opens the desktop app.\n\n\
+        Exit status: 0 safe and live (verify: every expectation met), 1 otherwise, \
+        2 invalid input."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The headless commands (DESIGN §4).
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run one scenario and print its timeline and verdict.
+    Run(RunArgs),
+    /// Run each scenario with its own seed and check its [expect] table.
+    Verify(VerifyArgs),
+    /// Run one scenario over many seeds and count how often each violation shows up.
+    Check(CheckArgs),
+}
+
+/// `locksim run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The scenario file.
+    pub file: PathBuf,
+    /// Seed for every random choice (default: the file's `seed`).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Print the verdict and statistics as JSON instead of the timeline.
+    #[arg(long)]
+    pub json: bool,
+    /// Show network sends, deliveries and losses in the timeline too.
+    #[arg(long)]
+    pub all: bool,
+}
+
+/// `locksim verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Scenario files, each with an [expect] table.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// `locksim check`.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// The scenario file.
+    pub file: PathBuf,
+    /// How many seeds to run.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub seeds: u64,
+    /// First seed (default: the file's `seed`).
+    #[arg(long, value_name = "S")]
+    pub from: Option<u64>,
+    /// Print the counts as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}

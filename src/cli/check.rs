@@ -1,0 +1,209 @@
+//! `locksim check FILE --seeds N [--from S] [--json]`: "usually exclusive" as a number.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Serialize, Serializer};
+
+use super::args::CheckArgs;
+use super::{Status, input, output};
+use crate::checker::{Kind, Verdict};
+use crate::{checker, engine};
+
+/// Runs the scenario once per seed and reports how often each kind of violation appeared.
+pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
+    let scenario = match input::load(&args.file) {
+        Ok(s) => s,
+        Err(e) => return Ok(super::invalid(&e)),
+    };
+    let from = args.from.unwrap_or(scenario.seed);
+    let Some(last) = from.checked_add(args.seeds - 1) else {
+        let _ = writeln!(
+            io::stderr(),
+            "--from {from} --seeds {} runs past the largest seed, {}",
+            args.seeds,
+            u64::MAX
+        );
+        return Ok(Status::Invalid);
+    };
+
+    // indicatif draws on stderr and hides itself when stderr is not a terminal, so piped or
+    // redirected output stays clean.
+    let bar = ProgressBar::new(args.seeds);
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} seeds  {eta} left") {
+        bar.set_style(style);
+    }
+    let mut tally = Tally::new();
+    for seed in from..=last {
+        let trace = engine::run(&scenario, seed);
+        tally.add(seed, &checker::check(&scenario, &trace));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+
+    if args.json {
+        output::write_json(out, &tally)?;
+    } else {
+        writeln!(
+            out,
+            "{}: {} runs, seeds {from} to {last}\n",
+            scenario.name, tally.runs
+        )?;
+        tally.write_table(out, &args.file)?;
+    }
+    Ok(Status::of(tally.all_safe_and_live()))
+}
+
+/// Counts over many runs; serialises as the `--json` document of DESIGN §4.
+#[derive(Debug, Serialize)]
+struct Tally {
+    runs: u64,
+    safe: u64,
+    live: u64,
+    kinds: KindCounts,
+    /// The first seed that was unsafe or not live: the run to look at first.
+    #[serde(skip)]
+    first_failing: Option<u64>,
+}
+
+/// One entry per checker kind, in [`Kind::ALL`] order (safety first).
+#[derive(Debug)]
+struct KindCounts([(Kind, KindCount); Kind::ALL.len()]);
+
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+struct KindCount {
+    /// Runs that reported this kind at least once.
+    runs: u64,
+    first_seed: Option<u64>,
+}
+
+impl Serialize for KindCounts {
+    /// A JSON object keyed by kind name, in safety-first order rather than alphabetical.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(kind, count)| (kind.as_str(), count)))
+    }
+}
+
+impl Tally {
+    fn new() -> Self {
+        Tally {
+            runs: 0,
+            safe: 0,
+            live: 0,
+            kinds: KindCounts(Kind::ALL.map(|k| (k, KindCount::default()))),
+            first_failing: None,
+        }
+    }
+
+    fn add(&mut self, seed: u64, verdict: &Verdict) {
+        self.runs += 1;
+        self.safe += u64::from(verdict.safe);
+        self.live += u64::from(verdict.live);
+        if !(verdict.safe && verdict.live) {
+            self.first_failing.get_or_insert(seed);
+        }
+        for (kind, count) in &mut self.kinds.0 {
+            if verdict.has(*kind) {
+                count.runs += 1;
+                count.first_seed.get_or_insert(seed);
+            }
+        }
+    }
+
+    fn all_safe_and_live(&self) -> bool {
+        self.safe == self.runs && self.live == self.runs
+    }
+
+    /// The table: per kind, how many runs reported it and the first seed that did; then how
+    /// many runs were safe and live; then the command that replays the first bad run.
+    fn write_table(&self, out: &mut impl Write, file: &Path) -> io::Result<()> {
+        let percent = |n: u64| 100.0 * n as f64 / self.runs as f64;
+        let label_w = Kind::ALL
+            .iter()
+            .map(|k| k.as_str().len())
+            .max()
+            .unwrap_or(0);
+        let runs_w = self.runs.to_string().len().max("runs".len());
+        writeln!(
+            out,
+            "  {:<label_w$}  {:>runs_w$}  {:>6}",
+            "kind", "runs", "%"
+        )?;
+        for (kind, count) in &self.kinds.0 {
+            let example = count
+                .first_seed
+                .map(|s| format!("  e.g. seed {s}"))
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "  {:<label_w$}  {:>runs_w$}  {:>5.1}%{example}",
+                kind.as_str(),
+                count.runs,
+                percent(count.runs)
+            )?;
+        }
+        writeln!(out)?;
+        for (label, n) in [("safe runs", self.safe), ("live runs", self.live)] {
+            writeln!(
+                out,
+                "  {label:<label_w$}  {n:>runs_w$}  {:>5.1}%",
+                percent(n)
+            )?;
+        }
+        if let Some(seed) = self.first_failing {
+            writeln!(
+                out,
+                "\nfirst unsafe or not-live run: {}",
+                output::reproduce(file, seed)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::testing::verdict;
+
+    fn tally() -> Tally {
+        let mut tally = Tally::new();
+        tally.add(5, &verdict(true, &[Kind::Overlap]));
+        tally.add(6, &verdict(false, &[Kind::Overlap, Kind::StaleWrite]));
+        tally.add(7, &verdict(true, &[]));
+        tally.add(8, &verdict(false, &[Kind::StaleWrite]));
+        tally
+    }
+
+    #[test]
+    fn counts_runs_per_kind_and_the_first_seed() {
+        let json = serde_json::to_value(tally()).unwrap();
+        assert_eq!(json["runs"], 4);
+        assert_eq!(json["safe"], 2);
+        assert_eq!(json["live"], 4);
+        assert_eq!(
+            json["kinds"]["stale_write"],
+            serde_json::json!({"runs": 2, "first_seed": 6})
+        );
+        assert_eq!(
+            json["kinds"]["overlap"],
+            serde_json::json!({"runs": 2, "first_seed": 5})
+        );
+        assert_eq!(
+            json["kinds"]["stuck"],
+            serde_json::json!({"runs": 0, "first_seed": null})
+        );
+    }
+
+    #[test]
+    fn the_table_points_at_the_first_bad_seed() {
+        let mut out = Vec::new();
+        tally().write_table(&mut out, Path::new("s.toml")).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("  stale_write            2   50.0%  e.g. seed 6\n"));
+        assert!(text.contains("  stuck                  0    0.0%\n"));
+        assert!(text.contains("  safe runs              2   50.0%\n"));
+        assert!(text.ends_with("first unsafe or not-live run: locksim run s.toml --seed 6\n"));
+    }
+}

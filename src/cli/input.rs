@@ -1,0 +1,96 @@
+//! Reading a scenario file, and saying where it is wrong in the `FILE:LINE:COL: message`
+//! form that editors and terminals turn into a link.
+
+use std::fmt;
+use std::path::Path;
+
+use crate::scenario::{self, Scenario, ScenarioError};
+
+/// A file the CLI cannot use: unreadable, or not a valid scenario (exit status 2).
+#[derive(Debug)]
+pub struct InputError {
+    file: String,
+    line: Option<usize>,
+    column: Option<usize>,
+    field: String,
+    message: String,
+}
+
+impl InputError {
+    fn unreadable(file: &Path, error: &std::io::Error) -> Self {
+        InputError {
+            file: file.display().to_string(),
+            line: None,
+            column: None,
+            field: String::new(),
+            message: format!("cannot read the file: {error}"),
+        }
+    }
+
+    fn invalid(file: &Path, error: ScenarioError) -> Self {
+        InputError {
+            file: file.display().to_string(),
+            line: error.line,
+            column: error.column,
+            field: error.field,
+            message: error.message,
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
+        }
+        if !self.field.is_empty() {
+            write!(f, ": {}", self.field)?;
+        }
+        // toml's messages end in a newline; the caller ends the line.
+        write!(f, ": {}", self.message.trim_end())
+    }
+}
+
+/// Reads and parses (which validates) the scenario at `path`.
+pub fn load(path: &Path) -> Result<Scenario, InputError> {
+    let src = std::fs::read_to_string(path).map_err(|e| InputError::unreadable(path, &e))?;
+    scenario::parse(&src).map_err(|e| InputError::invalid(path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(line: Option<usize>, column: Option<usize>, field: &str) -> String {
+        let e = ScenarioError {
+            field: field.to_string(),
+            line,
+            column,
+            message: "must be at least 1".to_string(),
+        };
+        InputError::invalid(Path::new("s.toml"), e).to_string()
+    }
+
+    #[test]
+    fn errors_lead_with_the_position_they_know() {
+        assert_eq!(
+            error(Some(12), Some(11), "worker[0].work_ms"),
+            "s.toml:12:11: worker[0].work_ms: must be at least 1"
+        );
+        assert_eq!(error(Some(12), None, ""), "s.toml:12: must be at least 1");
+        assert_eq!(error(None, None, ""), "s.toml: must be at least 1");
+    }
+
+    #[test]
+    fn a_missing_file_is_an_error_naming_it() {
+        let e = load(Path::new("no/such/file.toml")).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("no/such/file.toml: cannot read the file")
+        );
+    }
+}

@@ -1,0 +1,74 @@
+//! `locksim run FILE [--seed N] [--json] [--all]`.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use super::args::RunArgs;
+use super::report::{self, RunJson};
+use super::{Status, input, output, timeline};
+use crate::describe::fmt_ms;
+use crate::scenario::Scenario;
+use crate::{checker, engine};
+
+/// Runs one scenario and prints its timeline and verdict (or the JSON document).
+pub fn run(args: &RunArgs, out: &mut impl Write) -> io::Result<Status> {
+    let scenario = match input::load(&args.file) {
+        Ok(s) => s,
+        Err(e) => return Ok(super::invalid(&e)),
+    };
+    let seed = args.seed.unwrap_or(scenario.seed);
+    let trace = engine::run(&scenario, seed);
+    let verdict = checker::check(&scenario, &trace);
+
+    if args.json {
+        output::write_json(out, &RunJson::new(&trace, &verdict))?;
+    } else {
+        write_header(out, &args.file, &scenario, seed)?;
+        timeline::write(out, &trace, args.all)?;
+        report::write_verdict(out, &trace, &verdict)?;
+        writeln!(out, "reproduce: {}", output::reproduce(&args.file, seed))?;
+    }
+    Ok(Status::of(verdict.safe && verdict.live))
+}
+
+/// What is being run: the scenario, its seed and the design calls that matter most.
+fn write_header(
+    out: &mut impl Write,
+    file: &Path,
+    scenario: &Scenario,
+    seed: u64,
+) -> io::Result<()> {
+    writeln!(out, "{}", scenario.name)?;
+    if !scenario.description.is_empty() {
+        writeln!(out, "{}", scenario.description)?;
+    }
+    writeln!(out)?;
+    writeln!(out, "  file      {}", file.display())?;
+    writeln!(out, "  seed      {seed}")?;
+    let lock = &scenario.lock;
+    if lock.design.has_lease() {
+        writeln!(
+            out,
+            "  design    {}, lease {}",
+            lock.design.as_str(),
+            fmt_ms(lock.ttl_ms)
+        )?;
+    } else {
+        writeln!(out, "  design    {}, no lease", lock.design.as_str())?;
+    }
+    let n = scenario.store.nodes;
+    writeln!(
+        out,
+        "  store     {}, {n} node{}",
+        scenario.store.topology.as_str(),
+        if n == 1 { "" } else { "s" }
+    )?;
+    let fencing = if scenario.resource.fencing {
+        "checks fencing tokens"
+    } else {
+        "does not check fencing tokens"
+    };
+    writeln!(out, "  resource  {fencing}")?;
+    writeln!(out, "  horizon   {}", fmt_ms(scenario.until_ms))?;
+    writeln!(out)
+}

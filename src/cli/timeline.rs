@@ -1,0 +1,128 @@
+//! The timeline of `locksim run`: one line per event, in the order they happened.
+
+use std::io::{self, Write};
+
+use crate::describe::{describe, fmt_clock_ms, fmt_ms, is_network, node_label};
+use crate::trace::{Event, Trace};
+
+/// Writes the timeline: true time (right-aligned), node, the node's own clock when it
+/// disagrees with true time, and what happened. Network plumbing is left out unless `all`.
+pub fn write(out: &mut impl Write, trace: &Trace, all: bool) -> io::Result<()> {
+    let shown: Vec<&Event> = trace
+        .events
+        .iter()
+        .filter(|e| all || !is_network(&e.kind))
+        .collect();
+    let hidden = trace.events.len() - shown.len();
+
+    // Widths come from what is shown, so a short run gets a narrow table.
+    let time_w = shown
+        .iter()
+        .map(|e| fmt_ms(e.at_ms).len())
+        .max()
+        .unwrap_or(0)
+        .max("time".len());
+    let node_w = shown
+        .iter()
+        .map(|e| node_label(trace, e).len())
+        .max()
+        .unwrap_or(0)
+        .max("node".len());
+    let clock_w = shown
+        .iter()
+        .filter_map(|e| own_clock(e))
+        .map(|c| c.chars().count())
+        .max();
+
+    writeln!(out, "timeline")?;
+    match clock_w {
+        Some(w) => writeln!(
+            out,
+            "  {:>time_w$}  {:<node_w$}  {:>w$}  event",
+            "time", "node", "own clock"
+        )?,
+        None => writeln!(out, "  {:>time_w$}  {:<node_w$}  event", "time", "node")?,
+    }
+    for e in &shown {
+        let time = fmt_ms(e.at_ms);
+        let node = node_label(trace, e);
+        let what = describe(trace, e);
+        match clock_w {
+            Some(w) => {
+                let clock = own_clock(e).unwrap_or_default();
+                writeln!(
+                    out,
+                    "  {time:>time_w$}  {node:<node_w$}  {clock:>w$}  {what}"
+                )?
+            }
+            None => writeln!(out, "  {time:>time_w$}  {node:<node_w$}  {what}")?,
+        }
+    }
+    if shown.is_empty() {
+        writeln!(out, "  (nothing happened)")?;
+    }
+    if hidden > 0 {
+        let s = if hidden == 1 { "" } else { "s" };
+        writeln!(
+            out,
+            "  ({hidden} network event{s} hidden: sends, deliveries, losses; --all shows them)"
+        )?;
+    }
+    Ok(())
+}
+
+/// The node's clock reading, when it is not true time (offset, drift or a jump): that gap is
+/// what makes leases measured on different clocks disagree.
+fn own_clock(e: &Event) -> Option<String> {
+    let true_ms = i64::try_from(e.at_ms).ok()?;
+    (e.local_ms != true_ms).then(|| fmt_clock_ms(e.local_ms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::testing::{A, STORE1, event, trace};
+    use crate::trace::EventKind;
+
+    fn render(events: Vec<Event>, all: bool) -> String {
+        let mut out = Vec::new();
+        write(&mut out, &trace(events), all).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn columns_line_up_and_network_lines_hide() {
+        let send = EventKind::Send {
+            msg: 0,
+            to: STORE1,
+            what: "acquire A.1".to_string(),
+        };
+        let events = vec![
+            event(0, A, 0, send),
+            event(1_000, A, 1_000, EventKind::Paused { for_ms: 15_000 }),
+            event(16_000, A, 16_250, EventKind::Resumed),
+        ];
+        let expected = [
+            "timeline",
+            "       time  node  own clock  event",
+            "   1 000 ms  A                paused for 15 000 ms",
+            "  16 000 ms  A     16 250 ms  resumed after its pause",
+            "  (1 network event hidden: sends, deliveries, losses; --all shows them)",
+            "",
+        ];
+        assert_eq!(render(events.clone(), false), expected.join("\n"));
+        assert!(
+            render(events, true)
+                .contains("\n       0 ms  A                send acquire A.1 → store1\n")
+        );
+    }
+
+    #[test]
+    fn the_clock_column_appears_only_when_a_clock_disagrees() {
+        let events = vec![event(5, STORE1, 5, EventKind::Crashed)];
+        assert_eq!(
+            render(events, false),
+            "timeline\n  time  node    event\n  5 ms  store1  crashed\n"
+        );
+    }
+}

@@ -1,0 +1,464 @@
+//! One short line of plain English per trace event, shared by every front end: the CLI
+//! timeline prints it, the desktop app shows it as hover text.
+//!
+//! A description never starts with the event's own node: every front end already shows the
+//! node beside it (a column, a lane), so "A: acquired 'lock' as A.1" would say A twice.
+
+use crate::scenario::Topology;
+use crate::trace::{DropReason, Event, EventKind, LetGoReason, MsgId, RejectReason, Token, Trace};
+
+/// A duration or true time in ms, thousands grouped by spaces: `fmt_ms(1840) == "1 840 ms"`.
+pub fn fmt_ms(ms: u64) -> String {
+    format!("{} ms", group_thousands(ms))
+}
+
+/// A node's clock reading, which can be negative (a clock set behind true time 0).
+pub fn fmt_clock_ms(ms: i64) -> String {
+    let sign = if ms < 0 { "-" } else { "" };
+    format!("{sign}{}", fmt_ms(ms.unsigned_abs()))
+}
+
+/// Whether an event is message plumbing (a send, a delivery, a loss). Front ends hide these by
+/// default: the worker and store events around them already say what the messages did.
+pub fn is_network(kind: &EventKind) -> bool {
+    matches!(
+        kind,
+        EventKind::Send { .. } | EventKind::Deliver { .. } | EventKind::Drop { .. }
+    )
+}
+
+/// The name to show beside an event: its node's, except for partitions and heals, which the
+/// engine records at node 0 but which hit the whole network.
+pub fn node_label<'t>(trace: &'t Trace, event: &Event) -> &'t str {
+    match event.kind {
+        EventKind::PartitionStarted { .. } | EventKind::Healed => "network",
+        _ => trace.node_name(event.node),
+    }
+}
+
+/// One short line saying what `event` (an event of `trace`) was.
+pub fn describe(trace: &Trace, event: &Event) -> String {
+    let key = |k| format!("'{}'", trace.key_name(k));
+    let tok = |t| trace.token_name(t);
+    let name = |n| trace.node_name(n);
+    match &event.kind {
+        EventKind::Send { to, what, .. } => format!("send {what} → {}", name(*to)),
+        EventKind::Deliver { msg, from } => {
+            format!("receive {} from {}", message(trace, *msg), name(*from))
+        }
+        EventKind::Drop { msg, from, reason } => {
+            let why = match reason {
+                DropReason::Loss => "lost at random",
+                DropReason::Partition => "the link is cut by a partition",
+                DropReason::Crashed => "this node is down",
+            };
+            format!(
+                "never got {} from {}: {why}",
+                message(trace, *msg),
+                name(*from)
+            )
+        }
+
+        EventKind::Paused { for_ms } => format!("paused for {}", fmt_ms(*for_ms)),
+        EventKind::Resumed => "resumed after its pause".to_string(),
+        EventKind::Stalled { for_ms } => {
+            format!(
+                "work stalled for {} (the process still runs)",
+                fmt_ms(*for_ms)
+            )
+        }
+        EventKind::Unstalled => "work moves again".to_string(),
+        EventKind::Crashed => "crashed".to_string(),
+        EventKind::Restarted => "restarted".to_string(),
+        EventKind::ClockJumped { delta_ms } => {
+            let way = if *delta_ms < 0 { "back" } else { "forward" };
+            format!(
+                "wall clock jumped {way} {}",
+                fmt_ms(delta_ms.unsigned_abs())
+            )
+        }
+        EventKind::PartitionStarted { groups } => {
+            let groups: Vec<String> = groups
+                .iter()
+                .map(|g| {
+                    let names: Vec<&str> = g.iter().map(|n| name(*n)).collect();
+                    format!("[{}]", names.join(", "))
+                })
+                .collect();
+            format!("partition: no messages between {}", groups.join(" | "))
+        }
+        EventKind::Healed => "partition healed: every link works again".to_string(),
+        EventKind::DelayStarted {
+            to,
+            extra_ms,
+            for_ms,
+        } => format!(
+            "messages to {} take {} longer for {}",
+            name(*to),
+            fmt_ms(*extra_ms),
+            fmt_ms(*for_ms)
+        ),
+
+        EventKind::AcquireStarted { key: k, token } => {
+            format!("tries to acquire {} as {}", key(*k), tok(*token))
+        }
+        EventKind::Acquired {
+            key: k,
+            token,
+            fence,
+            lease_ms,
+        } => format!(
+            "acquired {} as {}{}",
+            key(*k),
+            tok(*token),
+            grant_terms(*fence, *lease_ms, "")
+        ),
+        EventKind::AcquireFailed { key: k, token } => {
+            format!("did not get {} with {}; will retry", key(*k), tok(*token))
+        }
+        EventKind::Queued { key: k, token } => {
+            format!("queued for {} as {}; waits its turn", key(*k), tok(*token))
+        }
+        EventKind::LetGo {
+            key: k,
+            token,
+            reason,
+        } => {
+            let why = match reason {
+                LetGoReason::Released => "done, release sent",
+                LetGoReason::Rejected => "the resource rejected its write",
+                LetGoReason::LeaseOver => "it saw its lease had run out",
+                LetGoReason::Crashed => "it crashed",
+            };
+            format!("no longer holds {} ({}): {why}", key(*k), tok(*token))
+        }
+        EventKind::Reentered {
+            key: k,
+            token,
+            count,
+        } => format!(
+            "re-entered {} as {} (hold count {count})",
+            key(*k),
+            tok(*token)
+        ),
+        EventKind::Renewed {
+            key: k,
+            token,
+            lease_ms,
+        } => format!(
+            "renewed {} ({}): lease {} from now",
+            key(*k),
+            tok(*token),
+            fmt_ms(*lease_ms)
+        ),
+        EventKind::RenewFailed { key: k, token } => format!(
+            "renewal of {} ({}) refused: the lease was gone",
+            key(*k),
+            tok(*token)
+        ),
+
+        EventKind::Granted {
+            key: k,
+            token,
+            fence,
+            lease_ms,
+        } => format!(
+            "granted {} to {}{}",
+            key(*k),
+            tok(*token),
+            grant_terms(*fence, *lease_ms, "no expiry")
+        ),
+        EventKind::Refused {
+            key: k,
+            token,
+            holder,
+        } => match holder {
+            Some(h) => format!(
+                "refused {} to {}: held by {}",
+                key(*k),
+                tok(*token),
+                tok(*h)
+            ),
+            None => format!(
+                "refused {} to {}: not granting now (lock-delay, or no leader)",
+                key(*k),
+                tok(*token)
+            ),
+        },
+        EventKind::LeaseExtended {
+            key: k,
+            token,
+            lease_ms,
+        } => format!(
+            "extended the lease of {} on {} to {} from now",
+            tok(*token),
+            key(*k),
+            fmt_ms(*lease_ms)
+        ),
+        EventKind::Removed { key: k, holder, by } if holder == by => {
+            format!("released {} held by {}", key(*k), tok(*holder))
+        }
+        EventKind::Removed { key: k, holder, by } => format!(
+            "released {} for {}: removed the lock of {} (not its own!)",
+            key(*k),
+            tok(*by),
+            tok(*holder)
+        ),
+        EventKind::ReleaseIgnored { key: k, by } => format!(
+            "ignored the release from {}: {} is no longer its lock",
+            tok(*by),
+            key(*k)
+        ),
+        EventKind::Expired { key: k, token } => format!(
+            "lease of {} on {} expired: lock removed",
+            tok(*token),
+            key(*k)
+        ),
+        EventKind::Forgot => "forgot every lock (restarted without persistence)".to_string(),
+        EventKind::Replicated { key: k, holder } => match holder {
+            Some(h) => format!("copied from the primary: {} held by {}", key(*k), tok(*h)),
+            None => format!("copied from the primary: {} is free", key(*k)),
+        },
+        EventKind::BecameLeader { term } => match trace.topology {
+            Topology::Consensus => format!("became leader (term {term})"),
+            _ => format!("promoted itself to primary (epoch {term})"),
+        },
+        EventKind::SteppedDown { term } => match trace.topology {
+            Topology::Consensus => format!("stepped down to follower (term {term})"),
+            _ => format!("stepped down to replica (epoch {term})"),
+        },
+
+        EventKind::Read {
+            key: k,
+            token,
+            value,
+            version,
+        } => format!(
+            "read of {} by {}: value {value} (version {version})",
+            key(*k),
+            tok(*token)
+        ),
+        EventKind::WriteAccepted {
+            key: k,
+            token,
+            fence,
+            value,
+            version,
+        } => format!(
+            "write by {} accepted: {} is now {value} (version {version})",
+            writer(trace, *token, *fence),
+            key(*k)
+        ),
+        EventKind::WriteRejected {
+            token,
+            fence,
+            reason,
+            ..
+        } => {
+            let why = match reason {
+                RejectReason::StaleToken => "stale fencing token",
+                RejectReason::VersionMoved => "the version moved since it read",
+            };
+            format!("write by {} rejected: {why}", writer(trace, *token, *fence))
+        }
+    }
+}
+
+/// Groups digits by three with spaces, the way the lesson writes times (`10 000`).
+fn group_thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// " (fence 1, lease 10 000 ms)", with the parts that apply; `no_lease` names a grant
+/// without expiry ("" to leave it out).
+fn grant_terms(fence: Option<u64>, lease_ms: Option<u64>, no_lease: &str) -> String {
+    let mut parts = Vec::new();
+    if let Some(f) = fence {
+        parts.push(format!("fence {f}"));
+    }
+    match lease_ms {
+        Some(ms) => parts.push(format!("lease {}", fmt_ms(ms))),
+        None if !no_lease.is_empty() => parts.push(no_lease.to_string()),
+        None => {}
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
+}
+
+/// "A.1 (fence 1)", or "A.1" when the design issues no fencing token.
+fn writer(trace: &Trace, token: Token, fence: Option<u64>) -> String {
+    match fence {
+        Some(f) => format!("{} (fence {f})", trace.token_name(token)),
+        None => trace.token_name(token),
+    }
+}
+
+/// What message `msg` carried, from its send event. Deliveries and drops record only the id;
+/// the search is linear, which is fine for one hover or one printed timeline of a lesson.
+fn message(trace: &Trace, msg: MsgId) -> String {
+    trace
+        .events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::Send { msg: m, what, .. } if *m == msg => Some(what.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| format!("message #{msg}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::testing::{A, A1, B1, STORE1, STORE2, event, trace};
+
+    /// Describes `kind` as the only event of a run, at store1.
+    fn line(kind: EventKind) -> String {
+        let t = trace(vec![event(0, STORE1, 0, kind)]);
+        describe(&t, &t.events[0])
+    }
+
+    #[test]
+    fn times_group_thousands_with_spaces() {
+        assert_eq!(fmt_ms(0), "0 ms");
+        assert_eq!(fmt_ms(999), "999 ms");
+        assert_eq!(fmt_ms(1_840), "1 840 ms");
+        assert_eq!(fmt_ms(10_000), "10 000 ms");
+        assert_eq!(fmt_ms(1_234_567), "1 234 567 ms");
+        assert_eq!(fmt_clock_ms(-2_500), "-2 500 ms");
+    }
+
+    #[test]
+    fn grants_and_writes_name_tokens_and_fences() {
+        let granted = EventKind::Granted {
+            key: 0,
+            token: A1,
+            fence: Some(1),
+            lease_ms: Some(10_000),
+        };
+        assert_eq!(
+            line(granted),
+            "granted 'lock' to A.1 (fence 1, lease 10 000 ms)"
+        );
+        let forever = EventKind::Granted {
+            key: 0,
+            token: A1,
+            fence: None,
+            lease_ms: None,
+        };
+        assert_eq!(line(forever), "granted 'lock' to A.1 (no expiry)");
+        let acquired = EventKind::Acquired {
+            key: 0,
+            token: A1,
+            fence: Some(1),
+            lease_ms: None,
+        };
+        assert_eq!(line(acquired), "acquired 'lock' as A.1 (fence 1)");
+        let rejected = EventKind::WriteRejected {
+            key: 0,
+            token: A1,
+            fence: Some(1),
+            reason: RejectReason::StaleToken,
+        };
+        assert_eq!(
+            line(rejected),
+            "write by A.1 (fence 1) rejected: stale fencing token"
+        );
+    }
+
+    #[test]
+    fn a_foreign_release_says_whose_lock_it_removed() {
+        let own = EventKind::Removed {
+            key: 0,
+            holder: A1,
+            by: A1,
+        };
+        assert_eq!(line(own), "released 'lock' held by A.1");
+        let foreign = EventKind::Removed {
+            key: 0,
+            holder: B1,
+            by: A1,
+        };
+        assert_eq!(
+            line(foreign),
+            "released 'lock' for A.1: removed the lock of B.1 (not its own!)"
+        );
+    }
+
+    #[test]
+    fn deliveries_name_what_their_send_carried() {
+        let send = EventKind::Send {
+            msg: 7,
+            to: STORE1,
+            what: "acquire A.1".to_string(),
+        };
+        let lost = EventKind::Drop {
+            msg: 8,
+            from: A,
+            reason: DropReason::Partition,
+        };
+        let t = trace(vec![
+            event(0, A, 0, send),
+            event(2, STORE1, 2, EventKind::Deliver { msg: 7, from: A }),
+            event(3, STORE1, 3, lost),
+        ]);
+        let lines: Vec<String> = t.events.iter().map(|e| describe(&t, e)).collect();
+        assert_eq!(
+            lines,
+            [
+                "send acquire A.1 → store1",
+                "receive acquire A.1 from A",
+                "never got message #8 from A: the link is cut by a partition",
+            ]
+        );
+        assert!(t.events.iter().all(|e| is_network(&e.kind)));
+    }
+
+    #[test]
+    fn faults_read_as_plain_words() {
+        assert_eq!(
+            line(EventKind::Paused { for_ms: 15_000 }),
+            "paused for 15 000 ms"
+        );
+        assert_eq!(
+            line(EventKind::ClockJumped { delta_ms: -3_000 }),
+            "wall clock jumped back 3 000 ms"
+        );
+        let cut = EventKind::PartitionStarted {
+            groups: vec![vec![A], vec![STORE1, STORE2]],
+        };
+        let t = trace(vec![event(0, A, 0, cut)]);
+        assert_eq!(
+            describe(&t, &t.events[0]),
+            "partition: no messages between [A] | [store1, store2]"
+        );
+        assert_eq!(node_label(&t, &t.events[0]), "network");
+        assert!(!is_network(&t.events[0].kind));
+    }
+
+    #[test]
+    fn leadership_speaks_the_topology_s_language() {
+        let mut t = trace(vec![event(
+            0,
+            STORE1,
+            0,
+            EventKind::BecameLeader { term: 2 },
+        )]);
+        assert_eq!(
+            describe(&t, &t.events[0]),
+            "promoted itself to primary (epoch 2)"
+        );
+        t.topology = Topology::Consensus;
+        assert_eq!(describe(&t, &t.events[0]), "became leader (term 2)");
+    }
+}

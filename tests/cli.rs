@@ -1,0 +1,192 @@
+//! The command line's contract (DESIGN §4), run as a user would: exit statuses, error
+//! positions, the JSON shapes. These tests assert no simulation outcome, so they hold
+//! whatever a scenario turns out to show.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// The smallest valid scenario: every field but these has a default.
+const MINIMAL: &str = r#"
+version = 1
+name = "One worker"
+seed = 5
+
+[[worker]]
+name = "A"
+"#;
+
+/// Writes `contents` to a file of this name in Cargo's scratch directory for tests.
+fn scenario_file(name: &str, contents: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, contents).expect("write the scenario file");
+    path
+}
+
+fn locksim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_locksim"))
+        .args(args)
+        .output()
+        .expect("start locksim")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
+}
+
+fn json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
+}
+
+fn status(output: &Output) -> i32 {
+    output.status.code().expect("exited, not killed")
+}
+
+#[test]
+fn a_missing_file_is_invalid_input_naming_the_file() {
+    let out = locksim(&["run", "no/such/scenario.toml"]);
+    assert_eq!(status(&out), 2);
+    assert!(text(&out.stderr).starts_with("no/such/scenario.toml: "));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn malformed_toml_is_invalid_input_with_its_position() {
+    let path = scenario_file("malformed.toml", "version = 1\nname = \"x\"\nseed = \n");
+    let path = path.to_str().unwrap();
+    for args in [vec!["run", path], vec!["check", path, "--seeds", "2"]] {
+        let out = locksim(&args);
+        assert_eq!(status(&out), 2, "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.starts_with(&format!("{path}:")), "{stderr}");
+        // The position is the parser's to find: `FILE:3:COL:` once it fills
+        // `ScenarioError::line`; until then toml's own message carries it.
+        assert!(
+            stderr.starts_with(&format!("{path}:3:")) || stderr.contains("line 3"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+#[test]
+fn run_json_has_the_documented_keys() {
+    let path = scenario_file("run-json.toml", MINIMAL);
+    let out = locksim(&["run", path.to_str().unwrap(), "--json"]);
+    let doc = json(&out);
+    let safe = doc["safe"].as_bool().expect("safe is a bool");
+    let live = doc["live"].as_bool().expect("live is a bool");
+    assert_eq!(status(&out), if safe && live { 0 } else { 1 });
+    for v in doc["violations"]
+        .as_array()
+        .expect("violations is an array")
+    {
+        assert!(v["kind"].is_string() && v["at_ms"].is_u64(), "{v}");
+        assert!(
+            v["nodes"].as_array().unwrap().iter().all(Value::is_string),
+            "{v}"
+        );
+        assert!(v["explanation"].is_string(), "{v}");
+    }
+    let stats = &doc["stats"];
+    for key in [
+        "events",
+        "messages",
+        "grants",
+        "writes_accepted",
+        "writes_rejected",
+    ] {
+        assert!(stats[key].is_u64(), "stats.{key} in {stats}");
+    }
+}
+
+#[test]
+fn run_ends_with_the_command_that_reproduces_it() {
+    let path = scenario_file("run-text.toml", MINIMAL);
+    let path = path.to_str().unwrap();
+    let out = locksim(&["run", path, "--seed", "42"]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("One worker\n"), "{stdout}");
+    assert!(stdout.contains("  seed      42\n"), "{stdout}");
+    let last = stdout.lines().last().unwrap_or_default();
+    assert_eq!(last, format!("reproduce: locksim run {path} --seed 42"));
+    assert!(matches!(status(&out), 0 | 1));
+}
+
+#[test]
+fn verify_fails_a_file_without_an_expect_table() {
+    let path = scenario_file("no-expect.toml", MINIMAL);
+    let path = path.to_str().unwrap();
+    let out = locksim(&["verify", path]);
+    assert_eq!(status(&out), 1);
+    assert_eq!(
+        text(&out.stdout),
+        format!("FAIL  {path}  (One worker): no [expect] table\n")
+    );
+}
+
+#[test]
+fn verify_reports_an_unusable_file_as_invalid_input() {
+    let good = scenario_file("verify-good.toml", MINIMAL);
+    let out = locksim(&["verify", good.to_str().unwrap(), "no/such/scenario.toml"]);
+    assert_eq!(status(&out), 2);
+    assert!(text(&out.stderr).starts_with("no/such/scenario.toml: "));
+    assert_eq!(
+        text(&out.stdout).lines().count(),
+        1,
+        "one line for the good file"
+    );
+}
+
+#[test]
+fn check_json_counts_every_run_and_kind() {
+    let path = scenario_file("check-json.toml", MINIMAL);
+    let out = locksim(&["check", path.to_str().unwrap(), "--seeds", "3", "--json"]);
+    let doc = json(&out);
+    assert_eq!(doc["runs"], 3);
+    let safe = doc["safe"].as_u64().expect("safe is a count");
+    let live = doc["live"].as_u64().expect("live is a count");
+    assert!(safe <= 3 && live <= 3);
+    assert_eq!(status(&out), if safe == 3 && live == 3 { 0 } else { 1 });
+    let kinds = doc["kinds"].as_object().expect("kinds is an object");
+    for kind in [
+        "stale_write",
+        "interleaved_writes",
+        "overlap",
+        "double_grant",
+        "foreign_release",
+        "stuck",
+        "starved",
+    ] {
+        let count = &kinds[kind];
+        assert!(
+            count["runs"].as_u64().is_some_and(|n| n <= 3),
+            "{kind}: {count}"
+        );
+        assert!(count["first_seed"].is_u64() || count["first_seed"].is_null());
+    }
+    // stderr is a pipe here, so the progress bar must not draw.
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_usage_error_is_invalid_input() {
+    assert_eq!(status(&locksim(&["run"])), 2);
+    assert_eq!(
+        status(&locksim(&["check", "x.toml"])),
+        2,
+        "--seeds is required"
+    );
+    assert_eq!(status(&locksim(&["check", "x.toml", "--seeds", "0"])), 2);
+    assert_eq!(status(&locksim(&["--help"])), 0);
+}
+
+/// With the `gui` feature, no arguments opens a window, which a test cannot close.
+#[cfg(not(feature = "gui"))]
+#[test]
+fn no_arguments_without_the_app_prints_help() {
+    let out = locksim(&[]);
+    assert_eq!(status(&out), 2);
+    assert!(text(&out.stderr).contains("Usage: locksim"));
+}
