@@ -1,0 +1,81 @@
+//! Wording shared by every check: times, node names, grant labels.
+//!
+//! Strings are only built for violations that are reported, never per event.
+
+use crate::trace::{KeyId, NodeId, Token, Trace};
+
+/// Formats a simulated time or duration in ms for people: digits in groups of three separated
+/// by a space, then the unit, e.g. `1840` → `"1 840 ms"`, `20000` → `"20 000 ms"`.
+pub fn fmt_ms(ms: u64) -> String {
+    let digits = ms.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out.push_str(" ms");
+    out
+}
+
+/// A node's name; `?` for an id the trace does not list (the checker never panics on a trace).
+pub(super) fn node(trace: &Trace, id: NodeId) -> &str {
+    trace
+        .nodes
+        .get(id as usize)
+        .map_or("?", |n| n.name.as_str())
+}
+
+/// A key's name, quoted as students see it in the sentences: `'lock'`.
+pub(super) fn key(trace: &Trace, id: KeyId) -> String {
+    format!(
+        "'{}'",
+        trace.keys.get(id as usize).map_or("?", String::as_str)
+    )
+}
+
+/// A token as `A.1`, via [`Trace::token_name`] when its worker is a known node.
+pub(super) fn token(trace: &Trace, t: Token) -> String {
+    if (t.worker as usize) < trace.nodes.len() {
+        trace.token_name(t)
+    } else {
+        format!("?.{}", t.seq)
+    }
+}
+
+/// A token with its fencing token when the design issues one: `A.1 (fence 3)`.
+pub(super) fn grant(trace: &Trace, t: Token, fence: Option<u64>) -> String {
+    match fence {
+        Some(f) => format!("{} (fence {f})", token(trace, t)),
+        None => token(trace, t),
+    }
+}
+
+/// Node names joined with commas, e.g. `store1, store2, store3`.
+pub(super) fn node_list(trace: &Trace, ids: &[NodeId]) -> String {
+    let names: Vec<&str> = ids.iter().map(|&id| node(trace, id)).collect();
+    names.join(", ")
+}
+
+/// Sorts and deduplicates the node list of a violation (the contract of `Violation::nodes`).
+pub(super) fn nodes(mut ids: Vec<NodeId>) -> Vec<NodeId> {
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fmt_ms;
+
+    #[test]
+    fn groups_digits_by_three() {
+        assert_eq!(fmt_ms(0), "0 ms");
+        assert_eq!(fmt_ms(999), "999 ms");
+        assert_eq!(fmt_ms(1_000), "1 000 ms");
+        assert_eq!(fmt_ms(17_004), "17 004 ms");
+        assert_eq!(fmt_ms(1_234_567), "1 234 567 ms");
+        assert_eq!(fmt_ms(u64::MAX), "18 446 744 073 709 551 615 ms");
+    }
+}

@@ -1,0 +1,493 @@
+//! One linear pass over the trace that gathers everything the checks need: per-token facts,
+//! node-level lease intervals, accepted writes, foreign releases, waits and each node's fault
+//! state at the horizon.
+//!
+//! Tokens get dense numbers (in order of first appearance) so per-token facts live in a `Vec`
+//! rather than a map: the checker runs once per seed in the many-seeds benchmark.
+
+use std::collections::BTreeMap;
+
+use crate::trace::{Event, EventKind, KeyId, NodeId, Role, Token, Trace};
+
+/// "No entry" in the dense lookup tables.
+const NONE: u32 = u32::MAX;
+
+/// When something happened: true time in ms, and the event's index to break ties in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct Stamp {
+    pub at_ms: u64,
+    pub event: usize,
+}
+
+impl Stamp {
+    /// Sorts after every real stamp (a token with nothing to order it by).
+    pub const NEVER: Stamp = Stamp {
+        at_ms: u64::MAX,
+        event: usize::MAX,
+    };
+}
+
+/// What the trace says about one token (one acquisition attempt).
+#[derive(Clone, Debug)]
+pub(super) struct TokenFacts {
+    pub token: Token,
+    /// The key of the first event that named the token (every attempt is for one key).
+    pub key: KeyId,
+    /// Its fencing token, from the grant, the worker or the resource, when the design has one.
+    pub fence: Option<u64>,
+    /// First `Granted` at a store node.
+    pub granted: Option<Stamp>,
+    /// First `Acquired` at the worker.
+    pub acquired: Option<Stamp>,
+    /// First `LetGo`, true ms.
+    pub let_go_ms: Option<u64>,
+    /// First `Read` at the resource, true ms.
+    pub read_ms: Option<u64>,
+    /// First and last accepted write.
+    pub first_write: Option<Stamp>,
+    pub last_write_ms: Option<u64>,
+    /// When its worker, still believing it held this token, started acquiring the same key
+    /// with another token that has not come through (a non-reentrant nested acquire), ms.
+    pub self_wait_ms: Option<u64>,
+}
+
+/// A node-level validity interval `[start_ms, end_ms)` in true ms: what one store node promised
+/// one token. Store-side expiry, forgetting and crashes do not end it: the promise stands in
+/// true time whatever the node later believes (Kleppmann 2016: leases assume clocks behave).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Lease {
+    pub token: u32,
+    pub key: KeyId,
+    pub node: NodeId,
+    pub start_ms: u64,
+    /// Exclusive. A lease with no expiry ends at the horizon.
+    pub end_ms: u64,
+    /// The `Granted` or `LeaseExtended` event that opened it.
+    pub event: usize,
+}
+
+impl Lease {
+    /// Whether the promise covers true instant `x`.
+    pub fn covers(&self, x: u64) -> bool {
+        self.start_ms <= x && x < self.end_ms
+    }
+}
+
+/// A `WriteAccepted` at the resource.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Write {
+    pub at_ms: u64,
+    pub token: u32,
+    pub key: KeyId,
+    pub node: NodeId,
+}
+
+/// A `Removed` whose holder is not the releaser.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Removal {
+    pub at_ms: u64,
+    pub node: NodeId,
+    pub holder: u32,
+    pub by: u32,
+}
+
+/// One wait of a worker for a lock: from the first `AcquireStarted` after its previous
+/// `Acquired` (or the run start) to its next `Acquired` or the horizon.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Wait {
+    pub worker: NodeId,
+    pub key: KeyId,
+    /// The attempt that started the wait.
+    pub token: u32,
+    pub start_ms: u64,
+    pub end_ms: u64,
+    /// The wait ran to the horizon with the worker crashed.
+    pub crashed_at_end: bool,
+}
+
+/// Fault state and beliefs of one node while the pass runs; at the end, its state at the horizon.
+#[derive(Clone, Debug, Default)]
+pub(super) struct NodeFacts {
+    /// Crashed (no later `Restarted`) since, ms.
+    pub crashed_since: Option<u64>,
+    /// Paused (no later `Resumed`) since, ms.
+    pub paused_since: Option<u64>,
+    /// Stalled (no later `Unstalled`) since, ms.
+    pub stalled_since: Option<u64>,
+    /// The wait in progress: start ms, its first token, key.
+    waiting: Option<(u64, u32, KeyId)>,
+    /// Tokens this worker currently believes it holds (acquired, not let go).
+    holding: Vec<u32>,
+}
+
+/// Everything the checks read, gathered in one pass.
+#[derive(Debug)]
+pub(super) struct Facts {
+    /// Indexed by dense token number.
+    pub tokens: Vec<TokenFacts>,
+    /// Non-empty node-level lease intervals, in the order they were opened.
+    pub leases: Vec<Lease>,
+    /// Accepted writes in trace order.
+    pub writes: Vec<Write>,
+    /// Releases that removed another grant's lock, in trace order.
+    pub removals: Vec<Removal>,
+    /// Every wait, finished ones in order of their end, then those cut by the horizon.
+    pub waits: Vec<Wait>,
+    /// Indexed by `NodeId`; state at the horizon.
+    pub nodes: Vec<NodeFacts>,
+}
+
+impl Facts {
+    /// Reads `trace` once. Events naming unknown nodes are tolerated (they just carry less).
+    pub fn gather(trace: &Trace) -> Facts {
+        let mut g = Gatherer::new(trace);
+        for (i, e) in trace.events.iter().enumerate() {
+            g.event(i, e);
+        }
+        g.finish()
+    }
+}
+
+/// Dense numbering of tokens: `[worker][seq]` for the usual small numbers, a map for the rest.
+struct TokenIndex {
+    dense: Vec<Vec<u32>>,
+    /// Tokens with an unknown worker or an implausibly large seq (hand-made traces only).
+    sparse: BTreeMap<Token, u32>,
+    /// Largest seq kept dense: a trace of n events has at most n attempts, so real seqs fit
+    /// and a bogus seq cannot make the table huge.
+    limit: usize,
+}
+
+impl TokenIndex {
+    fn get(&self, t: Token) -> Option<u32> {
+        match self.dense.get(t.worker as usize) {
+            Some(row) if (t.seq as usize) <= self.limit => {
+                row.get(t.seq as usize).copied().filter(|&n| n != NONE)
+            }
+            _ => self.sparse.get(&t).copied(),
+        }
+    }
+
+    fn insert(&mut self, t: Token, n: u32) {
+        match self.dense.get_mut(t.worker as usize) {
+            Some(row) if (t.seq as usize) <= self.limit => {
+                let s = t.seq as usize;
+                if row.len() <= s {
+                    row.resize(s + 1, NONE);
+                }
+                row[s] = n;
+            }
+            _ => {
+                self.sparse.insert(t, n);
+            }
+        }
+    }
+}
+
+struct Gatherer {
+    until_ms: u64,
+    index: TokenIndex,
+    /// Per node: its position among the store nodes, or `NONE`.
+    store_slot: Vec<u32>,
+    stores: usize,
+    /// `[token * stores + slot]`: index into `facts.leases` of that token's latest interval on
+    /// that node, or `NONE`. Per (token, node) intervals never overlap, so a count of valid
+    /// intervals is a count of distinct nodes (what Redlock's majority needs).
+    latest: Vec<u32>,
+    facts: Facts,
+}
+
+impl Gatherer {
+    fn new(trace: &Trace) -> Gatherer {
+        let mut stores = 0usize;
+        let store_slot = trace
+            .nodes
+            .iter()
+            .map(|n| {
+                if n.role == Role::Store {
+                    stores += 1;
+                    (stores - 1) as u32
+                } else {
+                    NONE
+                }
+            })
+            .collect();
+        Gatherer {
+            until_ms: trace.until_ms,
+            index: TokenIndex {
+                dense: vec![Vec::new(); trace.nodes.len()],
+                sparse: BTreeMap::new(),
+                limit: trace.events.len(),
+            },
+            store_slot,
+            stores,
+            latest: Vec::new(),
+            facts: Facts {
+                tokens: Vec::new(),
+                leases: Vec::new(),
+                writes: Vec::new(),
+                removals: Vec::new(),
+                waits: Vec::new(),
+                nodes: vec![NodeFacts::default(); trace.nodes.len()],
+            },
+        }
+    }
+
+    /// The dense number of `t`, creating its facts on first sight.
+    fn token(&mut self, t: Token, key: KeyId) -> u32 {
+        if let Some(n) = self.index.get(t) {
+            return n;
+        }
+        let n = self.facts.tokens.len() as u32;
+        self.index.insert(t, n);
+        self.facts.tokens.push(TokenFacts {
+            token: t,
+            key,
+            fence: None,
+            granted: None,
+            acquired: None,
+            let_go_ms: None,
+            read_ms: None,
+            first_write: None,
+            last_write_ms: None,
+            self_wait_ms: None,
+        });
+        self.latest
+            .resize(self.latest.len().saturating_add(self.stores), NONE);
+        n
+    }
+
+    fn slot(&self, node: NodeId) -> Option<usize> {
+        match self.store_slot.get(node as usize) {
+            Some(&s) if s != NONE => Some(s as usize),
+            _ => None,
+        }
+    }
+
+    /// Index into `facts.leases` of `token`'s interval on store `slot` that is still valid at
+    /// `at_ms`, if any.
+    fn valid_lease(&self, token: u32, slot: usize, at_ms: u64) -> Option<usize> {
+        let cell = (token as usize)
+            .saturating_mul(self.stores)
+            .saturating_add(slot);
+        match self.latest.get(cell) {
+            Some(&id) if id != NONE => {
+                let id = id as usize;
+                self.facts
+                    .leases
+                    .get(id)
+                    .filter(|l| l.end_ms > at_ms)
+                    .map(|_| id)
+            }
+            _ => None,
+        }
+    }
+
+    /// A store node promises `token` the key until `end_ms`. While an earlier promise on the
+    /// same node is still valid this moves its end (an extension, or a repeated grant); once
+    /// it has run out, the node makes a fresh promise from now, so the gap stays uncovered.
+    fn promise(&mut self, token: u32, slot: usize, node: NodeId, key: KeyId, at: Stamp, end: u64) {
+        if let Some(id) = self.valid_lease(token, slot, at.at_ms) {
+            self.facts.leases[id].end_ms = end;
+            return;
+        }
+        let cell = (token as usize)
+            .saturating_mul(self.stores)
+            .saturating_add(slot);
+        if let Some(c) = self.latest.get_mut(cell) {
+            *c = self.facts.leases.len() as u32;
+        }
+        self.facts.leases.push(Lease {
+            token,
+            key,
+            node,
+            start_ms: at.at_ms,
+            end_ms: end,
+            event: at.event,
+        });
+    }
+
+    fn node(&mut self, node: NodeId) -> Option<&mut NodeFacts> {
+        self.facts.nodes.get_mut(node as usize)
+    }
+
+    fn event(&mut self, i: usize, e: &Event) {
+        let at = Stamp {
+            at_ms: e.at_ms,
+            event: i,
+        };
+        let now = e.at_ms;
+        match &e.kind {
+            EventKind::Granted {
+                key,
+                token,
+                fence,
+                lease_ms,
+            } => {
+                let Some(slot) = self.slot(e.node) else {
+                    return;
+                };
+                let t = self.token(*token, *key);
+                let f = &mut self.facts.tokens[t as usize];
+                f.fence = f.fence.or(*fence);
+                f.granted.get_or_insert(at);
+                let end = lease_ms.map_or(self.until_ms, |l| now.saturating_add(l));
+                self.promise(t, slot, e.node, *key, at, end);
+            }
+            EventKind::LeaseExtended {
+                key,
+                token,
+                lease_ms,
+            } => {
+                let Some(slot) = self.slot(e.node) else {
+                    return;
+                };
+                let t = self.token(*token, *key);
+                self.promise(t, slot, e.node, *key, at, now.saturating_add(*lease_ms));
+            }
+            EventKind::Removed { key, holder, by } => {
+                let Some(slot) = self.slot(e.node) else {
+                    return;
+                };
+                let h = self.token(*holder, *key);
+                if let Some(id) = self.valid_lease(h, slot, now) {
+                    self.facts.leases[id].end_ms = now;
+                }
+                if holder != by {
+                    let b = self.token(*by, *key);
+                    self.facts.removals.push(Removal {
+                        at_ms: now,
+                        node: e.node,
+                        holder: h,
+                        by: b,
+                    });
+                }
+            }
+            EventKind::AcquireStarted { key, token } => {
+                let t = self.token(*token, *key);
+                let Some(n) = self.facts.nodes.get_mut(e.node as usize) else {
+                    return;
+                };
+                n.waiting.get_or_insert((now, t, *key));
+                for &h in &n.holding {
+                    let held = &mut self.facts.tokens[h as usize];
+                    if h != t && held.key == *key {
+                        held.self_wait_ms.get_or_insert(now);
+                    }
+                }
+            }
+            EventKind::Acquired {
+                key, token, fence, ..
+            } => {
+                let t = self.token(*token, *key);
+                let f = &mut self.facts.tokens[t as usize];
+                f.fence = f.fence.or(*fence);
+                f.acquired.get_or_insert(at);
+                let Some(n) = self.facts.nodes.get_mut(e.node as usize) else {
+                    return;
+                };
+                if let Some((start_ms, first, wkey)) = n.waiting.take() {
+                    self.facts.waits.push(Wait {
+                        worker: e.node,
+                        key: wkey,
+                        token: first,
+                        start_ms,
+                        end_ms: now,
+                        crashed_at_end: false,
+                    });
+                }
+                // A nested acquire that came through is no longer waiting on itself.
+                for &h in &n.holding {
+                    let held = &mut self.facts.tokens[h as usize];
+                    if held.key == *key {
+                        held.self_wait_ms = None;
+                    }
+                }
+                if !n.holding.contains(&t) {
+                    n.holding.push(t);
+                }
+            }
+            EventKind::LetGo { key, token, .. } => {
+                let t = self.token(*token, *key);
+                self.facts.tokens[t as usize].let_go_ms.get_or_insert(now);
+                if let Some(n) = self.node(e.node) {
+                    n.holding.retain(|&h| h != t);
+                }
+            }
+            EventKind::Reentered { key, token, .. } => {
+                // The nested acquire was granted by the hold count: no wait on itself.
+                let t = self.token(*token, *key);
+                self.facts.tokens[t as usize].self_wait_ms = None;
+            }
+            EventKind::Read { key, token, .. } => {
+                let t = self.token(*token, *key);
+                self.facts.tokens[t as usize].read_ms.get_or_insert(now);
+            }
+            EventKind::WriteAccepted {
+                key, token, fence, ..
+            } => {
+                let t = self.token(*token, *key);
+                let f = &mut self.facts.tokens[t as usize];
+                f.fence = f.fence.or(*fence);
+                f.first_write.get_or_insert(at);
+                f.last_write_ms = Some(now);
+                self.facts.writes.push(Write {
+                    at_ms: now,
+                    token: t,
+                    key: *key,
+                    node: e.node,
+                });
+            }
+            EventKind::Paused { .. } => {
+                if let Some(n) = self.node(e.node) {
+                    n.paused_since.get_or_insert(now);
+                }
+            }
+            EventKind::Resumed => {
+                if let Some(n) = self.node(e.node) {
+                    n.paused_since = None;
+                }
+            }
+            EventKind::Stalled { .. } => {
+                if let Some(n) = self.node(e.node) {
+                    n.stalled_since.get_or_insert(now);
+                }
+            }
+            EventKind::Unstalled => {
+                if let Some(n) = self.node(e.node) {
+                    n.stalled_since = None;
+                }
+            }
+            EventKind::Crashed => {
+                if let Some(n) = self.node(e.node) {
+                    n.crashed_since.get_or_insert(now);
+                }
+            }
+            EventKind::Restarted => {
+                if let Some(n) = self.node(e.node) {
+                    n.crashed_since = None;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn finish(mut self) -> Facts {
+        let until = self.until_ms;
+        for (id, n) in self.facts.nodes.iter_mut().enumerate() {
+            if let Some((start_ms, token, key)) = n.waiting.take() {
+                self.facts.waits.push(Wait {
+                    worker: id as NodeId,
+                    key,
+                    token,
+                    start_ms,
+                    end_ms: until.max(start_ms),
+                    crashed_at_end: n.crashed_since.is_some(),
+                });
+            }
+        }
+        // An empty promise (zero lease, or removed the instant it was made) covers no instant.
+        self.facts.leases.retain(|l| l.start_ms < l.end_ms);
+        self.facts
+    }
+}
