@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::scenario::Topology;
 use crate::trace::{Event, EventKind, KeyId, NodeId, Role, Token, Trace};
 
 /// "No entry" in the dense lookup tables.
@@ -186,6 +187,9 @@ impl TokenIndex {
 
 struct Gatherer {
     until_ms: u64,
+    /// Redlock's nodes are independent; every other topology is one logical store, where a
+    /// release on any node (the current primary or leader) ends the grant everywhere.
+    independent_nodes: bool,
     index: TokenIndex,
     /// Per node: its position among the store nodes, or `NONE`.
     store_slot: Vec<u32>,
@@ -214,6 +218,7 @@ impl Gatherer {
             .collect();
         Gatherer {
             until_ms: trace.until_ms,
+            independent_nodes: trace.topology == Topology::Redlock,
             index: TokenIndex {
                 dense: vec![Vec::new(); trace.nodes.len()],
                 sparse: BTreeMap::new(),
@@ -350,8 +355,15 @@ impl Gatherer {
                     return;
                 };
                 let h = self.token(*holder, *key);
-                if let Some(id) = self.valid_lease(h, slot, now) {
-                    self.facts.leases[id].end_ms = now;
+                let slots = if self.independent_nodes {
+                    slot..slot + 1
+                } else {
+                    0..self.stores
+                };
+                for s in slots {
+                    if let Some(id) = self.valid_lease(h, s, now) {
+                        self.facts.leases[id].end_ms = now;
+                    }
                 }
                 if holder != by {
                     let b = self.token(*by, *key);
