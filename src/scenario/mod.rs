@@ -5,7 +5,9 @@
 //! `[[worker]]` has a default; unknown fields are rejected (see [`parse`]). All durations are
 //! in simulated milliseconds (`_ms`), drift in parts per million (`_ppm`).
 
+mod de;
 mod parse;
+mod path;
 mod validate;
 
 pub use parse::{ScenarioError, parse, to_toml};
@@ -308,6 +310,9 @@ pub struct Worker {
 }
 
 /// A fault injected at `at_ms` true time.
+///
+/// No `deny_unknown_fields` here: with `flatten`, serde would count the keys the flattened
+/// `kind` consumed as unknown. [`FaultKind`]'s variants reject unknown keys themselves.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Fault {
     pub at_ms: u64,

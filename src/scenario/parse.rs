@@ -1,39 +1,258 @@
 //! TOML in, TOML out.
+//!
+//! Reading goes in three passes, each of which can fail with a [`ScenarioError`]: TOML syntax
+//! (toml's parser, which keeps the byte span of every key and value), types and names (serde,
+//! through [`super::de`], which knows the field path at every value), then ranges and
+//! combinations ([`Scenario::validate`], whose field path is looked up in the parsed tree to
+//! give it a line too).
 
-use super::Scenario;
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use super::de::{self, DeError, Problem};
+use super::path::{self, Path};
+use super::{FaultKind, Scenario};
 
 /// A scenario that cannot be used: which field, where, and why.
+///
+/// Displays as `line 12, column 1: worker[1].work_ms: must be at least 1`, leaving out the
+/// parts that are not known.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioError {
     /// Dotted path of the field, e.g. `worker[1].work_ms` (empty if the file as a whole).
     pub field: String,
-    /// 1-based line and column in the source, when known.
+    /// 1-based line in the source, when known.
     pub line: Option<usize>,
+    /// 1-based column (in characters) in the source, when known.
     pub column: Option<usize>,
+    /// What is wrong, in words a teacher understands.
     pub message: String,
+}
+
+impl ScenarioError {
+    /// An error about `field`, with no position: validation sees only the typed scenario.
+    pub(super) fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ScenarioError {
+            field: field.into(),
+            line: None,
+            column: None,
+            message: message.into(),
+        }
+    }
+
+    /// Adds the line and column of byte `offset` in `src`.
+    fn at_offset(mut self, src: &str, offset: usize) -> Self {
+        let (line, column) = position(src, offset);
+        self.line = Some(line);
+        self.column = Some(column);
+        self
+    }
+
+    /// Adds the position of the error's field in the parsed file, if the file has it.
+    fn located(self, src: &str, root: &Spanned<DeValue<'_>>) -> Self {
+        match path::locate(root, &Path::parse(&self.field)) {
+            Some(span) => self.at_offset(src, span.start),
+            None => self,
+        }
+    }
 }
 
 impl std::fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.message)
+        match (self.line, self.column) {
+            (Some(line), Some(column)) => write!(f, "line {line}, column {column}: ")?,
+            (Some(line), None) => write!(f, "line {line}: ")?,
+            _ => {}
+        }
+        if !self.field.is_empty() {
+            write!(f, "{}: ", self.field)?;
+        }
+        f.write_str(&self.message)
     }
 }
 
 impl std::error::Error for ScenarioError {}
 
 /// Parses and validates a scenario file.
+///
+/// Every error names the field (when there is one) and its line and column. No input makes
+/// this panic.
 pub fn parse(src: &str) -> Result<Scenario, ScenarioError> {
-    let s: Scenario = toml::from_str(src).map_err(|e| ScenarioError {
-        field: String::new(),
-        line: None,
-        column: None,
-        message: e.to_string(),
-    })?;
-    s.validate()?;
-    Ok(s)
+    let (table, syntax_errors) = DeTable::parse_recoverable(src);
+    let root = Spanned::new(table.span(), DeValue::Table(table.into_inner()));
+    if let Some(error) = syntax_errors.first() {
+        return Err(syntax_error(src, &root, error));
+    }
+    let scenario: Scenario = de::from_tree(&root).map_err(|e| type_error(src, e))?;
+    heal_takes_no_fields(&scenario, &root)
+        .and_then(|()| scenario.validate())
+        .map_err(|e| e.located(src, &root))?;
+    Ok(scenario)
 }
 
 /// Writes a scenario as TOML that [`parse`] reads back to the same value.
+///
+/// The layout is the file format's: top-level fields, then `[network]`, `[lock]`, `[store]`,
+/// `[resource]`, `[check]`, each `[[worker]]`, each `[[fault]]`, `[expect]`. Every field is
+/// written, defaults included, so a teacher opening a saved file sees every setting there is.
 pub fn to_toml(scenario: &Scenario) -> String {
-    toml::to_string(scenario).unwrap_or_default()
+    // Every field is a string, bool, integer, float, array or table, each `Option` is skipped
+    // when `None`, and toml-rs writes `u64` values past `i64::MAX` too: serializing cannot fail.
+    toml::to_string(scenario).expect("every scenario field has a TOML form")
+}
+
+/// 1-based line and column (in characters, as an editor counts) of byte `offset`.
+fn position(src: &str, offset: usize) -> (usize, usize) {
+    let before = &src[..src.floor_char_boundary(offset)];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
+}
+
+fn syntax_error(
+    src: &str,
+    partial: &Spanned<DeValue<'_>>,
+    error: &toml::de::Error,
+) -> ScenarioError {
+    let message = format!("this is not valid TOML: {}", error.message());
+    match error.span() {
+        Some(span) => ScenarioError::new(syntax_field(src, partial, span.start), message)
+            .at_offset(src, span.start),
+        None => ScenarioError::new("", message),
+    }
+}
+
+/// The field being written where the syntax breaks, as far as can be told. By TOML's rules a
+/// line belongs to the last `[header]` above it, and toml's partial tree still has the headers
+/// before the error; the key is what the broken line has before its `=`.
+fn syntax_field(src: &str, partial: &Spanned<DeValue<'_>>, offset: usize) -> String {
+    let offset = src.floor_char_boundary(offset);
+    let line_start = src[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = src[line_start..].lines().next().unwrap_or("");
+    let table = last_header_before(src, partial, line_start, &Path::default())
+        .map(|(_, path)| path)
+        .unwrap_or_default();
+    let key = line
+        .split_once('=')
+        .map(|(key, _)| key.trim())
+        .filter(|key| {
+            !key.is_empty()
+                && key
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        });
+    match key {
+        Some(key) => table.key(key).to_string(),
+        None => table.to_string(),
+    }
+}
+
+/// The path of the table whose `[header]` (or `[[header]]`) starts last before `offset`, and
+/// where it starts. Inline tables (`{ … }`) do not count: the lines after one are not in it.
+fn last_header_before(
+    src: &str,
+    value: &Spanned<DeValue<'_>>,
+    offset: usize,
+    path: &Path,
+) -> Option<(usize, Path)> {
+    let children: Vec<(Path, &Spanned<DeValue<'_>>)> = match value.get_ref() {
+        DeValue::Table(table) => table
+            .iter()
+            .map(|(key, child)| (path.key(key.get_ref()), child))
+            .collect(),
+        DeValue::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, child)| (path.index(i), child))
+            .collect(),
+        _ => Vec::new(),
+    };
+    children
+        .into_iter()
+        .filter_map(|(child_path, child)| {
+            let start = child.span().start;
+            let is_header = matches!(child.get_ref(), DeValue::Table(_))
+                && src.get(start..).is_some_and(|rest| rest.starts_with('['))
+                && start <= offset;
+            let here = is_header.then(|| (start, child_path.clone()));
+            // Prefer the deeper of equal starts: `[a.b]` also opens the implicit `a`.
+            here.into_iter()
+                .chain(last_header_before(src, child, offset, &child_path))
+                .max_by_key(|(start, _)| *start)
+        })
+        .max_by_key(|(start, _)| *start)
+}
+
+fn type_error(src: &str, error: DeError) -> ScenarioError {
+    let (path, span) = error.at.clone().unwrap_or_default();
+    // `[[worker]]` is the one required array of tables; "no default" would not tell a teacher
+    // what to write.
+    let message = if error.problem == Problem::Missing("worker") && path == Path::parse("worker") {
+        "missing: a scenario needs at least one [[worker]] table".to_string()
+    } else {
+        error.message()
+    };
+    ScenarioError::new(path.to_string(), message).at_offset(src, span.start)
+}
+
+/// serde reads a fault `kind` with no fields of its own (`heal`) without looking at the rest of
+/// the table, so `deny_unknown_fields` cannot catch a stray key there; this does.
+fn heal_takes_no_fields(
+    scenario: &Scenario,
+    root: &Spanned<DeValue<'_>>,
+) -> Result<(), ScenarioError> {
+    for (i, fault) in scenario.faults.iter().enumerate() {
+        if fault.kind != FaultKind::Heal {
+            continue;
+        }
+        let fault_path = Path::default().key("fault").index(i);
+        let Some(DeValue::Table(table)) = path::value_at(root, &fault_path).map(Spanned::get_ref)
+        else {
+            continue;
+        };
+        if let Some((key, _)) = table
+            .iter()
+            .find(|(key, _)| !matches!(key.get_ref().as_ref(), "at_ms" | "kind"))
+        {
+            return Err(ScenarioError::new(
+                fault_path.key(key.get_ref()).to_string(),
+                format!(
+                    "unknown field `{}` in [[fault]]; a heal fault takes only at_ms and kind",
+                    key.get_ref()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_lines_and_characters_from_one() {
+        let src = "a = 1\nbé = 2\n";
+        assert_eq!(position(src, 0), (1, 1));
+        assert_eq!(position(src, 6), (2, 1));
+        assert_eq!(position(src, 9), (2, 3)); // after the two-byte `é`
+        assert_eq!(position(src, 8), (2, 2)); // inside `é`: its start
+        assert_eq!(position(src, 999), (3, 1));
+    }
+
+    #[test]
+    fn display_leaves_out_what_is_unknown() {
+        let mut e = ScenarioError::new("worker[1].work_ms", "must be at least 1");
+        assert_eq!(e.to_string(), "worker[1].work_ms: must be at least 1");
+        e.line = Some(12);
+        e.column = Some(1);
+        assert_eq!(
+            e.to_string(),
+            "line 12, column 1: worker[1].work_ms: must be at least 1"
+        );
+        e.field.clear();
+        assert_eq!(e.to_string(), "line 12, column 1: must be at least 1");
+    }
 }

@@ -1,10 +1,405 @@
-//! Checks a typed scenario for values and combinations the engine cannot run.
+//! Checks a typed scenario for values and combinations the engine cannot run, or that would
+//! show a learner something the real systems cannot do.
+//!
+//! Each check names the field to change. The first problem found is reported, in file order.
 
-use super::{Scenario, ScenarioError};
+use std::collections::HashMap;
+
+use super::{
+    Design, Expect, Expiry, FaultKind, Lock, Network, Renewal, Scenario, ScenarioError, Store,
+    Topology, VERSION, Worker,
+};
+
+/// Longest horizon, ms (a little under 3 simulated hours): every case fits far inside it, and it
+/// keeps a run with `repeat = 0` workers short.
+const MAX_UNTIL_MS: u64 = 10_000_000;
+/// Longest one-way network delay, ms.
+const MAX_DELAY_MS: u64 = 60_000;
+const MAX_WORKERS: usize = 64;
+const MAX_WRITES: u32 = 1000;
+const MAX_FAULTS: usize = 1000;
+/// Largest clock offset or jump, ms (about 11.6 days): far past any lesson, and far from
+/// overflowing the engine's clock arithmetic.
+const MAX_CLOCK_STEP_MS: u64 = 1_000_000_000;
+/// Largest clock drift, ppm: a clock running at half or one and a half times true speed.
+const MAX_DRIFT_PPM: u64 = 500_000;
+/// Name of the protected storage node.
+const RESOURCE: &str = "resource";
+
+type Check = Result<(), ScenarioError>;
 
 impl Scenario {
-    /// Checks ranges, names and combinations. The error names the offending field.
-    pub fn validate(&self) -> Result<(), ScenarioError> {
+    /// Checks ranges, names and combinations. The error names the offending field; it has no
+    /// line or column (there is no file here; [`parse`](super::parse()) adds them).
+    pub fn validate(&self) -> Check {
+        ensure(self.version == VERSION, "version", || {
+            format!(
+                "this build reads scenario files of version {VERSION} only; got {}",
+                self.version
+            )
+        })?;
+        ensure(!self.name.trim().is_empty(), "name", || {
+            "must not be empty: the app and the CLI show it as the title".to_string()
+        })?;
+        ensure(
+            (1..=MAX_UNTIL_MS).contains(&self.until_ms),
+            "until_ms",
+            || format!("must be from 1 to {MAX_UNTIL_MS} ms; got {}", self.until_ms),
+        )?;
+        check_network(&self.network)?;
+        check_lock(&self.lock, &self.store)?;
+        check_store(&self.store)?;
+        ensure(
+            !self.resource.fencing || self.lock.design == Design::Fencing,
+            "resource.fencing",
+            || {
+                format!(
+                    "the resource can check fencing tokens only if the lock hands them out: \
+                     that needs lock.design = \"fencing\", not \"{}\"",
+                    self.lock.design.as_str()
+                )
+            },
+        )?;
+        at_least_one(self.check.starve_after_ms, "check.starve_after_ms")?;
+        self.check_workers()?;
+        self.check_faults()?;
+        self.expect.as_ref().map_or(Ok(()), check_expect)
+    }
+
+    fn check_workers(&self) -> Check {
+        ensure(!self.workers.is_empty(), "worker", || {
+            "a scenario needs at least one [[worker]]".to_string()
+        })?;
+        ensure(
+            self.workers.len() <= MAX_WORKERS,
+            format!("worker[{MAX_WORKERS}]"),
+            || {
+                format!(
+                    "at most {MAX_WORKERS} workers; this one is number {}",
+                    MAX_WORKERS + 1
+                )
+            },
+        )?;
+        let mut first_named: HashMap<&str, usize> = HashMap::new();
+        for (i, worker) in self.workers.iter().enumerate() {
+            let field = |name: &str| format!("worker[{i}].{name}");
+            check_worker_name(&worker.name, &field("name"))?;
+            if let Some(first) = first_named.insert(&worker.name, i) {
+                return Err(ScenarioError::new(
+                    field("name"),
+                    format!("`{}` is already the name of worker[{first}]", worker.name),
+                ));
+            }
+            check_worker(worker, field)?;
+            ensure(worker.start_ms < self.until_ms, field("start_ms"), || {
+                format!(
+                    "must be before until_ms = {}, or the worker never runs; got {}",
+                    self.until_ms, worker.start_ms
+                )
+            })?;
+        }
         Ok(())
+    }
+
+    fn check_faults(&self) -> Check {
+        ensure(
+            self.faults.len() <= MAX_FAULTS,
+            format!("fault[{MAX_FAULTS}]"),
+            || {
+                format!(
+                    "at most {MAX_FAULTS} faults; this one is number {}",
+                    MAX_FAULTS + 1
+                )
+            },
+        )?;
+        for (i, fault) in self.faults.iter().enumerate() {
+            let field = |name: &str| format!("fault[{i}].{name}");
+            ensure(fault.at_ms < self.until_ms, field("at_ms"), || {
+                format!(
+                    "would never happen: it must be before until_ms = {}; got {}",
+                    self.until_ms, fault.at_ms
+                )
+            })?;
+            match &fault.kind {
+                FaultKind::Pause { node, for_ms } => {
+                    self.check_node(node, field("node"))?;
+                    at_least_one(*for_ms, &field("for_ms"))?;
+                }
+                FaultKind::Stall { node, for_ms } => {
+                    self.check_node(node, field("node"))?;
+                    ensure(self.is_worker(node), field("node"), || {
+                        format!(
+                            "a stall stops a worker's work, and `{node}` is not a worker \
+                             (pause or crash work on any node)"
+                        )
+                    })?;
+                    at_least_one(*for_ms, &field("for_ms"))?;
+                }
+                FaultKind::Crash { node } | FaultKind::Restart { node } => {
+                    self.check_node(node, field("node"))?;
+                }
+                FaultKind::KillStore { for_ms } => {
+                    for_ms.map_or(Ok(()), |ms| at_least_one(ms, &field("for_ms")))?;
+                }
+                FaultKind::Partition { groups, for_ms } => {
+                    self.check_groups(groups, &field("groups"))?;
+                    for_ms.map_or(Ok(()), |ms| at_least_one(ms, &field("for_ms")))?;
+                }
+                FaultKind::Heal => {}
+                FaultKind::ClockJump { node, delta_ms } => {
+                    self.check_node(node, field("node"))?;
+                    ensure(
+                        delta_ms.unsigned_abs() <= MAX_CLOCK_STEP_MS,
+                        field("delta_ms"),
+                        || format!("must be within ±{MAX_CLOCK_STEP_MS} ms; got {delta_ms}"),
+                    )?;
+                }
+                FaultKind::Delay {
+                    from, to, for_ms, ..
+                } => {
+                    self.check_node(from, field("from"))?;
+                    self.check_node(to, field("to"))?;
+                    ensure(from != to, field("to"), || {
+                        format!(
+                            "must differ from `from` (both are `{to}`): a delay slows the link between two nodes"
+                        )
+                    })?;
+                    at_least_one(*for_ms, &field("for_ms"))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_groups(&self, groups: &[Vec<String>], field: &str) -> Check {
+        ensure(groups.len() >= 2, field, || {
+            format!(
+                "a partition needs at least 2 groups to cut the links between; got {}",
+                groups.len()
+            )
+        })?;
+        let mut group_of: HashMap<&str, usize> = HashMap::new();
+        for (g, group) in groups.iter().enumerate() {
+            ensure(!group.is_empty(), format!("{field}[{g}]"), || {
+                "an empty group cuts nothing: name at least one node".to_string()
+            })?;
+            for (k, node) in group.iter().enumerate() {
+                let node_field = format!("{field}[{g}][{k}]");
+                self.check_node(node, node_field.clone())?;
+                if let Some(first) = group_of.insert(node, g) {
+                    return Err(ScenarioError::new(
+                        node_field,
+                        format!(
+                            "`{node}` is already in group {first}; a node can be on one side of a \
+                             partition only"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn is_worker(&self, name: &str) -> bool {
+        self.workers.iter().any(|worker| worker.name == name)
+    }
+
+    /// The node names a fault may use: every worker, `store1` .. `storeN`, `resource`.
+    fn node_names(&self) -> Vec<String> {
+        let workers = self.workers.iter().map(|worker| worker.name.clone());
+        let stores = (1..=self.store.nodes).map(|n| format!("store{n}"));
+        workers
+            .chain(stores)
+            .chain([RESOURCE.to_string()])
+            .collect()
+    }
+
+    fn check_node(&self, name: &str, field: String) -> Check {
+        let names = self.node_names();
+        ensure(names.iter().any(|known| known == name), field, || {
+            format!(
+                "there is no node named {name:?}; the nodes are {}",
+                names.join(", ")
+            )
+        })
+    }
+}
+
+fn check_network(network: &Network) -> Check {
+    let [min, max] = network.delay_ms;
+    ensure(min <= max, "network.delay_ms", || {
+        format!(
+            "is [shortest, longest], so the first must not be larger than the second; got [{min}, {max}]"
+        )
+    })?;
+    ensure(max <= MAX_DELAY_MS, "network.delay_ms", || {
+        format!("must be at most {MAX_DELAY_MS} ms; got [{min}, {max}]")
+    })?;
+    ensure(
+        network.loss.is_finite() && (0.0..=1.0).contains(&network.loss),
+        "network.loss",
+        || format!("must be a probability from 0 to 1; got {}", network.loss),
+    )?;
+    at_least_one(network.timeout_ms, "network.timeout_ms")
+}
+
+fn check_lock(lock: &Lock, store: &Store) -> Check {
+    let design = lock.design.as_str();
+    let has_lease = lock.design.has_lease();
+    ensure(!has_lease || lock.ttl_ms >= 1, "lock.ttl_ms", || {
+        format!(
+            "must be at least 1 for the {design} design: a lease of 0 ms is over before it begins"
+        )
+    })?;
+    ensure(
+        has_lease || lock.renewal == Renewal::None,
+        "lock.renewal",
+        || {
+            format!(
+                "renewal extends a lease, and {design} locks have none: use a design with a \
+                 lease (ttl, token or fencing), or renewal = \"none\""
+            )
+        },
+    )?;
+    if lock.expiry == Expiry::Client {
+        ensure(has_lease, "lock.expiry", || {
+            format!(
+                "client-side expiry needs a design with a lease (ttl, token or fencing); {design} \
+                 locks never expire"
+            )
+        })?;
+        ensure(store.topology == Topology::Single, "lock.expiry", || {
+            format!(
+                "client-side expiry is modelled with a single store node only; store.topology \
+                 is \"{}\"",
+                store.topology.as_str()
+            )
+        })?;
+    }
+    at_least_one(lock.retry_ms, "lock.retry_ms")?;
+    ensure(
+        lock.lock_delay_ms <= MAX_UNTIL_MS,
+        "lock.lock_delay_ms",
+        || {
+            format!(
+                "must be at most {MAX_UNTIL_MS} ms (the longest horizon); got {}",
+                lock.lock_delay_ms
+            )
+        },
+    )?;
+    ensure(
+        !(lock.design == Design::Fencing && store.topology == Topology::Redlock),
+        "lock.design",
+        || {
+            "Redlock's independent nodes have no shared counter to issue fencing tokens \
+             (Kleppmann 2016); fencing with several nodes needs store.topology = \"consensus\""
+                .to_string()
+        },
+    )
+}
+
+fn check_store(store: &Store) -> Check {
+    let (fewest, most) = match store.topology {
+        Topology::Single => (1, 1),
+        Topology::Replicated => (2, 9),
+        Topology::Redlock | Topology::Consensus => (3, 9),
+    };
+    ensure(
+        (fewest..=most).contains(&store.nodes),
+        "store.nodes",
+        || match store.topology {
+            Topology::Single => format!("a single store has exactly 1 node; got {}", store.nodes),
+            Topology::Replicated => format!(
+                "a replicated store needs a primary and 1 to 8 replicas, so 2 to 9 nodes; got {}",
+                store.nodes
+            ),
+            topology => format!(
+                "a {} store needs 3 to 9 nodes, so that a majority survives a failed node; got {}",
+                topology.as_str(),
+                store.nodes
+            ),
+        },
+    )?;
+    at_least_one(store.failover_ms, "store.failover_ms")
+}
+
+/// Names become lanes in the timeline and references in faults, so they must be short words
+/// and must not collide with the store's and the resource's node names.
+fn check_worker_name(name: &str, field: &str) -> Check {
+    ensure(!name.is_empty(), field, || "must not be empty".to_string())?;
+    ensure(
+        name.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-'),
+        field,
+        || format!("may contain only letters, digits, _ and -; got {name:?}"),
+    )?;
+    ensure(name != RESOURCE, field, || {
+        "`resource` is the name of the protected storage node; choose another name".to_string()
+    })?;
+    let store_like = name
+        .strip_prefix("store")
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    ensure(!store_like, field, || {
+        format!("`{name}` is reserved for the store nodes (store1, store2, …); choose another name")
+    })
+}
+
+fn check_worker(worker: &Worker, field: impl Fn(&str) -> String) -> Check {
+    at_least_one(worker.work_ms, &field("work_ms"))?;
+    ensure(
+        (1..=MAX_WRITES).contains(&worker.writes),
+        field("writes"),
+        || format!("must be from 1 to {MAX_WRITES}; got {}", worker.writes),
+    )?;
+    worker
+        .retry_ms
+        .map_or(Ok(()), |ms| at_least_one(ms, &field("retry_ms")))?;
+    ensure(!worker.key.is_empty(), field("key"), || {
+        "must not be empty: it names the lock (and the record) the worker wants".to_string()
+    })?;
+    at_least_one(worker.write_timeout_ms, &field("write_timeout_ms"))?;
+    ensure(
+        worker.clock_offset_ms.unsigned_abs() <= MAX_CLOCK_STEP_MS,
+        field("clock_offset_ms"),
+        || {
+            format!(
+                "must be within ±{MAX_CLOCK_STEP_MS} ms; got {}",
+                worker.clock_offset_ms
+            )
+        },
+    )?;
+    ensure(
+        worker.clock_drift_ppm.unsigned_abs() <= MAX_DRIFT_PPM,
+        field("clock_drift_ppm"),
+        || {
+            format!(
+                "must be within ±{MAX_DRIFT_PPM} ppm (a clock at half or 1.5 times true speed); got {}",
+                worker.clock_drift_ppm
+            )
+        },
+    )
+}
+
+fn check_expect(expect: &Expect) -> Check {
+    for (j, kind) in expect.absent.iter().enumerate() {
+        ensure(
+            !expect.kinds.contains(kind),
+            format!("expect.absent[{j}]"),
+            || format!("`{kind}` is in both kinds (must be reported) and absent (must not be)"),
+        )?;
+    }
+    Ok(())
+}
+
+fn at_least_one(value: u64, field: &str) -> Check {
+    ensure(value >= 1, field, || "must be at least 1".to_string())
+}
+
+/// An error on `field` unless `ok`; the message is only built when needed.
+fn ensure(ok: bool, field: impl Into<String>, message: impl FnOnce() -> String) -> Check {
+    if ok {
+        Ok(())
+    } else {
+        Err(ScenarioError::new(field, message()))
     }
 }
