@@ -1102,3 +1102,24 @@ proptest! {
         let _ = parse(&src);
     }
 }
+
+#[test]
+fn reentrant_needs_an_owner_token() {
+    let err = parse(
+        "version = 1\nname = \"x\"\n[lock]\ndesign = \"ttl\"\nreentrant = true\n[[worker]]\nname = \"A\"\n",
+    )
+    .unwrap_err();
+    assert_eq!(err.field, "lock.reentrant");
+    assert_eq!(err.line, Some(5));
+    assert!(err.message.contains("owner token"), "{}", err.message);
+}
+
+#[test]
+fn flag_design_needs_one_database() {
+    let err = parse(
+        "version = 1\nname = \"x\"\n[lock]\ndesign = \"flag\"\n[store]\ntopology = \"consensus\"\nnodes = 3\n[[worker]]\nname = \"A\"\n",
+    )
+    .unwrap_err();
+    assert_eq!(err.field, "lock.design");
+    assert_eq!(err.line, Some(4));
+}

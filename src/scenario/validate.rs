@@ -276,6 +276,27 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
             )
         })?;
     }
+    ensure(
+        !lock.reentrant || lock.design.checks_owner(),
+        "lock.reentrant",
+        || {
+            format!(
+                "a reentrant lock recognises its holder by the owner token, and {design} locks                  carry none: use design = \"token\" or \"fencing\""
+            )
+        },
+    )?;
+    ensure(
+        lock.design != Design::Flag
+            || matches!(store.topology, Topology::Single | Topology::Replicated),
+        "lock.design",
+        || {
+            format!(
+                "the flag design is a row in one database: use store.topology = \"single\" or \
+                 \"replicated\", not \"{}\"",
+                store.topology.as_str()
+            )
+        },
+    )?;
     at_least_one(lock.retry_ms, "lock.retry_ms")?;
     ensure(
         lock.lock_delay_ms <= MAX_UNTIL_MS,
