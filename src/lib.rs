@@ -6,6 +6,7 @@
 
 pub mod checker;
 pub mod cli;
+pub mod course;
 pub mod describe;
 pub mod engine;
 pub mod scenario;

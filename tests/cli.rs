@@ -2,7 +2,7 @@
 //! positions, the JSON shapes. These tests assert no simulation outcome, so they hold
 //! whatever a scenario turns out to show.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -60,12 +60,7 @@ fn malformed_toml_is_invalid_input_with_its_position() {
         assert_eq!(status(&out), 2, "{args:?}");
         let stderr = text(&out.stderr);
         assert!(stderr.starts_with(&format!("{path}:")), "{stderr}");
-        // The position is the parser's to find: `FILE:3:COL:` once it fills
-        // `ScenarioError::line`; until then toml's own message carries it.
-        assert!(
-            stderr.starts_with(&format!("{path}:3:")) || stderr.contains("line 3"),
-            "{stderr}"
-        );
+        assert!(stderr.starts_with(&format!("{path}:3:")), "{stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
@@ -189,4 +184,35 @@ fn no_arguments_without_the_app_prints_help() {
     let out = locksim(&[]);
     assert_eq!(status(&out), 2);
     assert!(text(&out.stderr).contains("Usage: locksim"));
+}
+
+#[test]
+fn course_plays_every_option_and_passes() {
+    let output = locksim(&["course"]);
+    assert_eq!(status(&output), 0, "{}", text(&output.stdout));
+    let stdout = text(&output.stdout);
+    assert_eq!(stdout.matches("Step ").count(), 8);
+    assert!(stdout.contains("[right]") && stdout.contains("[wrong]"));
+    assert!(!stdout.contains("teaches the wrong lesson"));
+}
+
+#[test]
+fn every_library_scenario_meets_its_expectations() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut files: Vec<String> = ["scenarios", "cases"]
+        .iter()
+        .flat_map(|sub| std::fs::read_dir(dir.join(sub)).expect("scenario folder"))
+        .map(|e| e.expect("dir entry").path().display().to_string())
+        .filter(|p| p.ends_with(".toml"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 16 + 12,
+        "found only {} scenario files",
+        files.len()
+    );
+    let mut args = vec!["verify"];
+    args.extend(files.iter().map(String::as_str));
+    let output = locksim(&args);
+    assert_eq!(status(&output), 0, "{}", text(&output.stdout));
 }

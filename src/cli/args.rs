@@ -30,6 +30,9 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Run one scenario over many seeds and count how often each violation shows up.
     Check(CheckArgs),
+    /// Print the course: each step, its options and the verdict of each option's
+    /// demonstration. Fails if a wrong option comes out safe or the right call does not.
+    Course,
 }
 
 /// `locksim run`.

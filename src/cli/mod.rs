@@ -6,6 +6,7 @@
 
 mod args;
 mod check;
+mod course;
 mod input;
 mod output;
 mod report;
@@ -68,6 +69,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run(args, &mut out),
         Command::Verify(args) => verify::verify(args, &mut out),
         Command::Check(args) => check::check(args, &mut out),
+        Command::Course => course::course(&mut out),
     }
     .and_then(|status| out.flush().map(|()| status));
     match result {
