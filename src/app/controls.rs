@@ -1,0 +1,162 @@
+//! The playback bar: rewind, step, play / pause, speed, scrub.
+//!
+//! The icons are painted, not font glyphs: egui's default fonts have no media symbols, and
+//! the emoji fonts that do would add ≈ 700 kB to the web build.
+
+use eframe::egui::{self, Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, Ui, pos2, vec2};
+
+use super::lanes::fmt_ms;
+use super::playback::{Playback, SPEEDS};
+
+#[derive(Clone, Copy)]
+enum Icon {
+    ToStart,
+    StepBack,
+    Play,
+    Pause,
+    StepForward,
+}
+
+/// Draws the bar under the timeline. `moments` are where the step buttons stop; `preview`
+/// is the "show what is ahead" switch.
+pub fn show(
+    ui: &mut Ui,
+    playback: &mut Playback,
+    moments: &[u64],
+    until_ms: u64,
+    preview: &mut bool,
+) {
+    ui.add_space(6.0);
+    ui.horizontal(|ui| {
+        if icon_button(ui, Icon::ToStart, None)
+            .on_hover_text("Back to the start (Home)")
+            .clicked()
+        {
+            playback.seek(0.0);
+        }
+        if icon_button(ui, Icon::StepBack, None)
+            .on_hover_text("Previous moment (←)")
+            .clicked()
+        {
+            playback.step_back(moments);
+        }
+        let (icon, text) = if playback.is_playing() {
+            (Icon::Pause, "Pause")
+        } else {
+            (Icon::Play, "Play")
+        };
+        if icon_button(ui, icon, Some(text))
+            .on_hover_text("Space")
+            .clicked()
+        {
+            playback.toggle();
+        }
+        if icon_button(ui, Icon::StepForward, None)
+            .on_hover_text("Next moment (→)")
+            .clicked()
+        {
+            playback.step_forward(moments);
+        }
+        ui.add_space(16.0);
+        ui.label("speed");
+        for speed in SPEEDS {
+            if ui
+                .selectable_label(playback.speed() == speed, format!("{speed}×"))
+                .clicked()
+            {
+                playback.set_speed(speed);
+            }
+        }
+        ui.add_space(16.0);
+        ui.checkbox(preview, "show what is ahead, dimmed");
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.label(
+                RichText::new(format!(
+                    "{} / {}",
+                    fmt_ms(playback.now_ms().round() as u64),
+                    fmt_ms(until_ms)
+                ))
+                .monospace()
+                .size(14.0),
+            );
+        });
+    });
+    ui.add_space(4.0);
+    let mut now = playback.now_ms();
+    ui.spacing_mut().slider_width = ui.available_width() - 8.0;
+    let slider = egui::Slider::new(&mut now, 0.0..=playback.end_ms()).show_value(false);
+    if ui.add(slider).changed() {
+        playback.seek(now);
+    }
+    ui.add_space(6.0);
+}
+
+/// A button with a painted icon and, optionally, a word after it.
+fn icon_button(ui: &mut Ui, icon: Icon, text: Option<&str>) -> egui::Response {
+    let font = egui::FontId::proportional(15.0);
+    let galley = text.map(|t| {
+        ui.painter()
+            .layout_no_wrap(t.to_string(), font, Color32::PLACEHOLDER)
+    });
+    let text_w = galley.as_ref().map_or(0.0, |g| g.size().x + 8.0);
+    let (rect, response) = ui.allocate_exact_size(vec2(36.0 + text_w, 30.0), Sense::click());
+    let visuals = ui.style().interact(&response);
+    let painter = ui.painter();
+    painter.rect(
+        rect,
+        visuals.corner_radius,
+        visuals.weak_bg_fill,
+        visuals.bg_stroke,
+        egui::StrokeKind::Inside,
+    );
+    let color = visuals.text_color();
+    paint_icon(
+        painter,
+        pos2(rect.left() + 18.0, rect.center().y),
+        icon,
+        color,
+    );
+    if let Some(galley) = galley {
+        let pos = pos2(rect.left() + 34.0, rect.center().y - galley.size().y / 2.0);
+        painter.galley(pos, galley, color);
+    }
+    response
+}
+
+/// Paints `icon` in a 14 px box centred on `c`.
+fn paint_icon(painter: &egui::Painter, c: Pos2, icon: Icon, color: Color32) {
+    let triangle = |tip_x: f32, base_x: f32, half_h: f32| {
+        Shape::convex_polygon(
+            vec![
+                pos2(base_x, c.y - half_h),
+                pos2(tip_x, c.y),
+                pos2(base_x, c.y + half_h),
+            ],
+            color,
+            Stroke::NONE,
+        )
+    };
+    let bar = |x: f32, w: f32| Rect::from_min_size(pos2(x, c.y - 6.0), vec2(w, 12.0));
+    match icon {
+        Icon::Play => {
+            painter.add(triangle(c.x + 6.0, c.x - 5.0, 6.5));
+        }
+        Icon::Pause => {
+            painter.rect_filled(bar(c.x - 5.0, 3.5), 0.0, color);
+            painter.rect_filled(bar(c.x + 1.5, 3.5), 0.0, color);
+        }
+        Icon::StepForward => {
+            painter.add(triangle(c.x + 3.0, c.x - 6.0, 6.0));
+            painter.rect_filled(bar(c.x + 3.5, 2.5), 0.0, color);
+        }
+        Icon::StepBack => {
+            painter.add(triangle(c.x - 3.0, c.x + 6.0, 6.0));
+            painter.rect_filled(bar(c.x - 6.0, 2.5), 0.0, color);
+        }
+        Icon::ToStart => {
+            painter.rect_filled(bar(c.x - 7.0, 2.5), 0.0, color);
+            painter.add(triangle(c.x - 4.0, c.x + 1.5, 6.0));
+            painter.add(triangle(c.x + 1.5, c.x + 7.0, 6.0));
+        }
+    }
+}

@@ -1,0 +1,1338 @@
+//! Turns a finished trace into what the timeline draws: one lane per node, holding spans
+//! (beliefs, leases, faults) and marks (writes, clock jumps).
+//!
+//! Pure and free of egui, so it is tested on its own and computed once per trace; the
+//! per-frame code only maps these times to pixels and paints what is in view.
+
+use std::collections::BTreeMap;
+
+use crate::checker::{Kind, Verdict};
+use crate::scenario::Topology;
+use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, RejectReason, Role, Token, Trace};
+
+/// Everything the timeline shows of one run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lanes {
+    /// The horizon, true ms: the right end of the time axis.
+    pub until_ms: u64,
+    /// One per node, indexed by [`NodeId`] (workers, then stores, then the resource).
+    pub lanes: Vec<Lane>,
+    /// Network partitions, in start order.
+    pub partitions: Vec<Partition>,
+    /// Sorted, distinct true times where something visible changes; the step buttons jump
+    /// between them so a student never steps through empty time.
+    pub moments: Vec<u64>,
+    /// What kinds of thing this run shows, in legend order, each with the true time it first
+    /// appears: the legend explains exactly what has been shown so far.
+    pub legend: Vec<(Swatch, u64)>,
+}
+
+/// One entry of the legend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Swatch {
+    Belief,
+    Lease,
+    LeaseLost,
+    Waiting,
+    Paused,
+    Stalled,
+    Crashed,
+    SlowLink,
+    Partition,
+    ClockJump,
+    Accepted,
+    Rejected,
+    Violating,
+}
+
+/// One node's row of the timeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lane {
+    /// The node's name, e.g. `store1`.
+    pub name: String,
+    pub role: Role,
+    /// Sorted by start time.
+    pub spans: Vec<Span>,
+    /// Sorted by time.
+    pub marks: Vec<Mark>,
+    /// How many bar rows the lane needs so that overlapping bars (several keys, or a
+    /// double grant on one node) sit one above the other instead of on top of each other.
+    pub rows: u32,
+}
+
+/// Something that lasts on one lane, in true ms.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Span {
+    /// True ms; `end_ms` is the horizon if it never ended.
+    pub start_ms: u64,
+    pub end_ms: u64,
+    pub kind: SpanKind,
+    /// Short text drawn on the span when it fits, e.g. `A.1 · fence 1`.
+    pub label: String,
+    /// How it ended, drawn at its end once the playhead is past it, e.g. `expired` or
+    /// `removed by B.1`; empty if it lasted to the horizon or is a shading.
+    pub end_label: String,
+}
+
+/// What a span stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SpanKind {
+    /// A worker believes it holds `key` (its own view).
+    Belief {
+        key: KeyId,
+        token: Token,
+        fence: Option<u64>,
+        /// Bar row within the lane.
+        row: u32,
+        /// Why the belief ended; `None` if it lasted to the horizon.
+        let_go: Option<LetGoReason>,
+        /// When the store side stopped holding this grant while the worker still believed
+        /// it did — the lesson of steps 3 to 5.
+        lease_lost: Option<LeaseLost>,
+    },
+    /// A store node holds `key` for `token` (the store's view).
+    Lease {
+        key: KeyId,
+        token: Token,
+        fence: Option<u64>,
+        row: u32,
+        /// Grant time plus the promised lease, moved by extensions; `None`: no expiry.
+        promised_end_ms: Option<u64>,
+        end: LeaseEnd,
+    },
+    /// The worker is trying to get `key` and does not have it yet.
+    Waiting { key: KeyId, attempts: u32 },
+    /// The process was frozen (a GC pause, a VM stall).
+    Paused,
+    /// The worker's work stopped advancing while the process lived.
+    Stalled,
+    /// The node was down.
+    Crashed,
+    /// Messages from this node to `to` took `extra_ms` longer.
+    SlowLink { to: NodeId, extra_ms: u64 },
+}
+
+/// The part of a belief the store no longer backed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaseLost {
+    pub at_ms: u64,
+    /// How the store's last backing lease ended; `None` if the store never held the grant
+    /// while the worker believed in it.
+    pub cause: Option<LeaseEnd>,
+    /// Drawn on the hatched part, e.g. `lease expired`, `overwritten by A.1`.
+    pub label: String,
+}
+
+/// How a lease bar ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeaseEnd {
+    /// The store's clock said the lease was over.
+    Expired,
+    /// A release from `by` removed it (a foreign release when `by` is not the holder).
+    Removed { by: Token },
+    /// The node restarted without persistence and forgot it.
+    Forgot,
+    /// The node granted the key to `by` over it.
+    Replaced { by: Token },
+    /// The promised lease ran out with no event (e.g. client-side expiry).
+    RanOut,
+    /// Still held at the horizon.
+    Horizon,
+}
+
+/// Something that happens at one instant on one lane.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    pub at_ms: u64,
+    pub kind: MarkKind,
+    /// Short text drawn next to the mark.
+    pub label: String,
+}
+
+/// What a mark stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MarkKind {
+    /// The resource received a write.
+    Write {
+        key: KeyId,
+        token: Token,
+        fence: Option<u64>,
+        outcome: WriteOutcome,
+    },
+    /// The node's wall clock stepped.
+    ClockJump { delta_ms: i64 },
+}
+
+/// What became of a write at the resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteOutcome {
+    Accepted,
+    /// Accepted, and the verdict names it as the violation `kind` (the data went wrong here).
+    Violating(Kind),
+    /// Refused; `highest_fence` is the highest fence the resource had accepted for the key.
+    Rejected {
+        reason: RejectReason,
+        highest_fence: Option<u64>,
+    },
+}
+
+/// A cut in the network, drawn as a band.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Partition {
+    pub start_ms: u64,
+    pub end_ms: u64,
+    /// Node ids on each side.
+    pub groups: Vec<Vec<NodeId>>,
+    /// E.g. `A | store1 store2`.
+    pub label: String,
+}
+
+impl Span {
+    fn new(start_ms: u64, end_ms: u64, kind: SpanKind, label: String) -> Self {
+        Span {
+            start_ms,
+            end_ms,
+            kind,
+            label,
+            end_label: String::new(),
+        }
+    }
+}
+
+impl SpanKind {
+    /// The bar row of a belief or lease; `None` for shadings that fill the whole lane.
+    pub fn bar_row(&self) -> Option<u32> {
+        match *self {
+            SpanKind::Belief { row, .. } | SpanKind::Lease { row, .. } => Some(row),
+            SpanKind::Waiting { .. }
+            | SpanKind::Paused
+            | SpanKind::Stalled
+            | SpanKind::Crashed
+            | SpanKind::SlowLink { .. } => None,
+        }
+    }
+}
+
+impl Lanes {
+    /// Lays out `trace`; `verdict` marks the writes that broke safety.
+    pub fn build(trace: &Trace, verdict: &Verdict) -> Lanes {
+        let mut b = Builder::new(trace, verdict);
+        for event in &trace.events {
+            b.event(event.at_ms, event.node, &event.kind);
+        }
+        b.finish()
+    }
+}
+
+/// Open spans while the events are read, keyed so their closing event finds them.
+struct Builder<'a> {
+    trace: &'a Trace,
+    verdict: &'a Verdict,
+    lanes: Vec<Lane>,
+    partitions: Vec<Partition>,
+    /// (worker, key, token) → index of the belief span in the worker's lane.
+    beliefs: BTreeMap<(NodeId, KeyId, Token), usize>,
+    /// (store node, key) → index of the lease span in the store's lane. A store node holds
+    /// at most one lock per key.
+    leases: BTreeMap<(NodeId, KeyId), usize>,
+    /// (worker, key) → index of the waiting span; closed when the worker gets the key.
+    waiting: BTreeMap<(NodeId, KeyId), usize>,
+    /// (node, which fault) → index of the fault span; closed by Resumed, Unstalled, Restarted.
+    faults: BTreeMap<(NodeId, FaultSlot), usize>,
+    /// Highest fence the resource accepted, per key, to explain a rejection.
+    highest_fence: BTreeMap<KeyId, u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum FaultSlot {
+    Pause,
+    Stall,
+    Crash,
+}
+
+impl<'a> Builder<'a> {
+    fn new(trace: &'a Trace, verdict: &'a Verdict) -> Self {
+        let lanes = trace
+            .nodes
+            .iter()
+            .map(|n| Lane {
+                name: n.name.clone(),
+                role: n.role,
+                spans: Vec::new(),
+                marks: Vec::new(),
+                rows: 1,
+            })
+            .collect();
+        Builder {
+            trace,
+            verdict,
+            lanes,
+            partitions: Vec::new(),
+            beliefs: BTreeMap::new(),
+            leases: BTreeMap::new(),
+            waiting: BTreeMap::new(),
+            faults: BTreeMap::new(),
+            highest_fence: BTreeMap::new(),
+        }
+    }
+
+    fn push_span(&mut self, node: NodeId, span: Span) -> usize {
+        let spans = &mut self.lanes[node as usize].spans;
+        spans.push(span);
+        spans.len() - 1
+    }
+
+    fn span_mut(&mut self, node: NodeId, index: usize) -> &mut Span {
+        &mut self.lanes[node as usize].spans[index]
+    }
+
+    /// `A.1 · fence 1`, with the key's name in front when the run has several keys.
+    fn grant_label(&self, key: KeyId, token: Token, fence: Option<u64>) -> String {
+        let mut label = String::new();
+        if self.trace.keys.len() > 1 {
+            label.push_str(self.trace.key_name(key));
+            label.push(' ');
+        }
+        label.push_str(&self.trace.token_name(token));
+        if let Some(f) = fence {
+            label.push_str(&format!(" · fence {f}"));
+        }
+        label
+    }
+
+    fn open_fault(&mut self, at: u64, node: NodeId, slot: FaultSlot, until: u64, span: SpanKind) {
+        let label = match slot {
+            FaultSlot::Pause => format!("paused {}", fmt_ms(until - at)),
+            FaultSlot::Stall => format!("stalled {}", fmt_ms(until - at)),
+            FaultSlot::Crash => "crashed".to_string(),
+        };
+        let index = self.push_span(node, Span::new(at, until, span, label));
+        self.faults.insert((node, slot), index);
+    }
+
+    fn close_fault(&mut self, at: u64, node: NodeId, slot: FaultSlot) {
+        if let Some(index) = self.faults.remove(&(node, slot)) {
+            let span = self.span_mut(node, index);
+            span.end_ms = at;
+            if slot == FaultSlot::Pause {
+                span.label = format!("paused {}", fmt_ms(at - span.start_ms));
+            }
+        }
+    }
+
+    fn close_lease(&mut self, at: u64, node: NodeId, key: KeyId, end: LeaseEnd) {
+        if let Some(index) = self.leases.remove(&(node, key)) {
+            let span = self.span_mut(node, index);
+            let SpanKind::Lease {
+                promised_end_ms, ..
+            } = span.kind
+            else {
+                return;
+            };
+            // A grant over a lease that had already run out does not replace it: the
+            // lease ended on its own, earlier.
+            match (end, promised_end_ms) {
+                (LeaseEnd::Replaced { .. }, Some(p)) if p < at => {
+                    span.end_ms = p;
+                    set_lease_end(span, LeaseEnd::RanOut);
+                }
+                _ => {
+                    span.end_ms = at;
+                    set_lease_end(span, end);
+                }
+            }
+        }
+    }
+
+    fn event(&mut self, at: u64, node: NodeId, kind: &EventKind) {
+        let horizon = self.trace.until_ms;
+        match *kind {
+            EventKind::Paused { for_ms } => {
+                let until = (at + for_ms).min(horizon);
+                self.open_fault(at, node, FaultSlot::Pause, until, SpanKind::Paused);
+            }
+            EventKind::Resumed => self.close_fault(at, node, FaultSlot::Pause),
+            EventKind::Stalled { for_ms } => {
+                let until = (at + for_ms).min(horizon);
+                self.open_fault(at, node, FaultSlot::Stall, until, SpanKind::Stalled);
+            }
+            EventKind::Unstalled => self.close_fault(at, node, FaultSlot::Stall),
+            EventKind::Crashed => {
+                self.open_fault(at, node, FaultSlot::Crash, horizon, SpanKind::Crashed);
+                // A crashed worker wants nothing any more.
+                let keys: Vec<KeyId> = self
+                    .waiting
+                    .keys()
+                    .filter(|(n, _)| *n == node)
+                    .map(|&(_, k)| k)
+                    .collect();
+                for key in keys {
+                    self.close_waiting(at, node, key);
+                }
+            }
+            EventKind::Restarted => self.close_fault(at, node, FaultSlot::Crash),
+            EventKind::DelayStarted {
+                to,
+                extra_ms,
+                for_ms,
+            } => {
+                let label = format!(
+                    "slow link to {} (+{})",
+                    self.trace.node_name(to),
+                    fmt_ms(extra_ms)
+                );
+                self.push_span(
+                    node,
+                    Span::new(
+                        at,
+                        (at + for_ms).min(horizon),
+                        SpanKind::SlowLink { to, extra_ms },
+                        label,
+                    ),
+                );
+            }
+            EventKind::ClockJumped { delta_ms } => {
+                let sign = if delta_ms < 0 { "−" } else { "+" };
+                self.lanes[node as usize].marks.push(Mark {
+                    at_ms: at,
+                    kind: MarkKind::ClockJump { delta_ms },
+                    label: format!("clock {sign}{}", fmt_ms(delta_ms.unsigned_abs())),
+                });
+            }
+            EventKind::PartitionStarted { ref groups } => {
+                let label = groups
+                    .iter()
+                    .map(|g| {
+                        g.iter()
+                            .map(|&n| self.trace.node_name(n))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" | ");
+                self.partitions.push(Partition {
+                    start_ms: at,
+                    end_ms: horizon,
+                    groups: groups.clone(),
+                    label,
+                });
+            }
+            EventKind::Healed => {
+                for p in self.partitions.iter_mut().filter(|p| p.end_ms == horizon) {
+                    p.end_ms = at;
+                }
+            }
+            EventKind::AcquireStarted { key, .. } => match self.waiting.get(&(node, key)) {
+                Some(&index) => {
+                    if let SpanKind::Waiting { attempts, .. } = &mut self.span_mut(node, index).kind
+                    {
+                        *attempts += 1;
+                    }
+                }
+                None => {
+                    let kind = SpanKind::Waiting { key, attempts: 1 };
+                    let index =
+                        self.push_span(node, Span::new(at, horizon, kind, "waiting".to_string()));
+                    self.waiting.insert((node, key), index);
+                }
+            },
+            EventKind::Acquired {
+                key, token, fence, ..
+            } => {
+                self.close_waiting(at, node, key);
+                let label = self.grant_label(key, token, fence);
+                let index = self.push_span(
+                    node,
+                    Span::new(
+                        at,
+                        horizon,
+                        SpanKind::Belief {
+                            key,
+                            token,
+                            fence,
+                            row: 0,
+                            let_go: None,
+                            lease_lost: None,
+                        },
+                        label,
+                    ),
+                );
+                self.beliefs.insert((node, key, token), index);
+            }
+            EventKind::LetGo { key, token, reason } => {
+                if let Some(index) = self.beliefs.remove(&(node, key, token)) {
+                    let span = self.span_mut(node, index);
+                    span.end_ms = at;
+                    if let SpanKind::Belief { let_go, .. } = &mut span.kind {
+                        *let_go = Some(reason);
+                    }
+                }
+            }
+            EventKind::Granted {
+                key,
+                token,
+                fence,
+                lease_ms,
+            } => {
+                self.close_lease(at, node, key, LeaseEnd::Replaced { by: token });
+                let promised = lease_ms.map(|l| at + l);
+                let label = self.grant_label(key, token, fence);
+                let index = self.push_span(
+                    node,
+                    Span::new(
+                        at,
+                        horizon,
+                        SpanKind::Lease {
+                            key,
+                            token,
+                            fence,
+                            row: 0,
+                            promised_end_ms: promised,
+                            end: LeaseEnd::Horizon,
+                        },
+                        label,
+                    ),
+                );
+                self.leases.insert((node, key), index);
+            }
+            EventKind::LeaseExtended {
+                key,
+                token,
+                lease_ms,
+            } => {
+                if let Some(&index) = self.leases.get(&(node, key)) {
+                    let span = self.span_mut(node, index);
+                    if let SpanKind::Lease {
+                        token: held,
+                        promised_end_ms,
+                        ..
+                    } = &mut span.kind
+                        && *held == token
+                    {
+                        *promised_end_ms = Some(at + lease_ms);
+                    }
+                }
+            }
+            EventKind::Removed { key, holder, by }
+                if self.lease_holder(node, key) == Some(holder) =>
+            {
+                self.close_lease(at, node, key, LeaseEnd::Removed { by });
+            }
+            EventKind::Expired { key, token } if self.lease_holder(node, key) == Some(token) => {
+                self.close_lease(at, node, key, LeaseEnd::Expired);
+            }
+            EventKind::Forgot => {
+                let held: Vec<KeyId> = self
+                    .leases
+                    .keys()
+                    .filter(|(n, _)| *n == node)
+                    .map(|&(_, k)| k)
+                    .collect();
+                for key in held {
+                    self.close_lease(at, node, key, LeaseEnd::Forgot);
+                }
+            }
+            EventKind::WriteAccepted {
+                key, token, fence, ..
+            } => {
+                let outcome = match self.violation_at(at, token) {
+                    Some(kind) => WriteOutcome::Violating(kind),
+                    None => WriteOutcome::Accepted,
+                };
+                if let Some(f) = fence {
+                    let highest = self.highest_fence.entry(key).or_insert(f);
+                    *highest = (*highest).max(f);
+                }
+                self.push_write(at, node, key, token, fence, outcome);
+            }
+            EventKind::WriteRejected {
+                key,
+                token,
+                fence,
+                reason,
+            } => {
+                let outcome = WriteOutcome::Rejected {
+                    reason,
+                    highest_fence: self.highest_fence.get(&key).copied(),
+                };
+                self.push_write(at, node, key, token, fence, outcome);
+            }
+            // Messages, attempts, renewals and store bookkeeping do not draw yet (arrows
+            // and replica state come later).
+            _ => {}
+        }
+    }
+
+    fn close_waiting(&mut self, at: u64, node: NodeId, key: KeyId) {
+        if let Some(index) = self.waiting.remove(&(node, key)) {
+            self.span_mut(node, index).end_ms = at;
+        }
+    }
+
+    fn lease_holder(&self, node: NodeId, key: KeyId) -> Option<Token> {
+        let index = *self.leases.get(&(node, key))?;
+        match self.lanes[node as usize].spans[index].kind {
+            SpanKind::Lease { token, .. } => Some(token),
+            _ => None,
+        }
+    }
+
+    /// The safety violation the verdict reports for a write of `token` accepted at `at`.
+    fn violation_at(&self, at: u64, token: Token) -> Option<Kind> {
+        self.verdict
+            .violations
+            .iter()
+            .find(|v| v.kind.breaks_safety() && v.at_ms == at && v.grants.contains(&token))
+            .map(|v| v.kind)
+    }
+
+    fn push_write(
+        &mut self,
+        at: u64,
+        node: NodeId,
+        key: KeyId,
+        token: Token,
+        fence: Option<u64>,
+        outcome: WriteOutcome,
+    ) {
+        let what = match outcome {
+            WriteOutcome::Accepted => "accepted".to_string(),
+            WriteOutcome::Violating(kind) => format!("accepted: {kind}"),
+            WriteOutcome::Rejected { .. } => "rejected".to_string(),
+        };
+        let label = format!("{} {what}", self.grant_label(key, token, fence));
+        self.lanes[node as usize].marks.push(Mark {
+            at_ms: at,
+            kind: MarkKind::Write {
+                key,
+                token,
+                fence,
+                outcome,
+            },
+            label,
+        });
+    }
+
+    fn finish(mut self) -> Lanes {
+        let horizon = self.trace.until_ms;
+        // Leases nobody ended: they ran out when promised, or are still held.
+        for ((node, _), index) in std::mem::take(&mut self.leases) {
+            let span = self.span_mut(node, index);
+            if let SpanKind::Lease {
+                promised_end_ms: Some(p),
+                end,
+                ..
+            } = &mut span.kind
+                && *p < horizon
+            {
+                span.end_ms = *p;
+                *end = LeaseEnd::RanOut;
+            }
+        }
+        let needed = self.holders_needed();
+        let held = self.lease_intervals();
+        for lane in &mut self.lanes {
+            lane.spans.sort_by_key(|s| s.start_ms);
+            lane.marks.sort_by_key(|m| m.at_ms);
+            lane.rows = assign_rows(&mut lane.spans);
+            for span in &mut lane.spans {
+                span.end_label = end_label(self.trace, &span.kind);
+                if let SpanKind::Belief {
+                    token, lease_lost, ..
+                } = &mut span.kind
+                {
+                    let leases = held.get(token).map(Vec::as_slice).unwrap_or(&[]);
+                    *lease_lost =
+                        lease_lost_from(self.trace, leases, needed, span.start_ms, span.end_ms);
+                }
+            }
+        }
+        let moments = self.moments();
+        let legend = self.legend();
+        Lanes {
+            until_ms: horizon,
+            lanes: self.lanes,
+            partitions: self.partitions,
+            moments,
+            legend,
+        }
+    }
+
+    fn legend(&self) -> Vec<(Swatch, u64)> {
+        let spans = self.lanes.iter().flat_map(|l| &l.spans).flat_map(|s| {
+            let lost = match &s.kind {
+                SpanKind::Belief {
+                    lease_lost: Some(l),
+                    ..
+                } => Some((Swatch::LeaseLost, l.at_ms)),
+                _ => None,
+            };
+            let swatch = match s.kind {
+                SpanKind::Belief { .. } => Swatch::Belief,
+                SpanKind::Lease { .. } => Swatch::Lease,
+                SpanKind::Waiting { .. } => Swatch::Waiting,
+                SpanKind::Paused => Swatch::Paused,
+                SpanKind::Stalled => Swatch::Stalled,
+                SpanKind::Crashed => Swatch::Crashed,
+                SpanKind::SlowLink { .. } => Swatch::SlowLink,
+            };
+            std::iter::once((swatch, s.start_ms)).chain(lost)
+        });
+        let marks = self.lanes.iter().flat_map(|l| &l.marks).map(|m| {
+            let swatch = match m.kind {
+                MarkKind::Write { outcome, .. } => match outcome {
+                    WriteOutcome::Accepted => Swatch::Accepted,
+                    WriteOutcome::Rejected { .. } => Swatch::Rejected,
+                    WriteOutcome::Violating(_) => Swatch::Violating,
+                },
+                MarkKind::ClockJump { .. } => Swatch::ClockJump,
+            };
+            (swatch, m.at_ms)
+        });
+        let partitions = self
+            .partitions
+            .iter()
+            .map(|p| (Swatch::Partition, p.start_ms));
+        let mut legend: Vec<(Swatch, u64)> = spans.chain(marks).chain(partitions).collect();
+        // Sorting by swatch, then time, puts each swatch's first appearance first.
+        legend.sort_unstable();
+        legend.dedup_by_key(|(swatch, _)| *swatch);
+        legend
+    }
+
+    /// How many store nodes must hold a grant for it to be held: a majority of N independent
+    /// nodes for Redlock; one otherwise (a consensus store records a grant only once its
+    /// leader committed it, a replicated one on its primary).
+    fn holders_needed(&self) -> usize {
+        match self.trace.topology {
+            Topology::Redlock => self.trace.store_nodes() / 2 + 1,
+            Topology::Single | Topology::Replicated | Topology::Consensus => 1,
+        }
+    }
+
+    /// Every store node's leases, per token: (start, end, how it ended).
+    fn lease_intervals(&self) -> BTreeMap<Token, Vec<(u64, u64, LeaseEnd)>> {
+        let mut held: BTreeMap<Token, Vec<(u64, u64, LeaseEnd)>> = BTreeMap::new();
+        for span in self.lanes.iter().flat_map(|l| &l.spans) {
+            if let SpanKind::Lease { token, end, .. } = span.kind {
+                held.entry(token)
+                    .or_default()
+                    .push((span.start_ms, span.end_ms, end));
+            }
+        }
+        held
+    }
+
+    fn moments(&self) -> Vec<u64> {
+        let horizon = self.trace.until_ms;
+        let mut moments: Vec<u64> = self
+            .lanes
+            .iter()
+            .flat_map(|l| {
+                let spans = l.spans.iter().flat_map(|s| [s.start_ms, s.end_ms]);
+                spans.chain(l.marks.iter().map(|m| m.at_ms))
+            })
+            .chain(self.partitions.iter().flat_map(|p| [p.start_ms, p.end_ms]))
+            .chain(self.verdict.violations.iter().map(|v| v.at_ms))
+            .filter(|&t| t < horizon)
+            .collect();
+        moments.sort_unstable();
+        moments.dedup();
+        moments
+    }
+}
+
+fn set_lease_end(span: &mut Span, new_end: LeaseEnd) {
+    if let SpanKind::Lease { end, .. } = &mut span.kind {
+        *end = new_end;
+    }
+}
+
+/// When, within a belief from `start` to `end`, fewer than `needed` store nodes held its grant,
+/// and why: the lease of the grant that ended last before that moment.
+fn lease_lost_from(
+    trace: &Trace,
+    leases: &[(u64, u64, LeaseEnd)],
+    needed: usize,
+    start: u64,
+    end: u64,
+) -> Option<LeaseLost> {
+    let intervals: Vec<(u64, u64)> = leases.iter().map(|&(s, e, _)| (s, e)).collect();
+    let at_ms = lost_at(&intervals, needed, start, end)?;
+    let cause = leases
+        .iter()
+        .filter(|&&(_, e, _)| e <= at_ms)
+        .max_by_key(|&&(_, e, _)| e)
+        .map(|&(_, _, how)| how);
+    let label = match cause {
+        Some(LeaseEnd::Expired) => "lease expired".to_string(),
+        Some(LeaseEnd::RanOut) => "lease ran out".to_string(),
+        Some(LeaseEnd::Removed { by }) => format!("removed by {}", trace.token_name(by)),
+        Some(LeaseEnd::Forgot) => "store forgot it".to_string(),
+        Some(LeaseEnd::Replaced { by }) => format!("overwritten by {}", trace.token_name(by)),
+        Some(LeaseEnd::Horizon) | None => "not held by the store".to_string(),
+    };
+    Some(LeaseLost {
+        at_ms,
+        cause,
+        label,
+    })
+}
+
+/// How a span ended, in a word or three.
+fn end_label(trace: &Trace, kind: &SpanKind) -> String {
+    match *kind {
+        SpanKind::Belief {
+            let_go: Some(reason),
+            ..
+        } => match reason {
+            LetGoReason::Released => "released",
+            LetGoReason::Rejected => "write rejected",
+            LetGoReason::LeaseOver => "saw lease over",
+            LetGoReason::Crashed => "crashed",
+        }
+        .to_string(),
+        SpanKind::Lease { token, end, .. } => match end {
+            LeaseEnd::Expired => "expired".to_string(),
+            LeaseEnd::Removed { by } if by == token => "released".to_string(),
+            LeaseEnd::Removed { by } => format!("removed by {}", trace.token_name(by)),
+            LeaseEnd::Forgot => "forgotten".to_string(),
+            LeaseEnd::Replaced { by } => format!("overwritten by {}", trace.token_name(by)),
+            LeaseEnd::RanOut => "ran out".to_string(),
+            LeaseEnd::Horizon => String::new(),
+        },
+        _ => String::new(),
+    }
+}
+
+/// Puts each belief or lease bar on the first row free at its start; returns the row count.
+/// `spans` must be sorted by start.
+fn assign_rows(spans: &mut [Span]) -> u32 {
+    let mut row_ends: Vec<u64> = Vec::new();
+    for span in spans {
+        let (SpanKind::Belief { row, .. } | SpanKind::Lease { row, .. }) = &mut span.kind else {
+            continue;
+        };
+        let free = row_ends.iter().position(|&end| end <= span.start_ms);
+        let r = free.unwrap_or(row_ends.len());
+        if r == row_ends.len() {
+            row_ends.push(span.end_ms);
+        } else {
+            row_ends[r] = span.end_ms;
+        }
+        *row = r as u32;
+    }
+    row_ends.len().max(1) as u32
+}
+
+/// The first time in `[start, end)` at which fewer than `needed` of `intervals` (half-open)
+/// cover it, if any.
+fn lost_at(intervals: &[(u64, u64)], needed: usize, start: u64, end: u64) -> Option<u64> {
+    let holders_at = |t: u64| intervals.iter().filter(|&&(s, e)| s <= t && t < e).count();
+    // The count only drops at an interval's end, so checking those (and the start) suffices.
+    let mut candidates: Vec<u64> = intervals.iter().map(|&(_, e)| e).collect();
+    candidates.push(start);
+    candidates.sort_unstable();
+    candidates
+        .into_iter()
+        .filter(|&t| start <= t && t < end)
+        .find(|&t| holders_at(t) < needed)
+}
+
+/// `10 004 ms`: thousands grouped so long simulated times read at a glance.
+pub fn fmt_ms(ms: u64) -> String {
+    let digits = ms.to_string();
+    let mut out = String::with_capacity(digits.len() + 6);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out.push_str(" ms");
+    out
+}
+
+impl Span {
+    /// The hover text: what the span is, when, and how it ended — as far as a student
+    /// watching at `now_ms` may know: nothing after it is told.
+    pub fn details(&self, trace: &Trace, node: NodeId, now_ms: u64) -> String {
+        let who = trace.node_name(node);
+        let ended = self.end_ms <= now_ms;
+        let when = if ended {
+            format!(
+                "from {} to {} ({})",
+                fmt_ms(self.start_ms),
+                fmt_ms(self.end_ms),
+                fmt_ms(self.end_ms - self.start_ms)
+            )
+        } else {
+            format!(
+                "since {} ({} so far)",
+                fmt_ms(self.start_ms),
+                fmt_ms(now_ms.saturating_sub(self.start_ms))
+            )
+        };
+        match self.kind {
+            SpanKind::Belief {
+                key,
+                token,
+                fence,
+                let_go,
+                ref lease_lost,
+                ..
+            } => {
+                let mut text = format!(
+                    "{who} believes it holds \"{}\" as {}{}\n{when}",
+                    trace.key_name(key),
+                    trace.token_name(token),
+                    fence
+                        .map(|f| format!(" with fence {f}"))
+                        .unwrap_or_default()
+                );
+                if ended {
+                    text.push_str(match let_go {
+                        Some(LetGoReason::Released) => "\nthen it finished and released the lock",
+                        Some(LetGoReason::Rejected) => "\nthen the resource rejected its write",
+                        Some(LetGoReason::LeaseOver) => "\nthen it saw its lease had run out",
+                        Some(LetGoReason::Crashed) => "\nthen it crashed",
+                        None => "\nand still does at the end of the run",
+                    });
+                }
+                if let Some(lost) = lease_lost.as_ref().filter(|l| l.at_ms <= now_ms) {
+                    text.push_str(&format!(
+                        "\nBut the store stopped holding it at {} ({}): {} believing in a lock it no longer had.",
+                        fmt_ms(lost.at_ms),
+                        lost.label,
+                        fmt_ms(self.end_ms.min(now_ms) - lost.at_ms)
+                    ));
+                }
+                text
+            }
+            SpanKind::Lease {
+                key,
+                token,
+                fence,
+                promised_end_ms,
+                end,
+                ..
+            } => {
+                let mut text = format!(
+                    "{who} holds \"{}\" for {}{}\n{when}",
+                    trace.key_name(key),
+                    trace.token_name(token),
+                    fence.map(|f| format!(" (fence {f})")).unwrap_or_default()
+                );
+                match promised_end_ms {
+                    Some(p) => text.push_str(&format!("\nlease promised until {}", fmt_ms(p))),
+                    None => text.push_str("\nno expiry"),
+                }
+                if !ended {
+                    return text;
+                }
+                text.push_str(&match end {
+                    LeaseEnd::Expired => "\nended: the lease expired".to_string(),
+                    LeaseEnd::Removed { by } if by == token => {
+                        "\nended: its holder released it".to_string()
+                    }
+                    LeaseEnd::Removed { by } => format!(
+                        "\nended: removed by {}'s release — not its owner",
+                        trace.token_name(by)
+                    ),
+                    LeaseEnd::Forgot => "\nended: the node restarted and forgot it".to_string(),
+                    LeaseEnd::Replaced { by } => {
+                        format!("\nended: granted to {} over it", trace.token_name(by))
+                    }
+                    LeaseEnd::RanOut => "\nended: the lease ran out".to_string(),
+                    LeaseEnd::Horizon => "\nstill held at the end of the run".to_string(),
+                });
+                text
+            }
+            SpanKind::Waiting { key, attempts } => {
+                let mut text = format!("{who} wants \"{}\" {when}", trace.key_name(key));
+                if ended {
+                    text.push_str(&format!(
+                        "\n{attempts} attempt{} until it got it",
+                        if attempts == 1 { "" } else { "s" }
+                    ));
+                }
+                text
+            }
+            SpanKind::Paused => format!(
+                "{who} is paused (like a long GC pause) {when}:\nit handles nothing; its timers fire late"
+            ),
+            SpanKind::Stalled => format!(
+                "{who} is stalled {when}:\nthe process lives, but its work does not advance"
+            ),
+            SpanKind::Crashed => format!("{who} is down {when}"),
+            SpanKind::SlowLink { to, extra_ms } => format!(
+                "messages from {who} to {} take {} longer {when}",
+                trace.node_name(to),
+                fmt_ms(extra_ms)
+            ),
+        }
+    }
+}
+
+impl Mark {
+    /// The hover text.
+    pub fn details(&self, trace: &Trace, node: NodeId) -> String {
+        let at = fmt_ms(self.at_ms);
+        match self.kind {
+            MarkKind::Write {
+                key,
+                token,
+                fence,
+                outcome,
+            } => {
+                let from = format!(
+                    "a write to \"{}\" from {}{}",
+                    trace.key_name(key),
+                    trace.token_name(token),
+                    fence
+                        .map(|f| format!(" with fence {f}"))
+                        .unwrap_or_default()
+                );
+                match outcome {
+                    WriteOutcome::Accepted => format!("At {at} the resource accepted {from}."),
+                    WriteOutcome::Violating(kind) => format!(
+                        "At {at} the resource accepted {from}.\nThe checker reports it as {kind}: the data is now wrong."
+                    ),
+                    WriteOutcome::Rejected {
+                        reason: RejectReason::StaleToken,
+                        highest_fence,
+                    } => format!(
+                        "At {at} the resource rejected {from}:\nit had already accepted fence {}.",
+                        highest_fence.map_or("?".to_string(), |h| h.to_string())
+                    ),
+                    WriteOutcome::Rejected {
+                        reason: RejectReason::VersionMoved,
+                        ..
+                    } => format!(
+                        "At {at} the resource rejected {from}:\nthe record changed since the writer read it."
+                    ),
+                }
+            }
+            MarkKind::ClockJump { .. } => {
+                format!(
+                    "At {at} the wall clock of {} stepped: {}",
+                    trace.node_name(node),
+                    self.label
+                )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::stand_in;
+    use crate::checker::Violation;
+
+    const A: NodeId = 0;
+    const B: NodeId = 1;
+    const STORE1: NodeId = 2;
+    const RESOURCE: NodeId = 3;
+
+    const B1: Token = Token { worker: B, seq: 1 };
+
+    fn token(worker: NodeId) -> Token {
+        Token { worker, seq: 1 }
+    }
+
+    fn step5() -> Lanes {
+        let trace = stand_in::step5_trace();
+        Lanes::build(&trace, &stand_in::step5_verdict())
+    }
+
+    fn spans(lanes: &Lanes, node: NodeId) -> Vec<(u64, u64, &str)> {
+        lanes.lanes[node as usize]
+            .spans
+            .iter()
+            .map(|s| (s.start_ms, s.end_ms, s.label.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn one_lane_per_node_in_trace_order() {
+        let lanes = step5();
+        let names: Vec<_> = lanes.lanes.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["A", "B", "store1", "resource"]);
+        assert_eq!(lanes.lanes[STORE1 as usize].role, Role::Store);
+        assert_eq!(lanes.until_ms, 20_000);
+    }
+
+    #[test]
+    fn a_believes_long_after_its_lease_expired() {
+        let lanes = step5();
+        assert_eq!(
+            spans(&lanes, A),
+            [
+                (0, 6, "waiting"),
+                (6, 17_006, "A.1 · fence 1"),
+                (1_000, 16_000, "paused 15 000 ms")
+            ]
+        );
+        let a = &lanes.lanes[A as usize].spans[1];
+        assert_eq!(
+            a.kind,
+            SpanKind::Belief {
+                key: 0,
+                token: token(A),
+                fence: Some(1),
+                row: 0,
+                let_go: Some(LetGoReason::Rejected),
+                lease_lost: Some(LeaseLost {
+                    at_ms: 10_004,
+                    cause: Some(LeaseEnd::Expired),
+                    label: "lease expired".to_string(),
+                }),
+            }
+        );
+        assert_eq!(a.end_label, "write rejected");
+        assert!(matches!(
+            lanes.lanes[A as usize].spans[2].kind,
+            SpanKind::Paused
+        ));
+    }
+
+    #[test]
+    fn b_lets_go_before_its_lease_ends() {
+        let lanes = step5();
+        assert_eq!(
+            spans(&lanes, B),
+            [
+                (10_100, 10_104, "waiting"),
+                (10_104, 11_106, "B.1 · fence 2")
+            ]
+        );
+        let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[B as usize].spans[1].kind else {
+            panic!("B's second span is a belief");
+        };
+        assert_eq!(*lease_lost, None);
+    }
+
+    #[test]
+    fn store_leases_end_by_expiry_and_release() {
+        let lanes = step5();
+        assert_eq!(
+            spans(&lanes, STORE1),
+            [
+                (4, 10_004, "A.1 · fence 1"),
+                (10_102, 11_108, "B.1 · fence 2")
+            ]
+        );
+        let ends: Vec<_> = lanes.lanes[STORE1 as usize]
+            .spans
+            .iter()
+            .map(|s| match s.kind {
+                SpanKind::Lease {
+                    end,
+                    promised_end_ms,
+                    row,
+                    ..
+                } => (end, promised_end_ms, row),
+                _ => panic!("store lanes hold leases"),
+            })
+            .collect();
+        assert_eq!(
+            ends,
+            [
+                (LeaseEnd::Expired, Some(10_004), 0),
+                (LeaseEnd::Removed { by: token(B) }, Some(20_102), 0)
+            ]
+        );
+        assert_eq!(lanes.lanes[STORE1 as usize].rows, 1);
+        let end_labels: Vec<_> = lanes.lanes[STORE1 as usize]
+            .spans
+            .iter()
+            .map(|s| s.end_label.as_str())
+            .collect();
+        assert_eq!(end_labels, ["expired", "released"]);
+    }
+
+    #[test]
+    fn resource_marks_accepted_and_fenced_off_writes() {
+        let lanes = step5();
+        let marks: Vec<_> = lanes.lanes[RESOURCE as usize]
+            .marks
+            .iter()
+            .map(|m| (m.at_ms, m.kind.clone(), m.label.as_str()))
+            .collect();
+        assert_eq!(
+            marks,
+            [
+                (
+                    11_104,
+                    MarkKind::Write {
+                        key: 0,
+                        token: token(B),
+                        fence: Some(2),
+                        outcome: WriteOutcome::Accepted
+                    },
+                    "B.1 · fence 2 accepted"
+                ),
+                (
+                    17_004,
+                    MarkKind::Write {
+                        key: 0,
+                        token: token(A),
+                        fence: Some(1),
+                        outcome: WriteOutcome::Rejected {
+                            reason: RejectReason::StaleToken,
+                            highest_fence: Some(2)
+                        }
+                    },
+                    "A.1 · fence 1 rejected"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_legend_lists_what_the_run_shows() {
+        use Swatch::*;
+        assert_eq!(
+            step5().legend,
+            [
+                (Belief, 6),
+                (Lease, 4),
+                (LeaseLost, 10_004),
+                (Waiting, 0),
+                (Paused, 1_000),
+                (Accepted, 11_104),
+                (Rejected, 17_004)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_write_the_verdict_names_is_violating() {
+        let trace = stand_in::step5_trace();
+        let mut verdict = stand_in::step5_verdict();
+        verdict.violations.push(Violation {
+            kind: Kind::StaleWrite,
+            at_ms: 11_104,
+            nodes: vec![B],
+            grants: vec![token(B)],
+            explanation: String::new(),
+        });
+        let lanes = Lanes::build(&trace, &verdict);
+        let MarkKind::Write { outcome, .. } = lanes.lanes[RESOURCE as usize].marks[0].kind else {
+            panic!("a write");
+        };
+        assert_eq!(outcome, WriteOutcome::Violating(Kind::StaleWrite));
+    }
+
+    #[test]
+    fn a_lock_removed_by_another_names_who_removed_it() {
+        let mut trace = stand_in::step5_trace();
+        for event in &mut trace.events {
+            if let EventKind::Expired { key, token } = event.kind {
+                event.kind = EventKind::Removed {
+                    key,
+                    holder: token,
+                    by: B1,
+                };
+            }
+        }
+        let lanes = Lanes::build(&trace, &stand_in::step5_verdict());
+        assert_eq!(
+            lanes.lanes[STORE1 as usize].spans[0].end_label,
+            "removed by B.1"
+        );
+        let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[A as usize].spans[1].kind else {
+            panic!("A's second span is a belief");
+        };
+        assert_eq!(
+            lease_lost.as_ref().map(|l| l.label.as_str()),
+            Some("removed by B.1")
+        );
+    }
+
+    #[test]
+    fn moments_are_the_times_something_changes() {
+        assert_eq!(
+            step5().moments,
+            [
+                0, 4, 6, 1_000, 10_004, 10_100, 10_102, 10_104, 11_104, 11_106, 11_108, 16_000,
+                17_004, 17_006
+            ]
+        );
+    }
+
+    #[test]
+    fn hover_text_tells_the_lesson() {
+        let lanes = step5();
+        let trace = stand_in::step5_trace();
+        let a = lanes.lanes[A as usize].spans[1].details(&trace, A, 20_000);
+        assert!(
+            a.contains("stopped holding it at 10 004 ms (lease expired): 7 002 ms"),
+            "{a}"
+        );
+        assert!(a.contains("rejected its write"), "{a}");
+        let rejected = lanes.lanes[RESOURCE as usize].marks[1].details(&trace, RESOURCE);
+        assert!(rejected.contains("already accepted fence 2"), "{rejected}");
+    }
+
+    #[test]
+    fn hover_text_tells_nothing_past_the_playhead() {
+        let lanes = step5();
+        let trace = stand_in::step5_trace();
+        let a = lanes.lanes[A as usize].spans[1].details(&trace, A, 12_000);
+        assert!(a.contains("since 6 ms (11 994 ms so far)"), "{a}");
+        assert!(a.contains("(lease expired): 1 996 ms"), "{a}");
+        assert!(!a.contains("17 006") && !a.contains("rejected"), "{a}");
+        let lease = lanes.lanes[STORE1 as usize].spans[1].details(&trace, STORE1, 11_000);
+        assert!(!lease.contains("ended"), "{lease}");
+        let early = lanes.lanes[A as usize].spans[1].details(&trace, A, 9_000);
+        assert!(!early.contains("stopped holding"), "{early}");
+    }
+
+    #[test]
+    fn overlapping_bars_get_their_own_rows() {
+        let bar = |start_ms, end_ms| Span {
+            start_ms,
+            end_ms,
+            kind: SpanKind::Lease {
+                key: 0,
+                token: token(A),
+                fence: None,
+                row: 9,
+                promised_end_ms: None,
+                end: LeaseEnd::Horizon,
+            },
+            label: String::new(),
+            end_label: String::new(),
+        };
+        let mut bars = [bar(0, 10), bar(5, 20), bar(10, 30), bar(20, 25)];
+        assert_eq!(assign_rows(&mut bars), 2);
+        let rows: Vec<_> = bars
+            .iter()
+            .map(|s| match s.kind {
+                SpanKind::Lease { row, .. } => row,
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(rows, [0, 1, 0, 1]);
+    }
+
+    #[test]
+    fn redlock_grant_is_lost_when_the_majority_goes() {
+        // Held on three of five nodes; the first to go leaves two, below the majority of three.
+        let held = [(0, 50), (0, 80), (0, 100)];
+        assert_eq!(lost_at(&held, 3, 10, 200), Some(50));
+        assert_eq!(lost_at(&held, 1, 10, 200), Some(100));
+        assert_eq!(lost_at(&held, 1, 10, 90), None);
+        assert_eq!(lost_at(&[], 1, 10, 90), Some(10));
+    }
+
+    #[test]
+    fn times_group_thousands() {
+        assert_eq!(fmt_ms(0), "0 ms");
+        assert_eq!(fmt_ms(999), "999 ms");
+        assert_eq!(fmt_ms(10_004), "10 004 ms");
+        assert_eq!(fmt_ms(1_234_567), "1 234 567 ms");
+    }
+}

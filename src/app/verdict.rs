@@ -1,0 +1,137 @@
+//! The verdict panel: safe or not, live or not, and each violation as a sentence that moves
+//! the playhead to its moment when clicked.
+
+use eframe::egui::{self, Color32, CornerRadius, RichText, Sense, Stroke, Ui};
+
+use super::lanes::fmt_ms;
+use super::style;
+use crate::checker::{Kind, Verdict};
+
+/// Shows `verdict`; violations the playhead has not reached yet are listed, greyed.
+/// Returns the index of the violation clicked, if one was.
+pub fn show(ui: &mut Ui, verdict: &Verdict, now_ms: f64, selected: Option<usize>) -> Option<usize> {
+    let mut clicked = None;
+    ui.add_space(6.0);
+    ui.horizontal(|ui| {
+        badge(
+            ui,
+            if verdict.safe { "SAFE" } else { "UNSAFE" },
+            if verdict.safe {
+                style::SAFE
+            } else {
+                style::VIOLATING
+            },
+        );
+        badge(
+            ui,
+            if verdict.live { "LIVE" } else { "NOT LIVE" },
+            if verdict.live {
+                style::SAFE
+            } else {
+                style::LIVENESS
+            },
+        );
+    });
+    ui.add_space(4.0);
+    ui.label(summary(verdict));
+    ui.add_space(8.0);
+    ui.separator();
+
+    if verdict.violations.is_empty() {
+        ui.label("The checker found nothing wrong in this run.");
+        return None;
+    }
+    ui.label(RichText::new("What the checker found").strong());
+    ui.label(
+        RichText::new("Click one to jump to its moment.")
+            .small()
+            .weak(),
+    );
+    ui.add_space(4.0);
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        for (i, v) in verdict.violations.iter().enumerate() {
+            let reached = v.at_ms as f64 <= now_ms;
+            let color = style::violation(v.kind);
+            let is_selected = selected == Some(i);
+            let frame = egui::Frame::new()
+                .inner_margin(8)
+                .corner_radius(CornerRadius::same(4))
+                .stroke(Stroke::new(if is_selected { 2.0 } else { 1.0 }, color))
+                .fill(if is_selected {
+                    color.gamma_multiply(0.12)
+                } else {
+                    Color32::TRANSPARENT
+                });
+            let shown = frame.show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                if !reached {
+                    ui.multiply_opacity(0.45);
+                }
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new(v.kind.as_str()).strong().color(color));
+                    ui.label(RichText::new(format!("at {}", fmt_ms(v.at_ms))).weak());
+                    if !reached {
+                        ui.label(RichText::new("(ahead)").italics().weak());
+                    }
+                });
+                ui.label(RichText::new(gloss(v.kind)).small().weak());
+                ui.label(&v.explanation);
+            });
+            let response = shown.response.interact(Sense::click());
+            if response.hovered() {
+                ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
+            }
+            if response.clicked() {
+                clicked = Some(i);
+            }
+            ui.add_space(6.0);
+        }
+    });
+    clicked
+}
+
+fn badge(ui: &mut Ui, text: &str, color: Color32) {
+    egui::Frame::new()
+        .fill(color)
+        .corner_radius(CornerRadius::same(4))
+        .inner_margin(egui::Margin::symmetric(10, 4))
+        .show(ui, |ui| {
+            ui.label(
+                RichText::new(text)
+                    .size(20.0)
+                    .strong()
+                    .color(Color32::WHITE),
+            );
+        });
+}
+
+/// One sentence under the badges: what the verdict means for the data and the lock.
+fn summary(verdict: &Verdict) -> String {
+    let anomalies = verdict
+        .violations
+        .iter()
+        .filter(|v| !v.kind.breaks_safety() && !v.kind.breaks_liveness())
+        .count();
+    match (verdict.safe, anomalies) {
+        (true, 0) => "The protected data stayed correct.".to_string(),
+        (true, _) => {
+            "The protected data stayed correct, although the lock itself misbehaved.".to_string()
+        }
+        (false, _) => "The protected data went wrong: the resource accepted a write it should \
+                       have refused."
+            .to_string(),
+    }
+}
+
+/// What each kind means, in a line.
+fn gloss(kind: Kind) -> &'static str {
+    match kind {
+        Kind::StaleWrite => "a write from an older grant landed after a newer grant's write",
+        Kind::InterleavedWrites => "two grants' critical sections overlapped at the resource",
+        Kind::Overlap => "two workers believed they held the lock at the same time",
+        Kind::DoubleGrant => "the store side granted the lock to two owners at once",
+        Kind::ForeignRelease => "a release removed a lock that belonged to someone else",
+        Kind::Stuck => "the lock stayed held by a holder that can make no progress",
+        Kind::Starved => "a live worker waited too long for the lock",
+    }
+}
