@@ -1,0 +1,354 @@
+//! A course step on screen: the decision on the left (situation, question, options, and
+//! once a choice has been played out, the explanation), the run of the learner's choice in
+//! the middle, its verdict on the right.
+//!
+//! Each option's run is made once, when it is first chosen, and kept; choosing it again
+//! replays it from the start.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use eframe::egui::{self, Color32, CornerRadius, RichText, Ui};
+
+use super::progress::{Pick, Place, Progress, StepProgress};
+use super::run_view::{self, PlaybackKey, RunView};
+use super::style;
+use crate::course::{self, STEPS, Step};
+use crate::scenario;
+
+/// The runs made so far, and which steps' answers the presenter has revealed.
+#[derive(Default)]
+pub struct CourseView {
+    /// Keyed by step and pick; an error says why a run could not be made.
+    runs: BTreeMap<(usize, Pick), Result<RunView, String>>,
+    /// Steps whose answer has been revealed in presenter mode.
+    revealed: Vec<usize>,
+}
+
+impl CourseView {
+    /// Chooses option `i` of step `n`: records it and plays its run from the start.
+    pub fn choose(&mut self, progress: &mut Progress, n: usize, i: usize) {
+        let Some(step) = STEPS.get(n) else { return };
+        if i >= step.options.len() {
+            return;
+        }
+        progress.steps[n].choose(i);
+        if let Ok(run) = self.run_for(n, Pick::Option(i), false) {
+            run.restart();
+        }
+    }
+
+    /// Puts extra scenario `e` of step `n` on screen, playing from the start.
+    fn explore(&mut self, record: &mut StepProgress, n: usize, e: usize) {
+        record.shown = Some(Pick::Extra(e));
+        if let Ok(run) = self.run_for(n, Pick::Extra(e), false) {
+            run.restart();
+        }
+    }
+
+    /// Sends a playback key to the run on screen at step `n`, if there is one.
+    pub fn key(&mut self, progress: &Progress, n: usize, key: PlaybackKey) {
+        if let Some(pick) = progress.steps[n].shown
+            && let Some(Ok(run)) = self.runs.get_mut(&(n, pick))
+        {
+            run.key(key);
+        }
+    }
+
+    /// Reveals step `n`'s answer (presenter mode).
+    pub fn reveal(&mut self, n: usize) {
+        if !self.revealed.contains(&n) {
+            self.revealed.push(n);
+        }
+    }
+
+    /// The run for `pick` of step `n`, made now if it was not yet. A run restored from a
+    /// saved session whose end the learner had seen (`seen`) opens at its end.
+    fn run_for(&mut self, n: usize, pick: Pick, seen: bool) -> Result<&mut RunView, &str> {
+        let run = self.runs.entry((n, pick)).or_insert_with(|| {
+            let step = &STEPS[n];
+            let demo = match pick {
+                Pick::Option(i) => course::demonstrate(&step.options[i]),
+                Pick::Extra(e) => scenario::parse(step.extras[e]).map(course::play),
+            };
+            let made = demo.map(|demo| {
+                let (title, about) = match pick {
+                    Pick::Option(i) => (format!("Your call: {}", step.options[i].label), None),
+                    Pick::Extra(_) => (
+                        demo.scenario.name.clone(),
+                        Some(demo.scenario.description.clone()),
+                    ),
+                };
+                let mut run = RunView::new(demo, title, about);
+                if seen {
+                    run.skip_to_end();
+                }
+                run
+            });
+            made.map_err(|e| e.to_string())
+        });
+        run.as_mut().map_err(|e| e.as_str())
+    }
+
+    /// Shows step `n`. Returns the page the learner asked to go to, if they did.
+    pub fn show(&mut self, ui: &mut Ui, progress: &mut Progress, n: usize) -> Option<Place> {
+        let step = &STEPS[n];
+        let shown = progress.steps[n].shown;
+        if let Some(pick) = shown {
+            // Made here only when restored from a saved session; a click makes it earlier.
+            let seen = matches!(pick, Pick::Option(i) if progress.steps[n].is_judged(i));
+            let _ = self.run_for(n, pick, seen);
+        }
+        let mut run = shown.and_then(|pick| self.runs.get_mut(&(n, pick)).map(|r| (pick, r)));
+        if let Some((pick, Ok(r))) = &mut run {
+            r.advance(ui);
+            if let Pick::Option(i) = *pick
+                && r.seen_to_end()
+            {
+                progress.steps[n].judge(i);
+            }
+        }
+
+        let mut asked = Asked::default();
+        let decision = Decision {
+            n,
+            step,
+            record: &progress.steps[n],
+            answer_shown: if progress.presenter {
+                self.revealed.contains(&n)
+            } else {
+                progress.steps[n].answered()
+            },
+            presenter: progress.presenter,
+        };
+        egui::Panel::left("decision")
+            .resizable(true)
+            .default_size(400.0)
+            .min_size(300.0)
+            .max_size(620.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| decision.show(ui, &mut asked));
+            });
+
+        match run {
+            Some((pick, Ok(r))) => run_view::show_run(ui, Some(r), EMPTY, |ui| {
+                if let Pick::Option(i) = pick {
+                    feedback(ui, &step.options[i]);
+                }
+            }),
+            Some((_, Err(e))) => {
+                let why = format!("This run could not be made: {e}");
+                run_view::show_run(ui, None, &why, |_| {});
+            }
+            None => run_view::show_run(ui, None, EMPTY, |_| {}),
+        }
+
+        if let Some(i) = asked.chosen {
+            self.choose(progress, n, i);
+        }
+        if let Some(e) = asked.explored {
+            self.explore(&mut progress.steps[n], n, e);
+        }
+        if asked.reveal {
+            self.reveal(n);
+        }
+        asked.go
+    }
+}
+
+/// What the centre says before any choice.
+const EMPTY: &str = "Make your call on the left: click an option or press its number. The \
+    simulator plays your choice out here, with one lane for each worker, each store node and \
+    the protected resource.";
+
+/// What the learner asked for in the left column this frame.
+#[derive(Default)]
+struct Asked {
+    chosen: Option<usize>,
+    explored: Option<usize>,
+    reveal: bool,
+    go: Option<Place>,
+}
+
+/// The left column of a step.
+struct Decision<'a> {
+    n: usize,
+    step: &'static Step,
+    record: &'a StepProgress,
+    /// The explanation and insight may be shown.
+    answer_shown: bool,
+    presenter: bool,
+}
+
+impl Decision<'_> {
+    fn show(&self, ui: &mut Ui, asked: &mut Asked) {
+        let step = self.step;
+        ui.add_space(8.0);
+        ui.label(
+            RichText::new(format!(
+                "STEP {} OF {} · {}",
+                self.n + 1,
+                STEPS.len(),
+                step.topic.to_uppercase()
+            ))
+            .small()
+            .strong()
+            .weak(),
+        );
+        ui.label(RichText::new(step.title).heading().strong().size(26.0));
+        ui.add_space(4.0);
+        ui.label(step.situation);
+        ui.add_space(10.0);
+        ui.label(RichText::new(step.question).strong().size(17.0));
+        ui.add_space(2.0);
+        ui.label(
+            RichText::new(format!(
+                "Click an option or press 1–{}.",
+                step.options.len()
+            ))
+            .small()
+            .weak(),
+        );
+        ui.add_space(6.0);
+        for (i, option) in step.options.iter().enumerate() {
+            if self.option_button(ui, i, option).clicked() {
+                asked.chosen = Some(i);
+            }
+            ui.add_space(4.0);
+        }
+        ui.add_space(8.0);
+        ui.separator();
+        if self.answer_shown {
+            answer(ui, step);
+        } else if self.presenter {
+            if ui.button("Reveal the answer  (R)").clicked() {
+                asked.reveal = true;
+            }
+        } else {
+            ui.label(
+                RichText::new(
+                    "The explanation appears here once you have watched a choice played out.",
+                )
+                .italics()
+                .weak(),
+            );
+        }
+        if self.record.answered() && !step.extras.is_empty() {
+            ui.add_space(10.0);
+            ui.label(RichText::new("More to explore").strong());
+            for (e, name) in extra_names(self.n).iter().enumerate() {
+                let selected = self.record.shown == Some(Pick::Extra(e));
+                if ui
+                    .add(egui::Button::selectable(selected, name.as_str()).wrap())
+                    .clicked()
+                {
+                    asked.explored = Some(e);
+                }
+            }
+        }
+        ui.add_space(12.0);
+        let next = Place::Step(self.n).next();
+        ui.horizontal(|ui| {
+            if let Some(prev) = Place::Step(self.n).prev()
+                && ui.button("← Previous").clicked()
+            {
+                asked.go = Some(prev);
+            }
+            let label = if next == Some(Place::Recap) {
+                "Recap →"
+            } else {
+                "Next step →"
+            };
+            if ui.button(RichText::new(label).strong()).clicked() {
+                asked.go = next;
+            }
+        });
+        ui.add_space(8.0);
+    }
+
+    /// A numbered option; once its run has been watched to the end it says right or wrong.
+    fn option_button(&self, ui: &mut Ui, i: usize, option: &course::Choice) -> egui::Response {
+        let selected = self.record.shown == Some(Pick::Option(i));
+        let mut button = egui::Button::selectable(
+            selected,
+            RichText::new(format!("{}   {}", i + 1, option.label)).size(15.5),
+        )
+        .wrap()
+        .min_size(egui::vec2(ui.available_width(), 34.0));
+        if self.record.is_judged(i) {
+            let (word, color) = if option.right {
+                ("right", style::SAFE)
+            } else {
+                ("wrong", style::VIOLATING)
+            };
+            button = button.right_text(RichText::new(word).strong().color(color));
+        }
+        ui.add(button)
+    }
+}
+
+/// The step's explanation and its insight.
+fn answer(ui: &mut Ui, step: &Step) {
+    ui.add_space(4.0);
+    ui.label(RichText::new("Why").strong().size(17.0));
+    ui.label(step.explanation);
+    ui.add_space(8.0);
+    let accent = ui.visuals().hyperlink_color;
+    egui::Frame::new()
+        .fill(accent.gamma_multiply(0.10))
+        .stroke(egui::Stroke::new(1.0, accent.gamma_multiply(0.6)))
+        .corner_radius(CornerRadius::same(6))
+        .inner_margin(10)
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(RichText::new(step.insight.0).strong().color(accent));
+            ui.label(step.insight.1);
+        });
+}
+
+/// Under the verdict, once told: whether the call was right, and what its run showed.
+fn feedback(ui: &mut Ui, choice: &course::Choice) {
+    let (title, color) = if choice.right {
+        ("The right call", style::SAFE)
+    } else {
+        ("Not the right call", style::VIOLATING)
+    };
+    egui::Frame::new()
+        .stroke(egui::Stroke::new(1.5, color))
+        .corner_radius(CornerRadius::same(6))
+        .inner_margin(10)
+        .fill(Color32::TRANSPARENT)
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(RichText::new(title).strong().color(color));
+            ui.label(choice.feedback);
+        });
+}
+
+/// The button text of each step's extra scenarios: their names without the "Step 7 · " the
+/// page already says. Parsed once for the whole course.
+fn extra_names(n: usize) -> &'static [String] {
+    static NAMES: OnceLock<Vec<Vec<String>>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        STEPS
+            .iter()
+            .map(|step| {
+                step.extras
+                    .iter()
+                    .map(|source| extra_name(source))
+                    .collect()
+            })
+            .collect()
+    });
+    &names[n]
+}
+
+fn extra_name(source: &str) -> String {
+    match scenario::parse(source) {
+        Ok(s) => match s.name.split_once(" · ") {
+            Some((prefix, rest)) if prefix.starts_with("Step ") => rest.to_string(),
+            _ => s.name,
+        },
+        Err(e) => format!("(cannot be read: {e})"),
+    }
+}
