@@ -8,11 +8,11 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use eframe::egui::{self, Color32, CornerRadius, RichText, Ui};
+use eframe::egui::{self, AtomExt, Color32, CornerRadius, RichText, Ui};
 
 use super::progress::{Pick, Place, Progress, StepProgress};
 use super::run_view::{self, PlaybackKey, RunView};
-use super::style;
+use super::{style, theme};
 use crate::course::{self, STEPS, Step};
 use crate::scenario;
 
@@ -121,26 +121,22 @@ impl CourseView {
             },
             presenter: progress.presenter,
         };
-        egui::Panel::left("decision")
-            .resizable(true)
-            .default_size(400.0)
-            .min_size(300.0)
-            .max_size(620.0)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| decision.show(ui, &mut asked));
-            });
-
+        let left = |ui: &mut Ui| {
+            // The way on stays in view however long the step's text is.
+            egui::Panel::bottom("step-nav").show(ui, |ui| decision.nav(ui, &mut asked));
+            egui::ScrollArea::vertical().show(ui, |ui| decision.show(ui, &mut asked));
+        };
         match run {
-            Some((pick, Ok(r))) => run_view::show_run(ui, Some(r), EMPTY, |ui| {
+            Some((pick, Ok(r))) => run_view::show_run(ui, Some(r), left, EMPTY, |ui| {
                 if let Pick::Option(i) = pick {
                     feedback(ui, &step.options[i]);
                 }
             }),
             Some((_, Err(e))) => {
                 let why = format!("This run could not be made: {e}");
-                run_view::show_run(ui, None, &why, |_| {});
+                run_view::show_run(ui, None, left, &why, |_| {});
             }
-            None => run_view::show_run(ui, None, EMPTY, |_| {}),
+            None => run_view::show_run(ui, None, left, EMPTY, |_| {}),
         }
 
         if let Some(i) = asked.chosen {
@@ -238,50 +234,79 @@ impl Decision<'_> {
             ui.label(RichText::new("More to explore").strong());
             for (e, name) in extra_names(self.n).iter().enumerate() {
                 let selected = self.record.shown == Some(Pick::Extra(e));
-                if ui
-                    .add(egui::Button::selectable(selected, name.as_str()).wrap())
-                    .clicked()
-                {
+                let button = egui::Button::new(format!("▶  {name}"))
+                    .selected(selected)
+                    .frame(true)
+                    .frame_when_inactive(true)
+                    .wrap();
+                if ui.add(button).clicked() {
                     asked.explored = Some(e);
                 }
             }
         }
-        ui.add_space(12.0);
-        let next = Place::Step(self.n).next();
+        ui.add_space(8.0);
+    }
+
+    /// Previous and next, under the column.
+    fn nav(&self, ui: &mut Ui, asked: &mut Asked) {
+        ui.add_space(6.0);
         ui.horizontal(|ui| {
             if let Some(prev) = Place::Step(self.n).prev()
                 && ui.button("← Previous").clicked()
             {
                 asked.go = Some(prev);
             }
+            let next = Place::Step(self.n).next();
             let label = if next == Some(Place::Recap) {
                 "Recap →"
             } else {
                 "Next step →"
             };
-            if ui.button(RichText::new(label).strong()).clicked() {
+            let mut text = RichText::new(label).strong();
+            let mut button = egui::Button::new(text.clone());
+            if self.record.answered() {
+                // Once the step is done, the way on is the thing to press.
+                text = text.color(Color32::WHITE);
+                button = egui::Button::new(text).fill(theme::call_to_action(ui.visuals()));
+            }
+            if ui.add(button).clicked() {
                 asked.go = next;
             }
         });
-        ui.add_space(8.0);
+        ui.add_space(2.0);
     }
 
     /// A numbered option; once its run has been watched to the end it says right or wrong.
     fn option_button(&self, ui: &mut Ui, i: usize, option: &course::Choice) -> egui::Response {
         let selected = self.record.shown == Some(Pick::Option(i));
-        let mut button = egui::Button::selectable(
-            selected,
-            RichText::new(format!("{}   {}", i + 1, option.label)).size(15.5),
-        )
-        .wrap()
-        .min_size(egui::vec2(ui.available_width(), 34.0));
+        let number = RichText::new(format!("{}", i + 1))
+            .size(16.0)
+            .strong()
+            .color(ui.visuals().hyperlink_color);
+        // The text wraps and takes the room left, so the mark sits at the right edge.
+        let text = RichText::new(option.label)
+            .size(15.5)
+            .atom_shrink(true)
+            .atom_grow(true)
+            .atom_align(egui::Align2::LEFT_CENTER);
+        let mut button = egui::Button::new((number, text))
+            .selected(selected)
+            .frame(true)
+            .frame_when_inactive(true)
+            .wrap()
+            .min_size(egui::vec2(ui.available_width(), 36.0));
         if self.record.is_judged(i) {
             let (word, color) = if option.right {
                 ("right", style::SAFE)
             } else {
                 ("wrong", style::VIOLATING)
             };
-            button = button.right_text(RichText::new(word).strong().color(color));
+            // White on a coloured chip reads on any button fill, selected or not.
+            let chip = RichText::new(format!(" {word} "))
+                .strong()
+                .color(Color32::WHITE)
+                .background_color(color);
+            button = button.right_text(chip);
         }
         ui.add(button)
     }

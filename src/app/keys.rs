@@ -49,17 +49,20 @@ const BINDINGS: &[(Key, Shortcut)] = &[
     (Key::Questionmark, Shortcut::Help),
 ];
 
-/// The shortcuts pressed this frame, in binding order. None while a text field has the
+/// The shortcuts pressed this frame, grouped by key in binding order. None while a text field has the
 /// keyboard: typing "1" or a space into the sandbox must not pick an option or pause.
 pub fn read(ctx: &Context) -> Vec<Shortcut> {
     if ctx.text_edit_focused() {
         return Vec::new();
     }
     ctx.input_mut(|input| {
+        // A key pressed twice within one frame (a quick double Page Down) acts twice.
         BINDINGS
             .iter()
-            .filter(|(key, _)| input.consume_key(Modifiers::NONE, *key))
-            .map(|(_, shortcut)| *shortcut)
+            .flat_map(|&(key, shortcut)| {
+                let times = input.count_and_consume_key(Modifiers::NONE, key);
+                std::iter::repeat_n(shortcut, times)
+            })
             .collect()
     })
 }

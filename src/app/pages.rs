@@ -3,18 +3,20 @@
 use eframe::egui::{self, CornerRadius, RichText, Ui};
 
 use super::progress::{Place, Progress, StepProgress};
-use super::style;
+use super::{style, theme};
 use crate::course::{INTRO, RECAP, STEPS};
 
 /// Widest a column of running text gets, px: longer lines are hard to read.
 const TEXT_WIDTH: f32 = 760.0;
+/// Widest the recap's two columns get together, px.
+const WIDE_WIDTH: f32 = 1160.0;
 
 /// The introduction. Returns the page to go to when the learner clicks on.
 pub fn intro(ui: &mut Ui, progress: &Progress) -> Option<Place> {
     let mut go = None;
     egui::CentralPanel::default().show(ui, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            column(ui, |ui| {
+        egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
+            column(ui, TEXT_WIDTH, |ui| {
                 ui.add_space(36.0);
                 ui.label(
                     RichText::new("A SIMULATOR OF DISTRIBUTED LOCKS")
@@ -42,15 +44,18 @@ pub fn intro(ui: &mut Ui, progress: &Progress) -> Option<Place> {
                      corrupted the data. The verdict on the right names everything that went \
                      wrong.",
                 ] {
-                    ui.horizontal_wrapped(|ui| {
-                        ui.label("•");
-                        ui.label(line);
-                    });
+                    bullet(ui, line);
                 }
                 ui.add_space(24.0);
                 ui.horizontal(|ui| {
-                    let begin = egui::Button::new(RichText::new("Begin").size(20.0).strong())
-                        .min_size(egui::vec2(140.0, 44.0));
+                    let begin = egui::Button::new(
+                        RichText::new("Begin")
+                            .size(20.0)
+                            .strong()
+                            .color(egui::Color32::WHITE),
+                    )
+                    .fill(theme::call_to_action(ui.visuals()))
+                    .min_size(egui::vec2(140.0, 44.0));
                     if ui.add(begin).clicked() {
                         go = Some(Place::Step(0));
                     }
@@ -76,6 +81,16 @@ pub fn intro(ui: &mut Ui, progress: &Progress) -> Option<Place> {
     go
 }
 
+/// A line of text after a bullet, wrapped under itself rather than under the bullet.
+fn bullet(ui: &mut Ui, text: &str) {
+    ui.horizontal(|ui| {
+        ui.label("•");
+        ui.vertical(|ui| {
+            ui.label(text);
+        });
+    });
+}
+
 /// The first step not yet answered, if the learner has answered any.
 fn resume_at(progress: &Progress) -> Option<usize> {
     if progress.steps.iter().all(|s| s.chosen.is_empty()) {
@@ -89,56 +104,71 @@ fn resume_at(progress: &Progress) -> Option<usize> {
 pub fn recap(ui: &mut Ui, progress: &mut Progress) -> Option<Place> {
     let mut go = None;
     egui::CentralPanel::default().show(ui, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            column(ui, |ui| {
-                ui.add_space(24.0);
-                ui.label(
-                    RichText::new("The lock you built")
-                        .heading()
-                        .size(32.0)
-                        .strong(),
-                );
-                ui.label(
-                    RichText::new(
-                        "Each rung fixes what the one before left open. What each one buys:",
-                    )
-                    .size(16.0),
-                );
-                ui.add_space(10.0);
-                for (i, (fix, buys)) in RECAP.iter().enumerate() {
-                    rung(ui, i, fix, buys);
-                    ui.add_space(6.0);
-                }
-                ui.add_space(18.0);
-                ui.label(RichText::new("Your calls").heading().strong());
-                ui.add_space(4.0);
-                go = calls(ui, progress);
-                ui.add_space(18.0);
-                ui.horizontal_wrapped(|ui| {
+        egui::ScrollArea::vertical()
+            .auto_shrink(false)
+            .show(ui, |ui| {
+                column(ui, WIDE_WIDTH, |ui| {
+                    ui.add_space(24.0);
                     ui.label(
+                        RichText::new("The lock you built")
+                            .heading()
+                            .size(32.0)
+                            .strong(),
+                    );
+                    ui.label(
+                        RichText::new(
+                            "Eight decisions, each fixing what the one before left open.",
+                        )
+                        .size(16.0),
+                    );
+                    ui.add_space(14.0);
+                    // Side by side where there is room: the ladder, and how the learner climbed it.
+                    if ui.available_width() >= 900.0 {
+                        ui.columns(2, |columns| {
+                            ladder(&mut columns[0]);
+                            go = calls(&mut columns[1], progress);
+                        });
+                    } else {
+                        ladder(ui);
+                        ui.add_space(18.0);
+                        go = calls(ui, progress);
+                    }
+                    ui.add_space(18.0);
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(
                         "Now take it apart: edit the scenarios, remove fencing, kill the store.",
                     );
+                        if ui
+                            .button(RichText::new("Open the sandbox →").strong())
+                            .clicked()
+                        {
+                            go = Some(Place::Sandbox);
+                        }
+                    });
+                    ui.add_space(10.0);
                     if ui
-                        .button(RichText::new("Open the sandbox →").strong())
+                        .button("Start the course over")
+                        .on_hover_text("Forget every choice made so far (the theme stays)")
                         .clicked()
                     {
-                        go = Some(Place::Sandbox);
+                        progress.steps = vec![StepProgress::default(); STEPS.len()];
+                        go = Some(Place::Intro);
                     }
+                    ui.add_space(24.0);
                 });
-                ui.add_space(10.0);
-                if ui
-                    .button("Start the course over")
-                    .on_hover_text("Forget every choice made so far (the theme stays)")
-                    .clicked()
-                {
-                    progress.steps = vec![StepProgress::default(); STEPS.len()];
-                    go = Some(Place::Intro);
-                }
-                ui.add_space(24.0);
             });
-        });
     });
     go
+}
+
+/// The fixes in order, and what each buys.
+fn ladder(ui: &mut Ui) {
+    ui.label(RichText::new("The ladder of fixes").heading().strong());
+    ui.add_space(6.0);
+    for (i, (fix, buys)) in RECAP.iter().enumerate() {
+        rung(ui, i, fix, buys);
+        ui.add_space(6.0);
+    }
 }
 
 /// One rung of the ladder, numbered.
@@ -165,52 +195,62 @@ fn rung(ui: &mut Ui, i: usize, fix: &str, buys: &str) {
         });
 }
 
-/// A row per step: its title, the learner's first call and how it went, and a way back.
+/// A card per step: its title, how the learner's first call went, and a way back.
 fn calls(ui: &mut Ui, progress: &Progress) -> Option<Place> {
     let mut go = None;
-    egui::Grid::new("calls")
-        .num_columns(3)
-        .spacing([16.0, 8.0])
-        .striped(true)
-        .show(ui, |ui| {
-            for (n, step) in STEPS.iter().enumerate() {
-                ui.label(RichText::new(format!("{}. {}", n + 1, step.title)).strong());
-                let (text, color) = match progress.first_call(n) {
-                    Some((_, true)) => ("right first time".to_string(), Some(style::SAFE)),
-                    Some((first, false)) => {
-                        let found = progress.steps[n]
-                            .judged
-                            .iter()
-                            .any(|&i| step.options[i].right);
-                        let then = if found {
-                            ", then found the right one"
-                        } else {
-                            ""
-                        };
-                        (
-                            format!("first call was option {}, a wrong one{then}", first + 1),
-                            Some(style::ANOMALY),
-                        )
-                    }
-                    None => ("not answered yet".to_string(), None),
+    ui.label(RichText::new("Your calls").heading().strong());
+    ui.add_space(6.0);
+    for (n, step) in STEPS.iter().enumerate() {
+        let record = &progress.steps[n];
+        let found = record.judged.iter().any(|&i| step.options[i].right);
+        let (verdict, color) = match progress.first_call(n) {
+            Some((_, true)) => ("Right first time", Some(style::SAFE)),
+            Some((_, false)) if found => (
+                "Wrong first time, then found the right call",
+                Some(style::ANOMALY),
+            ),
+            Some((_, false)) => (
+                "Wrong first time; the right call is still to find",
+                Some(style::VIOLATING),
+            ),
+            None => ("Not answered yet", None),
+        };
+        egui::Frame::new()
+            .fill(ui.visuals().faint_bg_color)
+            .corner_radius(CornerRadius::same(6))
+            .inner_margin(egui::Margin::symmetric(10, 6))
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new(format!("{}. {}", n + 1, step.title)).strong());
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        if ui.small_button(format!("Go to step {}", n + 1)).clicked() {
+                            go = Some(Place::Step(n));
+                        }
+                    });
+                });
+                let mut text = RichText::new(verdict);
+                text = match color {
+                    Some(color) => text.color(color),
+                    None => text.weak(),
                 };
-                let mut text = RichText::new(text);
-                if let Some(color) = color {
-                    text = text.color(color);
-                }
                 ui.label(text);
-                if ui.button(format!("Go to step {}", n + 1)).clicked() {
-                    go = Some(Place::Step(n));
+                if let Some((first, _)) = progress.first_call(n) {
+                    ui.label(
+                        RichText::new(format!("Your first call: {}", step.options[first].label))
+                            .small()
+                            .weak(),
+                    );
                 }
-                ui.end_row();
-            }
-        });
+            });
+        ui.add_space(4.0);
+    }
     go
 }
 
-/// Centres `add` in a column no wider than [`TEXT_WIDTH`].
-fn column(ui: &mut Ui, add: impl FnOnce(&mut Ui)) {
-    let width = ui.available_width().min(TEXT_WIDTH);
+/// Centres `add` in a column no wider than `max_width`.
+fn column(ui: &mut Ui, max_width: f32, add: impl FnOnce(&mut Ui)) {
+    let width = ui.available_width().min(max_width);
     let margin = (ui.available_width() - width) / 2.0;
     ui.horizontal(|ui| {
         ui.add_space(margin);

@@ -139,14 +139,15 @@ impl RunView {
     /// What the run is, then the timeline and its legend, filling `ui`.
     pub fn timeline(&mut self, ui: &mut Ui) {
         ui.add_space(4.0);
-        ui.label(RichText::new(&self.title).heading().strong());
+        ui.label(RichText::new(&self.title).size(18.0).strong());
         if let Some(about) = &self.about {
             ui.label(about);
         }
         ui.label(RichText::new(self.setup()).weak().small());
         ui.add_space(6.0);
-        // Keep room for the legend under the lanes.
-        let max_height = ui.available_height() - 64.0;
+        // Keep room for three rows of legend under the lanes, so the lanes do not jump as
+        // the legend grows while the run plays.
+        let max_height = ui.available_height() - 96.0;
         let action = Timeline {
             trace: &self.trace,
             lanes: &self.lanes,
@@ -242,18 +243,32 @@ impl RunView {
     }
 }
 
-/// Lays out a run in the space the page's own panels left: the verdict on the right, the
-/// playback bar along the bottom, the timeline in the middle. `note` goes under the verdict
-/// once it is told; `empty` fills the middle while there is no run.
+/// Lays out a page with a run: `left` (the decision, or a tool) fills a panel on the left,
+/// the verdict on the right, the timeline in the middle, and the playback bar along the
+/// whole bottom (it needs the width). `note` goes under the verdict once it is told;
+/// `empty` fills the middle while there is no run.
 pub fn show_run(
     ui: &mut Ui,
     mut run: Option<&mut RunView>,
+    left: impl FnOnce(&mut Ui),
     empty: &str,
     note: impl FnOnce(&mut Ui),
 ) {
+    if let Some(run) = run.as_deref_mut() {
+        egui::Panel::bottom("playback").show(ui, |ui| run.controls(ui));
+    }
+    // Side panels start at a share of the window, within readable bounds; a learner's own
+    // resizing is kept from then on.
+    let width = ui.available_width();
+    egui::Panel::left("left")
+        .resizable(true)
+        .default_size((width * 0.27).clamp(360.0, 560.0))
+        .min_size(300.0)
+        .max_size(620.0)
+        .show(ui, left);
     egui::Panel::right("verdict")
         .resizable(true)
-        .default_size(330.0)
+        .default_size((width * 0.22).clamp(300.0, 460.0))
         .min_size(260.0)
         .max_size(520.0)
         .show(ui, |ui| {
@@ -275,11 +290,13 @@ pub fn show_run(
                 run.violations(ui);
             });
         });
-    if let Some(run) = run.as_deref_mut() {
-        egui::Panel::bottom("playback").show(ui, |ui| run.controls(ui));
-    }
     egui::CentralPanel::default().show(ui, |ui| match run {
-        Some(run) => run.timeline(ui),
+        // Scrolls only if the window is too short for the lanes and the legend together.
+        Some(run) => {
+            egui::ScrollArea::vertical()
+                .auto_shrink(false)
+                .show(ui, |ui| run.timeline(ui));
+        }
         None => {
             ui.add_space(ui.available_height() * 0.3);
             ui.vertical_centered(|ui| {

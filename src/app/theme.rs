@@ -1,6 +1,8 @@
 //! The app's look: readable type sizes, dark or light, and presenter mode's larger scale.
 
-use eframe::egui::{Context, FontId, TextStyle, Theme};
+use eframe::egui::{
+    Color32, Context, FontDefinitions, FontFamily, FontId, TextStyle, Theme, Visuals,
+};
 
 /// How much presenter mode enlarges everything, for the back row of a lecture hall.
 const PRESENTER_ZOOM: f32 = 1.3;
@@ -16,6 +18,7 @@ impl Look {
     /// Makes the context `dark` or light, and presenter-sized or not.
     pub fn apply(&mut self, ctx: &Context, dark: bool, presenter: bool) {
         if self.applied.is_none() {
+            fonts(ctx);
             type_sizes(ctx);
         }
         if self.applied == Some((dark, presenter)) {
@@ -27,6 +30,18 @@ impl Look {
         }
         self.applied = Some((dark, presenter));
     }
+}
+
+/// The bundled fonts, with Hack behind Ubuntu for running text: Ubuntu has no arrows or
+/// geometric shapes (← ▶ ●), Hack has, and it ships with egui anyway.
+fn fonts(ctx: &Context) {
+    let mut fonts = FontDefinitions::default();
+    fonts
+        .families
+        .entry(FontFamily::Proportional)
+        .or_default()
+        .push("Hack".to_string());
+    ctx.set_fonts(fonts);
 }
 
 /// egui's default sizes suit tool panels; a lesson is read in longer stretches.
@@ -41,4 +56,14 @@ fn type_sizes(ctx: &Context) {
         ]
         .into();
     });
+}
+
+/// The fill of the one button a page wants pressed next (Begin, Next step), strong enough
+/// to carry white text in either theme.
+pub fn call_to_action(visuals: &Visuals) -> Color32 {
+    if visuals.dark_mode {
+        Color32::from_rgb(40, 110, 210)
+    } else {
+        Color32::from_rgb(25, 95, 195)
+    }
 }

@@ -27,18 +27,6 @@ impl Tools {
     /// Shows the tool page `place`.
     pub fn show(&mut self, ui: &mut Ui, place: Place) {
         let mut asked = None;
-        egui::Panel::left("tool")
-            .resizable(true)
-            .default_size(400.0)
-            .min_size(300.0)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| asked = panel(ui, place));
-            });
-        if let Some(scenario) = asked {
-            let title = scenario.name.clone();
-            let about = Some(scenario.description.clone()).filter(|d| !d.is_empty());
-            self.run = Some((place, RunView::new(course::play(scenario), title, about)));
-        }
         let run = match &mut self.run {
             Some((at, run)) if *at == place => {
                 run.advance(ui);
@@ -46,12 +34,17 @@ impl Tools {
             }
             _ => None,
         };
-        run_view::show_run(
-            ui,
-            run,
-            "The run of the scenario you pick appears here.",
-            |_| {},
-        );
+        let left = |ui: &mut Ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| asked = panel(ui, place));
+        };
+        let empty = "The run of the scenario you pick appears here.";
+        run_view::show_run(ui, run, left, empty, |_| {});
+        // Shown from the next frame on: the panel that asked has already been drawn.
+        if let Some(scenario) = asked {
+            let title = scenario.name.clone();
+            let about = Some(scenario.description.clone()).filter(|d| !d.is_empty());
+            self.run = Some((place, RunView::new(course::play(scenario), title, about)));
+        }
     }
 }
 

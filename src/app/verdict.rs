@@ -137,15 +137,19 @@ fn summary(verdict: &Verdict) -> String {
         .iter()
         .filter(|v| !v.kind.breaks_safety() && !v.kind.breaks_liveness())
         .count();
-    match (verdict.safe, anomalies) {
-        (true, 0) => "The protected data stayed correct.".to_string(),
-        (true, _) => {
-            "The protected data stayed correct, although the lock itself misbehaved.".to_string()
+    let data = match (verdict.safe, anomalies) {
+        (true, 0) => "The protected data stayed correct",
+        (true, _) => "The protected data stayed correct, although the lock itself misbehaved",
+        (false, _) => {
+            "The protected data went wrong: the resource accepted a write it should have refused"
         }
-        (false, _) => "The protected data went wrong: the resource accepted a write it should \
-                       have refused."
-            .to_string(),
-    }
+    };
+    let lock = match (verdict.safe, verdict.live) {
+        (_, true) => ".",
+        (true, false) => ", but work stopped: a worker was kept waiting for the lock.",
+        (false, false) => ". And work stopped: a worker was kept waiting for the lock.",
+    };
+    format!("{data}{lock}")
 }
 
 /// What each kind means, in a line.

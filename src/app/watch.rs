@@ -4,28 +4,28 @@
 use crate::checker::{Kind, Verdict, Violation};
 use crate::trace::{EventKind, NodeId, Token, Trace};
 
-/// One sentence naming the lanes where this run's lesson happens. The most telling thing
-/// wins: a release that frees someone else's lock, then a store granting twice, then a
-/// holder outliving its lease, then two holders at once, then a lock nobody gets back.
+/// One sentence naming the lanes where this run's lesson happens. The root cause wins: a
+/// store granting twice, then a release that frees someone else's lock, then a holder
+/// outliving its lease, then two holders at once, then a lock nobody gets back.
 pub fn what_to_watch(trace: &Trace, verdict: &Verdict) -> String {
     let first = |kind: Kind| verdict.violations.iter().find(|v| v.kind == kind);
     let name = |node: NodeId| trace.node_name(node).to_string();
     let after_the_fact = writes_after(trace, verdict);
 
-    if let Some(v) = first(Kind::ForeignRelease) {
-        let [by, holder] = pair(v);
-        return format!(
-            "Watch {}'s late release delete {}'s lock on the store lane{after_the_fact}.",
-            name(by.worker),
-            name(holder.worker)
-        );
-    }
     if let Some(v) = first(Kind::DoubleGrant) {
         let [a, b] = pair(v);
         return format!(
             "Watch the store grant {} the lock while {} still holds it{after_the_fact}.",
             name(b.worker),
             name(a.worker)
+        );
+    }
+    if let Some(v) = first(Kind::ForeignRelease) {
+        let [by, holder] = pair(v);
+        return format!(
+            "Watch {}'s late release delete {}'s lock on the store lane{after_the_fact}.",
+            name(by.worker),
+            name(holder.worker)
         );
     }
     if let Some(v) = first(Kind::Overlap) {
