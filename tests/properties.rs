@@ -186,15 +186,13 @@ fn topology() -> impl Strategy<Value = Topology> {
     ])
 }
 
-/// Design and topology for a profile; Redlock has no fencing counter, so `fencing` moves to
-/// `consensus` there.
+/// Design and topology for a profile. Redlock has no fencing counter, so `fencing` moves to
+/// `consensus` there; a flag is a row in one database, so it moves to `single`.
 fn shape(profile: Profile) -> BoxedStrategy<(Design, Topology)> {
-    let fix = |(d, t): (Design, Topology)| {
-        if d == Design::Fencing && t == Topology::Redlock {
-            (d, Topology::Consensus)
-        } else {
-            (d, t)
-        }
+    let fix = |(d, t): (Design, Topology)| match (d, t) {
+        (Design::Fencing, Topology::Redlock) => (d, Topology::Consensus),
+        (Design::Flag, Topology::Redlock | Topology::Consensus) => (d, Topology::Single),
+        _ => (d, t),
     };
     match profile {
         Profile::Any => (design(), topology()).prop_map(fix).boxed(),
@@ -228,6 +226,7 @@ fn shape(profile: Profile) -> BoxedStrategy<(Design, Topology)> {
             prop_oneof![Just(Design::Flag), Just(Design::Setnx)],
             topology(),
         )
+            .prop_map(fix)
             .boxed(),
     }
 }
@@ -577,7 +576,8 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
                 Renewal::None
             },
             renew_every_ms: lock.renew_every_ms,
-            reentrant: lock.reentrant,
+            // A reentrant lock recognises its holder by the owner token.
+            reentrant: lock.reentrant && design.checks_owner(),
             waiting: if lock.fair {
                 Waiting::Fair
             } else {
@@ -834,20 +834,6 @@ proptest! {
     }
 }
 
-/// Steps around two engine bugs pinned below, so that the property guards everything else
-/// meanwhile; delete each line once its pinned test passes.
-fn around_no_lease_bugs(mut sc: Scenario) -> Scenario {
-    // `setnx_on_a_consensus_store_never_expires`: consensus leases every design.
-    if sc.store.topology == Topology::Consensus {
-        sc.store.topology = Topology::Redlock;
-    }
-    // `a_reentrant_setnx_lock_keeps_no_expiry`: re-entering records a lease extension.
-    if sc.workers.iter().any(|w| w.nested) {
-        sc.lock.reentrant = false;
-    }
-    sc
-}
-
 proptest! {
     #![proptest_config(config(7))]
 
@@ -855,7 +841,7 @@ proptest! {
     /// never expires or extends one.
     #[test]
     fn designs_without_a_lease_never_expire_a_lock(
-        sc in scenario(Profile::NoLease).prop_map(around_no_lease_bugs)
+        sc in scenario(Profile::NoLease)
     ) {
         let (trace, _) = run_and_check(&sc)?;
         for e in &trace.events {
@@ -889,11 +875,6 @@ fn alone_without_faults(mut sc: Scenario) -> Scenario {
     // Redlock needs validity left after the round trip.
     sc.lock.ttl_ms = sc.lock.ttl_ms.max(300);
     sc.until_ms = sc.until_ms.max(3_000);
-    // Steps around an engine bug pinned below (`a_flag_on_a_consensus_store_is_answered`):
-    // delete once that passes.
-    if sc.lock.design == Design::Flag && sc.store.topology == Topology::Consensus {
-        sc.store.topology = Topology::Redlock;
-    }
     sc
 }
 
@@ -977,7 +958,6 @@ fn pinned(src: &str) -> (Scenario, Trace, Verdict) {
 /// fresh attempt, or the store refuse a token it already granted), or the checker must order
 /// a write by the grant it was made under.
 #[test]
-#[ignore = "engine bug: a retried acquire re-grants the same owner token; checker reports a false stale_write"]
 fn a_retried_acquire_is_one_grant() {
     let (_, trace, v) = pinned(
         r#"
@@ -1025,17 +1005,14 @@ fn a_retried_acquire_is_one_grant() {
     );
 }
 
-/// The consensus leader acknowledges A's renewal at 120 ms although the lease ran out at
-/// 115 ms and its expiry is already in the log; the expiry commits at 125 ms and B is granted
-/// at 145 ms while A was promised the lock until 220 ms. No fault at all: only a renewal that
-/// arrives just after the lease ends (the default `ttl / 3` period does too on a slow
-/// network). A single store expires a due lease before renewing; the consensus leader should
-/// refuse to renew a lease that is due, or an expiry should not apply to a lease extended
-/// after it was proposed.
+/// A's renewal reaches the consensus leader at 120 ms, after its lease ran out at 115 ms and
+/// its expiry is already in the log. The leader must refuse it — acknowledging it and then
+/// applying the older expiry would break a promise the store just made. A, refused, still
+/// believes it holds the lock (nothing at the resource stops it: step 5's lesson), so
+/// `overlap` is real; a `double_grant` would not be.
 #[test]
-#[ignore = "engine bug: consensus acknowledges a renewal, then applies an older expiry (double_grant, overlap)"]
-fn an_acknowledged_renewal_is_kept() {
-    let (_, _, v) = pinned(
+fn a_late_renewal_is_refused_not_undone() {
+    let (_, trace, v) = pinned(
         r#"
         version = 1
         name = "An acknowledged renewal is undone by an expiry already in the log"
@@ -1062,21 +1039,23 @@ fn an_acknowledged_renewal_is_kept() {
         "#,
     );
     assert!(!v.has(Kind::DoubleGrant), "{}", listing(&v));
-    assert!(!v.has(Kind::Overlap), "{}", listing(&v));
+    assert!(
+        trace
+            .events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::RenewFailed { .. })),
+        "the late renewal was not refused"
+    );
 }
 
-/// The consensus leader ignores the flag design's read and set messages: a lone worker with
-/// no fault times out on every node, again and again, and never gets the lock. (Or the
-/// validator should refuse `flag` with a consensus store.)
+/// A flag is a row in one database: the validator refuses it on a consensus store rather
+/// than letting a worker wait for answers that never come.
 #[test]
-#[ignore = "engine bug: a consensus store never answers the flag design"]
-fn a_flag_on_a_consensus_store_is_answered() {
-    let (_, trace, _) = pinned(
+fn a_flag_on_a_consensus_store_is_refused() {
+    let err = scenario::parse(
         r#"
         version = 1
-        name = "A flag on a consensus store is never answered"
-        seed = 1
-        until_ms = 5000
+        name = "A flag on a consensus store"
         [lock]
         design = "flag"
         [store]
@@ -1084,23 +1063,16 @@ fn a_flag_on_a_consensus_store_is_answered() {
         nodes = 3
         [[worker]]
         name = "A"
-        work_ms = 100
         "#,
-    );
-    assert!(
-        trace
-            .events
-            .iter()
-            .any(|e| matches!(e.kind, EventKind::Acquired { .. })),
-        "A never acquired the lock"
-    );
+    )
+    .unwrap_err();
+    assert_eq!(err.field, "lock.design");
 }
 
 /// Step 3's lesson on a consensus store: `setnx` has no expiry, so when A crashes holding the
 /// lock it stays held and B starves, as on a single store. The consensus store grants it a
 /// 10 s lease (`ttl_ms`'s default), expires it, and B carries on.
 #[test]
-#[ignore = "engine bug: a consensus store gives setnx and flag locks a lease"]
 fn setnx_on_a_consensus_store_never_expires() {
     let (_, trace, v) = pinned(
         r#"
@@ -1145,7 +1117,6 @@ fn setnx_on_a_consensus_store_never_expires() {
 /// 1 000 ms, B (queued) is granted at once instead of 5 s later, as a single store does. The
 /// consensus path never looks at the lock-delay when it grants.
 #[test]
-#[ignore = "engine bug: a consensus store with waiting = fair ignores lock_delay_ms"]
 fn consensus_with_a_fair_queue_keeps_the_lock_delay() {
     let (_, trace, _) = pinned(
         r#"
@@ -1190,7 +1161,6 @@ fn consensus_with_a_fair_queue_keeps_the_lock_delay() {
 /// checker reports a `double_grant` of A.1 against B.1 although A let go long before. A new
 /// leader should restart leases once it has applied what is committed (after its no-op).
 #[test]
-#[ignore = "engine bug: a new consensus leader renews a lease whose release is already committed (false double_grant)"]
 fn a_new_leader_renews_only_live_leases() {
     let (_, _, v) = pinned(
         r#"
@@ -1233,7 +1203,6 @@ fn a_new_leader_renews_only_live_leases() {
 /// although the real leader had expired it. A leader that has not heard from a majority within
 /// `failover_ms` should promise nothing.
 #[test]
-#[ignore = "engine bug: a deposed consensus leader records a grant after its pause (false stuck)"]
 fn a_deposed_leader_promises_nothing() {
     let (_, _, v) = pinned(
         r#"
@@ -1268,43 +1237,22 @@ fn a_deposed_leader_promises_nothing() {
     assert!(v.live, "{}", listing(&v));
 }
 
-/// A reentrant `setnx` lock (no expiry): when A re-enters, the store records "extended the
-/// lease of A.1 to 10 000 ms from now" (`ttl_ms`'s default) although the lock has no lease.
-/// The checker takes that as the end of the store's promise, so when A crashes holding the
-/// lock for ever, no `stuck` is reported — the same run without the nested call reports it.
+/// A reentrant lock recognises its holder by the owner token; `setnx` has none, so the
+/// validator refuses the combination.
 #[test]
-#[ignore = "engine bug: a reentrant acquire records a lease extension on a lock without expiry (missed stuck)"]
-fn a_reentrant_setnx_lock_keeps_no_expiry() {
-    let (_, trace, v) = pinned(
+fn a_reentrant_setnx_lock_is_refused() {
+    let err = scenario::parse(
         r#"
         version = 1
-        name = "A reentrant set-if-absent lock: the holder crashes after re-entering"
-        seed = 1
-        until_ms = 20000
-        [network]
-        delay_ms = [2, 2]
+        name = "A reentrant set-if-absent lock"
         [lock]
         design = "setnx"
         reentrant = true
         [[worker]]
         name = "A"
-        work_ms = 2000
         nested = true
-        [[worker]]
-        name = "B"
-        start_ms = 500
-        work_ms = 500
-        retry_ms = 200
-        [[fault]]
-        at_ms = 1500
-        kind = "crash"
-        node = "A"
         "#,
-    );
-    let extended = trace
-        .events
-        .iter()
-        .find(|e| matches!(e.kind, EventKind::LeaseExtended { .. }));
-    assert!(extended.is_none(), "{extended:?}");
-    assert!(v.has(Kind::Stuck), "{}", listing(&v));
+    )
+    .unwrap_err();
+    assert_eq!(err.field, "lock.reentrant");
 }
