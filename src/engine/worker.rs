@@ -308,11 +308,26 @@ impl Sim<'_> {
     }
 
     fn op_timed_out(&mut self, w: NodeId, renew: bool) {
+        let n = self.stores.len();
+        let worker = self.w(w);
+        let op = if renew { worker.renew } else { worker.op };
+        // An unanswered acquire may still have been granted: trying it elsewhere under the
+        // same token could make one token two grants. It fails instead, and the next attempt
+        // (a fresh token) goes to the next node. Releases and renewals must keep their token.
+        let acquiring = op.is_some_and(|o| {
+            matches!(
+                o.kind,
+                OpKind::Acquire { reenter: false } | OpKind::FlagRead | OpKind::FlagSet
+            )
+        });
         if self.fans_out() {
             self.fan_out_done(w, renew);
-        } else if self.stores.len() > 1 {
+        } else if n > 1 && !acquiring {
             self.redirect(w, renew, None);
         } else {
+            if let Some(o) = op {
+                self.w(w).leader = (o.target + 1) % n;
+            }
             self.op_failed(w, renew);
         }
     }
