@@ -308,3 +308,23 @@ fn a_save_from_another_version_is_ignored_not_fatal() {
     let h = harness(LocksimApp::restore(Some(&storage)));
     assert!(shows(&h, "Locks across machines"), "a fresh start");
 }
+
+#[test]
+fn more_to_explore_plays_a_steps_extra_scenario() {
+    let mut h = fresh();
+    go_to_step(&mut h, 4);
+    assert!(
+        !shows(&h, "More to explore"),
+        "offered once a choice has been played out"
+    );
+    choose_and_watch(&mut h, 4, 0);
+    click(&mut h, "More to explore (1)");
+    click(&mut h, "Paused past the lease, no fencing");
+    press(&mut h, Key::End);
+    assert!(
+        shows(&h, "Step 5 · Paused past the lease, no fencing"),
+        "its run is on screen"
+    );
+    assert!(shows_exactly(&h, "UNSAFE"));
+    assert!(shows(&h, STEPS[4].explanation), "the answer stays");
+}

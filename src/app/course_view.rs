@@ -217,9 +217,11 @@ impl Decision<'_> {
         if self.answer_shown {
             answer(ui, step);
         } else if self.presenter {
-            if ui.button("Reveal the answer  (R)").clicked() {
-                asked.reveal = true;
-            }
+            ui.label(
+                RichText::new("The answer stays hidden until you reveal it, below.")
+                    .italics()
+                    .weak(),
+            );
         } else {
             ui.label(
                 RichText::new(
@@ -229,32 +231,28 @@ impl Decision<'_> {
                 .weak(),
             );
         }
-        if self.record.answered() && !step.extras.is_empty() {
-            ui.add_space(10.0);
-            ui.label(RichText::new("More to explore").strong());
-            for (e, name) in extra_names(self.n).iter().enumerate() {
-                let selected = self.record.shown == Some(Pick::Extra(e));
-                let button = egui::Button::new(format!("▶  {name}"))
-                    .selected(selected)
-                    .frame(true)
-                    .frame_when_inactive(true)
-                    .wrap();
-                if ui.add(button).clicked() {
-                    asked.explored = Some(e);
-                }
-            }
-        }
         ui.add_space(8.0);
     }
 
-    /// Previous and next, under the column.
+    /// Previous, more to explore, reveal (presenter) and next, under the column.
     fn nav(&self, ui: &mut Ui, asked: &mut Asked) {
         ui.add_space(6.0);
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if let Some(prev) = Place::Step(self.n).prev()
                 && ui.button("← Previous").clicked()
             {
                 asked.go = Some(prev);
+            }
+            self.extras_menu(ui, asked);
+            // One button is the thing to press next: Reveal while the presenter's answer is
+            // hidden, then Next once the step is done.
+            let hidden = self.presenter && !self.answer_shown;
+            if hidden
+                && ui
+                    .add(theme::prominent("Reveal the answer  (R)", ui))
+                    .clicked()
+            {
+                asked.reveal = true;
             }
             let next = Place::Step(self.n).next();
             let label = if next == Some(Place::Recap) {
@@ -262,18 +260,37 @@ impl Decision<'_> {
             } else {
                 "Next step →"
             };
-            let mut text = RichText::new(label).strong();
-            let mut button = egui::Button::new(text.clone());
-            if self.record.answered() {
-                // Once the step is done, the way on is the thing to press.
-                text = text.color(Color32::WHITE);
-                button = egui::Button::new(text).fill(theme::call_to_action(ui.visuals()));
-            }
+            let button = if self.record.answered() && !hidden {
+                theme::prominent(label, ui)
+            } else {
+                egui::Button::new(RichText::new(label).strong())
+            };
             if ui.add(button).clicked() {
                 asked.go = next;
             }
         });
         ui.add_space(2.0);
+    }
+
+    /// The step's further scenarios, once a choice has been played out: a menu, so that
+    /// however long the step's text is, they are found where the way on is.
+    fn extras_menu(&self, ui: &mut Ui, asked: &mut Asked) {
+        let names = extra_names(self.n);
+        if names.is_empty() || !self.record.answered() {
+            return;
+        }
+        ui.menu_button(format!("More to explore ({})", names.len()), |ui| {
+            for (e, name) in names.iter().enumerate() {
+                let selected = self.record.shown == Some(Pick::Extra(e));
+                if ui
+                    .add(egui::Button::selectable(selected, name.as_str()))
+                    .clicked()
+                {
+                    asked.explored = Some(e);
+                    ui.close();
+                }
+            }
+        });
     }
 
     /// A numbered option; once its run has been watched to the end it says right or wrong.

@@ -48,14 +48,8 @@ pub fn intro(ui: &mut Ui, progress: &Progress) -> Option<Place> {
                 }
                 ui.add_space(24.0);
                 ui.horizontal(|ui| {
-                    let begin = egui::Button::new(
-                        RichText::new("Begin")
-                            .size(20.0)
-                            .strong()
-                            .color(egui::Color32::WHITE),
-                    )
-                    .fill(theme::call_to_action(ui.visuals()))
-                    .min_size(egui::vec2(140.0, 44.0));
+                    let begin = theme::prominent(RichText::new("Begin").size(20.0), ui)
+                        .min_size(egui::vec2(140.0, 44.0));
                     if ui.add(begin).clicked() {
                         go = Some(Place::Step(0));
                     }

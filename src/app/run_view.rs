@@ -258,18 +258,20 @@ pub fn show_run(
         egui::Panel::bottom("playback").show(ui, |ui| run.controls(ui));
     }
     // Side panels start at a share of the window, within readable bounds; a learner's own
-    // resizing is kept from then on.
+    // resizing is kept from then on. Each zoom level (presenter mode is one) keeps its own
+    // widths: a width chosen at one scale would crowd out the timeline at another.
     let width = ui.available_width();
-    egui::Panel::left("left")
+    let zoom = (ui.ctx().zoom_factor() * 10.0).round() as u32;
+    egui::Panel::left(("left", zoom))
         .resizable(true)
-        .default_size((width * 0.27).clamp(360.0, 560.0))
-        .min_size(300.0)
+        .default_size((width * 0.29).clamp(290.0, 560.0))
+        .min_size(260.0)
         .max_size(620.0)
         .show(ui, left);
-    egui::Panel::right("verdict")
+    egui::Panel::right(("verdict", zoom))
         .resizable(true)
-        .default_size((width * 0.22).clamp(300.0, 460.0))
-        .min_size(260.0)
+        .default_size((width * 0.23).clamp(250.0, 460.0))
+        .min_size(240.0)
         .max_size(520.0)
         .show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {

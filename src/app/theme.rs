@@ -1,7 +1,7 @@
 //! The app's look: readable type sizes, dark or light, and presenter mode's larger scale.
 
 use eframe::egui::{
-    Color32, Context, FontDefinitions, FontFamily, FontId, TextStyle, Theme, Visuals,
+    Button, Color32, Context, FontDefinitions, FontFamily, FontId, RichText, TextStyle, Theme, Ui,
 };
 
 /// How much presenter mode enlarges everything, for the back row of a lecture hall.
@@ -58,12 +58,13 @@ fn type_sizes(ctx: &Context) {
     });
 }
 
-/// The fill of the one button a page wants pressed next (Begin, Next step), strong enough
-/// to carry white text in either theme.
-pub fn call_to_action(visuals: &Visuals) -> Color32 {
-    if visuals.dark_mode {
+/// The one button a page wants pressed next (Begin, Next step, Reveal): white on a strong
+/// blue that carries white text in either theme.
+pub fn prominent<'a>(text: impl Into<RichText>, ui: &Ui) -> Button<'a> {
+    let fill = if ui.visuals().dark_mode {
         Color32::from_rgb(40, 110, 210)
     } else {
         Color32::from_rgb(25, 95, 195)
-    }
+    };
+    Button::new(text.into().strong().color(Color32::WHITE)).fill(fill)
 }
