@@ -3,7 +3,10 @@
 //! The window shows one run: a header saying what the scenario is, the timeline in the
 //! middle, the verdict on the right, and the playback controls below.
 
+pub mod break_it;
 mod controls;
+#[cfg(test)]
+mod headless;
 mod lanes;
 mod playback;
 mod stand_in;
