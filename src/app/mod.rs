@@ -8,7 +8,10 @@ mod controls;
 #[cfg(test)]
 mod headless;
 mod lanes;
+pub mod library;
 mod playback;
+pub mod sandbox;
+pub mod seeds;
 mod stand_in;
 mod style;
 mod timeline;
