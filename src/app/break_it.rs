@@ -86,7 +86,7 @@ impl Breakage {
                 delta_ms,
             } => format!(
                 "{node}'s clock jumped {}{} at {}",
-                if *delta_ms < 0 { "−" } else { "+" },
+                if *delta_ms < 0 { "-" } else { "+" },
                 fmt_ms(delta_ms.unsigned_abs()),
                 fmt_ms(*at_ms)
             ),
@@ -505,7 +505,8 @@ impl BreakIt {
     }
 }
 
-/// "Before: SAFE LIVE → now: UNSAFE LIVE", so the effect of the changes reads at a glance.
+/// "As written: safe · live. Now: UNSAFE · live", so the effect of the changes reads at a
+/// glance.
 fn verdict_line(ui: &mut Ui, before: Option<(bool, bool)>, now: &Verdict) {
     let words = |safe: bool, live: bool| {
         format!(
@@ -523,10 +524,9 @@ fn verdict_line(ui: &mut Ui, before: Option<(bool, bool)>, now: &Verdict) {
         if let Some((safe, live)) = before {
             ui.label("As written:");
             ui.label(RichText::new(words(safe, live)).color(colour(safe, live)));
-            ui.label("→ now:");
-        } else {
-            ui.label("Now:");
+            ui.add_space(12.0);
         }
+        ui.label("Now:");
         ui.label(
             RichText::new(words(now.safe, now.live))
                 .strong()

@@ -6,7 +6,7 @@
 //! is ever thrown away because of an error: the draft stays as the learner left it, and TOML
 //! that does not parse stays in its box with the position of the problem.
 
-use eframe::egui::{self, Align, Layout, RichText, Ui, vec2};
+use eframe::egui::{self, Align, RichText, Ui};
 
 use super::style;
 use crate::checker::Kind;
@@ -216,6 +216,8 @@ struct Form<'e> {
     error: Option<&'e ScenarioError>,
     /// Whether the error has been shown next to a field this frame.
     placed: bool,
+    /// Scroll the error's message into view (the learner asked to see it).
+    scroll: bool,
 }
 
 impl Form<'_> {
@@ -235,13 +237,14 @@ impl Form<'_> {
         add: impl FnOnce(&mut Ui),
     ) {
         ui.horizontal(|ui| {
-            let size = vec2(LABEL_WIDTH, ui.spacing().interact_size.y);
-            ui.allocate_ui_with_layout(size, Layout::left_to_right(Align::Center), |ui| {
-                let response = ui.label(label);
-                if !hint.is_empty() {
-                    response.on_hover_text(hint);
-                }
-            });
+            let start = ui.cursor().left();
+            let response = ui.label(label);
+            if !hint.is_empty() {
+                response.on_hover_text(hint);
+            }
+            // Pad the label to a fixed column, so the widgets of a section line up.
+            let used = ui.cursor().left() - start;
+            ui.add_space((LABEL_WIDTH - used).max(0.0));
             add(ui);
         });
         self.note(ui, path, within);
@@ -253,7 +256,10 @@ impl Form<'_> {
             self.placed = true;
             ui.horizontal(|ui| {
                 ui.add_space(LABEL_WIDTH);
-                ui.label(RichText::new(&error.message).color(style::VIOLATING));
+                let shown = ui.label(RichText::new(&error.message).color(style::VIOLATING));
+                if std::mem::take(&mut self.scroll) {
+                    shown.scroll_to_me(Some(Align::Center));
+                }
             });
         }
     }
@@ -285,6 +291,8 @@ pub struct Sandbox {
     new_fault: &'static str,
     /// Whether the last frame showed the validator's message next to its field.
     error_placed: bool,
+    /// The learner asked to be shown the field in error.
+    show_error: bool,
 }
 
 impl Sandbox {
@@ -298,6 +306,7 @@ impl Sandbox {
             notice: None,
             new_fault: FAULT_KINDS[0],
             error_placed: false,
+            show_error: false,
         }
     }
 
@@ -351,16 +360,14 @@ impl Sandbox {
             None => {
                 ui.label(RichText::new("Ready to run.").color(style::SAFE));
             }
-            // The message is also under its field; when that field is not on screen (a
-            // collapsed section, a limit on counts), this is the only place it shows.
-            Some(e) if self.error_placed => {
-                ui.label(
-                    RichText::new(format!("Cannot run yet: see {} below.", e.field))
-                        .color(style::VIOLATING),
-                );
-            }
+            // The message is also under its field, which may be far down the form.
             Some(e) => {
-                ui.label(RichText::new(format!("Cannot run yet: {e}")).color(style::VIOLATING));
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new(format!("Cannot run yet: {e}")).color(style::VIOLATING));
+                    if self.error_placed && ui.button("Show the field").clicked() {
+                        self.show_error = true;
+                    }
+                });
             }
         }
         if let Some((message, bad)) = &self.notice {
@@ -371,6 +378,7 @@ impl Sandbox {
         let mut form = Form {
             error: error.as_ref(),
             placed: false,
+            scroll: std::mem::take(&mut self.show_error),
         };
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -712,7 +720,7 @@ fn store(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             ui,
             "store.replication_lag_ms",
             "replication_lag_ms",
-            "replicated: primary → replica copy delay.",
+            "replicated: how long the primary takes to copy a change to its replicas.",
             |ui| {
                 ui.add(ms(&mut st.replication_lag_ms));
             },
@@ -1012,7 +1020,7 @@ fn fault_fields(
                 ui,
                 &p("delta_ms"),
                 "delta_ms",
-                "Forward (+) or back (−).",
+                "Forward (+) or back (-).",
                 |ui| {
                     ui.add(egui::DragValue::new(delta_ms).speed(100).suffix(" ms"));
                 },

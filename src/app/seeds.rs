@@ -6,19 +6,24 @@
 //! browser build has no threads, and a fixed amount of work per frame keeps the window
 //! responsive there and on the desktop alike.
 
-use eframe::egui::{self, Color32, RichText, Ui};
-use egui_plot::{Bar, BarChart, GridMark, Legend, Plot};
+use eframe::egui::{self, Color32, RichText, Stroke, Ui};
+use egui_plot::{Bar, BarChart, GridMark, Plot};
 
 use super::style;
 use crate::checker::{self, Kind, Verdict, fmt_ms};
 use crate::engine;
 use crate::scenario::{Design, Expiry, FaultKind, Lock, Renewal, Scenario, Topology};
 
-/// Engine events handled per frame. A run's cost is close to proportional to the events it
-/// handles, whatever the scenario, so this bounds a frame's work better than a count of runs
-/// (a few ms in an optimised build). Counting events, not reading a clock, keeps it the same
-/// on every platform.
+/// Work done per frame, in engine events. A run costs about its handled events
+/// ([`crate::trace::Trace::steps`]) plus a fixed share for setting up, recording and checking
+/// it, [`RUN_COST`]; measured that way the work per frame stays bounded whether a scenario's
+/// runs are long or short — a few ms in an optimised build. Counting events, not reading a
+/// clock, makes it the same on every platform.
 const EVENTS_PER_FRAME: u64 = 40_000;
+
+/// The fixed cost of one run, in events: in a debug build a run of 34 events took as long as
+/// about 100 events of a long run.
+const RUN_COST: u64 = 100;
 
 /// The sweep sizes offered.
 const SIZES: [u64; 3] = [100, 1_000, 10_000];
@@ -173,8 +178,8 @@ impl Sweep {
         }
     }
 
-    /// Runs until the runs made handled `budget_events` engine events, or the sweep is done;
-    /// at least one run if any is left.
+    /// Runs until the runs made cost `budget_events` (see [`EVENTS_PER_FRAME`]), or the sweep
+    /// is done; at least one run if any is left.
     pub fn advance(&mut self, budget_events: u64) {
         let mut spent = 0;
         while !self.is_done() && spent < budget_events {
@@ -183,8 +188,7 @@ impl Sweep {
             if let Ok(scenario) = &row.scenario {
                 let trace = engine::run(scenario, seed);
                 row.tally.add(seed, &checker::check(scenario, &trace));
-                // A run that handled nothing still costs something; count it.
-                spent += trace.steps.max(1);
+                spent += trace.steps + RUN_COST;
             }
             self.next_row += 1;
             if self.next_row == self.rows.len() {
@@ -431,8 +435,23 @@ fn headline(ui: &mut Ui, tally: &Tally) {
     ));
 }
 
+/// The key to the bar colours, in [`Kind::ALL`] order (safety first) and above the chart:
+/// egui_plot's own legend sorts by name and sits on top of the last group's bars.
+fn legend(ui: &mut Ui) {
+    ui.horizontal_wrapped(|ui| {
+        for kind in Kind::ALL {
+            let size = egui::vec2(12.0, 12.0);
+            let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, kind_colour(kind));
+            ui.label(kind.as_str());
+            ui.add_space(8.0);
+        }
+    });
+}
+
 /// Grouped bars: one group per row, one bar per kind, height = % of runs reporting it.
 fn chart(ui: &mut Ui, rows: &[Row]) {
+    legend(ui);
     let kinds = Kind::ALL.len() as f64;
     let width = 0.8 / kinds;
     let labels: Vec<String> = rows.iter().map(|row| row.label.clone()).collect();
@@ -441,6 +460,7 @@ fn chart(ui: &mut Ui, rows: &[Row]) {
         .enumerate()
         .map(|(k, &kind)| {
             let offset = (k as f64 - (kinds - 1.0) / 2.0) * width;
+            let colour = kind_colour(kind);
             let bars = rows
                 .iter()
                 .enumerate()
@@ -448,16 +468,18 @@ fn chart(ui: &mut Ui, rows: &[Row]) {
                 .map(|(g, row)| {
                     Bar::new(g as f64 + offset, row.tally.percent(row.tally.count(kind)))
                         .width(width * 0.9)
+                        // Solid: egui_plot's default fill is too faint to tell the kinds apart.
+                        .fill(colour)
+                        .stroke(Stroke::new(1.0, colour))
                         .name(format!("{} · {}", row.label, kind.as_str()))
                 })
                 .collect();
-            BarChart::new(kind.as_str(), bars).color(kind_colour(kind))
+            BarChart::new(kind.as_str(), bars).color(colour)
         })
         .collect();
     let groups = rows.len();
     Plot::new("across_seeds_chart")
         .height(240.0)
-        .legend(Legend::default())
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)
@@ -468,6 +490,8 @@ fn chart(ui: &mut Ui, rows: &[Row]) {
         .include_x(-0.5)
         .include_x(groups as f64 - 0.5)
         .y_axis_label("% of runs")
+        // Labels under each group, but no vertical line through its middle bar.
+        .show_grid([false, true])
         .x_grid_spacer(move |_| {
             (0..groups)
                 .map(|g| GridMark {
@@ -502,8 +526,24 @@ fn table(ui: &mut Ui, rows: &[Row]) -> Option<Scenario> {
                 ui.label(RichText::new(heading).strong());
             }
             ui.end_row();
+            let topology = rows
+                .first()
+                .and_then(|row| row.scenario.as_ref().ok())
+                .map(|s| s.store.topology);
             for row in rows {
-                ui.label(&row.label);
+                let moved = match (&row.scenario, topology) {
+                    (Ok(s), Some(t)) => s.store.topology != t,
+                    _ => false,
+                };
+                if moved {
+                    ui.label(format!("{} (single store)", row.label))
+                        .on_hover_text(
+                            "This rung cannot run on the scenario's store topology, so it runs on \
+                         one store node.",
+                        );
+                } else {
+                    ui.label(&row.label);
+                }
                 match &row.scenario {
                     Err(reason) => {
                         ui.label(RichText::new("cannot run").weak())
