@@ -110,6 +110,7 @@ impl Group {
 pub struct Entry {
     /// Its file name, e.g. `step5-fencing-token.toml`.
     pub file: &'static str,
+    /// The heading it is listed under.
     pub group: Group,
     /// The parsed scenario, or why it does not parse (then it is listed, not offered).
     pub scenario: Result<Scenario, ScenarioError>,
