@@ -8,7 +8,7 @@ mod lanes;
 mod playback;
 mod stand_in;
 mod style;
-mod timeline;
+pub mod timeline;
 mod verdict;
 
 use eframe::egui::{self, Key, RichText, Ui};
