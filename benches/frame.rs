@@ -15,59 +15,8 @@ use locksim::checker::{self, Verdict};
 use locksim::scenario::{self, Scenario};
 use locksim::trace::Trace;
 
-/// Three workers that take the lock again and again for two minutes, with a pause and a store
-/// crash in the middle: every kind of span, dense writes and messages.
-const BUSY: &str = r#"
-version = 1
-name = "Busy lock"
-seed = 1
-until_ms = 120000
-
-[network]
-delay_ms = [1, 5]
-
-[lock]
-design = "fencing"
-ttl_ms = 200
-retry_ms = 20
-
-[store]
-topology = "single"
-
-[resource]
-fencing = true
-
-[[worker]]
-name = "A"
-work_ms = 10
-repeat = 0
-
-[[worker]]
-name = "B"
-work_ms = 10
-repeat = 0
-
-[[worker]]
-name = "C"
-work_ms = 10
-repeat = 0
-
-[[fault]]
-at_ms = 30000
-kind = "pause"
-node = "A"
-for_ms = 3000
-
-[[fault]]
-at_ms = 60000
-kind = "crash"
-node = "store1"
-
-[[fault]]
-at_ms = 61000
-kind = "restart"
-node = "store1"
-"#;
+/// Three workers that take the lock again and again for two minutes.
+const BUSY: &str = include_str!("busy.toml");
 
 struct Run {
     trace: Trace,

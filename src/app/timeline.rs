@@ -729,7 +729,7 @@ fn swatch_text(swatch: Swatch) -> &'static str {
         Swatch::Accepted => "write accepted",
         Swatch::Rejected => "write rejected",
         Swatch::Violating => "write that corrupted the data",
-        Swatch::Message => "message (a blue haze where too many to draw)",
+        Swatch::Message => "message (blue haze: too many)",
         Swatch::Dropped => "message lost",
     }
 }
@@ -737,6 +737,109 @@ fn swatch_text(swatch: Swatch) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checker;
+    use crate::engine;
+    use crate::scenario;
+
+    /// The run of a scenario file, laid out.
+    fn run(source: &str) -> (Trace, Verdict, Lanes) {
+        let scenario = scenario::parse(source).expect("a valid scenario");
+        let trace = engine::run(&scenario, scenario.seed);
+        let verdict = checker::check(&scenario, &trace);
+        let lanes = Lanes::build(&trace, &verdict);
+        (trace, verdict, lanes)
+    }
+
+    const WIDTH: f32 = 1280.0;
+
+    /// Shows `timeline` in a root Ui of 1280 × 800 (no margins, so the timeline starts at
+    /// 0, 0) for one frame with `events`; returns what it asked for and how many shapes it
+    /// painted.
+    fn frame(
+        ctx: &egui::Context,
+        timeline: &Timeline,
+        view: &mut View,
+        events: Vec<egui::Event>,
+    ) -> (Option<Action>, usize) {
+        let input = egui::RawInput {
+            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, vec2(WIDTH, 800.0))),
+            events,
+            ..Default::default()
+        };
+        let mut action = None;
+        let mut output = ctx.run_ui(input, |ui| action = timeline.show(ui, view, 700.0));
+        output.textures_delta.clear();
+        (action, output.shapes.len())
+    }
+
+    fn button(pos: Pos2, pressed: bool) -> egui::Event {
+        egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        }
+    }
+
+    #[test]
+    fn clicking_a_violation_marker_selects_it() {
+        let (trace, verdict, lanes) = run(include_str!(
+            "../../tests/scenarios/step5-fencing-token.toml"
+        ));
+        let (i, v) = verdict
+            .violations
+            .iter()
+            .enumerate()
+            .next()
+            .expect("step 5 reports an overlap");
+        let timeline = Timeline {
+            trace: &trace,
+            lanes: &lanes,
+            verdict: &verdict,
+            now_ms: trace.until_ms as f64,
+            preview: false,
+            selected: None,
+        };
+        let ctx = egui::Context::default();
+        let mut view = View::fit(trace.until_ms);
+        let plot_width = WIDTH - GUTTER - RIGHT_PAD;
+        let x = GUTTER + (v.at_ms as f64 / trace.until_ms as f64) as f32 * plot_width;
+        let marker = pos2(x, AXIS - 6.0);
+        let actions: Vec<_> = [
+            vec![egui::Event::PointerMoved(marker)],
+            vec![button(marker, true)],
+            vec![button(marker, false)],
+        ]
+        .into_iter()
+        .filter_map(|events| frame(&ctx, &timeline, &mut view, events).0)
+        .collect();
+        assert_eq!(actions.last(), Some(&Action::Select(i)), "{actions:?}");
+    }
+
+    #[test]
+    fn a_long_busy_run_is_summed_up_to_what_the_screen_can_show() {
+        let (trace, verdict, lanes) = run(include_str!("../../benches/busy.toml"));
+        assert!(trace.events.len() >= 100_000, "{}", trace.events.len());
+        let ctx = egui::Context::default();
+        set_messages_shown(&ctx, true);
+        let timeline = Timeline {
+            trace: &trace,
+            lanes: &lanes,
+            verdict: &verdict,
+            now_ms: trace.until_ms as f64,
+            preview: false,
+            selected: None,
+        };
+        let mut view = View::fit(trace.until_ms);
+        let (_, shapes) = frame(&ctx, &timeline, &mut view, Vec::new());
+        // A few shapes per pixel column and lane at most, however many events there are.
+        let columns = (WIDTH - GUTTER - RIGHT_PAD) as usize;
+        assert!(
+            shapes < columns * lanes.lanes.len(),
+            "{shapes} shapes for {} events",
+            trace.events.len()
+        );
+    }
 
     #[test]
     fn ticks_are_round_and_not_crowded() {

@@ -60,7 +60,7 @@ pub(super) fn paint_lane(c: &mut Canvas, index: usize, lane: &Lane) {
     let node = index as NodeId;
     for (bin, crowded) in bins.iter().zip(crowded) {
         if crowded {
-            paint_summary(c, lane_rect, lane, bin, pointer);
+            paint_summary(c, lane_rect, lane, index, bin, pointer);
             continue;
         }
         let mark = &lane.marks[bin.items.start];
@@ -77,8 +77,15 @@ fn mark_line(lane_rect: Rect) -> f32 {
 }
 
 /// Paints the marks of one crowded bin as a short bar in the colour of the gravest, and
-/// offers a hover text that counts them.
-fn paint_summary(c: &mut Canvas, lane_rect: Rect, lane: &Lane, bin: &Bin, pointer: Option<Pos2>) {
+/// offers a hover text that counts them (or tells the one it holds).
+fn paint_summary(
+    c: &mut Canvas,
+    lane_rect: Rect,
+    lane: &Lane,
+    index: usize,
+    bin: &Bin,
+    pointer: Option<Pos2>,
+) {
     let times = &lane.mark_times;
     let counts = times.count(bin.items.clone());
     let gravest = MarkClass::ALL
@@ -94,7 +101,14 @@ fn paint_summary(c: &mut Canvas, lane_rect: Rect, lane: &Lane, bin: &Bin, pointe
     };
     let rect = Rect::from_x_y_ranges(x0 - 1.0..=x1 + 1.0, y - 6.0..=y + 6.0);
     c.marks.rect_filled(rect, 2.0, class_color(gravest));
-    if pointer.is_some_and(|p| rect.expand2(vec2(3.0, 2.0)).contains(p)) {
+    if !pointer.is_some_and(|p| rect.expand2(vec2(3.0, 2.0)).contains(p)) {
+        return;
+    }
+    if bin.items.len() == 1 {
+        let (mark, trace) = (&lane.marks[bin.items.start], c.trace);
+        c.hover
+            .offer(HoverRank::Mark, || mark.details(trace, index as NodeId));
+    } else {
         let (from, to) = (times.time(bin.items.start), times.time(bin.items.end - 1));
         c.hover.offer(HoverRank::Mark, || {
             let parts: Vec<String> = MarkClass::ALL

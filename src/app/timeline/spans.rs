@@ -311,10 +311,9 @@ fn paint_bar(
         // Too short for its name: put it after the bar if the row is free there, and no
         // shading's or wait's label is in the way.
         taken.extend_from_slice(labels);
-        let after = Rect::from_x_y_ranges(
-            rect.right() + 5.0..=bar.next_x.min(geo.plot.right()) - 8.0,
-            rect.y_range(),
-        );
+        // Not past the playhead either, which would cut it in half.
+        let end = bar.next_x.min(painter.clip_rect().right());
+        let after = Rect::from_x_y_ranges(rect.right() + 5.0..=end - 8.0, rect.y_range());
         place_label(
             painter,
             &span.label,
