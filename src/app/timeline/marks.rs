@@ -95,12 +95,33 @@ fn paint_summary(
         .unwrap_or(MarkClass::ClockJump);
     let x0 = c.geo.x(times.time(bin.items.start) as f64);
     let x1 = c.geo.x(times.time(bin.items.end - 1) as f64).max(x0 + 2.0);
-    let y = match gravest {
-        MarkClass::Accepted | MarkClass::Rejected | MarkClass::Violating => mark_line(lane_rect),
-        MarkClass::ClockJump | MarkClass::Leader | MarkClass::SteppedDown => lane_rect.top() + 9.0,
+    let rect = match gravest {
+        MarkClass::Accepted | MarkClass::Rejected | MarkClass::Violating => {
+            let y = mark_line(lane_rect);
+            let rect = Rect::from_x_y_ranges(x0 - 1.0..=x1 + 1.0, y - 6.0..=y + 6.0);
+            c.marks.rect_filled(rect, 2.0, class_color(gravest));
+            rect
+        }
+        // No writes: role changes and clock jumps, which are few. The last one's symbol
+        // tells the state the bin leaves the node in; its label would not fit.
+        MarkClass::ClockJump | MarkClass::Leader | MarkClass::SteppedDown => {
+            let last = &lane.marks[bin.items.end - 1];
+            let x = c.geo.x(last.at_ms as f64);
+            match last.kind {
+                MarkKind::BecameLeader { .. } => {
+                    paint_role(&c.marks, pos2(x, lane_rect.top() + 3.0), true);
+                }
+                MarkKind::SteppedDown { .. } => {
+                    paint_role(&c.marks, pos2(x, lane_rect.top() + 3.0), false);
+                }
+                _ => paint_clock_jump(&c.marks, x, lane_rect.y_range().shrink(2.0)),
+            }
+            Rect::from_x_y_ranges(
+                x0 - 3.0..=x1 + 10.0,
+                lane_rect.top()..=lane_rect.top() + 18.0,
+            )
+        }
     };
-    let rect = Rect::from_x_y_ranges(x0 - 1.0..=x1 + 1.0, y - 6.0..=y + 6.0);
-    c.marks.rect_filled(rect, 2.0, class_color(gravest));
     if !pointer.is_some_and(|p| rect.expand2(vec2(3.0, 2.0)).contains(p)) {
         return;
     }
