@@ -1679,6 +1679,91 @@ mod tests {
         assert_eq!(lost_at(&[], 1, 10, 90), Some(10));
     }
 
+    /// The lanes of a scenario from the library, as the engine and the checker make them.
+    fn engine_run(source: &str) -> (Trace, Lanes) {
+        let scenario = crate::scenario::parse(source).expect("a valid scenario");
+        let trace = crate::engine::run(&scenario, scenario.seed);
+        let verdict = crate::checker::check(&scenario, &trace);
+        let lanes = Lanes::build(&trace, &verdict);
+        (trace, lanes)
+    }
+
+    const CONSENSUS: &str = include_str!("../../tests/scenarios/step6-consensus-failover.toml");
+
+    #[test]
+    fn messages_fly_from_send_to_arrival_or_loss() {
+        let (trace, lanes) = engine_run(CONSENSUS);
+        let store1 = trace.nodes.iter().position(|n| n.name == "store1").unwrap() as NodeId;
+        assert!(lanes.messages.is_sorted_by_key(|m| m.sent_ms));
+        assert!(lanes.messages.iter().all(|m| m.end_ms >= m.sent_ms));
+        // store1 crashes at 50 ms: what is sent to it afterwards is lost.
+        let lost = lanes
+            .messages
+            .iter()
+            .find(|m| m.to == store1 && m.sent_ms > 50)
+            .expect("messages to the crashed leader");
+        assert_eq!(lost.dropped, Some(DropReason::Crashed));
+        let swatches: Vec<Swatch> = lanes.legend.iter().map(|&(s, _)| s).collect();
+        assert!(swatches.contains(&Swatch::Message) && swatches.contains(&Swatch::Dropped));
+    }
+
+    #[test]
+    fn store_lanes_mark_who_leads() {
+        let (trace, lanes) = engine_run(CONSENSUS);
+        let roles = |name: &str| -> Vec<(u64, String)> {
+            let lane = lanes.lanes.iter().find(|l| l.name == name).unwrap();
+            lane.marks
+                .iter()
+                .filter(|m| m.kind.class() == MarkClass::Leader)
+                .map(|m| (m.at_ms, m.label.clone()))
+                .collect()
+        };
+        assert_eq!(roles("store1"), [(0, "leader · term 1".to_string())]);
+        let store2 = roles("store2");
+        assert_eq!(store2.len(), 1, "{store2:?}");
+        assert_eq!(store2[0].1, "leader · term 2");
+        let store1 = trace.nodes.iter().position(|n| n.name == "store1").unwrap();
+        let first = &lanes.lanes[store1].marks[0];
+        assert!(
+            first
+                .details(&trace, store1 as NodeId)
+                .contains("from the start")
+        );
+    }
+
+    #[test]
+    fn every_span_is_in_one_track_and_tracks_never_overlap() {
+        let sources = [
+            CONSENSUS,
+            include_str!("../../tests/scenarios/step7-nested-not-reentrant.toml"),
+            include_str!("../../tests/scenarios/step6-async-failover.toml"),
+        ];
+        for source in sources {
+            let (_, lanes) = engine_run(source);
+            for lane in &lanes.lanes {
+                let mut seen: Vec<usize> =
+                    lane.tracks.iter().flat_map(|t| t.spans.clone()).collect();
+                seen.sort_unstable();
+                assert_eq!(
+                    seen,
+                    (0..lane.spans.len()).collect::<Vec<_>>(),
+                    "{}",
+                    lane.name
+                );
+                for track in &lane.tracks {
+                    for pair in track.spans.windows(2) {
+                        let (a, b) = (&lane.spans[pair[0]], &lane.spans[pair[1]]);
+                        assert!(
+                            a.end_ms <= b.start_ms,
+                            "{}: {a:?} overlaps {b:?}",
+                            lane.name
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn times_group_thousands() {
         assert_eq!(fmt_ms(0), "0 ms");
