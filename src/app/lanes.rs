@@ -73,8 +73,11 @@ impl ViolationClass {
 /// One message, drawn as an arrow from its sender's lane to its receiver's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Message {
+    /// The sender.
     pub from: NodeId,
+    /// The receiver.
     pub to: NodeId,
+    /// When it left, true ms.
     pub sent_ms: u64,
     /// When it arrived, or was lost.
     pub end_ms: u64,
@@ -248,11 +251,17 @@ pub enum MarkKind {
 /// classes are graver: a summary takes the colour of the gravest write it holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum MarkClass {
+    /// [`MarkKind::ClockJump`].
     ClockJump,
+    /// [`MarkKind::BecameLeader`].
     Leader,
+    /// [`MarkKind::SteppedDown`].
     SteppedDown,
+    /// A write the resource applied.
     Accepted,
+    /// A write the resource refused.
     Rejected,
+    /// A write the verdict names as a safety violation.
     Violating,
 }
 
