@@ -14,7 +14,7 @@ pub mod sandbox;
 pub mod seeds;
 mod stand_in;
 mod style;
-mod timeline;
+pub mod timeline;
 mod verdict;
 
 use eframe::egui::{self, Key, RichText, Ui};
