@@ -328,3 +328,44 @@ fn more_to_explore_plays_a_steps_extra_scenario() {
     assert!(shows_exactly(&h, "UNSAFE"));
     assert!(shows(&h, STEPS[4].explanation), "the answer stays");
 }
+
+#[test]
+fn the_library_opens_runs_and_hands_scenarios_to_the_sandbox() {
+    let mut h = fresh();
+    click(&mut h, "Library");
+    h.get_all_by_label("Open").next().unwrap().click();
+    settle(&mut h);
+    assert!(shows(&h, "Playing…"), "the opened scenario runs");
+    h.get_all_by_label("Edit").next().unwrap().click();
+    settle(&mut h);
+    assert!(shows(&h, "Ready to run."), "the sandbox's form holds it");
+    click(&mut h, "Run");
+    press(&mut h, Key::End);
+    assert!(
+        shows_exactly(&h, "SAFE") || shows_exactly(&h, "UNSAFE"),
+        "and runs it"
+    );
+}
+
+#[test]
+fn the_recap_sends_the_learner_to_break_the_design() {
+    let mut h = fresh();
+    click(&mut h, "Recap");
+    click(&mut h, "Break it →");
+    assert!(
+        shows(&h, "Each change is made to this scenario"),
+        "the Break it panel is open"
+    );
+    press(&mut h, Key::End);
+    assert!(
+        shows(&h, "Step 5 · Fencing token"),
+        "on the design the course built"
+    );
+    assert!(shows_exactly(&h, "SAFE"));
+    click(&mut h, "Remove fencing");
+    press(&mut h, Key::End);
+    assert!(
+        shows_exactly(&h, "UNSAFE"),
+        "without fencing the paused holder's write lands"
+    );
+}

@@ -121,7 +121,7 @@ impl CourseView {
             },
             presenter: progress.presenter,
         };
-        let left = |ui: &mut Ui| {
+        let left = |ui: &mut Ui, _: Option<&RunView>| {
             // The way on stays in view however long the step's text is.
             egui::Panel::bottom("step-nav").show(ui, |ui| decision.nav(ui, &mut asked));
             egui::ScrollArea::vertical().show(ui, |ui| decision.show(ui, &mut asked));

@@ -6,18 +6,24 @@
 //! shows the decision or tool on the left, the timeline in the middle, the verdict on the
 //! right and the playback bar under the timeline ([`run_view`]).
 
+pub mod break_it;
 mod controls;
 mod course_view;
+#[cfg(test)]
+mod headless;
 mod keys;
 mod lanes;
+pub mod library;
 mod pages;
 mod playback;
 mod progress;
 mod run_view;
+pub mod sandbox;
+pub mod seeds;
 mod shell;
 mod style;
 mod theme;
-mod timeline;
+pub mod timeline;
 mod tools;
 mod verdict;
 mod watch;
@@ -100,11 +106,15 @@ impl LocksimApp {
         let go = match place {
             Place::Intro => pages::intro(ui, &self.progress),
             Place::Step(n) => self.course.show(ui, &mut self.progress, n),
-            Place::Recap => pages::recap(ui, &mut self.progress),
-            Place::Sandbox | Place::Library => {
-                self.tools.show(ui, place);
-                None
-            }
+            Place::Recap => match pages::recap(ui, &mut self.progress) {
+                Some(pages::Go::Page(p)) => Some(p),
+                Some(pages::Go::BreakIt) => {
+                    self.tools.open_tab(tools::SandboxTab::BreakIt);
+                    Some(Place::Sandbox)
+                }
+                None => None,
+            },
+            Place::Sandbox | Place::Library => self.tools.show(ui, place),
         };
         if let Some(place) = go {
             self.progress.place = place;

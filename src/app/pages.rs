@@ -93,9 +93,16 @@ fn resume_at(progress: &Progress) -> Option<usize> {
     progress.steps.iter().position(|s| !s.answered())
 }
 
-/// The recap: the ladder of fixes, what each buys, and the learner's calls. Returns the page
-/// to go to, if the learner asked for one.
-pub fn recap(ui: &mut Ui, progress: &mut Progress) -> Option<Place> {
+/// Where the recap sends the learner.
+pub enum Go {
+    Page(Place),
+    /// The sandbox's Break it panel, on the design the course built.
+    BreakIt,
+}
+
+/// The recap: the ladder of fixes, what each buys, and the learner's calls. Returns where the
+/// learner asked to go, if anywhere.
+pub fn recap(ui: &mut Ui, progress: &mut Progress) -> Option<Go> {
     let mut go = None;
     egui::CentralPanel::default().show(ui, |ui| {
         egui::ScrollArea::vertical()
@@ -120,23 +127,21 @@ pub fn recap(ui: &mut Ui, progress: &mut Progress) -> Option<Place> {
                     if ui.available_width() >= 900.0 {
                         ui.columns(2, |columns| {
                             ladder(&mut columns[0]);
-                            go = calls(&mut columns[1], progress);
+                            go = calls(&mut columns[1], progress).map(Go::Page);
                         });
                     } else {
                         ladder(ui);
                         ui.add_space(18.0);
-                        go = calls(ui, progress);
+                        go = calls(ui, progress).map(Go::Page);
                     }
                     ui.add_space(18.0);
                     ui.horizontal_wrapped(|ui| {
                         ui.label(
-                        "Now take it apart: edit the scenarios, remove fencing, kill the store.",
-                    );
-                        if ui
-                            .button(RichText::new("Open the sandbox →").strong())
-                            .clicked()
-                        {
-                            go = Some(Place::Sandbox);
+                            "Now take it apart: remove the fencing, kill the store, pause a \
+                             worker, and watch \"usually exclusive\" stop being safe.",
+                        );
+                        if ui.add(theme::prominent("Break it →", ui)).clicked() {
+                            go = Some(Go::BreakIt);
                         }
                     });
                     ui.add_space(10.0);
@@ -146,7 +151,7 @@ pub fn recap(ui: &mut Ui, progress: &mut Progress) -> Option<Place> {
                         .clicked()
                     {
                         progress.steps = vec![StepProgress::default(); STEPS.len()];
-                        go = Some(Place::Intro);
+                        go = Some(Go::Page(Place::Intro));
                     }
                     ui.add_space(24.0);
                 });

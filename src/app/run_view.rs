@@ -5,7 +5,7 @@
 use eframe::egui::{self, RichText, Ui};
 
 use super::lanes::{Lanes, fmt_ms};
-use super::playback::{Playback, SPEEDS};
+use super::playback::Playback;
 use super::timeline::{self, Action, Timeline, View};
 use super::{controls, verdict, watch};
 use crate::checker::Verdict;
@@ -13,9 +13,9 @@ use crate::course::Demonstration;
 use crate::scenario::Scenario;
 use crate::trace::Trace;
 
-/// A run longer than this (real time, at the chosen speed) plays faster, so that nobody
+/// A run longer than this plays faster, so that it takes this long in real time and nobody
 /// waits half a minute for a verdict, ms.
-const PLAY_WITHIN_MS: f64 = 12_000.0;
+const PLAY_WITHIN_MS: f64 = 10_000.0;
 
 /// What the playback keys ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +92,21 @@ impl RunView {
     /// Whether the run has been watched (or skipped) to its end.
     pub fn seen_to_end(&self) -> bool {
         self.seen_to_end
+    }
+
+    /// The scenario that was run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The run's trace.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// The checker's verdict on the run.
+    pub fn verdict(&self) -> &Verdict {
+        &self.verdict
     }
 
     /// Moves a playing playhead on by this frame's time; call once per frame.
@@ -243,14 +258,15 @@ impl RunView {
     }
 }
 
-/// Lays out a page with a run: `left` (the decision, or a tool) fills a panel on the left,
+/// Lays out a page with a run: `left` (the decision, or a tool, shown the run) fills a panel
+/// on the left,
 /// the verdict on the right, the timeline in the middle, and the playback bar along the
 /// whole bottom (it needs the width). `note` goes under the verdict once it is told;
 /// `empty` fills the middle while there is no run.
 pub fn show_run(
     ui: &mut Ui,
     mut run: Option<&mut RunView>,
-    left: impl FnOnce(&mut Ui),
+    left: impl FnOnce(&mut Ui, Option<&RunView>),
     empty: &str,
     note: impl FnOnce(&mut Ui),
 ) {
@@ -267,7 +283,7 @@ pub fn show_run(
         .default_size((width * 0.29).clamp(290.0, 560.0))
         .min_size(260.0)
         .max_size(620.0)
-        .show(ui, left);
+        .show(ui, |ui| left(ui, run.as_deref()));
     egui::Panel::right(("verdict", zoom))
         .resizable(true)
         .default_size((width * 0.23).clamp(250.0, 460.0))
@@ -309,14 +325,10 @@ pub fn show_run(
     });
 }
 
-/// The slowest offered speed, at least 1×, that plays a run of `until_ms` within
-/// [`PLAY_WITHIN_MS`].
+/// The speed that plays a run of `until_ms` in [`PLAY_WITHIN_MS`], never slower than real
+/// time (short runs are quick enough as they are).
 fn fitting_speed(until_ms: u64) -> f64 {
-    SPEEDS
-        .into_iter()
-        .filter(|&s| s >= 1.0)
-        .find(|&s| until_ms as f64 / s <= PLAY_WITHIN_MS)
-        .unwrap_or(SPEEDS[SPEEDS.len() - 1])
+    (until_ms as f64 / PLAY_WITHIN_MS).max(1.0)
 }
 
 #[cfg(test)]
@@ -327,7 +339,6 @@ mod tests {
     fn long_runs_play_faster() {
         assert_eq!(fitting_speed(8_000), 1.0);
         assert_eq!(fitting_speed(20_000), 2.0);
-        assert_eq!(fitting_speed(60_000), 5.0);
-        assert_eq!(fitting_speed(10_000_000), 10.0);
+        assert_eq!(fitting_speed(60_000), 6.0);
     }
 }

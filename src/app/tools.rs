@@ -1,85 +1,191 @@
-//! The pages outside the course: Sandbox and Library. Each is a panel on the left that
-//! may hand over a scenario, which is run once and shown like a course run.
+//! The pages outside the course: the Sandbox (edit a scenario, break it, run it across seeds)
+//! and the Library (every shipped scenario). Each shows its panel on the left; a scenario a
+//! panel hands over is run once and shown like a course run.
+//!
+//! This is the one place the panels plug into the shell: [`Tools::left`] asks them, and
+//! [`Tools::play`] runs what they return.
 
 use eframe::egui::{self, RichText, Ui};
 
+use super::break_it::BreakIt;
+use super::library::{Library, LibraryAction};
 use super::progress::Place;
 use super::run_view::{self, PlaybackKey, RunView};
-use crate::course;
+use super::sandbox::Sandbox;
+use super::seeds::AcrossSeeds;
+use crate::course::{self, STEPS};
 use crate::scenario::Scenario;
 
-/// The tool pages' state: the run on screen and the page it belongs to.
+/// What the sandbox page's left panel shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SandboxTab {
+    #[default]
+    Edit,
+    BreakIt,
+    Seeds,
+}
+
+/// The tool pages' panels and the run each page has on screen.
 #[derive(Default)]
 pub struct Tools {
-    run: Option<(Place, RunView)>,
+    /// Made on the first visit (it needs a scenario to start from).
+    sandbox: Option<Sandbox>,
+    library: Library,
+    break_it: BreakIt,
+    seeds: AcrossSeeds,
+    tab: SandboxTab,
+    sandbox_run: Option<RunView>,
+    library_run: Option<RunView>,
+}
+
+/// What a tool panel asked for this frame.
+enum Asked {
+    /// Run this and show it on the page.
+    Play(Scenario),
+    /// Put this in the sandbox's form and go there.
+    Edit(Scenario),
 }
 
 impl Tools {
     /// Sends a playback key to the run on screen at `place`, if there is one.
     pub fn key(&mut self, place: Place, key: PlaybackKey) {
-        if let Some((at, run)) = &mut self.run
-            && *at == place
-        {
+        if let Some(run) = self.run_at(place) {
             run.key(key);
         }
     }
 
-    /// Shows the tool page `place`.
-    pub fn show(&mut self, ui: &mut Ui, place: Place) {
-        let mut asked = None;
-        let run = match &mut self.run {
-            Some((at, run)) if *at == place => {
-                run.advance(ui);
-                Some(run)
-            }
+    /// Opens the sandbox on `tab` (the recap's "take it apart" opens Break it).
+    pub fn open_tab(&mut self, tab: SandboxTab) {
+        self.tab = tab;
+    }
+
+    fn run_at(&mut self, place: Place) -> Option<&mut RunView> {
+        match place {
+            Place::Sandbox => self.sandbox_run.as_mut(),
+            Place::Library => self.library_run.as_mut(),
             _ => None,
+        }
+    }
+
+    /// Shows the tool page `place`. Returns the page to go to, if a panel asked for another.
+    pub fn show(&mut self, ui: &mut Ui, place: Place) -> Option<Place> {
+        if place == Place::Sandbox && self.sandbox.is_none() {
+            self.start_sandbox();
+        }
+        let Tools {
+            sandbox,
+            library,
+            break_it,
+            seeds,
+            tab,
+            sandbox_run,
+            library_run,
+        } = self;
+        let mut run = match place {
+            Place::Sandbox => sandbox_run.as_mut(),
+            _ => library_run.as_mut(),
         };
-        let left = |ui: &mut Ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| asked = panel(ui, place));
+        if let Some(run) = run.as_deref_mut() {
+            run.advance(ui);
+        }
+        let mut asked = None;
+        let left = |ui: &mut Ui, run: Option<&RunView>| {
+            asked = match place {
+                Place::Sandbox => sandbox_panel(ui, tab, sandbox, break_it, seeds, run),
+                _ => library.show(ui).map(|action| match action {
+                    LibraryAction::Open(s) => Asked::Play(s),
+                    LibraryAction::Edit(s) => Asked::Edit(s),
+                }),
+            };
         };
-        let empty = "The run of the scenario you pick appears here.";
+        let empty = "The run of the scenario you choose on the left appears here.";
         run_view::show_run(ui, run, left, empty, |_| {});
+
         // Shown from the next frame on: the panel that asked has already been drawn.
-        if let Some(scenario) = asked {
-            let title = scenario.name.clone();
-            let about = Some(scenario.description.clone()).filter(|d| !d.is_empty());
-            self.run = Some((place, RunView::new(course::play(scenario), title, about)));
+        match asked? {
+            Asked::Play(scenario) => {
+                *self.run_slot(place) = Some(play(scenario));
+                None
+            }
+            Asked::Edit(scenario) => {
+                match &mut self.sandbox {
+                    Some(sandbox) => sandbox.load(scenario),
+                    None => self.sandbox = Some(Sandbox::new(scenario)),
+                }
+                self.tab = SandboxTab::Edit;
+                Some(Place::Sandbox)
+            }
+        }
+    }
+
+    fn run_slot(&mut self, place: Place) -> &mut Option<RunView> {
+        match place {
+            Place::Sandbox => &mut self.sandbox_run,
+            _ => &mut self.library_run,
+        }
+    }
+
+    /// The sandbox starts on the design the course ends up with — fencing tokens, step 5's
+    /// right call — already run, so that Break it has something to break.
+    fn start_sandbox(&mut self) {
+        let fenced = STEPS[4].options.iter().find(|c| c.right);
+        if let Some(Ok(scenario)) = fenced.map(course::Choice::scenario) {
+            self.sandbox_run = Some(play(scenario.clone()));
+            self.sandbox = Some(Sandbox::new(scenario));
         }
     }
 }
 
-// ─── PLUG-IN POINT ────────────────────────────────────────────────────────────────────────
-// The Sandbox and Library panels are built separately (`sandbox.rs`, `library.rs`), each
-// with `fn show(&mut self, ui: &mut Ui) -> Option<Scenario>`. To plug one in: keep the panel
-// in `Tools`, and replace its placeholder arm below with `self.sandbox.show(ui)` (make this
-// a method). The scenario it returns is played once and shown with the verdict, the
-// playback bar and the timeline; nothing else here needs to change.
-/// The left panel of tool page `place`; returns a scenario to run, if the learner asked.
-fn panel(ui: &mut Ui, place: Place) -> Option<Scenario> {
-    match place {
-        Place::Sandbox => placeholder(
-            ui,
-            "Sandbox",
-            "Every field of a scenario, editable: load and save scenario files, change the \
-             design, the store, the faults, and run it.",
-        ),
-        Place::Library => placeholder(
-            ui,
-            "Library",
-            "Every scenario that ships with locksim, from the course and from real incidents, \
-             ready to open and run.",
-        ),
-        _ => None,
-    }
+/// Runs `scenario` and lays it out, titled with its name.
+fn play(scenario: Scenario) -> RunView {
+    let title = scenario.name.clone();
+    let about = Some(scenario.description.clone()).filter(|d| !d.is_empty());
+    RunView::new(course::play(scenario), title, about)
 }
 
-/// Stands in for a panel not built yet.
-fn placeholder(ui: &mut Ui, title: &str, what: &str) -> Option<Scenario> {
-    ui.add_space(8.0);
-    ui.heading(title);
-    ui.add_space(4.0);
-    ui.label(what);
-    ui.add_space(8.0);
-    ui.label(RichText::new("Coming soon.").italics().weak());
-    None
+/// The sandbox page's left panel: a tab strip, then the form, Break it or Across seeds.
+fn sandbox_panel(
+    ui: &mut Ui,
+    tab: &mut SandboxTab,
+    sandbox: &mut Option<Sandbox>,
+    break_it: &mut BreakIt,
+    seeds: &mut AcrossSeeds,
+    run: Option<&RunView>,
+) -> Option<Asked> {
+    ui.add_space(6.0);
+    ui.horizontal(|ui| {
+        for (t, text) in [
+            (SandboxTab::Edit, "Edit"),
+            (SandboxTab::BreakIt, "Break it"),
+            (SandboxTab::Seeds, "Across seeds"),
+        ] {
+            ui.selectable_value(tab, t, RichText::new(text).strong());
+        }
+    });
+    ui.separator();
+    match *tab {
+        // The form scrolls by itself.
+        SandboxTab::Edit => sandbox.as_mut()?.show(ui).map(Asked::Play),
+        SandboxTab::BreakIt | SandboxTab::Seeds => {
+            let Some(run) = run else {
+                ui.label(
+                    RichText::new("Run a scenario first: Edit, then Run.")
+                        .italics()
+                        .weak(),
+                );
+                return None;
+            };
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    if *tab == SandboxTab::BreakIt {
+                        break_it.show(ui, run.scenario(), run.trace(), run.verdict())
+                    } else {
+                        seeds.show(ui, run.scenario())
+                    }
+                })
+                .inner
+                .map(Asked::Play)
+        }
+    }
 }

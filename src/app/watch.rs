@@ -84,20 +84,24 @@ fn lease_gone_before(trace: &Trace, token: Token, at_ms: u64) -> bool {
     })
 }
 
-/// What became of `token`'s writes, as the end of the sentence about its outlived lease.
+/// What the holder of `token` did late, as the end of the sentence about its outlived lease:
+/// a refused write, a write that landed, or a release the store ignored.
 fn late_write(trace: &Trace, token: Token) -> &'static str {
-    let mut accepted = false;
+    let (mut accepted, mut release_ignored) = (false, false);
     for e in &trace.events {
         match e.kind {
             EventKind::WriteRejected { token: t, .. } if t == token => {
                 return ", and the resource refuse its write";
             }
             EventKind::WriteAccepted { token: t, .. } if t == token => accepted = true,
+            EventKind::ReleaseIgnored { by, .. } if by == token => release_ignored = true,
             _ => {}
         }
     }
     if accepted {
         ", and its write still land on the resource"
+    } else if release_ignored {
+        ", and the store ignore its late release"
     } else {
         ""
     }
@@ -163,6 +167,14 @@ mod tests {
         assert_eq!(
             watch(4, 3),
             "Watch A's bar outlive its lease, and its write still land on the resource."
+        );
+    }
+
+    #[test]
+    fn an_owner_token_points_at_the_ignored_release() {
+        assert_eq!(
+            watch(3, 0),
+            "Watch A's bar outlive its lease, and the store ignore its late release."
         );
     }
 
