@@ -8,13 +8,17 @@ use super::run_view::PlaybackKey;
 /// What a key asks the app to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shortcut {
+    /// A key for the run on screen.
     Playback(PlaybackKey),
     /// Choose option `n` (0-based) of the step on screen.
     Pick(usize),
+    /// The course page before (Page Up).
     PrevPage,
+    /// The course page after (Page Down).
     NextPage,
     /// Show the answer (presenter mode hides it until asked).
     Reveal,
+    /// Open or close the help window (F1, ?).
     Help,
 }
 

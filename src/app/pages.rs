@@ -95,6 +95,7 @@ fn resume_at(progress: &Progress) -> Option<usize> {
 
 /// Where the recap sends the learner.
 pub enum Go {
+    /// A page of the app.
     Page(Place),
     /// The sandbox's Break it panel, on the design the course built.
     BreakIt,

@@ -8,12 +8,16 @@ use crate::course::STEPS;
 /// A page of the app.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Place {
+    /// The introduction, before step 1.
     #[default]
     Intro,
     /// Course step `n`, counted from 0.
     Step(usize),
+    /// The ladder of fixes and the learner's calls, after step 8.
     Recap,
+    /// Edit, break and sweep a scenario.
     Sandbox,
+    /// Every shipped scenario.
     Library,
 }
 
@@ -41,7 +45,9 @@ impl Place {
 /// Which run of a step is on screen: one of its options, or one of its extra scenarios.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Pick {
+    /// Option `i` of the step's decision.
     Option(usize),
+    /// Extra scenario `i` of the step ("more to explore").
     Extra(usize),
 }
 
@@ -131,11 +137,12 @@ impl Progress {
         self
     }
 
-    /// The learner's first call on step `n` and whether it was right, once judged.
+    /// The learner's first call on step `n` and whether it was right, once a run of the step
+    /// has been watched to its end (even if the first call's own run was cut short).
     pub fn first_call(&self, n: usize) -> Option<(usize, bool)> {
         let record = self.steps.get(n)?;
         let first = *record.chosen.first()?;
-        record.is_judged(first).then_some(())?;
+        record.answered().then_some(())?;
         Some((first, STEPS[n].options[first].right))
     }
 }
@@ -174,12 +181,15 @@ mod tests {
     }
 
     #[test]
-    fn first_call_counts_only_once_its_run_was_watched() {
+    fn first_call_is_told_once_a_run_was_watched() {
         let mut p = Progress::default();
         let wrong = STEPS[4].options.iter().position(|c| !c.right).unwrap();
+        let right = STEPS[4].options.iter().position(|c| c.right).unwrap();
         p.steps[4].choose(wrong);
-        assert_eq!(p.first_call(4), None);
-        p.steps[4].judge(wrong);
+        assert_eq!(p.first_call(4), None, "not before any run has ended");
+        // The learner changed their mind before the first run ended: it still counts.
+        p.steps[4].choose(right);
+        p.steps[4].judge(right);
         assert_eq!(p.first_call(4), Some((wrong, false)));
     }
 

@@ -20,10 +20,15 @@ const PLAY_WITHIN_MS: f64 = 10_000.0;
 /// What the playback keys ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlaybackKey {
+    /// Play or pause (Space).
     PlayPause,
+    /// To the previous moment something changed (←).
     StepBack,
+    /// To the next moment something changes (→).
     StepForward,
+    /// To the start (Home).
     ToStart,
+    /// To the end, which tells the verdict (End).
     ToEnd,
 }
 

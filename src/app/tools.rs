@@ -19,9 +19,12 @@ use crate::scenario::Scenario;
 /// What the sandbox page's left panel shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SandboxTab {
+    /// The scenario form.
     #[default]
     Edit,
+    /// One-click faults on the run on screen.
     BreakIt,
+    /// The run on screen over many seeds.
     Seeds,
 }
 
