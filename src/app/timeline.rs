@@ -611,13 +611,19 @@ fn paint_playhead(painter: &egui::Painter, geo: &Geometry, now_ms: f64) {
     painter.galley(label.min + vec2(5.0, 2.0), galley, Color32::WHITE);
 }
 
-/// Text on a light tint of `color` needs a darker shade of it.
-fn darker(color: Color32) -> Color32 {
-    Color32::from_rgb(
-        (f32::from(color.r()) * 0.7) as u8,
-        (f32::from(color.g()) * 0.7) as u8,
-        (f32::from(color.b()) * 0.7) as u8,
-    )
+/// Text in a hue, readable on the panel: darker than the hue on the light theme, lighter on
+/// the dark one (a dark label on a dark lane disappears).
+fn ink(painter: &Painter, color: Color32) -> Color32 {
+    let dark = painter.ctx().theme() == egui::Theme::Dark;
+    let f = |c: u8| {
+        let c = f32::from(c);
+        (if dark {
+            c + (255.0 - c) * 0.55
+        } else {
+            c * 0.7
+        }) as u8
+    };
+    Color32::from_rgb(f(color.r()), f(color.g()), f(color.b()))
 }
 
 /// A row of swatches explaining what the timeline shows up to `shown_until_ms`, drawn with

@@ -5,7 +5,7 @@
 use eframe::egui::{self, Color32, FontId, Pos2, Rect, Shape, Stroke, pos2, vec2};
 
 use super::spans::bar_rect;
-use super::{Action, Canvas, Geometry, HoverRank, darker};
+use super::{Action, Canvas, Geometry, HoverRank, ink};
 use crate::app::lanes::{
     Bin, Instants, Lane, Lanes, Mark, MarkClass, MarkKind, ViolationClass, WriteOutcome, fmt_ms,
 };
@@ -369,7 +369,7 @@ fn paint_mark(
     };
     // Beside the mark, on the first side with room that no mark or earlier label took, or
     // else just after what is in the way on its right.
-    let galley = painter.layout_no_wrap(mark.label.clone(), font, darker(color));
+    let galley = painter.layout_no_wrap(mark.label.clone(), font, ink(painter, color));
     let size = galley.size();
     let beside = |dy: f32| {
         let y = label_y + dy - size.y / 2.0;

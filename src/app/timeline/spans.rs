@@ -6,7 +6,7 @@ use eframe::egui::{
     self, Align2, Color32, FontId, Pos2, Rect, Shape, Stroke, StrokeKind, pos2, vec2,
 };
 
-use super::{Canvas, Geometry, HoverRank, darker};
+use super::{Canvas, Geometry, HoverRank, ink};
 use crate::app::lanes::{Lane, MarkKind, Span, SpanKind, Track, fmt_ms};
 use crate::app::style;
 use crate::trace::NodeId;
@@ -257,7 +257,7 @@ fn paint_bar(
                     Rect::from_x_y_ranges(gone_x..=rect.right(), rect.y_range()),
                 );
             }
-            (color, darker(color), lost)
+            (color, ink(painter, color), lost)
         }
         SpanKind::Lease { token, .. } => {
             let color = style::token(*token);
@@ -317,7 +317,7 @@ fn paint_bar(
         place_label(
             painter,
             &span.label,
-            darker(color),
+            ink(painter, color),
             after.left(),
             true,
             after,
