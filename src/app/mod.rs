@@ -6,10 +6,13 @@
 mod controls;
 mod lanes;
 mod playback;
+pub mod share;
 mod stand_in;
 mod style;
 mod timeline;
 mod verdict;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 use eframe::egui::{self, Key, RichText, Ui};
 
