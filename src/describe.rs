@@ -205,7 +205,7 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
             tok(*holder)
         ),
         EventKind::ReleaseIgnored { key: k, by } => format!(
-            "ignored the release from {}: {} is no longer its lock",
+            "release from {} removed nothing: {} was free or held by another grant",
             tok(*by),
             key(*k)
         ),

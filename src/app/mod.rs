@@ -3,9 +3,15 @@
 //! The window shows one run: a header saying what the scenario is, the timeline in the
 //! middle, the verdict on the right, and the playback controls below.
 
+pub mod break_it;
 mod controls;
+#[cfg(test)]
+mod headless;
 mod lanes;
+pub mod library;
 mod playback;
+pub mod sandbox;
+pub mod seeds;
 pub mod share;
 mod stand_in;
 mod style;

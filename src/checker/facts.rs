@@ -190,6 +190,10 @@ struct Gatherer {
     /// Redlock's nodes are independent; every other topology is one logical store, where a
     /// release on any node (the current primary or leader) ends the grant everywhere.
     independent_nodes: bool,
+    /// Per token: a release removed it from the (one logical) store. Its grant is over for
+    /// good; a late echo of it — a deposed leader applying an old entry, a new leader that has
+    /// not yet caught up — promises nothing.
+    released: Vec<bool>,
     index: TokenIndex,
     /// Per node: its position among the store nodes, or `NONE`.
     store_slot: Vec<u32>,
@@ -219,6 +223,7 @@ impl Gatherer {
         Gatherer {
             until_ms: trace.until_ms,
             independent_nodes: trace.topology == Topology::Redlock,
+            released: Vec::new(),
             index: TokenIndex {
                 dense: vec![Vec::new(); trace.nodes.len()],
                 sparse: BTreeMap::new(),
@@ -259,6 +264,7 @@ impl Gatherer {
         });
         self.latest
             .resize(self.latest.len().saturating_add(self.stores), NONE);
+        self.released.push(false);
         n
     }
 
@@ -292,6 +298,9 @@ impl Gatherer {
     /// same node is still valid this moves its end (an extension, or a repeated grant); once
     /// it has run out, the node makes a fresh promise from now, so the gap stays uncovered.
     fn promise(&mut self, token: u32, slot: usize, node: NodeId, key: KeyId, at: Stamp, end: u64) {
+        if self.released.get(token as usize).copied().unwrap_or(false) {
+            return;
+        }
         if let Some(id) = self.valid_lease(token, slot, at.at_ms) {
             self.facts.leases[id].end_ms = end;
             return;
@@ -355,6 +364,11 @@ impl Gatherer {
                     return;
                 };
                 let h = self.token(*holder, *key);
+                if !self.independent_nodes
+                    && let Some(r) = self.released.get_mut(h as usize)
+                {
+                    *r = true;
+                }
                 let slots = if self.independent_nodes {
                     slot..slot + 1
                 } else {

@@ -349,6 +349,33 @@ mod tests {
     }
 
     #[test]
+    fn a_release_on_the_new_leader_ends_the_old_leaders_grant() {
+        // Consensus: store1 granted A, crashed; store2, now leader, took A's release and
+        // granted B. One logical store: A's grant ended with its release, wherever it ran.
+        let mut t = TraceBuilder::new(&["A", "B"], 3, Topology::Consensus);
+        let (a, b) = (t.tok("A", 1), t.tok("B", 1));
+        t.granted(0, 1, a, Some(30_000))
+            .granted(1_500, 2, a, Some(30_000))
+            .removed(10_000, 2, a, a)
+            .granted(10_200, 2, b, Some(30_000));
+        assert!(!t.check().has(Kind::DoubleGrant));
+    }
+
+    #[test]
+    fn a_release_on_one_redlock_node_leaves_the_others() {
+        // Redlock's nodes are independent: a delete on one leaves A's keys on the rest.
+        let mut t = TraceBuilder::new(&["A", "B"], 3, Topology::Redlock);
+        let (a, b) = (t.tok("A", 1), t.tok("B", 1));
+        t.granted(0, 1, a, Some(30_000))
+            .granted(0, 2, a, Some(30_000))
+            .granted(0, 3, a, Some(30_000))
+            .removed(1_000, 3, a, a)
+            .granted(2_000, 3, b, Some(30_000))
+            .granted(2_000, 2, b, Some(30_000));
+        assert!(t.check().has(Kind::DoubleGrant));
+    }
+
+    #[test]
     fn an_extension_keeps_the_promise_alive() {
         let mut t = TraceBuilder::single(&["A", "B"]);
         let (a, b) = (t.tok("A", 1), t.tok("B", 1));

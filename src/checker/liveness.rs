@@ -5,7 +5,7 @@ use super::explain::{self, fmt_ms};
 use super::facts::{Facts, TokenFacts};
 use super::grants::{Grants, nodes_at};
 use super::{Kind, Violation};
-use crate::trace::Trace;
+use crate::trace::{KeyId, NodeId, Token, Trace};
 
 /// Why a holder can make no progress, in the order preferred when two began at once (a crash
 /// also lets go; the crash is the reason).
@@ -56,6 +56,20 @@ pub(super) fn stuck(trace: &Trace, facts: &Facts, grants: &Grants, out: &mut Vec
         ) else {
             continue;
         };
+        // A lock only blocks anyone where a live store node still holds it: a promise left on
+        // a node that crashed for good (after a failover) keeps nobody out.
+        let mut nodes: Vec<NodeId> = nodes_at(facts, h.token, last)
+            .into_iter()
+            .filter(|n| {
+                facts
+                    .nodes
+                    .get(*n as usize)
+                    .is_some_and(|n| n.crashed_since.is_none())
+            })
+            .collect();
+        if nodes.len() < grants.majority.unwrap_or(1) {
+            continue;
+        }
         let Some((since, cause)) = no_progress(facts, f) else {
             continue;
         };
@@ -77,7 +91,6 @@ pub(super) fn stuck(trace: &Trace, facts: &Facts, grants: &Grants, out: &mut Vec
                 fmt_ms(since)
             ),
         };
-        let mut nodes = nodes_at(facts, h.token, last);
         nodes.push(f.token.worker);
         out.push(Violation {
             kind: Kind::Stuck,
@@ -116,15 +129,41 @@ pub(super) fn starved(
             at_ms: w.start_ms.saturating_add(starve_after_ms),
             nodes: vec![w.worker],
             grants: vec![f.token],
-            explanation: format!(
-                "{} waited for {} from {} and still did not have it after {}.",
-                explain::node(trace, w.worker),
-                explain::key(trace, w.key),
-                fmt_ms(w.start_ms),
-                fmt_ms(starve_after_ms),
-            ),
+            explanation: match held_meanwhile(facts, w.worker, w.key, w.start_ms) {
+                // A nested acquire of a lock it holds: it is waiting on itself.
+                Some(own) => format!(
+                    "{} waited from {} to take {} again — it already held it as {} — and \
+                     still did not have it after {}.",
+                    explain::node(trace, w.worker),
+                    fmt_ms(w.start_ms),
+                    explain::key(trace, w.key),
+                    explain::token(trace, own),
+                    fmt_ms(starve_after_ms),
+                ),
+                None => format!(
+                    "{} waited for {} from {} and still did not have it after {}.",
+                    explain::node(trace, w.worker),
+                    explain::key(trace, w.key),
+                    fmt_ms(w.start_ms),
+                    fmt_ms(starve_after_ms),
+                ),
+            },
         });
     }
+}
+
+/// A token of `worker` on `key` it believed it held at `at_ms`, if any.
+fn held_meanwhile(facts: &Facts, worker: NodeId, key: KeyId, at_ms: u64) -> Option<Token> {
+    facts
+        .tokens
+        .iter()
+        .find(|f| {
+            f.token.worker == worker
+                && f.key == key
+                && f.acquired.is_some_and(|a| a.at_ms <= at_ms)
+                && f.let_go_ms.is_none_or(|l| l > at_ms)
+        })
+        .map(|f| f.token)
 }
 
 #[cfg(test)]

@@ -72,18 +72,31 @@ enum Timer {
     // worker
     Start,
     Retry,
-    OpTimeout { req: u32 },
-    RenewTimeout { req: u32 },
+    /// One of the worker's reply deadlines (see `worker::Wait`), armed for true time `at_ms`.
+    Deadline {
+        wait: u8,
+        at_ms: u64,
+    },
     RenewTick,
-    WorkPoint { generation: u32 },
-    WriteNow { generation: u32 },
-    ResourceTimeout { req: u32 },
+    WorkPoint {
+        generation: u32,
+    },
+    WriteNow {
+        generation: u32,
+    },
     // store
-    Expire { key: KeyId, token: Token },
-    ReplicateKey { key: KeyId },
+    Expire {
+        key: KeyId,
+        token: Token,
+    },
+    ReplicateKey {
+        key: KeyId,
+    },
     Heartbeat,
     LeaderCheck,
-    LockDelayOver { key: KeyId },
+    LockDelayOver {
+        key: KeyId,
+    },
 }
 
 /// State every node has.

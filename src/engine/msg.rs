@@ -43,6 +43,10 @@ pub enum Command {
         key: KeyId,
         token: Token,
     },
+    /// Lock-delay is over: grant the key to the next waiter in the queue.
+    GrantNext {
+        key: KeyId,
+    },
 }
 
 /// A replicated copy of one key's lock (`replicated` topology).
@@ -126,11 +130,16 @@ pub enum Msg {
         prev_term: u64,
         entries: Vec<LogEntry>,
         commit_len: usize,
+        /// The leader's monotonic clock when it sent this, echoed back in the reply.
+        sent_ms: i64,
     },
     AppendReply {
         term: u64,
         ok: bool,
         len: usize,
+        /// The `sent_ms` of the append this answers: how fresh the follower's answer is, on
+        /// the leader's own clock.
+        echo_ms: i64,
     },
     Vote {
         term: u64,

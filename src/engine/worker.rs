@@ -35,6 +35,20 @@ enum OpKind {
     Renew,
 }
 
+/// What a worker can be waiting for a reply to, each with its own deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wait {
+    /// An acquire or release at the store.
+    Op = 0,
+    Renew = 1,
+    /// A read or write at the resource.
+    Resource = 2,
+}
+
+impl Wait {
+    const ALL: [Wait; 3] = [Wait::Op, Wait::Renew, Wait::Resource];
+}
+
 /// A request to the store in flight (to one node, or to all of them for Redlock).
 #[derive(Clone, Copy, Debug)]
 struct Op {
@@ -89,6 +103,12 @@ pub struct Worker {
     next_req: u32,
     generation: u32,
     resource_req: u32,
+    /// Per [`Wait`]: the pending deadline (true ms) and the request it is for.
+    deadlines: [Option<(u64, u32)>; 3],
+    /// Per [`Wait`]: the true time of the one timer in the queue for it, if any. Requests come
+    /// far more often than timeouts: one timer, re-armed when it finds a later deadline, keeps
+    /// the queue small where a timer per request would fill it with dead ones.
+    armed: [Option<u64>; 3],
 }
 
 impl Worker {
@@ -112,6 +132,8 @@ impl Worker {
             next_req: 0,
             generation: 0,
             resource_req: 0,
+            deadlines: [None; 3],
+            armed: [None; 3],
         }
     }
 }
@@ -138,16 +160,7 @@ impl Sim<'_> {
                 Phase::Nesting => self.nested_attempt(w),
                 _ => {}
             },
-            Timer::OpTimeout { req }
-                if self.workers[w as usize].op.is_some_and(|o| o.req == req) =>
-            {
-                self.op_timed_out(w, false)
-            }
-            Timer::RenewTimeout { req }
-                if self.workers[w as usize].renew.is_some_and(|o| o.req == req) =>
-            {
-                self.op_timed_out(w, true)
-            }
+            Timer::Deadline { wait, at_ms } => self.deadline_reached(w, wait, at_ms),
             Timer::RenewTick => self.renew_tick(w),
             Timer::WorkPoint { generation }
                 if self.workers[w as usize].generation == generation =>
@@ -159,9 +172,6 @@ impl Sim<'_> {
                     && self.workers[w as usize].phase == Phase::CheckedLease =>
             {
                 self.send_write(w)
-            }
-            Timer::ResourceTimeout { req } if self.workers[w as usize].resource_req == req => {
-                self.resource_timed_out(w)
             }
             _ => {}
         }
@@ -276,12 +286,8 @@ impl Sim<'_> {
             self.send(w, to, msg);
         }
         let timeout = self.sc.network.timeout_ms as i64;
-        let timer = if renew {
-            Timer::RenewTimeout { req: op.req }
-        } else {
-            Timer::OpTimeout { req: op.req }
-        };
-        self.set_timer(w, timeout, timer);
+        let wait = if renew { Wait::Renew } else { Wait::Op };
+        self.set_deadline(w, wait, timeout, op.req);
     }
 
     /// Moves a unicast op to another store node, with a new request id.
@@ -307,12 +313,82 @@ impl Sim<'_> {
         self.send_op(w, renew);
     }
 
+    /// Expects a reply to request `req` within `local_ms` of the worker's clock.
+    fn set_deadline(&mut self, w: NodeId, wait: Wait, local_ms: i64, req: u32) {
+        let at_ms = self.now + self.nodes[w as usize].clock.true_span(local_ms);
+        let worker = self.w(w);
+        worker.deadlines[wait as usize] = Some((at_ms, req));
+        if worker.armed[wait as usize].is_none_or(|armed| armed > at_ms) {
+            self.arm(w, wait, at_ms);
+        }
+    }
+
+    fn arm(&mut self, w: NodeId, wait: Wait, at_ms: u64) {
+        let incarnation = self.nodes[w as usize].incarnation;
+        self.w(w).armed[wait as usize] = Some(at_ms);
+        let timer = Timer::Deadline {
+            wait: wait as u8,
+            at_ms,
+        };
+        self.queue.push(
+            at_ms,
+            Ev::Timer {
+                node: w,
+                incarnation,
+                timer,
+            },
+        );
+    }
+
+    fn deadline_reached(&mut self, w: NodeId, wait: u8, at_ms: u64) {
+        let Some(&wait) = Wait::ALL.get(wait as usize) else {
+            return;
+        };
+        let now = self.now;
+        let worker = self.w(w);
+        if worker.armed[wait as usize] != Some(at_ms) {
+            return;
+        }
+        worker.armed[wait as usize] = None;
+        let Some((due, req)) = worker.deadlines[wait as usize] else {
+            return;
+        };
+        if due > now {
+            // A later request moved the deadline: wait for that one.
+            self.arm(w, wait, due);
+            return;
+        }
+        worker.deadlines[wait as usize] = None;
+        let worker = &self.workers[w as usize];
+        match wait {
+            Wait::Op if worker.op.is_some_and(|o| o.req == req) => self.op_timed_out(w, false),
+            Wait::Renew if worker.renew.is_some_and(|o| o.req == req) => self.op_timed_out(w, true),
+            Wait::Resource if worker.resource_req == req => self.resource_timed_out(w),
+            _ => {}
+        }
+    }
+
     fn op_timed_out(&mut self, w: NodeId, renew: bool) {
+        let n = self.stores.len();
+        let worker = self.w(w);
+        let op = if renew { worker.renew } else { worker.op };
+        // An unanswered acquire may still have been granted: trying it elsewhere under the
+        // same token could make one token two grants. It fails instead, and the next attempt
+        // (a fresh token) goes to the next node. Releases and renewals must keep their token.
+        let acquiring = op.is_some_and(|o| {
+            matches!(
+                o.kind,
+                OpKind::Acquire { reenter: false } | OpKind::FlagRead | OpKind::FlagSet
+            )
+        });
         if self.fans_out() {
             self.fan_out_done(w, renew);
-        } else if self.stores.len() > 1 {
+        } else if n > 1 && !acquiring {
             self.redirect(w, renew, None);
         } else {
+            if let Some(o) = op {
+                self.w(w).leader = (o.target + 1) % n;
+            }
             self.op_failed(w, renew);
         }
     }
@@ -609,7 +685,7 @@ impl Sim<'_> {
         let resource = self.resource_id;
         self.send(w, resource, Msg::Read { key, token });
         let timeout = self.sc.workers[w as usize].write_timeout_ms as i64;
-        self.set_timer(w, timeout, Timer::ResourceTimeout { req });
+        self.set_deadline(w, Wait::Resource, timeout, req);
         if self.sc.lock.renewal != Renewal::None {
             self.set_timer(w, self.sc.lock.renew_period_ms() as i64, Timer::RenewTick);
         }
@@ -773,7 +849,7 @@ impl Sim<'_> {
             },
         );
         let timeout = self.sc.workers[w as usize].write_timeout_ms as i64;
-        self.set_timer(w, timeout, Timer::ResourceTimeout { req });
+        self.set_deadline(w, Wait::Resource, timeout, req);
     }
 
     /// The worker stops believing it holds the lock, and releases it.
@@ -890,6 +966,8 @@ impl Sim<'_> {
         worker.stalled = false;
         worker.generation += 1;
         worker.phase = Phase::Idle;
+        worker.deadlines = [None; 3];
+        worker.armed = [None; 3];
         if let Some(h) = hold {
             for token in h.inner.into_iter().chain([h.token]) {
                 self.record(

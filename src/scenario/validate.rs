@@ -281,7 +281,7 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
         "lock.reentrant",
         || {
             format!(
-                "a reentrant lock recognises its holder by the owner token, and {design} locks                  carry none: use design = \"token\" or \"fencing\""
+                "a reentrant lock recognises its holder by the owner token, and {design} locks carry none: use design = \"token\" or \"fencing\""
             )
         },
     )?;

@@ -35,6 +35,8 @@ pub struct Raft {
     next_len: Vec<usize>,
     /// Leader: monotonic local ms of each node's last answer.
     last_ack: Vec<i64>,
+    /// Leader: its own term's first entry is applied, so its lock table is up to date.
+    ready: bool,
 }
 
 impl Raft {
@@ -56,6 +58,7 @@ impl Raft {
             match_len: vec![0; nodes],
             next_len: vec![0; nodes],
             last_ack: vec![0; nodes],
+            ready: me == 0,
         }
     }
 
@@ -73,6 +76,7 @@ impl Raft {
 
     pub fn become_follower(&mut self, leader: Option<usize>) {
         self.role = Role::Follower { leader };
+        self.ready = false;
     }
 
     fn last_term(&self) -> u64 {
@@ -101,8 +105,19 @@ impl Sim<'_> {
                 prev_term,
                 entries,
                 commit_len,
-            } => self.on_append(me, from, term, prev_len, prev_term, entries, commit_len),
-            Msg::AppendReply { term, ok, len } => self.on_append_reply(me, from, term, ok, len),
+                sent_ms,
+            } => self.on_append(
+                me,
+                from,
+                (term, prev_len, prev_term, commit_len, sent_ms),
+                entries,
+            ),
+            Msg::AppendReply {
+                term,
+                ok,
+                len,
+                echo_ms,
+            } => self.on_append_reply(me, from, term, ok, len, echo_ms),
             Msg::Vote {
                 term,
                 last_len,
@@ -159,13 +174,17 @@ impl Sim<'_> {
             }
             Msg::Release { key, .. } => self.propose(me, Command::Release { key, token }),
             Msg::Renew { key, .. } => {
-                let ok = self.leader_has_quorum(me)
+                let now = self.lease_clock(me);
+                // A lease already due is not revived: its expiry may be on its way to a
+                // majority. A leader that has not caught up may still hold a released lock.
+                let ready = self.raft(me).ready;
+                let ok = ready
+                    && self.leader_has_quorum(me)
                     && self.stores[si].table.held[key as usize]
                         .as_ref()
-                        .is_some_and(|h| h.token == token);
+                        .is_some_and(|h| h.token == token && h.expires.is_some_and(|e| e > now));
                 if ok {
                     let ttl = self.sc.lock.ttl_ms;
-                    let now = self.lease_clock(me);
                     if let Some(h) = self.stores[si].table.held[key as usize].as_mut() {
                         h.expires = Some(now + ttl as i64);
                     }
@@ -216,6 +235,7 @@ impl Sim<'_> {
     }
 
     fn send_append(&mut self, me: NodeId, to: usize) {
+        let sent_ms = self.mono(me);
         let r = self.raft(me);
         let prev_len = r.next_len[to].min(r.log.len());
         let prev_term = if prev_len == 0 {
@@ -229,22 +249,21 @@ impl Sim<'_> {
             prev_term,
             entries: r.log[prev_len..].to_vec(),
             commit_len: r.commit_len,
+            sent_ms,
         };
         let to = self.store_id(to);
         self.send(me, to, msg);
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// `head`: the append's term, previous length and term, commit length and send time.
     fn on_append(
         &mut self,
         me: NodeId,
         from: NodeId,
-        term: u64,
-        prev_len: usize,
-        prev_term: u64,
+        head: (u64, usize, u64, usize, i64),
         entries: Vec<LogEntry>,
-        commit_len: usize,
     ) {
+        let (term, prev_len, prev_term, commit_len, echo_ms) = head;
         let leader = self.store_index(from);
         let mono = self.mono(me);
         let r = self.raft(me);
@@ -253,6 +272,7 @@ impl Sim<'_> {
                 term: r.term,
                 ok: false,
                 len: r.log.len(),
+                echo_ms,
             };
             self.send(me, from, reply);
             return;
@@ -282,6 +302,7 @@ impl Sim<'_> {
                     term,
                     ok: false,
                     len,
+                    echo_ms,
                 },
             );
             return;
@@ -307,13 +328,21 @@ impl Sim<'_> {
                 term,
                 ok: true,
                 len: end,
+                echo_ms,
             },
         );
     }
 
-    fn on_append_reply(&mut self, me: NodeId, from: NodeId, term: u64, ok: bool, len: usize) {
+    fn on_append_reply(
+        &mut self,
+        me: NodeId,
+        from: NodeId,
+        term: u64,
+        ok: bool,
+        len: usize,
+        echo_ms: i64,
+    ) {
         let peer = self.store_index(from);
-        let mono = self.mono(me);
         let r = self.raft(me);
         if term > r.term {
             self.step_down(me, term);
@@ -322,7 +351,9 @@ impl Sim<'_> {
         if r.role != Role::Leader || term < r.term {
             return;
         }
-        r.last_ack[peer] = mono;
+        // Fresh as of when the leader sent what this answers, not when it arrived: a reply
+        // that waited out a pause says nothing about now.
+        r.last_ack[peer] = r.last_ack[peer].max(echo_ms);
         if ok {
             r.match_len[peer] = r.match_len[peer].max(len);
             r.next_len[peer] = len;
@@ -370,7 +401,9 @@ impl Sim<'_> {
             let index = r.applied_len + 1;
             let cmd = r.log[index - 1].cmd;
             r.applied_len = index;
-            let leader = r.role == Role::Leader;
+            // Only a leader a majority has recently answered speaks for the store; one that
+            // may have been deposed applies silently, promising nothing.
+            let leader = r.role == Role::Leader && self.leader_has_quorum(me);
             self.apply(me, index as u64, cmd, leader);
         }
     }
@@ -381,9 +414,15 @@ impl Sim<'_> {
     fn apply(&mut self, me: NodeId, index: u64, cmd: Command, leader: bool) {
         let si = self.store_index(me);
         let design = self.sc.lock.design;
-        let ttl = self.sc.lock.ttl_ms;
+        let lease_ms = self.lease_ms();
         match cmd {
+            Command::Noop if leader => self.caught_up(me),
             Command::Noop => {}
+            Command::GrantNext { key } => {
+                if self.stores[si].table.held[key as usize].is_none() {
+                    self.raft_grant_next(me, key, index, leader);
+                }
+            }
             Command::Acquire {
                 key,
                 token,
@@ -399,7 +438,7 @@ impl Sim<'_> {
                         }
                         AcquireAnswer::Granted {
                             fence: h.fence,
-                            lease_ms: Some(ttl),
+                            lease_ms,
                         }
                     }
                     Some(h) => {
@@ -433,10 +472,7 @@ impl Sim<'_> {
                     }
                     None => {
                         let fence = self.raft_grant(me, key, token, index, leader);
-                        AcquireAnswer::Granted {
-                            fence,
-                            lease_ms: Some(ttl),
-                        }
+                        AcquireAnswer::Granted { fence, lease_ms }
                     }
                 };
                 if leader {
@@ -481,13 +517,18 @@ impl Sim<'_> {
                 let table = &mut self.stores[si].table;
                 if table.held[k].as_ref().is_some_and(|h| h.token == token) {
                     table.held[k] = None;
+                    let delay = self.sc.lock.lock_delay_ms as i64;
                     if leader {
                         let now = self.lease_clock(me);
-                        self.stores[si].table.delay_until[k] =
-                            now + self.sc.lock.lock_delay_ms as i64;
+                        self.stores[si].table.delay_until[k] = now + delay;
                         self.record(me, EventKind::Expired { key, token });
                     }
-                    self.raft_grant_next(me, key, index, leader);
+                    if delay == 0 {
+                        self.raft_grant_next(me, key, index, leader);
+                    } else if leader {
+                        // Lock-delay: a later entry grants the next waiter, once it is over.
+                        self.set_timer(me, delay, Timer::LockDelayOver { key });
+                    }
                 }
             }
         }
@@ -504,8 +545,9 @@ impl Sim<'_> {
         let si = self.store_index(me);
         let fence = (self.sc.lock.design == Design::Fencing).then_some(index);
         let mut held = Held::new(token, fence);
-        if leader {
-            held.expires = Some(self.lease_clock(me) + self.sc.lock.ttl_ms as i64);
+        let lease_ms = self.lease_ms();
+        if leader && let Some(ttl) = lease_ms {
+            held.expires = Some(self.lease_clock(me) + ttl as i64);
         }
         self.stores[si].table.held[key as usize] = Some(held);
         if leader {
@@ -515,7 +557,7 @@ impl Sim<'_> {
                     key,
                     token,
                     fence,
-                    lease_ms: Some(self.sc.lock.ttl_ms),
+                    lease_ms,
                 },
             );
             self.arm_expiry(me, key, token);
@@ -581,6 +623,9 @@ impl Sim<'_> {
                 if self.mono(me) - self.stores[si].last_heard >= patience {
                     self.start_election(me);
                 }
+            }
+            Timer::LockDelayOver { key } if self.raft(me).role == Role::Leader => {
+                self.propose(me, Command::GrantNext { key });
             }
             Timer::Expire { key, token } => {
                 let still = self.raft(me).role == Role::Leader
@@ -667,23 +712,15 @@ impl Sim<'_> {
         self.become_leader(me);
     }
 
-    fn become_leader(&mut self, me: NodeId) {
+    /// The new leader's first entry is applied: its lock table now holds every decided
+    /// change. It cannot know how much of each lease is left, so it restarts them in full.
+    fn caught_up(&mut self, me: NodeId) {
         let si = self.store_index(me);
-        let mono = self.mono(me);
-        let r = self.raft(me);
-        r.role = Role::Leader;
-        let len = r.log.len();
-        r.next_len.iter_mut().for_each(|n| *n = len);
-        r.match_len.iter_mut().for_each(|m| *m = 0);
-        r.last_ack.iter_mut().for_each(|a| *a = mono);
-        let term = r.term;
-        self.record(me, EventKind::BecameLeader { term });
-        // A new leader cannot know how much of each lease is left: it restarts them in full.
-        let ttl = self.sc.lock.ttl_ms;
+        self.raft(me).ready = true;
+        let Some(ttl) = self.lease_ms() else { return };
         let now = self.lease_clock(me);
         for key in 0..self.keys.len() as KeyId {
-            let held = self.stores[si].table.held[key as usize].as_mut();
-            if let Some(h) = held {
+            if let Some(h) = self.stores[si].table.held[key as usize].as_mut() {
                 h.expires = Some(now + ttl as i64);
                 let token = h.token;
                 self.record(
@@ -697,6 +734,19 @@ impl Sim<'_> {
                 self.arm_expiry(me, key, token);
             }
         }
+    }
+
+    fn become_leader(&mut self, me: NodeId) {
+        let mono = self.mono(me);
+        let r = self.raft(me);
+        r.role = Role::Leader;
+        r.ready = false;
+        let len = r.log.len();
+        r.next_len.iter_mut().for_each(|n| *n = len);
+        r.match_len.iter_mut().for_each(|m| *m = 0);
+        r.last_ack.iter_mut().for_each(|a| *a = mono);
+        let term = r.term;
+        self.record(me, EventKind::BecameLeader { term });
         self.propose(me, Command::Noop);
         self.set_timer(me, self.heartbeat_ms(), Timer::Heartbeat);
     }

@@ -207,18 +207,18 @@ impl Sim<'_> {
                 // Our own lock: a reentrant call, or a retransmitted request.
                 if reenter && self.sc.lock.reentrant {
                     h.count += 1;
+                    let fence = h.fence;
                     if self.sc.lock.design.has_lease() {
                         h.expires = Some(now + ttl);
+                        self.record(
+                            me,
+                            EventKind::LeaseExtended {
+                                key,
+                                token,
+                                lease_ms: ttl as u64,
+                            },
+                        );
                     }
-                    let fence = h.fence;
-                    self.record(
-                        me,
-                        EventKind::LeaseExtended {
-                            key,
-                            token,
-                            lease_ms: ttl as u64,
-                        },
-                    );
                     self.replicate(me, key);
                     return AcquireAnswer::Granted {
                         fence,

@@ -1,0 +1,1450 @@
+//! The sandbox: every field of a scenario, editable, with the validator's message next to the
+//! field it names; TOML in and out (files on the desktop, a text box everywhere).
+//!
+//! The form edits a draft [`Scenario`] in place. Every widget holds a value of the field's own
+//! type, so a draft can be invalid only in ways [`Scenario::validate`] describes, and nothing
+//! is ever thrown away because of an error: the draft stays as the learner left it, and TOML
+//! that does not parse stays in its box with the position of the problem.
+
+use eframe::egui::{self, Align, RichText, Ui};
+
+use super::style;
+use crate::checker::Kind;
+use crate::scenario::{
+    self, Design, Expect, Expiry, Fault, FaultKind, Persistence, Renewal, ResourceMode, Scenario,
+    ScenarioError, StoreClock, Topology, Waiting, Worker,
+};
+
+/// Width of the label column, in points: the widgets of every section line up after it.
+const LABEL_WIDTH: f32 = 170.0;
+
+/// Workers and faults start open when there are at most this many; a long list starts folded
+/// so the form stays short (and quick to draw).
+const OPEN_ITEMS: usize = 12;
+
+/// Every fault kind, in the order of DESIGN §4's table.
+const FAULT_KINDS: [&str; 9] = [
+    "pause",
+    "stall",
+    "crash",
+    "restart",
+    "kill_store",
+    "partition",
+    "heal",
+    "clock_jump",
+    "delay",
+];
+
+const EXPIRIES: [(Expiry, &str); 2] = [(Expiry::Store, "store"), (Expiry::Client, "client")];
+const RENEWALS: [(Renewal, &str); 3] = [
+    (Renewal::None, "none"),
+    (Renewal::Watchdog, "watchdog"),
+    (Renewal::Progress, "progress"),
+];
+const WAITINGS: [(Waiting, &str); 2] = [(Waiting::Retry, "retry"), (Waiting::Fair, "fair")];
+const TOPOLOGIES: [Topology; 4] = [
+    Topology::Single,
+    Topology::Replicated,
+    Topology::Redlock,
+    Topology::Consensus,
+];
+const CLOCKS: [(StoreClock, &str); 2] = [
+    (StoreClock::Monotonic, "monotonic"),
+    (StoreClock::Wall, "wall"),
+];
+const PERSISTENCES: [(Persistence, &str); 2] =
+    [(Persistence::Fsync, "fsync"), (Persistence::None, "none")];
+const MODES: [(ResourceMode, &str); 3] = [
+    (ResourceMode::Plain, "plain"),
+    (ResourceMode::Idempotent, "idempotent"),
+    (ResourceMode::Cas, "cas"),
+];
+
+/// Whether the validator's `error` is about the field at `path`. `within` also counts fields
+/// inside it (a partition's `groups` owns `groups[1][0]`); otherwise only the exact field.
+fn names(error: &ScenarioError, path: &str, within: bool) -> bool {
+    match error.field.strip_prefix(path) {
+        Some("") => true,
+        Some(rest) => within && (rest.starts_with('[') || rest.starts_with('.')),
+        None => false,
+    }
+}
+
+/// A fault of kind `name` (one of [`FAULT_KINDS`]), keeping what `old` had that the new kind
+/// also has (its node, its duration), else defaults that name `workers[0]` and `store1`.
+fn fault_kind(name: &str, old: Option<&FaultKind>, workers: &[Worker]) -> Option<FaultKind> {
+    let worker = || {
+        workers
+            .first()
+            .map_or_else(|| "A".to_string(), |w| w.name.clone())
+    };
+    let old_node = old.and_then(|k| match k {
+        FaultKind::Pause { node, .. }
+        | FaultKind::Stall { node, .. }
+        | FaultKind::Crash { node }
+        | FaultKind::Restart { node }
+        | FaultKind::ClockJump { node, .. } => Some(node.clone()),
+        FaultKind::Delay { from, .. } => Some(from.clone()),
+        _ => None,
+    });
+    let old_for = old.and_then(|k| match k {
+        FaultKind::Pause { for_ms, .. }
+        | FaultKind::Stall { for_ms, .. }
+        | FaultKind::Delay { for_ms, .. } => Some(*for_ms),
+        FaultKind::KillStore { for_ms } | FaultKind::Partition { for_ms, .. } => *for_ms,
+        _ => None,
+    });
+    let node = || old_node.clone().unwrap_or_else(worker);
+    let for_ms = old_for.unwrap_or(1_000);
+    Some(match name {
+        "pause" => FaultKind::Pause {
+            node: node(),
+            for_ms,
+        },
+        // Only a worker's work can stall.
+        "stall" => FaultKind::Stall {
+            node: old_node
+                .clone()
+                .filter(|n| workers.iter().any(|w| &w.name == n))
+                .unwrap_or_else(worker),
+            for_ms,
+        },
+        "crash" => FaultKind::Crash { node: node() },
+        "restart" => FaultKind::Restart { node: node() },
+        "kill_store" => FaultKind::KillStore { for_ms: old_for },
+        "partition" => {
+            let node = node();
+            let other = other_end(&node).to_string();
+            FaultKind::Partition {
+                groups: vec![vec![node], vec![other]],
+                for_ms: Some(for_ms),
+            }
+        }
+        "heal" => FaultKind::Heal,
+        "clock_jump" => FaultKind::ClockJump {
+            node: old_node.clone().unwrap_or_else(|| "store1".to_string()),
+            delta_ms: 30_000,
+        },
+        "delay" => {
+            let from = node();
+            let to = other_end(&from).to_string();
+            FaultKind::Delay {
+                from,
+                to,
+                extra_ms: 500,
+                for_ms,
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// The other end of a link from `node` for a new delay or partition: the store, unless that
+/// is `node` itself.
+fn other_end(node: &str) -> &'static str {
+    if node == "store1" {
+        "resource"
+    } else {
+        "store1"
+    }
+}
+
+/// A worker name not yet used: the first free capital letter, else `W<n>`.
+fn fresh_worker_name(workers: &[Worker]) -> String {
+    let taken = |name: &str| workers.iter().any(|w| w.name == name);
+    ('A'..='Z')
+        .map(String::from)
+        .chain((1..).map(|n| format!("W{n}")))
+        .find(|name| !taken(name))
+        .unwrap_or_default()
+}
+
+/// Every node a fault may name: the workers, `store1` .. `storeN`, `resource`.
+fn node_names(scenario: &Scenario) -> Vec<String> {
+    let workers = scenario.workers.iter().map(|w| w.name.clone());
+    let stores = (1..=scenario.store.nodes).map(|n| format!("store{n}"));
+    workers
+        .chain(stores)
+        .chain(["resource".to_string()])
+        .collect()
+}
+
+/// What `[expect]` says about one kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expectation {
+    Either,
+    Reported,
+    Absent,
+    /// In both lists: the validator rejects it; shown so a file's mistake is visible.
+    Both,
+}
+
+impl Expectation {
+    fn of(expect: &Expect, kind: Kind) -> Expectation {
+        match (expect.kinds.contains(&kind), expect.absent.contains(&kind)) {
+            (false, false) => Expectation::Either,
+            (true, false) => Expectation::Reported,
+            (false, true) => Expectation::Absent,
+            (true, true) => Expectation::Both,
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Expectation::Either => "either way",
+            Expectation::Reported => "must be reported",
+            Expectation::Absent => "must not be reported",
+            Expectation::Both => "both (contradiction)",
+        }
+    }
+
+    /// Puts `kind` in the lists this expectation names, and out of the others.
+    fn set(self, expect: &mut Expect, kind: Kind) {
+        expect.kinds.retain(|k| *k != kind);
+        expect.absent.retain(|k| *k != kind);
+        if matches!(self, Expectation::Reported | Expectation::Both) {
+            expect.kinds.push(kind);
+        }
+        if matches!(self, Expectation::Absent | Expectation::Both) {
+            expect.absent.push(kind);
+        }
+    }
+}
+
+/// Draws labelled rows and puts the validator's message under the row it names.
+struct Form<'e> {
+    error: Option<&'e ScenarioError>,
+    /// Whether the error has been shown next to a field this frame.
+    placed: bool,
+    /// Scroll the error's message into view (the learner asked to see it).
+    scroll: bool,
+}
+
+impl Form<'_> {
+    /// A row: `label` (with `hint` on hover), the widgets `add` draws, and the message if the
+    /// error names `path` exactly.
+    fn row(&mut self, ui: &mut Ui, path: &str, label: &str, hint: &str, add: impl FnOnce(&mut Ui)) {
+        self.row_with(ui, path, false, label, hint, add);
+    }
+
+    fn row_with(
+        &mut self,
+        ui: &mut Ui,
+        path: &str,
+        within: bool,
+        label: &str,
+        hint: &str,
+        add: impl FnOnce(&mut Ui),
+    ) {
+        ui.horizontal(|ui| {
+            let start = ui.cursor().left();
+            let response = ui.label(label);
+            if !hint.is_empty() {
+                response.on_hover_text(hint);
+            }
+            // Pad the label to a fixed column, so the widgets of a section line up.
+            let used = ui.cursor().left() - start;
+            ui.add_space((LABEL_WIDTH - used).max(0.0));
+            add(ui);
+        });
+        self.note(ui, path, within);
+    }
+
+    /// The message, in red, if the error names `path`.
+    fn note(&mut self, ui: &mut Ui, path: &str, within: bool) {
+        if let Some(error) = self.error.filter(|e| names(e, path, within)) {
+            self.placed = true;
+            ui.horizontal(|ui| {
+                ui.add_space(LABEL_WIDTH);
+                let shown = ui.label(RichText::new(&error.message).color(style::VIOLATING));
+                if std::mem::take(&mut self.scroll) {
+                    shown.scroll_to_me(Some(Align::Center));
+                }
+            });
+        }
+    }
+
+    /// `Some(true)` if the error is about one of `paths` or inside it: the section holding
+    /// them opens to show it.
+    fn open_for(&self, paths: &[&str]) -> Option<bool> {
+        self.error
+            .is_some_and(|e| paths.iter().any(|path| names(e, path, true)))
+            .then_some(true)
+    }
+}
+
+/// The sandbox panel.
+///
+/// The shell calls [`Sandbox::show`] every frame it is visible; it returns the draft when the
+/// learner presses Run (never while the draft is invalid). [`Sandbox::load`] puts a scenario in
+/// the form (the library's Edit, or "edit this run").
+pub struct Sandbox {
+    draft: Scenario,
+    /// The TOML box: pasted text, or the draft as last copied out.
+    text: String,
+    /// Why the text in the box is not a scenario.
+    text_error: Option<ScenarioError>,
+    text_open: bool,
+    /// The outcome of the last load, save or copy; `true` if it went wrong.
+    notice: Option<(String, bool)>,
+    /// The kind the "Add fault" button adds.
+    new_fault: &'static str,
+    /// Whether the last frame showed the validator's message next to its field.
+    error_placed: bool,
+    /// The learner asked to be shown the field in error.
+    show_error: bool,
+}
+
+impl Sandbox {
+    /// A sandbox with `scenario` in the form.
+    pub fn new(scenario: Scenario) -> Sandbox {
+        Sandbox {
+            text: scenario::to_toml(&scenario),
+            draft: scenario,
+            text_error: None,
+            text_open: false,
+            notice: None,
+            new_fault: FAULT_KINDS[0],
+            error_placed: false,
+            show_error: false,
+        }
+    }
+
+    /// Replaces the form's contents with `scenario`.
+    pub fn load(&mut self, scenario: Scenario) {
+        *self = Sandbox {
+            text_open: self.text_open,
+            ..Sandbox::new(scenario)
+        };
+    }
+
+    /// The scenario as edited so far (valid or not).
+    pub fn draft(&self) -> &Scenario {
+        &self.draft
+    }
+
+    /// Puts `text` in the TOML box and, if it is a valid scenario, in the form; otherwise the
+    /// form stays and the box shows where the text goes wrong.
+    fn take_text(&mut self, text: String) {
+        match scenario::parse(&text) {
+            Ok(s) => {
+                self.draft = s;
+                self.text_error = None;
+                self.notice = Some(("The form now holds this TOML.".to_string(), false));
+            }
+            Err(e) => {
+                self.text_error = Some(e);
+                self.text_open = true;
+                self.notice = Some((
+                    "That TOML is not a scenario yet; the form is unchanged.".to_string(),
+                    true,
+                ));
+            }
+        }
+        self.text = text;
+    }
+
+    /// Draws the form; returns the draft when Run is pressed.
+    pub fn show(&mut self, ui: &mut Ui) -> Option<Scenario> {
+        let error = self.draft.validate().err();
+        let mut run = false;
+        ui.horizontal_wrapped(|ui| {
+            ui.heading("Sandbox");
+            run = ui
+                .add_enabled(error.is_none(), egui::Button::new("Run"))
+                .on_disabled_hover_text("Fix the field marked in red first.")
+                .clicked();
+            self.file_buttons(ui);
+        });
+        match &error {
+            None => {
+                ui.label(RichText::new("Ready to run.").color(style::SAFE));
+            }
+            // The message is also under its field, which may be far down the form.
+            Some(e) => {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new(format!("Cannot run yet: {e}")).color(style::VIOLATING));
+                    if self.error_placed && ui.button("Show the field").clicked() {
+                        self.show_error = true;
+                    }
+                });
+            }
+        }
+        if let Some((message, bad)) = &self.notice {
+            let colour = if *bad { style::VIOLATING } else { style::SAFE };
+            ui.label(RichText::new(message).color(colour));
+        }
+        ui.separator();
+        let mut form = Form {
+            error: error.as_ref(),
+            placed: false,
+            scroll: std::mem::take(&mut self.show_error),
+        };
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                self.toml_box(ui);
+                let draft = &mut self.draft;
+                general(ui, &mut form, draft);
+                network(ui, &mut form, draft);
+                lock(ui, &mut form, draft);
+                store(ui, &mut form, draft);
+                resource_and_check(ui, &mut form, draft);
+                workers(ui, &mut form, draft);
+                faults(ui, &mut form, draft, &mut self.new_fault);
+                expect(ui, &mut form, draft);
+            });
+        self.error_placed = form.placed;
+        (run && error.is_none()).then(|| self.draft.clone())
+    }
+
+    /// Load and save through the desktop's file dialogs.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn file_buttons(&mut self, ui: &mut Ui) {
+        if ui.button("Load file…").clicked() {
+            let picked = rfd::FileDialog::new()
+                .add_filter("scenario", &["toml"])
+                .pick_file();
+            if let Some(path) = picked {
+                match std::fs::read_to_string(&path) {
+                    Ok(text) => self.take_text(text),
+                    Err(e) => {
+                        self.notice =
+                            Some((format!("Could not read {}: {e}", path.display()), true));
+                    }
+                }
+            }
+        }
+        if ui.button("Save as…").clicked() {
+            let picked = rfd::FileDialog::new()
+                .add_filter("scenario", &["toml"])
+                .set_file_name("scenario.toml")
+                .save_file();
+            if let Some(path) = picked {
+                self.notice = Some(
+                    match std::fs::write(&path, scenario::to_toml(&self.draft)) {
+                        Ok(()) => (format!("Saved {}.", path.display()), false),
+                        Err(e) => (format!("Could not write {}: {e}", path.display()), true),
+                    },
+                );
+            }
+        }
+    }
+
+    /// The browser has no files: the TOML box below is the way in and out.
+    #[cfg(target_arch = "wasm32")]
+    fn file_buttons(&mut self, ui: &mut Ui) {
+        if ui.button("Paste or copy TOML").clicked() {
+            self.text_open = true;
+        }
+    }
+
+    /// The scenario as TOML: copy it out, or paste one in.
+    fn toml_box(&mut self, ui: &mut Ui) {
+        let header = egui::CollapsingHeader::new("TOML")
+            .id_salt("sandbox_toml")
+            .open(self.text_open.then_some(true));
+        let shown = header.show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                if ui.button("Fill from the form").clicked() {
+                    self.text = scenario::to_toml(&self.draft);
+                    self.text_error = None;
+                }
+                if ui.button("Copy to clipboard").clicked() {
+                    ui.ctx().copy_text(self.text.clone());
+                    self.notice = Some(("Copied the TOML.".to_string(), false));
+                }
+                if ui.button("Use this TOML").clicked() {
+                    self.take_text(self.text.clone());
+                }
+            });
+            if let Some(e) = &self.text_error {
+                ui.label(RichText::new(e.to_string()).color(style::VIOLATING));
+            }
+            ui.add(
+                egui::TextEdit::multiline(&mut self.text)
+                    .code_editor()
+                    .desired_rows(14)
+                    .desired_width(f32::INFINITY),
+            );
+        });
+        // The header forced it open once; from now on the learner opens and closes it.
+        if shown.body_returned.is_some() {
+            self.text_open = false;
+        }
+    }
+}
+
+/// A section of the form, open at first; `open` forces it open (it holds the error).
+fn section(ui: &mut Ui, open: Option<bool>, title: &str, add: impl FnOnce(&mut Ui)) {
+    egui::CollapsingHeader::new(RichText::new(title).strong())
+        .id_salt(("sandbox_section", title))
+        .default_open(true)
+        .open(open)
+        .show(ui, add);
+}
+
+fn ms(value: &mut u64) -> egui::DragValue<'_> {
+    egui::DragValue::new(value).speed(10).suffix(" ms")
+}
+
+fn count<T: egui::emath::Numeric>(value: &mut T) -> egui::DragValue<'_> {
+    egui::DragValue::new(value).speed(0.05)
+}
+
+fn pick<T: Copy + PartialEq>(ui: &mut Ui, id: &str, value: &mut T, options: &[(T, &str)]) {
+    let shown = options
+        .iter()
+        .find(|(v, _)| v == value)
+        .map_or("", |(_, name)| name);
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(shown)
+        .show_ui(ui, |ui| {
+            for (v, name) in options {
+                ui.selectable_value(value, *v, *name);
+            }
+        });
+}
+
+/// A node by name: any node of the scenario, or the name already there even if no node has
+/// it (so a mistyped name from a file stays visible, with the validator's message).
+fn pick_node(ui: &mut Ui, id: &str, value: &mut String, nodes: &[String]) {
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(value.as_str())
+        .show_ui(ui, |ui| {
+            for node in nodes {
+                ui.selectable_value(value, node.clone(), node);
+            }
+        });
+}
+
+/// A duration that may be absent: a checkbox, then the value.
+fn optional_ms(ui: &mut Ui, value: &mut Option<u64>, on: &str, default_ms: u64) {
+    let mut set = value.is_some();
+    if ui.checkbox(&mut set, on).changed() {
+        *value = set.then_some(value.unwrap_or(default_ms));
+    }
+    if let Some(v) = value {
+        ui.add(ms(v));
+    }
+}
+
+fn general(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
+    let top = [
+        "version",
+        "name",
+        "description",
+        "source",
+        "seed",
+        "until_ms",
+    ];
+    section(ui, form.open_for(&top), "Scenario", |ui| {
+        form.row(ui, "version", "version", "The file format version.", |ui| {
+            ui.add(count(&mut s.version));
+        });
+        form.row(ui, "name", "name", "The title shown above the run.", |ui| {
+            ui.add(egui::TextEdit::singleline(&mut s.name).desired_width(f32::INFINITY));
+        });
+        form.row(ui, "description", "description", "", |ui| {
+            ui.add(
+                egui::TextEdit::multiline(&mut s.description)
+                    .desired_rows(2)
+                    .desired_width(f32::INFINITY),
+            );
+        });
+        form.row(ui, "source", "source", "Where the case comes from.", |ui| {
+            ui.add(egui::TextEdit::singleline(&mut s.source).desired_width(f32::INFINITY));
+        });
+        form.row(
+            ui,
+            "seed",
+            "seed",
+            "Drives every random choice: the same seed gives the same run.",
+            |ui| {
+                ui.add(count(&mut s.seed));
+            },
+        );
+        form.row(ui, "until_ms", "until_ms", "The simulated horizon.", |ui| {
+            ui.add(ms(&mut s.until_ms));
+        });
+    });
+}
+
+fn network(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
+    let n = &mut s.network;
+    section(ui, form.open_for(&["network"]), "[network]", |ui| {
+        form.row(
+            ui,
+            "network.delay_ms",
+            "delay_ms (min, max)",
+            "One-way delay, uniform between the two.",
+            |ui| {
+                let [min, max] = &mut n.delay_ms;
+                ui.add(ms(min));
+                ui.add(ms(max));
+            },
+        );
+        form.row(
+            ui,
+            "network.loss",
+            "loss",
+            "Probability a message is lost.",
+            |ui| {
+                ui.add(
+                    egui::DragValue::new(&mut n.loss)
+                        .speed(0.005)
+                        .max_decimals(3),
+                );
+            },
+        );
+        form.row(
+            ui,
+            "network.timeout_ms",
+            "timeout_ms",
+            "How long a client waits for a store node's reply.",
+            |ui| {
+                ui.add(ms(&mut n.timeout_ms));
+            },
+        );
+    });
+}
+
+fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
+    let l = &mut s.lock;
+    section(ui, form.open_for(&["lock"]), "[lock]", |ui| {
+        form.row(
+            ui,
+            "lock.design",
+            "design",
+            "The rung of the ladder.",
+            |ui| {
+                let designs = Design::ALL.map(|d| (d, d.as_str()));
+                pick(ui, "lock.design", &mut l.design, &designs);
+            },
+        );
+        form.row(ui, "lock.ttl_ms", "ttl_ms", "Lease length.", |ui| {
+            ui.add(ms(&mut l.ttl_ms));
+        });
+        form.row(
+            ui,
+            "lock.expiry",
+            "expiry",
+            "store: the store times the lease. client: a contender compares the holder's \
+             'held until' with its own clock.",
+            |ui| pick(ui, "lock.expiry", &mut l.expiry, &EXPIRIES),
+        );
+        form.row(
+            ui,
+            "lock.renewal",
+            "renewal",
+            "watchdog: extends while the process lives. progress: only while work advances.",
+            |ui| pick(ui, "lock.renewal", &mut l.renewal, &RENEWALS),
+        );
+        form.row(
+            ui,
+            "lock.renew_every_ms",
+            "renew_every_ms",
+            "0 = ttl / 3.",
+            |ui| {
+                ui.add(ms(&mut l.renew_every_ms));
+            },
+        );
+        form.row(
+            ui,
+            "lock.reentrant",
+            "reentrant",
+            "A holder may take it again.",
+            |ui| {
+                ui.checkbox(&mut l.reentrant, "");
+            },
+        );
+        form.row(
+            ui,
+            "lock.waiting",
+            "waiting",
+            "retry: ask again after a back-off. fair: a FIFO queue at the store.",
+            |ui| pick(ui, "lock.waiting", &mut l.waiting, &WAITINGS),
+        );
+        form.row(
+            ui,
+            "lock.retry_ms",
+            "retry_ms",
+            "Back-off between attempts.",
+            |ui| {
+                ui.add(ms(&mut l.retry_ms));
+            },
+        );
+        form.row(
+            ui,
+            "lock.lock_delay_ms",
+            "lock_delay_ms",
+            "After a lease expires, refuse new grants this long.",
+            |ui| {
+                ui.add(ms(&mut l.lock_delay_ms));
+            },
+        );
+    });
+}
+
+fn store(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
+    let st = &mut s.store;
+    section(ui, form.open_for(&["store"]), "[store]", |ui| {
+        form.row(ui, "store.topology", "topology", "", |ui| {
+            let topologies = TOPOLOGIES.map(|t| (t, t.as_str()));
+            pick(ui, "store.topology", &mut st.topology, &topologies);
+        });
+        form.row(
+            ui,
+            "store.nodes",
+            "nodes",
+            "Named store1 .. storeN.",
+            |ui| {
+                ui.add(count(&mut st.nodes));
+            },
+        );
+        form.row(
+            ui,
+            "store.clock",
+            "clock",
+            "wall: a clock jump moves lease expiry.",
+            |ui| pick(ui, "store.clock", &mut st.clock, &CLOCKS),
+        );
+        form.row(
+            ui,
+            "store.persistence",
+            "persistence",
+            "none: a restarted node forgot every lock.",
+            |ui| pick(ui, "store.persistence", &mut st.persistence, &PERSISTENCES),
+        );
+        form.row(
+            ui,
+            "store.replication_lag_ms",
+            "replication_lag_ms",
+            "replicated: how long the primary takes to copy a change to its replicas.",
+            |ui| {
+                ui.add(ms(&mut st.replication_lag_ms));
+            },
+        );
+        form.row(
+            ui,
+            "store.failover_ms",
+            "failover_ms",
+            "How long without the primary or leader before a replica takes over.",
+            |ui| {
+                ui.add(ms(&mut st.failover_ms));
+            },
+        );
+    });
+}
+
+fn resource_and_check(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
+    section(ui, form.open_for(&["resource"]), "[resource]", |ui| {
+        form.row(
+            ui,
+            "resource.fencing",
+            "fencing",
+            "Reject a token lower than the highest accepted.",
+            |ui| {
+                ui.checkbox(&mut s.resource.fencing, "");
+            },
+        );
+        form.row(
+            ui,
+            "resource.mode",
+            "mode",
+            "plain: read-modify-write. idempotent: overlaps are harmless. cas: compare-and-swap \
+             on a version.",
+            |ui| pick(ui, "resource.mode", &mut s.resource.mode, &MODES),
+        );
+    });
+    section(ui, form.open_for(&["check"]), "[check]", |ui| {
+        form.row(
+            ui,
+            "check.starve_after_ms",
+            "starve_after_ms",
+            "A live worker waiting longer than this is starved.",
+            |ui| {
+                ui.add(ms(&mut s.check.starve_after_ms));
+            },
+        );
+    });
+}
+
+fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
+    section(ui, form.open_for(&["worker"]), "Workers", |ui| {
+        form.note(ui, "worker", false);
+        let many_workers = s.workers.len() > OPEN_ITEMS;
+        let mut remove = None;
+        for (i, w) in s.workers.iter_mut().enumerate() {
+            let p = |field: &str| format!("worker[{i}].{field}");
+            let title = format!("[[worker]] {}", w.name);
+            egui::CollapsingHeader::new(title)
+                .id_salt(("sandbox_worker", i))
+                .default_open(!many_workers)
+                .open(form.open_for(&[&format!("worker[{i}]")]))
+                .show(ui, |ui| {
+                    form.note(ui, &format!("worker[{i}]"), false);
+                    form.row(
+                        ui,
+                        &p("name"),
+                        "name",
+                        "Unique; not store<N> nor resource.",
+                        |ui| {
+                            ui.add(egui::TextEdit::singleline(&mut w.name).desired_width(120.0));
+                            if ui.button("Remove worker").clicked() {
+                                remove = Some(i);
+                            }
+                        },
+                    );
+                    form.row(ui, &p("start_ms"), "start_ms", "First attempt.", |ui| {
+                        ui.add(ms(&mut w.start_ms));
+                    });
+                    form.row(
+                        ui,
+                        &p("work_ms"),
+                        "work_ms",
+                        "Critical-section length in the worker's own running time.",
+                        |ui| {
+                            ui.add(ms(&mut w.work_ms));
+                        },
+                    );
+                    form.row(
+                        ui,
+                        &p("writes"),
+                        "writes",
+                        "Writes per critical section.",
+                        |ui| {
+                            ui.add(count(&mut w.writes));
+                        },
+                    );
+                    form.row(
+                        ui,
+                        &p("repeat"),
+                        "repeat",
+                        "Acquisitions; 0 = until the horizon.",
+                        |ui| {
+                            ui.add(count(&mut w.repeat));
+                        },
+                    );
+                    form.row(
+                        ui,
+                        &p("retry_ms"),
+                        "retry_ms",
+                        "Default: lock.retry_ms.",
+                        |ui| {
+                            optional_ms(ui, &mut w.retry_ms, "own back-off", 50);
+                        },
+                    );
+                    form.row(
+                        ui,
+                        &p("key"),
+                        "key",
+                        "Which lock (and record) it wants.",
+                        |ui| {
+                            ui.add(egui::TextEdit::singleline(&mut w.key).desired_width(120.0));
+                        },
+                    );
+                    form.row(
+                        ui,
+                        &p("nested"),
+                        "nested",
+                        "Takes the same lock again inside its critical section.",
+                        |ui| {
+                            ui.checkbox(&mut w.nested, "");
+                        },
+                    );
+                    form.row(
+                        ui,
+                        &p("check_lease"),
+                        "check_lease",
+                        "Checks its remaining lease before each write.",
+                        |ui| {
+                            ui.checkbox(&mut w.check_lease, "");
+                        },
+                    );
+                    form.row(ui, &p("write_timeout_ms"), "write_timeout_ms", "", |ui| {
+                        ui.add(ms(&mut w.write_timeout_ms));
+                    });
+                    form.row(ui, &p("clock_offset_ms"), "clock_offset_ms", "", |ui| {
+                        ui.add(
+                            egui::DragValue::new(&mut w.clock_offset_ms)
+                                .speed(10)
+                                .suffix(" ms"),
+                        );
+                    });
+                    form.row(
+                        ui,
+                        &p("clock_drift_ppm"),
+                        "clock_drift_ppm",
+                        "Positive runs fast.",
+                        |ui| {
+                            ui.add(
+                                egui::DragValue::new(&mut w.clock_drift_ppm)
+                                    .speed(10)
+                                    .suffix(" ppm"),
+                            );
+                        },
+                    );
+                });
+        }
+        if let Some(i) = remove {
+            s.workers.remove(i);
+        }
+        if ui.button("Add worker").clicked() {
+            s.workers.push(Worker::new(&fresh_worker_name(&s.workers)));
+        }
+    });
+}
+
+fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut &'static str) {
+    let nodes = node_names(s);
+    section(ui, form.open_for(&["fault"]), "Faults", |ui| {
+        let many_faults = s.faults.len() > OPEN_ITEMS;
+        let mut remove = None;
+        let workers = &s.workers;
+        for (i, fault) in s.faults.iter_mut().enumerate() {
+            let p = |field: &str| format!("fault[{i}].{field}");
+            egui::CollapsingHeader::new(format!(
+                "[[fault]] {} at {} ms",
+                fault.kind.name(),
+                fault.at_ms
+            ))
+            .id_salt(("sandbox_fault", i))
+            .default_open(!many_faults)
+            .open(form.open_for(&[&format!("fault[{i}]")]))
+            .show(ui, |ui| {
+                form.note(ui, &format!("fault[{i}]"), false);
+                form.row(ui, &p("kind"), "kind", "", |ui| {
+                    let mut kind = fault.kind.name();
+                    let id = p("kind");
+                    egui::ComboBox::from_id_salt(id.as_str())
+                        .selected_text(kind)
+                        .show_ui(ui, |ui| {
+                            for name in FAULT_KINDS {
+                                ui.selectable_value(&mut kind, name, name);
+                            }
+                        });
+                    if kind != fault.kind.name()
+                        && let Some(changed) = fault_kind(kind, Some(&fault.kind), workers)
+                    {
+                        fault.kind = changed;
+                    }
+                    if ui.button("Remove fault").clicked() {
+                        remove = Some(i);
+                    }
+                });
+                form.row(ui, &p("at_ms"), "at_ms", "True time it starts.", |ui| {
+                    ui.add(ms(&mut fault.at_ms));
+                });
+                fault_fields(ui, form, i, &mut fault.kind, &nodes);
+            });
+        }
+        if let Some(i) = remove {
+            s.faults.remove(i);
+        }
+        ui.horizontal(|ui| {
+            if ui.button("Add fault").clicked()
+                && let Some(kind) = fault_kind(new_fault, None, &s.workers)
+            {
+                s.faults.push(Fault { at_ms: 1_000, kind });
+            }
+            egui::ComboBox::from_id_salt("sandbox_new_fault")
+                .selected_text(*new_fault)
+                .show_ui(ui, |ui| {
+                    for name in FAULT_KINDS {
+                        ui.selectable_value(new_fault, name, name);
+                    }
+                });
+        });
+    });
+}
+
+/// The fields a fault of this kind has, besides `at_ms`.
+fn fault_fields(
+    ui: &mut Ui,
+    form: &mut Form<'_>,
+    i: usize,
+    kind: &mut FaultKind,
+    nodes: &[String],
+) {
+    let p = |field: &str| format!("fault[{i}].{field}");
+    match kind {
+        FaultKind::Pause { node, for_ms } | FaultKind::Stall { node, for_ms } => {
+            form.row(ui, &p("node"), "node", "", |ui| {
+                pick_node(ui, &p("node"), node, nodes)
+            });
+            form.row(ui, &p("for_ms"), "for_ms", "", |ui| {
+                ui.add(ms(for_ms));
+            });
+        }
+        FaultKind::Crash { node } | FaultKind::Restart { node } => {
+            form.row(ui, &p("node"), "node", "", |ui| {
+                pick_node(ui, &p("node"), node, nodes)
+            });
+        }
+        FaultKind::KillStore { for_ms } => {
+            form.row(
+                ui,
+                &p("for_ms"),
+                "for_ms",
+                "Empty: the store stays down.",
+                |ui| {
+                    optional_ms(ui, for_ms, "restart after", 5_000);
+                },
+            );
+        }
+        FaultKind::Partition { groups, for_ms } => {
+            form.row_with(
+                ui,
+                &p("groups"),
+                true,
+                "groups",
+                "Links between nodes of different groups are cut; unlisted nodes keep theirs.",
+                |ui| {
+                    if ui.button("Add group").clicked() {
+                        groups.push(Vec::new());
+                    }
+                },
+            );
+            partition_groups(ui, groups, nodes);
+            form.row(ui, &p("for_ms"), "for_ms", "Empty: until a heal.", |ui| {
+                optional_ms(ui, for_ms, "heal after", 5_000);
+            });
+        }
+        FaultKind::Heal => {}
+        FaultKind::ClockJump { node, delta_ms } => {
+            form.row(ui, &p("node"), "node", "", |ui| {
+                pick_node(ui, &p("node"), node, nodes)
+            });
+            form.row(
+                ui,
+                &p("delta_ms"),
+                "delta_ms",
+                "Forward (+) or back (-).",
+                |ui| {
+                    ui.add(egui::DragValue::new(delta_ms).speed(100).suffix(" ms"));
+                },
+            );
+        }
+        FaultKind::Delay {
+            from,
+            to,
+            extra_ms,
+            for_ms,
+        } => {
+            form.row(ui, &p("from"), "from", "", |ui| {
+                pick_node(ui, &p("from"), from, nodes)
+            });
+            form.row(ui, &p("to"), "to", "", |ui| {
+                pick_node(ui, &p("to"), to, nodes)
+            });
+            form.row(ui, &p("extra_ms"), "extra_ms", "", |ui| {
+                ui.add(ms(extra_ms));
+            });
+            form.row(ui, &p("for_ms"), "for_ms", "", |ui| {
+                ui.add(ms(for_ms));
+            });
+        }
+    }
+}
+
+/// One line per group: a toggle per node. Putting a node in a group takes it out of the
+/// others, since a node can be on one side only. Names no node has stay listed until
+/// toggled off.
+fn partition_groups(ui: &mut Ui, groups: &mut Vec<Vec<String>>, nodes: &[String]) {
+    let mut remove = None;
+    for g in 0..groups.len() {
+        ui.horizontal_wrapped(|ui| {
+            ui.add_space(LABEL_WIDTH);
+            ui.label(format!("group {}:", g + 1));
+            let strays: Vec<String> = groups[g]
+                .iter()
+                .filter(|n| !nodes.contains(n))
+                .cloned()
+                .collect();
+            for node in nodes.iter().chain(&strays) {
+                let inside = groups[g].contains(node);
+                if ui.selectable_label(inside, node.as_str()).clicked() {
+                    if inside {
+                        groups[g].retain(|n| n != node);
+                    } else {
+                        for group in groups.iter_mut() {
+                            group.retain(|n| n != node);
+                        }
+                        groups[g].push(node.clone());
+                    }
+                }
+            }
+            if ui.small_button("remove group").clicked() {
+                remove = Some(g);
+            }
+        });
+    }
+    if let Some(g) = remove {
+        groups.remove(g);
+    }
+}
+
+fn expect(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
+    section(ui, form.open_for(&["expect"]), "[expect]", |ui| {
+        let mut has = s.expect.is_some();
+        if ui
+            .checkbox(&mut has, "State what this scenario is meant to show")
+            .changed()
+        {
+            s.expect = has.then(Expect::default);
+        }
+        let Some(e) = &mut s.expect else {
+            return;
+        };
+        let verdicts = [
+            (None, "either way"),
+            (Some(true), "true"),
+            (Some(false), "false"),
+        ];
+        form.row(ui, "expect.safe", "safe", "", |ui| {
+            pick(ui, "expect.safe", &mut e.safe, &verdicts);
+        });
+        form.row(ui, "expect.live", "live", "", |ui| {
+            pick(ui, "expect.live", &mut e.live, &verdicts);
+        });
+        for kind in Kind::ALL {
+            // The validator names a contradiction by its place in `absent`.
+            let path = match e.absent.iter().position(|k| *k == kind) {
+                Some(j) => format!("expect.absent[{j}]"),
+                None => format!("expect.kinds.{}", kind.as_str()),
+            };
+            form.row(ui, &path, kind.as_str(), "", |ui| {
+                let now = Expectation::of(e, kind);
+                let mut chosen = now;
+                let mut options = vec![
+                    Expectation::Either,
+                    Expectation::Reported,
+                    Expectation::Absent,
+                ];
+                if now == Expectation::Both {
+                    options.push(Expectation::Both);
+                }
+                let labelled: Vec<(Expectation, &str)> =
+                    options.into_iter().map(|x| (x, x.label())).collect();
+                pick(ui, &path, &mut chosen, &labelled);
+                if chosen != now {
+                    chosen.set(e, kind);
+                }
+            });
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::headless;
+    use crate::scenario::parse;
+
+    fn step5() -> Scenario {
+        let path = format!(
+            "{}/tests/scenarios/step5-fencing-token.toml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        parse(&std::fs::read_to_string(path).expect("scenario file")).expect("valid scenario")
+    }
+
+    fn draw(ctx: &egui::Context, sandbox: &mut Sandbox) -> Option<Scenario> {
+        let mut ran = None;
+        // Two frames: collapsing sections settle their size on the first.
+        for _ in 0..2 {
+            headless::frame(ctx, |ui| ran = sandbox.show(ui));
+        }
+        ran
+    }
+
+    /// A way to break a scenario, and the field the validator should then name.
+    type Breaking = (&'static str, Box<dyn Fn(&mut Scenario)>);
+
+    /// Breaks the step-5 scenario in each way the validator knows.
+    fn broken() -> Vec<Breaking> {
+        let partition = |groups: Vec<Vec<&'static str>>| {
+            move |s: &mut Scenario| {
+                s.faults[0].kind = FaultKind::Partition {
+                    groups: groups
+                        .iter()
+                        .map(|g| g.iter().map(|n| n.to_string()).collect())
+                        .collect(),
+                    for_ms: None,
+                }
+            }
+        };
+        vec![
+            ("version", Box::new(|s| s.version = 9)),
+            ("name", Box::new(|s| s.name.clear())),
+            ("until_ms", Box::new(|s| s.until_ms = 0)),
+            (
+                "network.delay_ms",
+                Box::new(|s| s.network.delay_ms = [5, 1]),
+            ),
+            ("network.loss", Box::new(|s| s.network.loss = 2.0)),
+            ("network.timeout_ms", Box::new(|s| s.network.timeout_ms = 0)),
+            ("lock.ttl_ms", Box::new(|s| s.lock.ttl_ms = 0)),
+            ("lock.retry_ms", Box::new(|s| s.lock.retry_ms = 0)),
+            (
+                "lock.lock_delay_ms",
+                Box::new(|s| s.lock.lock_delay_ms = u64::MAX),
+            ),
+            (
+                "lock.renewal",
+                Box::new(|s| {
+                    s.lock.design = Design::Setnx;
+                    s.resource.fencing = false;
+                    s.lock.renewal = Renewal::Watchdog;
+                }),
+            ),
+            (
+                "lock.expiry",
+                Box::new(|s| {
+                    s.lock.expiry = Expiry::Client;
+                    s.store.topology = Topology::Consensus;
+                    s.store.nodes = 3;
+                }),
+            ),
+            (
+                "lock.reentrant",
+                Box::new(|s| {
+                    s.lock.design = Design::Ttl;
+                    s.resource.fencing = false;
+                    s.lock.reentrant = true;
+                }),
+            ),
+            ("store.nodes", Box::new(|s| s.store.nodes = 2)),
+            ("store.failover_ms", Box::new(|s| s.store.failover_ms = 0)),
+            (
+                "resource.fencing",
+                Box::new(|s| s.lock.design = Design::Token),
+            ),
+            (
+                "check.starve_after_ms",
+                Box::new(|s| s.check.starve_after_ms = 0),
+            ),
+            ("worker", Box::new(|s| s.workers.clear())),
+            (
+                "worker[1].name",
+                Box::new(|s| s.workers[1].name = "A".to_string()),
+            ),
+            (
+                "worker[0].name",
+                Box::new(|s| s.workers[0].name = "store1".to_string()),
+            ),
+            ("worker[0].work_ms", Box::new(|s| s.workers[0].work_ms = 0)),
+            ("worker[0].writes", Box::new(|s| s.workers[0].writes = 0)),
+            (
+                "worker[0].retry_ms",
+                Box::new(|s| s.workers[0].retry_ms = Some(0)),
+            ),
+            ("worker[0].key", Box::new(|s| s.workers[0].key.clear())),
+            (
+                "worker[0].write_timeout_ms",
+                Box::new(|s| s.workers[0].write_timeout_ms = 0),
+            ),
+            (
+                "worker[0].clock_offset_ms",
+                Box::new(|s| s.workers[0].clock_offset_ms = i64::MIN),
+            ),
+            (
+                "worker[0].clock_drift_ppm",
+                Box::new(|s| s.workers[0].clock_drift_ppm = 900_000),
+            ),
+            (
+                "worker[1].start_ms",
+                Box::new(|s| s.workers[1].start_ms = 99_999),
+            ),
+            (
+                "worker[64]",
+                Box::new(|s| {
+                    let extra = (0..70).map(|i| Worker::new(&format!("w{i}")));
+                    s.workers.extend(extra);
+                }),
+            ),
+            ("fault[0].at_ms", Box::new(|s| s.faults[0].at_ms = 20_000)),
+            (
+                "fault[0].node",
+                Box::new(|s| s.faults[0].kind = FaultKind::Crash { node: "Z".into() }),
+            ),
+            (
+                "fault[0].for_ms",
+                Box::new(|s| {
+                    s.faults[0].kind = FaultKind::KillStore { for_ms: Some(0) };
+                }),
+            ),
+            ("fault[0].groups", Box::new(partition(vec![vec!["A"]]))),
+            (
+                "fault[0].groups[1]",
+                Box::new(partition(vec![vec!["A"], vec![]])),
+            ),
+            (
+                "fault[0].groups[1][0]",
+                Box::new(partition(vec![vec!["A"], vec!["Q"]])),
+            ),
+            (
+                "fault[0].groups[1][0]",
+                Box::new(partition(vec![vec!["A"], vec!["A"]])),
+            ),
+            (
+                "fault[0].delta_ms",
+                Box::new(|s| {
+                    s.faults[0].kind = FaultKind::ClockJump {
+                        node: "store1".into(),
+                        delta_ms: i64::MAX,
+                    }
+                }),
+            ),
+            (
+                "fault[0].to",
+                Box::new(|s| {
+                    s.faults[0].kind = FaultKind::Delay {
+                        from: "A".into(),
+                        to: "A".into(),
+                        extra_ms: 1,
+                        for_ms: 1,
+                    }
+                }),
+            ),
+            (
+                "fault[1000]",
+                Box::new(|s| {
+                    let pause = s.faults[0].clone();
+                    s.faults.resize(1_001, pause);
+                }),
+            ),
+            (
+                "expect.absent[0]",
+                Box::new(|s| {
+                    let e = s.expect.get_or_insert_with(Expect::default);
+                    e.kinds.push(Kind::StaleWrite);
+                }),
+            ),
+        ]
+    }
+
+    #[test]
+    fn each_validation_message_shows_next_to_its_field() {
+        // One context for every case: building a context's fonts is the slow part.
+        let ctx = egui::Context::default();
+        for (field, breaks) in broken() {
+            let mut s = step5();
+            breaks(&mut s);
+            let error = s.validate().expect_err(field);
+            assert_eq!(error.field, field, "the case breaks the field it means to");
+            let mut sandbox = Sandbox::new(s.clone());
+            assert_eq!(draw(&ctx, &mut sandbox), None);
+            assert!(
+                sandbox.error_placed,
+                "{field}: message not shown by its field"
+            );
+            assert_eq!(sandbox.draft(), &s, "{field}: the draft is kept as it was");
+        }
+    }
+
+    #[test]
+    fn names_matches_the_field_or_what_is_inside_it() {
+        let e = |field: &str| ScenarioError {
+            field: field.to_string(),
+            line: None,
+            column: None,
+            message: String::new(),
+        };
+        assert!(names(&e("worker[1].name"), "worker[1].name", false));
+        assert!(!names(&e("worker[1].name"), "worker[1]", false));
+        assert!(names(&e("worker[1].name"), "worker[1]", true));
+        assert!(!names(&e("worker[10].name"), "worker[1]", true));
+        assert!(names(&e("fault[0].groups[1][0]"), "fault[0].groups", true));
+        assert!(!names(&e("lock.ttl_ms"), "lock.ttl", true));
+    }
+
+    #[test]
+    fn every_fault_kind_converts_to_every_other() {
+        let s = step5();
+        let w = &s.workers;
+        for from in FAULT_KINDS {
+            let old = fault_kind(from, None, w).expect("a known kind");
+            assert_eq!(old.name(), from);
+            for to in FAULT_KINDS {
+                let new = fault_kind(to, Some(&old), w).expect("a known kind");
+                assert_eq!(new.name(), to);
+                let mut with = s.clone();
+                with.faults = vec![Fault {
+                    at_ms: 1_000,
+                    kind: new,
+                }];
+                if let Err(e) = with.validate() {
+                    panic!("{from} → {to}: {e}");
+                }
+            }
+        }
+        assert_eq!(fault_kind("earthquake", None, w), None);
+        let pause = fault_kind("pause", None, w).unwrap();
+        assert_eq!(
+            fault_kind("delay", Some(&pause), w),
+            Some(FaultKind::Delay {
+                from: "A".to_string(),
+                to: "store1".to_string(),
+                extra_ms: 500,
+                for_ms: 1_000
+            })
+        );
+    }
+
+    #[test]
+    fn new_workers_get_free_names() {
+        let mut workers = vec![Worker::new("A"), Worker::new("C")];
+        assert_eq!(fresh_worker_name(&workers), "B");
+        workers.extend(('B'..='Z').map(|c| Worker::new(&c.to_string())));
+        assert_eq!(fresh_worker_name(&workers), "W1");
+    }
+
+    #[test]
+    fn expectations_move_a_kind_between_the_lists() {
+        let mut e = Expect::default();
+        Expectation::Reported.set(&mut e, Kind::Overlap);
+        Expectation::Absent.set(&mut e, Kind::StaleWrite);
+        assert_eq!(e.kinds, vec![Kind::Overlap]);
+        assert_eq!(e.absent, vec![Kind::StaleWrite]);
+        Expectation::Absent.set(&mut e, Kind::Overlap);
+        assert_eq!(Expectation::of(&e, Kind::Overlap), Expectation::Absent);
+        assert!(e.kinds.is_empty());
+        Expectation::Either.set(&mut e, Kind::Overlap);
+        assert_eq!(e.absent, vec![Kind::StaleWrite]);
+    }
+
+    #[test]
+    fn bad_toml_stays_in_the_box_with_its_position() {
+        let s = step5();
+        let mut sandbox = Sandbox::new(s.clone());
+        let text = "version = 1\nname = \"x\"\n[[worker]]\nname = \"A\"\nwork_ms = \"long\"\n";
+        sandbox.take_text(text.to_string());
+        assert_eq!(sandbox.text, text);
+        assert_eq!(sandbox.draft(), &s, "the form is unchanged");
+        let e = sandbox.text_error.clone().expect("an error");
+        assert_eq!(e.line, Some(5));
+        assert_eq!(e.field, "worker[0].work_ms");
+        draw(&egui::Context::default(), &mut sandbox);
+        // Good TOML replaces the form.
+        let mut other = s.clone();
+        other.name = "Another".to_string();
+        sandbox.take_text(scenario::to_toml(&other));
+        assert_eq!(sandbox.draft(), &other);
+        assert_eq!(sandbox.text_error, None);
+    }
+
+    #[test]
+    fn only_an_invalid_draft_gets_a_message() {
+        let ctx = egui::Context::default();
+        let mut sandbox = Sandbox::new(step5());
+        assert_eq!(draw(&ctx, &mut sandbox), None, "Run was not pressed");
+        assert!(!sandbox.error_placed);
+        let mut s = step5();
+        s.workers[0].work_ms = 0;
+        sandbox.load(s);
+        draw(&ctx, &mut sandbox);
+        assert!(sandbox.error_placed);
+    }
+}
