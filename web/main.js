@@ -12,6 +12,10 @@ function showNotice(message) {
 notice.querySelector('button').addEventListener('click', () => {
   notice.hidden = true;
 });
+// The app keeps the fragment in step with the view without firing `hashchange`; the event
+// means the learner pasted or followed a link to another view of this page. Opening it anew
+// restores that view exactly as a fresh visit would (the module comes from the cache).
+window.addEventListener('hashchange', () => location.reload());
 
 try {
   await init(); // fetches locksim_bg.wasm, next to locksim.js

@@ -94,8 +94,9 @@ impl WebApp {
         }
         self.published = Some(fragment);
         // eframe saves to localStorage only on its auto-save tick, which needs a frame to run
-        // in; ask for one after the interval so this change is stored even if the learner then
-        // does nothing at all.
+        // in (its save on closing the page listens for `onbeforeunload`, an event name that
+        // never fires); ask for a frame after the interval so this change is stored even if
+        // the learner then does nothing at all.
         ctx.request_repaint_after(SAVE_INTERVAL + Duration::from_millis(100));
     }
 }
@@ -111,6 +112,12 @@ impl eframe::App for WebApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         self.app.ui(ui, frame);
         self.publish(ui.ctx());
+        // Whatever the learner did may have changed what is saved: make sure a frame runs
+        // after the save interval, since eframe only saves from within a frame.
+        if ui.input(|i| !i.events.is_empty()) {
+            ui.ctx()
+                .request_repaint_after(SAVE_INTERVAL + Duration::from_millis(100));
+        }
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

@@ -134,6 +134,16 @@ await check('a shared link restores its view', async (page, log) => {
   await firstFrame(page);
   assert.equal(await page.title(), 'locksim · Step 5 · Paused past the lease, no fencing');
   assert.equal(fragment(page), rewritten);
+  // Following a link to another view of the page (only the fragment differs) opens it too.
+  await page.goto(server.url);
+  await firstFrame(page);
+  assert.doesNotMatch(await page.title(), /Paused past the lease/);
+  await Promise.all([
+    page.waitForEvent('load'),
+    page.evaluate((hash) => { location.hash = hash; }, rewritten),
+  ]);
+  await firstFrame(page);
+  assert.equal(await page.title(), 'locksim · Step 5 · Paused past the lease, no fencing');
   clean(log);
 });
 
