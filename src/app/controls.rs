@@ -6,7 +6,7 @@
 use eframe::egui::{self, Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, Ui, pos2, vec2};
 
 use super::lanes::fmt_ms;
-use super::playback::{Playback, SPEEDS};
+use super::playback::{MAX_SPEED, MIN_SPEED, Playback};
 
 #[derive(Clone, Copy)]
 enum Icon {
@@ -58,15 +58,7 @@ pub fn show(
             playback.step_forward(moments);
         }
         ui.add_space(16.0);
-        ui.label("speed");
-        for speed in SPEEDS {
-            if ui
-                .selectable_label(playback.speed() == speed, format!("{speed}×"))
-                .clicked()
-            {
-                playback.set_speed(speed);
-            }
-        }
+        speed_control(ui, playback);
         ui.add_space(16.0);
         ui.checkbox(preview, "show what is ahead, dimmed");
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -89,6 +81,36 @@ pub fn show(
         playback.seek(now);
     }
     ui.add_space(6.0);
+}
+
+/// A slider on a log scale from [`MIN_SPEED`] to [`MAX_SPEED`]: each step of its track
+/// multiplies the speed by the same factor, so 0.1×–1× gets as much room as 10×–100×. The
+/// number beside it can be dragged or typed into.
+fn speed_control(ui: &mut Ui, playback: &mut Playback) {
+    ui.label("speed");
+    let mut speed = playback.speed();
+    ui.spacing_mut().slider_width = 150.0;
+    let slider = egui::Slider::new(&mut speed, MIN_SPEED..=MAX_SPEED)
+        .logarithmic(true)
+        .custom_formatter(|v, _| speed_text(v))
+        .custom_parser(|s| s.trim().trim_end_matches(['×', 'x']).trim().parse().ok());
+    ui.add(slider)
+        .on_hover_text("Simulated time per real time, 0.1× to 100× (log scale)");
+    if speed != playback.speed() {
+        playback.set_speed(speed);
+    }
+}
+
+/// `0.25×`, `2×`, `35×`: two significant digits, which is all a speed needs.
+fn speed_text(speed: f64) -> String {
+    let rounded = if speed < 1.0 {
+        (speed * 100.0).round() / 100.0
+    } else if speed < 10.0 {
+        (speed * 10.0).round() / 10.0
+    } else {
+        speed.round()
+    };
+    format!("{rounded}×")
 }
 
 /// A button with a painted icon and, optionally, a word after it.
@@ -158,5 +180,20 @@ fn paint_icon(painter: &egui::Painter, c: Pos2, icon: Icon, color: Color32) {
             painter.add(triangle(c.x - 4.0, c.x + 1.5, 6.0));
             painter.add(triangle(c.x + 1.5, c.x + 7.0, 6.0));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speeds_read_with_two_significant_digits() {
+        assert_eq!(speed_text(0.1), "0.1×");
+        assert_eq!(speed_text(0.2512), "0.25×");
+        assert_eq!(speed_text(2.0), "2×");
+        assert_eq!(speed_text(3.1623), "3.2×");
+        assert_eq!(speed_text(35.48), "35×");
+        assert_eq!(speed_text(100.0), "100×");
     }
 }

@@ -1,14 +1,22 @@
 //! Turns a finished trace into what the timeline draws: one lane per node, holding spans
-//! (beliefs, leases, faults) and marks (writes, clock jumps).
+//! (beliefs, leases, faults) and marks (writes, clock jumps, role changes), and the messages
+//! between lanes.
 //!
-//! Pure and free of egui, so it is tested on its own and computed once per trace; the
+//! Pure and free of egui, so it is tested on its own and computed once per trace, with the
+//! [`index`] a frame needs to find what is in view without reading everything; the
 //! per-frame code only maps these times to pixels and paints what is in view.
 
-use std::collections::BTreeMap;
+mod index;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+pub use index::{Bin, Instants, Intervals};
 
 use crate::checker::{Kind, Verdict};
 use crate::scenario::Topology;
-use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, RejectReason, Role, Token, Trace};
+use crate::trace::{
+    DropReason, EventKind, KeyId, LetGoReason, MsgId, NodeId, RejectReason, Role, Token, Trace,
+};
 
 /// Everything the timeline shows of one run.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,6 +33,58 @@ pub struct Lanes {
     /// What kinds of thing this run shows, in legend order, each with the true time it first
     /// appears: the legend explains exactly what has been shown so far.
     pub legend: Vec<(Swatch, u64)>,
+    /// Every message that arrived or was lost within the run, in send order.
+    pub messages: Vec<Message>,
+    /// The messages' flights, send to arrival, in the same order.
+    pub flights: Intervals,
+    /// The verdict's violations in time order, as indexes into `Verdict::violations`.
+    pub violations: Vec<usize>,
+    /// Their times, classed by [`ViolationClass`], in the same order.
+    pub violation_times: Instants<{ ViolationClass::COUNT }>,
+}
+
+/// How grave a violation is, which decides its colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ViolationClass {
+    /// A lock-level anomaly that did no harm by itself.
+    Anomaly,
+    /// Liveness: stuck or starved.
+    Liveness,
+    /// The data went wrong.
+    Safety,
+}
+
+impl ViolationClass {
+    /// How many classes there are.
+    pub const COUNT: usize = 3;
+
+    /// The class of a violation of `kind`.
+    pub fn of(kind: Kind) -> Self {
+        if kind.breaks_safety() {
+            ViolationClass::Safety
+        } else if kind.breaks_liveness() {
+            ViolationClass::Liveness
+        } else {
+            ViolationClass::Anomaly
+        }
+    }
+}
+
+/// One message, drawn as an arrow from its sender's lane to its receiver's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    /// The sender.
+    pub from: NodeId,
+    /// The receiver.
+    pub to: NodeId,
+    /// When it left, true ms.
+    pub sent_ms: u64,
+    /// When it arrived, or was lost.
+    pub end_ms: u64,
+    /// Why it was lost; `None` if it arrived.
+    pub dropped: Option<DropReason>,
+    /// What it said, e.g. `acquire A.1`.
+    pub what: String,
 }
 
 /// One entry of the legend.
@@ -40,9 +100,13 @@ pub enum Swatch {
     SlowLink,
     Partition,
     ClockJump,
+    Leader,
+    SteppedDown,
     Accepted,
     Rejected,
     Violating,
+    Message,
+    Dropped,
 }
 
 /// One node's row of the timeline.
@@ -58,6 +122,21 @@ pub struct Lane {
     /// How many bar rows the lane needs so that overlapping bars (several keys, or a
     /// double grant on one node) sit one above the other instead of on top of each other.
     pub rows: u32,
+    /// Every span in exactly one track: shadings first, then waits, then each bar row, so
+    /// painting the tracks in order puts bars on top.
+    pub tracks: Vec<Track>,
+    /// The marks' times, classed by [`MarkClass`], in the same order as `marks`.
+    pub mark_times: Instants<{ MarkClass::COUNT }>,
+}
+
+/// Spans of one lane that never overlap one another, in time order: what a frame culls to the
+/// view and thins where they are too dense to see.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Track {
+    /// Indexes into the lane's `spans`.
+    pub spans: Vec<usize>,
+    /// Their start and end, in the same order.
+    pub times: Intervals,
 }
 
 /// Something that lasts on one lane, in true ms.
@@ -161,6 +240,59 @@ pub enum MarkKind {
     },
     /// The node's wall clock stepped.
     ClockJump { delta_ms: i64 },
+    /// The store node became the primary (`replicated`, `term` is the epoch) or the leader
+    /// (`consensus`). `at_start`: it is so from the start of the run, with no event.
+    BecameLeader { term: u64, at_start: bool },
+    /// The store node stepped down to replica or follower.
+    SteppedDown { term: u64 },
+}
+
+/// What a mark is, for summing up marks too close together to draw one by one. Later
+/// classes are graver: a summary takes the colour of the gravest write it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MarkClass {
+    /// [`MarkKind::ClockJump`].
+    ClockJump,
+    /// [`MarkKind::BecameLeader`].
+    Leader,
+    /// [`MarkKind::SteppedDown`].
+    SteppedDown,
+    /// A write the resource applied.
+    Accepted,
+    /// A write the resource refused.
+    Rejected,
+    /// A write the verdict names as a safety violation.
+    Violating,
+}
+
+impl MarkClass {
+    /// How many classes there are.
+    pub const COUNT: usize = 6;
+    /// Every class, in order.
+    pub const ALL: [MarkClass; MarkClass::COUNT] = [
+        MarkClass::ClockJump,
+        MarkClass::Leader,
+        MarkClass::SteppedDown,
+        MarkClass::Accepted,
+        MarkClass::Rejected,
+        MarkClass::Violating,
+    ];
+}
+
+impl MarkKind {
+    /// Its class.
+    pub fn class(&self) -> MarkClass {
+        match self {
+            MarkKind::Write { outcome, .. } => match outcome {
+                WriteOutcome::Accepted => MarkClass::Accepted,
+                WriteOutcome::Rejected { .. } => MarkClass::Rejected,
+                WriteOutcome::Violating(_) => MarkClass::Violating,
+            },
+            MarkKind::ClockJump { .. } => MarkClass::ClockJump,
+            MarkKind::BecameLeader { .. } => MarkClass::Leader,
+            MarkKind::SteppedDown { .. } => MarkClass::SteppedDown,
+        }
+    }
 }
 
 /// What became of a write at the resource.
@@ -241,6 +373,11 @@ struct Builder<'a> {
     faults: BTreeMap<(NodeId, FaultSlot), usize>,
     /// Highest fence the resource accepted, per key, to explain a rejection.
     highest_fence: BTreeMap<KeyId, u64>,
+    /// (true ms, token) of an accepted write → the safety violation the verdict names there.
+    violating: HashMap<(u64, Token), Kind>,
+    messages: Vec<Message>,
+    /// Messages sent and not yet arrived or lost → index in `messages`.
+    in_flight: HashMap<MsgId, usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -261,9 +398,18 @@ impl<'a> Builder<'a> {
                 spans: Vec::new(),
                 marks: Vec::new(),
                 rows: 1,
+                tracks: Vec::new(),
+                mark_times: Instants::default(),
             })
             .collect();
-        Builder {
+        let mut violating = HashMap::new();
+        for v in verdict.violations.iter().filter(|v| v.kind.breaks_safety()) {
+            for &token in &v.grants {
+                // The first the verdict lists wins, as it does in the verdict panel.
+                violating.entry((v.at_ms, token)).or_insert(v.kind);
+            }
+        }
+        let mut b = Builder {
             trace,
             verdict,
             lanes,
@@ -273,7 +419,49 @@ impl<'a> Builder<'a> {
             waiting: BTreeMap::new(),
             faults: BTreeMap::new(),
             highest_fence: BTreeMap::new(),
+            violating,
+            messages: Vec::new(),
+            in_flight: HashMap::new(),
+        };
+        b.initial_leader();
+        b
+    }
+
+    /// `replicated` and `consensus` start with store1 as primary or leader of term 1, which
+    /// the trace does not record: mark it, so the first role change has something before it.
+    fn initial_leader(&mut self) {
+        if !matches!(
+            self.trace.topology,
+            Topology::Replicated | Topology::Consensus
+        ) {
+            return;
         }
+        if let Some(first) = self.trace.nodes.iter().position(|n| n.role == Role::Store) {
+            self.push_role(0, first as NodeId, true, 1, true);
+        }
+    }
+
+    /// Marks a store node becoming (`up`) or ceasing to be the primary or leader.
+    fn push_role(&mut self, at: u64, node: NodeId, up: bool, term: u64, at_start: bool) {
+        let (label, kind) = match (self.trace.topology, up) {
+            (Topology::Replicated, true) => (
+                format!("primary · epoch {term}"),
+                MarkKind::BecameLeader { term, at_start },
+            ),
+            (Topology::Replicated, false) => {
+                ("now a replica".to_string(), MarkKind::SteppedDown { term })
+            }
+            (_, true) => (
+                format!("leader · term {term}"),
+                MarkKind::BecameLeader { term, at_start },
+            ),
+            (_, false) => ("now a follower".to_string(), MarkKind::SteppedDown { term }),
+        };
+        self.lanes[node as usize].marks.push(Mark {
+            at_ms: at,
+            kind,
+            label,
+        });
     }
 
     fn push_span(&mut self, node: NodeId, span: Span) -> usize {
@@ -557,9 +745,33 @@ impl<'a> Builder<'a> {
                 };
                 self.push_write(at, node, key, token, fence, outcome);
             }
-            // Messages, attempts, renewals and store bookkeeping do not draw yet (arrows
-            // and replica state come later).
+            EventKind::Send { msg, to, ref what } => {
+                self.in_flight.insert(msg, self.messages.len());
+                self.messages.push(Message {
+                    from: node,
+                    to,
+                    sent_ms: at,
+                    end_ms: at,
+                    dropped: None,
+                    what: what.clone(),
+                });
+            }
+            EventKind::Deliver { msg, .. } => self.land(msg, at, None),
+            EventKind::Drop { msg, reason, .. } => self.land(msg, at, Some(reason)),
+            EventKind::BecameLeader { term } => self.push_role(at, node, true, term, false),
+            EventKind::SteppedDown { term } => self.push_role(at, node, false, term, false),
+            // Attempts, renewals and store bookkeeping change nothing the lanes draw: their
+            // effects arrive as the events above.
             _ => {}
+        }
+    }
+
+    /// Message `msg` arrived (or was lost, for `reason`) at `at`.
+    fn land(&mut self, msg: MsgId, at: u64, reason: Option<DropReason>) {
+        if let Some(i) = self.in_flight.remove(&msg) {
+            let m = &mut self.messages[i];
+            m.end_ms = at;
+            m.dropped = reason;
         }
     }
 
@@ -579,11 +791,7 @@ impl<'a> Builder<'a> {
 
     /// The safety violation the verdict reports for a write of `token` accepted at `at`.
     fn violation_at(&self, at: u64, token: Token) -> Option<Kind> {
-        self.verdict
-            .violations
-            .iter()
-            .find(|v| v.kind.breaks_safety() && v.at_ms == at && v.grants.contains(&token))
-            .map(|v| v.kind)
+        self.violating.get(&(at, token)).copied()
     }
 
     fn push_write(
@@ -615,6 +823,14 @@ impl<'a> Builder<'a> {
 
     fn finish(mut self) -> Lanes {
         let horizon = self.trace.until_ms;
+        // Messages still in flight at the horizon had nothing happen to them within the run.
+        let in_flight: HashSet<usize> = self.in_flight.values().copied().collect();
+        self.messages = std::mem::take(&mut self.messages)
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !in_flight.contains(i))
+            .map(|(_, m)| m)
+            .collect();
         // Leases nobody ended: they ran out when promised, or are still held.
         for ((node, _), index) in std::mem::take(&mut self.leases) {
             let span = self.span_mut(node, index);
@@ -635,6 +851,12 @@ impl<'a> Builder<'a> {
             lane.spans.sort_by_key(|s| s.start_ms);
             lane.marks.sort_by_key(|m| m.at_ms);
             lane.rows = assign_rows(&mut lane.spans);
+            lane.tracks = tracks(&lane.spans);
+            lane.mark_times = Instants::new(
+                lane.marks
+                    .iter()
+                    .map(|m| (m.at_ms, m.kind.class() as usize)),
+            );
             for span in &mut lane.spans {
                 span.end_label = end_label(self.trace, &span.kind);
                 if let SpanKind::Belief {
@@ -649,12 +871,26 @@ impl<'a> Builder<'a> {
         }
         let moments = self.moments();
         let legend = self.legend();
+        let mut messages = std::mem::take(&mut self.messages);
+        // Sends are recorded in time order; the sort only makes that a checked promise.
+        messages.sort_by_key(|m| m.sent_ms);
+        let flights = Intervals::new(messages.iter().map(|m| (m.sent_ms, m.end_ms)).collect());
+        let mut violations: Vec<usize> = (0..self.verdict.violations.len()).collect();
+        violations.sort_by_key(|&i| self.verdict.violations[i].at_ms);
+        let violation_times = Instants::new(violations.iter().map(|&i| {
+            let v = &self.verdict.violations[i];
+            (v.at_ms, ViolationClass::of(v.kind) as usize)
+        }));
         Lanes {
             until_ms: horizon,
             lanes: self.lanes,
             partitions: self.partitions,
             moments,
             legend,
+            messages,
+            flights,
+            violations,
+            violation_times,
         }
     }
 
@@ -686,6 +922,8 @@ impl<'a> Builder<'a> {
                     WriteOutcome::Violating(_) => Swatch::Violating,
                 },
                 MarkKind::ClockJump { .. } => Swatch::ClockJump,
+                MarkKind::BecameLeader { .. } => Swatch::Leader,
+                MarkKind::SteppedDown { .. } => Swatch::SteppedDown,
             };
             (swatch, m.at_ms)
         });
@@ -693,7 +931,20 @@ impl<'a> Builder<'a> {
             .partitions
             .iter()
             .map(|p| (Swatch::Partition, p.start_ms));
-        let mut legend: Vec<(Swatch, u64)> = spans.chain(marks).chain(partitions).collect();
+        // The first message and the first loss are enough: the legend needs no more.
+        let sent = self.messages.first().map(|m| (Swatch::Message, m.sent_ms));
+        let lost = self
+            .messages
+            .iter()
+            .filter(|m| m.dropped.is_some())
+            .map(|m| (Swatch::Dropped, m.end_ms))
+            .min_by_key(|&(_, at)| at);
+        let mut legend: Vec<(Swatch, u64)> = spans
+            .chain(marks)
+            .chain(partitions)
+            .chain(sent)
+            .chain(lost)
+            .collect();
         // Sorting by swatch, then time, puts each swatch's first appearance first.
         legend.sort_unstable();
         legend.dedup_by_key(|(swatch, _)| *swatch);
@@ -808,21 +1059,69 @@ fn end_label(trace: &Trace, kind: &SpanKind) -> String {
 /// Puts each belief or lease bar on the first row free at its start; returns the row count.
 /// `spans` must be sorted by start.
 fn assign_rows(spans: &mut [Span]) -> u32 {
-    let mut row_ends: Vec<u64> = Vec::new();
-    for span in spans {
-        let (SpanKind::Belief { row, .. } | SpanKind::Lease { row, .. }) = &mut span.kind else {
-            continue;
-        };
-        let free = row_ends.iter().position(|&end| end <= span.start_ms);
-        let r = free.unwrap_or(row_ends.len());
-        if r == row_ends.len() {
-            row_ends.push(span.end_ms);
-        } else {
-            row_ends[r] = span.end_ms;
+    let bars: Vec<usize> = (0..spans.len())
+        .filter(|&i| spans[i].kind.bar_row().is_some())
+        .collect();
+    let rows = pack(spans, bars);
+    for (r, members) in rows.iter().enumerate() {
+        for &i in members {
+            if let SpanKind::Belief { row, .. } | SpanKind::Lease { row, .. } = &mut spans[i].kind {
+                *row = r as u32;
+            }
         }
-        *row = r as u32;
     }
-    row_ends.len().max(1) as u32
+    rows.len().max(1) as u32
+}
+
+/// Puts each of the spans `ids` (sorted by start) into the first row that is free at its
+/// start, so no row holds two that overlap; returns the rows.
+fn pack(spans: &[Span], ids: impl IntoIterator<Item = usize>) -> Vec<Vec<usize>> {
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    for i in ids {
+        let free = rows.iter().position(|row| {
+            row.last()
+                .is_some_and(|&j| spans[j].end_ms <= spans[i].start_ms)
+        });
+        match free {
+            Some(r) => rows[r].push(i),
+            None => rows.push(vec![i]),
+        }
+    }
+    rows
+}
+
+/// Splits a lane's spans (sorted by start, rows assigned) into tracks: the shadings, then
+/// the waits, then one per bar row, each packed so that none overlaps another.
+fn tracks(spans: &[Span]) -> Vec<Track> {
+    let of = |keep: &dyn Fn(&SpanKind) -> bool| {
+        pack(spans, (0..spans.len()).filter(|&i| keep(&spans[i].kind)))
+    };
+    let shadings = of(&|k| {
+        matches!(
+            k,
+            SpanKind::Paused | SpanKind::Stalled | SpanKind::Crashed | SpanKind::SlowLink { .. }
+        )
+    });
+    let waits = of(&|k| matches!(k, SpanKind::Waiting { .. }));
+    let rows = spans.iter().filter_map(|s| s.kind.bar_row()).max();
+    let bars = (0..rows.map_or(0, |r| r + 1)).map(|r| {
+        (0..spans.len())
+            .filter(|&i| spans[i].kind.bar_row() == Some(r))
+            .collect::<Vec<_>>()
+    });
+    shadings
+        .into_iter()
+        .chain(waits)
+        .chain(bars)
+        .map(|ids| Track {
+            times: Intervals::new(
+                ids.iter()
+                    .map(|&i| (spans[i].start_ms, spans[i].end_ms))
+                    .collect(),
+            ),
+            spans: ids,
+        })
+        .collect()
 }
 
 /// The first time in `[start, end)` at which fewer than `needed` of `intervals` (half-open)
@@ -1019,6 +1318,67 @@ impl Mark {
                     trace.node_name(node),
                     self.label
                 )
+            }
+            MarkKind::BecameLeader { term, at_start } => {
+                let who = trace.node_name(node);
+                let (what, round) = match trace.topology {
+                    Topology::Replicated => ("primary", "epoch"),
+                    _ => ("leader", "term"),
+                };
+                if at_start {
+                    format!(
+                        "{who} is the {what} from the start ({round} {term}): it decides the \
+                         grants, and the others copy them"
+                    )
+                } else {
+                    format!("At {at} {who} became the {what} ({round} {term})")
+                }
+            }
+            MarkKind::SteppedDown { term } => {
+                let (what, to) = match trace.topology {
+                    Topology::Replicated => ("primary", "a replica"),
+                    _ => ("leader", "a follower"),
+                };
+                format!(
+                    "At {at} {} stopped being the {what} and became {to}: it saw a newer \
+                     {} ({term})",
+                    trace.node_name(node),
+                    if trace.topology == Topology::Replicated {
+                        "epoch"
+                    } else {
+                        "term"
+                    }
+                )
+            }
+        }
+    }
+}
+
+impl Message {
+    /// The hover text: who sent what to whom, and what became of it, as far as a student
+    /// watching at `now_ms` may know.
+    pub fn details(&self, trace: &Trace, now_ms: u64) -> String {
+        // Worded, not "A → B": the default fonts have no arrow glyph.
+        let head = format!(
+            "from {} to {}: \"{}\"\nsent at {}",
+            trace.node_name(self.from),
+            trace.node_name(self.to),
+            self.what,
+            fmt_ms(self.sent_ms)
+        );
+        if self.end_ms > now_ms {
+            return format!("{head}, still on its way");
+        }
+        let took = fmt_ms(self.end_ms - self.sent_ms);
+        match self.dropped {
+            None => format!("{head}, arrived at {} ({took} later)", fmt_ms(self.end_ms)),
+            Some(reason) => {
+                let why = match reason {
+                    DropReason::Loss => "the network lost it",
+                    DropReason::Partition => "a partition cut the link",
+                    DropReason::Crashed => "the receiver was down",
+                };
+                format!("{head}, lost at {}: {why}", fmt_ms(self.end_ms))
             }
         }
     }
@@ -1326,6 +1686,91 @@ mod tests {
         assert_eq!(lost_at(&held, 1, 10, 200), Some(100));
         assert_eq!(lost_at(&held, 1, 10, 90), None);
         assert_eq!(lost_at(&[], 1, 10, 90), Some(10));
+    }
+
+    /// The lanes of a scenario from the library, as the engine and the checker make them.
+    fn engine_run(source: &str) -> (Trace, Lanes) {
+        let scenario = crate::scenario::parse(source).expect("a valid scenario");
+        let trace = crate::engine::run(&scenario, scenario.seed);
+        let verdict = crate::checker::check(&scenario, &trace);
+        let lanes = Lanes::build(&trace, &verdict);
+        (trace, lanes)
+    }
+
+    const CONSENSUS: &str = include_str!("../../tests/scenarios/step6-consensus-failover.toml");
+
+    #[test]
+    fn messages_fly_from_send_to_arrival_or_loss() {
+        let (trace, lanes) = engine_run(CONSENSUS);
+        let store1 = trace.nodes.iter().position(|n| n.name == "store1").unwrap() as NodeId;
+        assert!(lanes.messages.is_sorted_by_key(|m| m.sent_ms));
+        assert!(lanes.messages.iter().all(|m| m.end_ms >= m.sent_ms));
+        // store1 crashes at 50 ms: what is sent to it afterwards is lost.
+        let lost = lanes
+            .messages
+            .iter()
+            .find(|m| m.to == store1 && m.sent_ms > 50)
+            .expect("messages to the crashed leader");
+        assert_eq!(lost.dropped, Some(DropReason::Crashed));
+        let swatches: Vec<Swatch> = lanes.legend.iter().map(|&(s, _)| s).collect();
+        assert!(swatches.contains(&Swatch::Message) && swatches.contains(&Swatch::Dropped));
+    }
+
+    #[test]
+    fn store_lanes_mark_who_leads() {
+        let (trace, lanes) = engine_run(CONSENSUS);
+        let roles = |name: &str| -> Vec<(u64, String)> {
+            let lane = lanes.lanes.iter().find(|l| l.name == name).unwrap();
+            lane.marks
+                .iter()
+                .filter(|m| m.kind.class() == MarkClass::Leader)
+                .map(|m| (m.at_ms, m.label.clone()))
+                .collect()
+        };
+        assert_eq!(roles("store1"), [(0, "leader · term 1".to_string())]);
+        let store2 = roles("store2");
+        assert_eq!(store2.len(), 1, "{store2:?}");
+        assert_eq!(store2[0].1, "leader · term 2");
+        let store1 = trace.nodes.iter().position(|n| n.name == "store1").unwrap();
+        let first = &lanes.lanes[store1].marks[0];
+        assert!(
+            first
+                .details(&trace, store1 as NodeId)
+                .contains("from the start")
+        );
+    }
+
+    #[test]
+    fn every_span_is_in_one_track_and_tracks_never_overlap() {
+        let sources = [
+            CONSENSUS,
+            include_str!("../../tests/scenarios/step7-nested-not-reentrant.toml"),
+            include_str!("../../tests/scenarios/step6-async-failover.toml"),
+        ];
+        for source in sources {
+            let (_, lanes) = engine_run(source);
+            for lane in &lanes.lanes {
+                let mut seen: Vec<usize> =
+                    lane.tracks.iter().flat_map(|t| t.spans.clone()).collect();
+                seen.sort_unstable();
+                assert_eq!(
+                    seen,
+                    (0..lane.spans.len()).collect::<Vec<_>>(),
+                    "{}",
+                    lane.name
+                );
+                for track in &lane.tracks {
+                    for pair in track.spans.windows(2) {
+                        let (a, b) = (&lane.spans[pair[0]], &lane.spans[pair[1]]);
+                        assert!(
+                            a.end_ms <= b.start_ms,
+                            "{}: {a:?} overlaps {b:?}",
+                            lane.name
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ pub mod seeds;
 pub mod share;
 mod stand_in;
 mod style;
-mod timeline;
+pub mod timeline;
 mod verdict;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

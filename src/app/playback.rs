@@ -1,8 +1,10 @@
 //! The playhead: a cursor over a finished trace. Moving it never re-runs anything, so
 //! scrubbing and rewinding are free.
 
-/// Playback speeds offered, as simulated time per real time.
-pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0];
+/// The slowest playback, simulated time per real time: a 5 ms message flight takes 50 ms.
+pub const MIN_SPEED: f64 = 0.1;
+/// The fastest: a run of two minutes plays in a little over a second.
+pub const MAX_SPEED: f64 = 100.0;
 
 /// Where the playhead is and whether it moves.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,9 +47,9 @@ impl Playback {
         self.speed
     }
 
-    /// Sets simulated ms per real ms.
+    /// Sets simulated ms per real ms, within [`MIN_SPEED`]..=[`MAX_SPEED`].
     pub fn set_speed(&mut self, speed: f64) {
-        self.speed = speed;
+        self.speed = speed.clamp(MIN_SPEED, MAX_SPEED);
     }
 
     /// Play or pause; playing at the end starts over, which is what a student pressing ▶
@@ -83,22 +85,15 @@ impl Playback {
 
     /// Jumps to the first of `moments` (sorted) after the playhead, or to the end.
     pub fn step_forward(&mut self, moments: &[u64]) {
-        let next = moments
-            .iter()
-            .map(|&m| m as f64)
-            .find(|&m| m > self.now_ms)
-            .unwrap_or(self.end_ms);
+        let after = moments.partition_point(|&m| m as f64 <= self.now_ms);
+        let next = moments.get(after).map_or(self.end_ms, |&m| m as f64);
         self.seek(next);
     }
 
     /// Jumps to the last of `moments` (sorted) before the playhead, or to the start.
     pub fn step_back(&mut self, moments: &[u64]) {
-        let prev = moments
-            .iter()
-            .rev()
-            .map(|&m| m as f64)
-            .find(|&m| m < self.now_ms)
-            .unwrap_or(0.0);
+        let before = moments.partition_point(|&m| (m as f64) < self.now_ms);
+        let prev = before.checked_sub(1).map_or(0.0, |i| moments[i] as f64);
         self.seek(prev);
     }
 }
@@ -145,6 +140,15 @@ mod tests {
         p.seek(2.0);
         p.step_back(&moments);
         assert_eq!(p.now_ms(), 0.0);
+    }
+
+    #[test]
+    fn speed_stays_within_the_scale() {
+        let mut p = Playback::new(100);
+        p.set_speed(1_000.0);
+        assert_eq!(p.speed(), MAX_SPEED);
+        p.set_speed(0.0);
+        assert_eq!(p.speed(), MIN_SPEED);
     }
 
     #[test]

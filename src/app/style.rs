@@ -68,3 +68,13 @@ pub fn violation(kind: Kind) -> Color32 {
         ANOMALY
     }
 }
+
+/// Messages between store nodes and answers to workers (a worker's requests take its hue).
+pub const MESSAGE: Color32 = Color32::from_rgb(95, 105, 120);
+/// The cross where a message was lost.
+pub const DROPPED: Color32 = Color32::from_rgb(60, 60, 70);
+/// Haze where messages are too many to draw as arrows, at its lightest. Blue, to tell it from
+/// the grey of pauses and crashes.
+pub const MESSAGE_HAZE: Color32 = Color32::from_rgba_unmultiplied_const(60, 110, 200, 14);
+/// A store node's role changes (became leader or primary, stepped down).
+pub const ROLE: Color32 = Color32::from_rgb(55, 65, 80);

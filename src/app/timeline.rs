@@ -1,15 +1,22 @@
-//! The timeline widget: one lane per node, a time axis, the playhead, hover details.
+//! The timeline widget: one lane per node, a time axis, messages as arrows, the playhead,
+//! hover details.
 //!
-//! It paints a [`Lanes`] computed once per trace; each frame only maps times to pixels and
-//! skips what is out of view or not yet played.
+//! It paints a [`Lanes`] computed once per trace. Each frame finds what is in view by binary
+//! search over the lanes' time indexes and sums up what is too dense to see one by one (spans
+//! under a pixel, marks closer than their symbols, more arrows than fit), so a frame costs
+//! about the same for a run of a hundred events as for one of a hundred thousand.
+
+mod arrows;
+mod marks;
+mod spans;
 
 use eframe::egui::{
-    self, Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, StrokeKind, Ui, pos2, vec2,
+    self, Align2, Color32, FontId, Id, Key, Painter, Pos2, Rect, Sense, Stroke, Ui, pos2, vec2,
 };
 
-use super::lanes::{
-    Lanes, Mark, MarkKind, Partition, Span, SpanKind, Swatch, WriteOutcome, fmt_ms,
-};
+// Public with the timeline so that a caller outside the app (benches/frame.rs) can build one.
+pub use super::lanes::Lanes;
+use super::lanes::{Partition, Swatch, WriteOutcome, fmt_ms};
 use super::style;
 use crate::checker::{Kind, Verdict};
 use crate::trace::{NodeId, RejectReason, Role, Trace};
@@ -22,6 +29,10 @@ const AXIS: f32 = 46.0;
 const RIGHT_PAD: f32 = 24.0;
 /// Narrowest window of time one can zoom into, ms.
 const MIN_VIEW_MS: f64 = 5.0;
+/// Zoom per pixel of mouse-wheel scroll: 100 px (one notch on many mice) zooms by ≈ 1.35.
+const ZOOM_PER_SCROLL_PX: f64 = 0.003;
+/// Zoom per press of `+` or `-`.
+const ZOOM_PER_KEY: f64 = 1.5;
 
 /// The window of simulated time in view. Kept by the app between frames (zoom and pan).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,8 +74,20 @@ impl View {
     /// Moves by `by_ms`, staying inside the run.
     fn pan(&mut self, by_ms: f64, until_ms: f64) {
         let len = self.len();
-        self.start_ms = (self.start_ms + by_ms).clamp(0.0, until_ms - len);
+        self.start_ms = (self.start_ms + by_ms).clamp(0.0, (until_ms - len).max(0.0));
         self.end_ms = self.start_ms + len;
+    }
+
+    /// The window `from_ms..to_ms` of a run that ends at `until_ms`, kept inside the run and
+    /// no narrower than the narrowest zoom.
+    pub fn between(from_ms: f64, to_ms: f64, until_ms: u64) -> Self {
+        let until = until_ms.max(1) as f64;
+        let len = (to_ms - from_ms).clamp(MIN_VIEW_MS.min(until), until);
+        let start_ms = from_ms.clamp(0.0, until - len);
+        View {
+            start_ms,
+            end_ms: start_ms + len,
+        }
     }
 
     /// Scrolls so that `now_ms` stays in view while a zoomed-in run plays.
@@ -81,7 +104,7 @@ impl View {
 pub enum Action {
     /// Move the playhead here (true ms).
     Seek(f64),
-    /// Select violation number `i` of the verdict.
+    /// Select violation number `i` of the verdict (and move the playhead to it).
     Select(usize),
 }
 
@@ -123,10 +146,28 @@ impl Geometry {
         Rect::from_x_y_ranges(self.plot.x_range(), top..=top + self.lane_h)
     }
 
+    /// The true ms at screen x.
+    fn ms(&self, x: f32) -> f64 {
+        self.view.ms(x, self.plot)
+    }
+
+    /// True ms per screen point.
+    fn ms_per_px(&self) -> f64 {
+        self.view.len() / f64::from(self.plot.width().max(1.0))
+    }
+
+    /// The true-ms window drawn this frame: the view, cut at the playhead unless previewing.
+    fn window(&self) -> (f64, f64) {
+        (
+            self.view.start_ms,
+            self.view.end_ms.min(self.shown_until_ms),
+        )
+    }
+
     /// Whether a thing from `start` to `end` ms is on screen at all.
     fn shows(&self, start: u64, end: u64) -> bool {
-        (end as f64) >= self.view.start_ms
-            && (start as f64) <= self.view.end_ms.min(self.shown_until_ms)
+        let (from, to) = self.window();
+        (end as f64) >= from && (start as f64) <= to
     }
 
     /// The screen x-range of `start..end` ms, cut to what may be drawn.
@@ -137,11 +178,60 @@ impl Geometry {
 }
 
 /// What the pointer is over; when several are, the more specific (higher) wins.
-#[derive(PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum HoverRank {
     Shading,
+    /// Below bars, as arrows are drawn below them.
+    Arrow,
     Bar,
     Mark,
+}
+
+/// The hover text of the most specific thing under the pointer, so far this frame.
+#[derive(Default)]
+struct Hover(Option<(HoverRank, String)>);
+
+impl Hover {
+    /// Offers the text of a thing of `rank` under the pointer; it is only written if it wins.
+    fn offer(&mut self, rank: HoverRank, text: impl FnOnce() -> String) {
+        if self.0.as_ref().is_none_or(|(r, _)| rank >= *r) {
+            self.0 = Some((rank, text()));
+        }
+    }
+}
+
+/// What the painting code shares within one frame.
+struct Canvas<'a> {
+    geo: Geometry,
+    /// Clipped to the plot and the axis row, and to the playhead unless previewing: the
+    /// future is simply not there yet.
+    content: Painter,
+    /// Clipped to the plot only: a mark is drawn whole once reached (only reached ones are
+    /// drawn at all), so one right at the playhead is not cut in half.
+    marks: Painter,
+    pointer: Option<Pos2>,
+    trace: &'a Trace,
+    /// Hover text tells no more than the lanes show.
+    known_until: u64,
+    hover: Hover,
+    /// Where the labels of shadings and waits went, so later labels keep clear of them.
+    labels: Vec<Rect>,
+}
+
+/// Where the "messages" switch keeps its state: in egui's memory rather than in [`View`], so
+/// it holds across runs and views, and the legend can read it.
+fn messages_id() -> Id {
+    Id::unique("locksim.timeline.messages")
+}
+
+/// Whether the timeline draws messages (off until switched on: they are dense).
+pub fn messages_shown(ctx: &egui::Context) -> bool {
+    ctx.data(|d| d.get_temp(messages_id())).unwrap_or(false)
+}
+
+/// Switches the drawing of messages on or off.
+pub fn set_messages_shown(ctx: &egui::Context, on: bool) {
+    ctx.data_mut(|d| d.insert_temp(messages_id(), on));
 }
 
 impl Timeline<'_> {
@@ -160,6 +250,7 @@ impl Timeline<'_> {
         let axis = Rect::from_x_y_ranges(plot.x_range(), rect.top()..=plot.top());
 
         let mut action = self.interact(ui, &response, view, plot, axis);
+        let messages = messages_switch(ui, rect);
 
         let geo = Geometry {
             plot,
@@ -172,98 +263,65 @@ impl Timeline<'_> {
         self.paint_lane_backgrounds(&painter, &geo, ui);
         paint_axis(&painter, &geo, ui);
 
-        // Everything that happens in time is clipped to the plot, and to the playhead
-        // unless previewing, so the future is simply not there yet.
         // The axis row is included for the partition bands.
         let mut clip = plot;
         clip.set_top(axis.top());
         if !self.preview {
             clip.set_right(geo.x(self.now_ms).clamp(plot.left(), plot.right()) + 1.0);
         }
-        let content = painter.with_clip_rect(clip);
-        // A mark is drawn whole once reached (only reached ones are drawn at all), so one
-        // right at the playhead is not cut in half.
-        let marks = painter.with_clip_rect(plot);
-        let pointer = response.hover_pos();
-        // Hover text tells no more than the lanes show.
-        let known_until = geo.shown_until_ms as u64;
-        let mut hovered: Option<(HoverRank, String)> = None;
-        let mut hover = |rank: HoverRank, text: &dyn Fn() -> String| {
-            if hovered.as_ref().is_none_or(|(r, _)| rank >= *r) {
-                hovered = Some((rank, text()));
-            }
+        let mut c = Canvas {
+            content: painter.with_clip_rect(clip),
+            marks: painter.with_clip_rect(plot),
+            known_until: geo.shown_until_ms as u64,
+            geo,
+            pointer: response.hover_pos(),
+            trace: self.trace,
+            hover: Hover::default(),
+            labels: Vec::new(),
         };
 
+        let mut partition_labels = Vec::new();
         for p in &self.lanes.partitions {
-            if let Some(text) = self.paint_partition(&content, &geo, p, pointer) {
-                hover(HoverRank::Shading, &|| text.clone());
+            let painted = paint_partition(&c.content, &c.geo, p, c.pointer, &mut partition_labels);
+            if let Some(text) = painted {
+                c.hover.offer(HoverRank::Shading, || text);
             }
         }
+        // Arrows go under the bars: they end at the bars' edges, so only where they cross a
+        // lane on their way does a bar hide them, and it keeps its label readable there.
+        if messages {
+            let plan = arrows::plan(&c, self.lanes);
+            arrows::paint_haze(&mut c, &plan);
+            arrows::paint_arrows(&mut c, self.lanes, &plan);
+        }
         for (i, lane) in self.lanes.lanes.iter().enumerate() {
-            let node = i as NodeId;
-            let lane_rect = geo.lane_rect(i);
-            let pointer_here = pointer.filter(|p| lane_rect.contains(*p));
-            let shown = || {
-                lane.spans
-                    .iter()
-                    .filter(|s| geo.shows(s.start_ms, s.end_ms))
-            };
-            // Shadings first, so the bars on top of them stay readable.
-            for span in shown().filter(|s| s.kind.bar_row().is_none()) {
-                if paint_shading(&content, &geo, lane_rect, node, span, pointer_here) {
-                    hover(HoverRank::Shading, &|| {
-                        span.details(self.trace, node, known_until)
-                    });
-                }
-            }
-            // Bars right to left, so each knows where the next one on its row begins and
-            // whether its label fits after it.
-            let mut next_x = vec![f32::INFINITY; lane.rows as usize];
-            for span in shown().rev() {
-                let Some(row) = span.kind.bar_row() else {
-                    continue;
-                };
-                let bar = Bar {
-                    lane_rect,
-                    rows: lane.rows,
-                    row,
-                    next_x: next_x[row as usize],
-                };
-                if paint_bar(&content, &geo, &bar, span, pointer_here) {
-                    hover(HoverRank::Bar, &|| {
-                        span.details(self.trace, node, known_until)
-                    });
-                }
-                next_x[row as usize] = geo.x(span.start_ms as f64);
-            }
-            let reached = || lane.marks.iter().filter(|m| geo.shows(m.at_ms, m.at_ms));
-            // Every mark's disc is an obstacle for every label, so no label covers a mark.
-            let mut taken: Vec<Rect> = reached()
-                .map(|m| Rect::from_center_size(mark_center(&geo, lane_rect, m), vec2(20.0, 20.0)))
-                .collect();
-            for mark in reached() {
-                if paint_mark(&marks, &geo, lane_rect, mark, &mut taken, pointer_here) {
-                    hover(HoverRank::Mark, &|| mark.details(self.trace, node));
-                }
-            }
+            spans::paint_lane(&mut c, i, lane);
+        }
+        for (i, lane) in self.lanes.lanes.iter().enumerate() {
+            marks::paint_lane(&mut c, i, lane);
         }
 
         if self.preview {
             let future = Rect::from_x_y_ranges(
-                geo.x(self.now_ms).max(plot.left())..=plot.right(),
+                c.geo.x(self.now_ms).max(plot.left())..=plot.right(),
                 plot.y_range(),
             );
             painter.rect_filled(future, 0.0, ui.visuals().panel_fill.gamma_multiply(0.7));
         }
-        if let Some((i, text)) = self.paint_violations(&painter, &geo, pointer) {
-            hover(HoverRank::Mark, &|| text.clone());
-            if response.clicked() {
-                action = Some(Action::Select(i));
-            }
+        let clicked = response.clicked();
+        if let Some(select) = marks::paint_violations(
+            &mut c,
+            &painter,
+            self.lanes,
+            self.verdict,
+            self.selected,
+            clicked,
+        ) {
+            action = Some(select);
         }
-        paint_playhead(&painter, &geo, self.now_ms);
+        paint_playhead(&painter, &c.geo, self.now_ms);
 
-        if let Some((_, text)) = hovered {
+        if let Some((_, text)) = c.hover.0 {
             response.on_hover_ui_at_pointer(|ui| {
                 ui.set_max_width(360.0);
                 ui.label(text);
@@ -284,12 +342,23 @@ impl Timeline<'_> {
     ) -> Option<Action> {
         let until = self.lanes.until_ms as f64;
         if let Some(pos) = response.hover_pos() {
-            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
-            let factor = f64::from(zoom) * (f64::from(scroll) * 0.003).exp();
+            // egui smooths the wheel over a few frames, so zooming glides; taking the scroll
+            // here keeps a scroll area around the timeline from moving too.
+            let (scroll, zoom) = ui.input_mut(|i| {
+                let scroll = std::mem::take(&mut i.smooth_scroll_delta);
+                (scroll, i.zoom_delta())
+            });
+            let factor = f64::from(zoom) * (f64::from(scroll.y) * ZOOM_PER_SCROLL_PX).exp();
             if factor != 1.0 {
                 view.zoom(view.ms(pos.x, plot), factor, until);
             }
+            // A sideways scroll (touchpad, shift + wheel) pans.
+            if scroll.x != 0.0 {
+                let ms_per_px = view.len() / f64::from(plot.width());
+                view.pan(-f64::from(scroll.x) * ms_per_px, until);
+            }
         }
+        self.zoom_keys(ui, view);
         if response.double_clicked() {
             *view = View::fit(self.lanes.until_ms);
             return None;
@@ -309,6 +378,36 @@ impl Timeline<'_> {
             view.pan(-f64::from(response.drag_delta().x) * ms_per_px, until);
         }
         None
+    }
+
+    /// `+` and `-` zoom around the playhead (or the middle, if it is out of view); `0` fits
+    /// the whole run. Skipped while a text field has the keyboard.
+    fn zoom_keys(&self, ui: &Ui, view: &mut View) {
+        if ui.ctx().text_edit_focused() {
+            return;
+        }
+        let (zoom_in, zoom_out, fit) = ui.input(|i| {
+            (
+                i.key_pressed(Key::Plus) || i.key_pressed(Key::Equals),
+                i.key_pressed(Key::Minus),
+                i.key_pressed(Key::Num0),
+            )
+        });
+        let until = self.lanes.until_ms as f64;
+        let around = if (view.start_ms..=view.end_ms).contains(&self.now_ms) {
+            self.now_ms
+        } else {
+            (view.start_ms + view.end_ms) / 2.0
+        };
+        if zoom_in {
+            view.zoom(around, ZOOM_PER_KEY, until);
+        }
+        if zoom_out {
+            view.zoom(around, 1.0 / ZOOM_PER_KEY, until);
+        }
+        if fit {
+            *view = View::fit(self.lanes.until_ms);
+        }
     }
 
     fn paint_lane_backgrounds(&self, painter: &egui::Painter, geo: &Geometry, ui: &Ui) {
@@ -352,119 +451,61 @@ impl Timeline<'_> {
             );
         }
     }
+}
 
-    /// Shades the lanes a partition cuts off and draws its band on the axis; returns hover
-    /// text if the pointer is on the band.
-    fn paint_partition(
-        &self,
-        painter: &egui::Painter,
-        geo: &Geometry,
-        p: &Partition,
-        pointer: Option<Pos2>,
-    ) -> Option<String> {
-        if !geo.shows(p.start_ms, p.end_ms) {
-            return None;
-        }
-        let (x0, x1) = geo.x_range(p.start_ms, p.end_ms);
-        for &node in p.groups.iter().flatten() {
-            let lane = geo.lane_rect(node as usize);
-            painter.rect_filled(
-                Rect::from_x_y_ranges(x0..=x1, lane.y_range()),
-                0.0,
-                style::PARTITION,
-            );
-        }
-        let band = Rect::from_x_y_ranges(x0..=x1, geo.axis.top() + 20.0..=geo.axis.top() + 32.0);
-        painter.rect_filled(band, 2.0, style::PARTITION.gamma_multiply(2.5));
-        painter.text(
-            band.left_center() + vec2(4.0, 0.0),
-            Align2::LEFT_CENTER,
-            format!("partition {}", p.label),
-            FontId::proportional(10.5),
-            style::FAULT_TEXT,
+/// Shades the lanes a partition cuts off and draws its band on the axis; returns hover
+/// text if the pointer is on the band.
+fn paint_partition(
+    painter: &egui::Painter,
+    geo: &Geometry,
+    p: &Partition,
+    pointer: Option<Pos2>,
+    labels: &mut Vec<Rect>,
+) -> Option<String> {
+    if !geo.shows(p.start_ms, p.end_ms) {
+        return None;
+    }
+    let (x0, x1) = geo.x_range(p.start_ms, p.end_ms);
+    for &node in p.groups.iter().flatten() {
+        let lane = geo.lane_rect(node as usize);
+        painter.rect_filled(
+            Rect::from_x_y_ranges(x0..=x1, lane.y_range()),
+            0.0,
+            style::PARTITION,
         );
-        pointer.filter(|pos| band.contains(*pos)).map(|_| {
-            format!(
-                "Network partition from {} to {}:\nno message crosses between {}",
-                fmt_ms(p.start_ms),
-                fmt_ms(p.end_ms),
-                p.label
-            )
-        })
     }
-
-    /// Triangles on the axis at each violation's time; the selected one also gets a line
-    /// across the lanes. Returns the violation under the pointer.
-    fn paint_violations(
-        &self,
-        painter: &egui::Painter,
-        geo: &Geometry,
-        pointer: Option<Pos2>,
-    ) -> Option<(usize, String)> {
-        let mut under_pointer = None;
-        let tip_y = geo.axis.bottom() - 1.0;
-        let shown = || {
-            self.verdict.violations.iter().enumerate().filter(|(_, v)| {
-                let t = v.at_ms as f64;
-                t <= geo.shown_until_ms && t >= geo.view.start_ms && t <= geo.view.end_ms
-            })
-        };
-        // Every marker is an obstacle for the names, so no name hides a marker.
-        let mut taken: Vec<Rect> = shown()
-            .map(|(_, v)| {
-                let x = geo.x(v.at_ms as f64);
-                Rect::from_x_y_ranges(x - 6.0..=x + 6.0, tip_y - 10.0..=tip_y)
-            })
-            .collect();
-        for (i, v) in shown() {
-            let color = style::violation(v.kind);
-            let x = geo.x(v.at_ms as f64);
-            let tip = pos2(x, tip_y);
-            painter.add(Shape::convex_polygon(
-                vec![tip, tip + vec2(-6.0, -10.0), tip + vec2(6.0, -10.0)],
-                color,
-                Stroke::NONE,
-            ));
-            // Named beside the marker unless an earlier name is there: the verdict panel
-            // and the hover text still say it.
-            let galley = painter.layout_no_wrap(
-                v.kind.as_str().to_string(),
-                FontId::proportional(11.0),
-                color,
-            );
-            let label = Rect::from_min_size(
-                tip + vec2(10.0, -5.0 - galley.size().y / 2.0),
-                galley.size(),
-            );
-            if !taken
-                .iter()
-                .any(|r: &Rect| r.intersects(label.expand2(vec2(3.0, 0.0))))
-            {
-                taken.push(label);
-                painter.galley(label.min, galley, color);
-            }
-            if self.selected == Some(i) {
-                painter.add(Shape::dashed_line(
-                    &[pos2(x, geo.plot.top()), pos2(x, geo.plot.bottom())],
-                    Stroke::new(1.5, color),
-                    6.0,
-                    4.0,
-                ));
-            }
-            if pointer.is_some_and(|p| (p.x - x).abs() <= 7.0 && (p.y - tip.y).abs() <= 12.0) {
-                under_pointer = Some((
-                    i,
-                    format!(
-                        "{} at {}\n{}\n(click to select)",
-                        v.kind,
-                        fmt_ms(v.at_ms),
-                        v.explanation
-                    ),
-                ));
-            }
-        }
-        under_pointer
+    let band = Rect::from_x_y_ranges(x0..=x1, geo.axis.top() + 20.0..=geo.axis.top() + 32.0);
+    painter.rect_filled(band, 2.0, style::PARTITION.gamma_multiply(2.5));
+    // Partitions overlap in time (one inside another): a label another one's label is in the
+    // way of moves right past it, if its band is long enough.
+    let galley = painter.layout_no_wrap(
+        format!("partition {}", p.label),
+        FontId::proportional(10.5),
+        style::FAULT_TEXT,
+    );
+    let size = galley.size();
+    let mut left = band.left().max(geo.plot.left()) + 4.0;
+    while let Some(other) = labels.iter().find(|r| {
+        r.intersects(Rect::from_min_size(
+            pos2(left, band.center().y - size.y / 2.0),
+            size,
+        ))
+    }) {
+        left = other.right() + 12.0;
     }
+    let label = Rect::from_min_size(pos2(left, band.center().y - size.y / 2.0), size);
+    if label.right() <= band.right().min(geo.plot.right()) {
+        painter.galley(label.min, galley, style::FAULT_TEXT);
+        labels.push(label);
+    }
+    pointer.filter(|pos| band.contains(*pos)).map(|_| {
+        format!(
+            "Network partition from {} to {}:\nno message crosses between {}",
+            fmt_ms(p.start_ms),
+            fmt_ms(p.end_ms),
+            p.label
+        )
+    })
 }
 
 /// What the bars on a lane of this role mean, under the lane's name.
@@ -499,19 +540,28 @@ fn paint_axis(painter: &egui::Painter, geo: &Geometry, ui: &Ui) {
         );
     }
     painter.text(
-        pos2(geo.axis.left() - 20.0, geo.axis.top() + 4.0),
-        Align2::RIGHT_TOP,
-        "simulated time",
-        FontId::proportional(11.5),
-        visuals.weak_text_color(),
-    );
-    painter.text(
-        pos2(geo.axis.left() - 20.0, geo.axis.top() + 20.0),
-        Align2::RIGHT_TOP,
+        pos2(geo.axis.left() - GUTTER + 10.0, geo.axis.top() + 28.0),
+        Align2::LEFT_TOP,
         "scroll: zoom · drag: pan",
         FontId::proportional(10.0),
         visuals.weak_text_color(),
     );
+}
+
+/// The "messages" switch in the corner above the lane names; returns whether it is on.
+fn messages_switch(ui: &mut Ui, timeline: Rect) -> bool {
+    let mut on = messages_shown(ui.ctx());
+    let corner = Rect::from_min_size(timeline.min + vec2(8.0, 3.0), vec2(GUTTER - 16.0, 22.0));
+    // A child Ui of its own, because `Ui::put` would move the parent's cursor back up here.
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(corner));
+    let switch = child.checkbox(&mut on, "messages").on_hover_text(
+        "Draw every message as an arrow from sender to receiver (a cross: lost). \
+             Where they are too many, a haze shows how many.",
+    );
+    if switch.changed() {
+        set_messages_shown(ui.ctx(), on);
+    }
+    on
 }
 
 /// A round step (1, 2 or 5 × 10ⁿ ms) that leaves at least 90 px between ticks.
@@ -561,326 +611,6 @@ fn paint_playhead(painter: &egui::Painter, geo: &Geometry, now_ms: f64) {
     painter.galley(label.min + vec2(5.0, 2.0), galley, Color32::WHITE);
 }
 
-/// Where a bar goes: its lane, its row, and what is right of it.
-struct Bar {
-    lane_rect: Rect,
-    rows: u32,
-    row: u32,
-    /// Screen x where the next bar on the same row begins (infinite if none).
-    next_x: f32,
-}
-
-/// Paints a belief or lease bar and its labels; returns whether the pointer is on it.
-fn paint_bar(
-    painter: &egui::Painter,
-    geo: &Geometry,
-    bar: &Bar,
-    span: &Span,
-    pointer: Option<Pos2>,
-) -> bool {
-    let (x0, x1) = geo.x_range(span.start_ms, span.end_ms);
-    let rect = bar_rect(bar.lane_rect, bar.rows, bar.row, x0, x1);
-    let (color, text_color, lost) = match &span.kind {
-        SpanKind::Belief {
-            token, lease_lost, ..
-        } => {
-            let color = style::token(*token);
-            paint_belief_bar(painter, rect, color);
-            let lost = lease_lost
-                .as_ref()
-                .filter(|l| l.at_ms as f64 <= geo.shown_until_ms);
-            if let Some(l) = lost {
-                let gone_x = geo.x(l.at_ms as f64);
-                paint_lease_gone(
-                    painter,
-                    Rect::from_x_y_ranges(gone_x..=rect.right(), rect.y_range()),
-                );
-            }
-            (color, darker(color), lost)
-        }
-        SpanKind::Lease { token, .. } => {
-            let color = style::token(*token);
-            paint_lease_bar(painter, rect, color);
-            (color, Color32::WHITE, None)
-        }
-        _ => return false,
-    };
-
-    // Labels by importance — which grant, where its lease went, how it ended — each only
-    // where it fits whole without covering another.
-    let room = rect.intersect(painter.clip_rect()).shrink2(vec2(6.0, 0.0));
-    let mut taken = Vec::new();
-    let named = place_label(
-        painter,
-        &span.label,
-        text_color,
-        room.left(),
-        true,
-        room,
-        &mut taken,
-    );
-    if let Some(l) = lost {
-        let after_name = taken
-            .last()
-            .map_or(room.left(), |r: &Rect| r.right() + 12.0);
-        let left = (geo.x(l.at_ms as f64) + 6.0).max(after_name);
-        place_label(
-            painter,
-            &l.label,
-            style::VIOLATING,
-            left,
-            true,
-            room,
-            &mut taken,
-        );
-    }
-    // Only once the playhead is past the end: until then the bar has not ended.
-    if span.end_ms as f64 <= geo.shown_until_ms {
-        place_label(
-            painter,
-            &span.end_label,
-            text_color,
-            room.right(),
-            false,
-            room,
-            &mut taken,
-        );
-    }
-    if !named {
-        // Too short for its name: put it after the bar if the row is free there.
-        let after = Rect::from_x_y_ranges(
-            rect.right() + 5.0..=bar.next_x.min(geo.plot.right()) - 8.0,
-            rect.y_range(),
-        );
-        place_label(
-            painter,
-            &span.label,
-            darker(color),
-            after.left(),
-            true,
-            after,
-            &mut taken,
-        );
-    }
-    pointer.is_some_and(|p| rect.expand(2.0).contains(p))
-}
-
-/// Draws `text` starting (`from_left`) or ending at `x`, vertically centred on `room`, if it
-/// fits inside `room` and clear of `taken`; a cut-off or overlapping label reads worse than
-/// none. Returns whether it drew it.
-fn place_label(
-    painter: &egui::Painter,
-    text: &str,
-    color: Color32,
-    x: f32,
-    from_left: bool,
-    room: Rect,
-    taken: &mut Vec<Rect>,
-) -> bool {
-    if text.is_empty() || !room.is_positive() {
-        return false;
-    }
-    let galley = painter.layout_no_wrap(text.to_string(), FontId::proportional(12.0), color);
-    let size = galley.size();
-    let left = if from_left { x } else { x - size.x };
-    let rect = Rect::from_min_size(pos2(left, room.center().y - size.y / 2.0), size);
-    let fits = rect.left() >= room.left() - 0.5
-        && rect.right() <= room.right() + 0.5
-        && size.y <= room.height() + 4.0
-        && !taken
-            .iter()
-            .any(|t| t.intersects(rect.expand2(vec2(6.0, 0.0))));
-    if fits {
-        painter.galley(rect.min, galley, color);
-        taken.push(rect);
-    }
-    fits
-}
-
-/// Paints a pause, stall, crash or slow link over the whole lane height, or a wait as a
-/// dashed line where the bar will come; returns whether the pointer is on it.
-fn paint_shading(
-    painter: &egui::Painter,
-    geo: &Geometry,
-    lane_rect: Rect,
-    node: NodeId,
-    span: &Span,
-    pointer: Option<Pos2>,
-) -> bool {
-    let (x0, x1) = geo.x_range(span.start_ms, span.end_ms);
-    if let SpanKind::Waiting { .. } = span.kind {
-        let y = bar_rect(lane_rect, 1, 0, x0, x1).center().y;
-        let color = paint_waiting(painter, x0, x1, y, style::worker(node));
-        let room = Rect::from_x_y_ranges(x0 + 4.0..=x1, y - 16.0..=y - 2.0);
-        place_label(
-            painter,
-            &span.label,
-            color,
-            room.left(),
-            true,
-            room,
-            &mut Vec::new(),
-        );
-        return pointer.is_some_and(|p| (x0..=x1).contains(&p.x) && (p.y - y).abs() <= 6.0);
-    }
-    let fill = match span.kind {
-        SpanKind::Paused => style::PAUSED,
-        SpanKind::Stalled => style::STALLED,
-        SpanKind::Crashed => style::CRASHED,
-        _ => style::SLOW_LINK,
-    };
-    let rect = Rect::from_x_y_ranges(x0..=x1, lane_rect.y_range().shrink(1.0));
-    painter.rect_filled(rect, 0.0, fill);
-    painter.text(
-        pos2(x0.max(geo.plot.left()) + 5.0, lane_rect.top() + 4.0),
-        Align2::LEFT_TOP,
-        &span.label,
-        FontId::proportional(11.5),
-        style::FAULT_TEXT,
-    );
-    pointer.is_some_and(|p| rect.contains(p))
-}
-
-/// A worker's wait: a dashed line in its colour, faded; returns the colour used.
-fn paint_waiting(painter: &egui::Painter, x0: f32, x1: f32, y: f32, worker: Color32) -> Color32 {
-    let color = worker.gamma_multiply(0.7);
-    painter.add(Shape::dashed_line(
-        &[pos2(x0, y), pos2(x1, y)],
-        Stroke::new(1.5, color),
-        5.0,
-        4.0,
-    ));
-    color
-}
-
-/// A clock jump: a dashed vertical line.
-fn paint_clock_jump(painter: &egui::Painter, x: f32, y: egui::Rangef) {
-    painter.add(Shape::dashed_line(
-        &[pos2(x, y.min), pos2(x, y.max)],
-        Stroke::new(1.5, style::FAULT_TEXT),
-        4.0,
-        3.0,
-    ));
-}
-
-/// The rectangle of bar row `row` of `rows` in a lane, from `x0` to `x1`.
-fn bar_rect(lane: Rect, rows: u32, row: u32, x0: f32, x1: f32) -> Rect {
-    // Room above for fault labels ("paused 15 000 ms"), a little below.
-    let area = lane.y_range();
-    let (top, bottom) = (area.min + 20.0, area.max - 8.0);
-    let row_h = ((bottom - top) / rows as f32).min(28.0);
-    let y0 = (top + bottom) / 2.0 - row_h * rows as f32 / 2.0 + row_h * row as f32;
-    Rect::from_x_y_ranges(x0..=x1.max(x0 + 1.0), y0 + 1.5..=y0 + row_h - 1.5)
-}
-
-/// The worker's view: a light fill with a border in the worker's colour.
-pub fn paint_belief_bar(painter: &egui::Painter, rect: Rect, color: Color32) {
-    painter.rect_filled(rect, 3.0, color.gamma_multiply(0.22));
-    painter.rect_stroke(rect, 3.0, Stroke::new(1.5, color), StrokeKind::Inside);
-}
-
-/// The store's view: solid in the holder's colour.
-pub fn paint_lease_bar(painter: &egui::Painter, rect: Rect, color: Color32) {
-    painter.rect_filled(rect, 3.0, color);
-}
-
-/// Red hatching over the part of a belief bar where the store no longer held the grant.
-pub fn paint_lease_gone(painter: &egui::Painter, rect: Rect) {
-    let hatch = painter.with_clip_rect(rect.intersect(painter.clip_rect()));
-    hatch.rect_filled(rect, 0.0, style::VIOLATING.gamma_multiply(0.12));
-    let h = rect.height();
-    let stroke = Stroke::new(1.0, style::VIOLATING.gamma_multiply(0.55));
-    // Only the stripes that cross the visible part: a long bar zoomed in stays cheap.
-    let visible = rect.intersect(painter.clip_rect());
-    let mut x = visible.left() - h - (visible.left() - rect.left()).rem_euclid(8.0);
-    while x < visible.right() {
-        hatch.line_segment([pos2(x, rect.bottom()), pos2(x + h, rect.top())], stroke);
-        x += 8.0;
-    }
-    hatch.vline(
-        rect.left(),
-        rect.y_range(),
-        Stroke::new(2.0, style::VIOLATING),
-    );
-}
-
-/// A write's disc: ✓ accepted, ✗ rejected, ! violating.
-pub fn paint_write(painter: &egui::Painter, center: Pos2, outcome: WriteOutcome) {
-    let white = Stroke::new(2.0, Color32::WHITE);
-    match outcome {
-        WriteOutcome::Accepted => {
-            painter.circle_filled(center, 7.0, style::ACCEPTED);
-            painter.line_segment([center + vec2(-3.5, 0.0), center + vec2(-1.0, 3.0)], white);
-            painter.line_segment([center + vec2(-1.0, 3.0), center + vec2(3.5, -3.0)], white);
-        }
-        WriteOutcome::Rejected { .. } => {
-            painter.circle_filled(center, 7.0, style::REJECTED);
-            painter.line_segment([center + vec2(-3.0, -3.0), center + vec2(3.0, 3.0)], white);
-            painter.line_segment([center + vec2(-3.0, 3.0), center + vec2(3.0, -3.0)], white);
-        }
-        WriteOutcome::Violating(_) => {
-            painter.circle_filled(center, 9.0, style::VIOLATING);
-            painter.line_segment([center + vec2(0.0, -5.0), center + vec2(0.0, 1.0)], white);
-            painter.circle_filled(center + vec2(0.0, 4.0), 1.2, Color32::WHITE);
-        }
-    }
-}
-
-/// Where a mark's disc sits: on the lane's bar line.
-fn mark_center(geo: &Geometry, lane_rect: Rect, mark: &Mark) -> Pos2 {
-    let x = geo.x(mark.at_ms as f64);
-    pos2(x, bar_rect(lane_rect, 1, 0, x, x).center().y)
-}
-
-/// Paints a mark; returns whether the pointer is on it.
-fn paint_mark(
-    painter: &egui::Painter,
-    geo: &Geometry,
-    lane_rect: Rect,
-    mark: &Mark,
-    taken: &mut Vec<Rect>,
-    pointer: Option<Pos2>,
-) -> bool {
-    let Pos2 { x, y } = mark_center(geo, lane_rect, mark);
-    let font = FontId::proportional(12.0);
-    let (color, label_y) = match mark.kind {
-        MarkKind::Write { outcome, .. } => {
-            let color = match outcome {
-                WriteOutcome::Accepted => style::ACCEPTED,
-                WriteOutcome::Rejected { .. } => style::REJECTED,
-                WriteOutcome::Violating(_) => style::VIOLATING,
-            };
-            painter.vline(x, lane_rect.y_range().shrink(3.0), Stroke::new(1.0, color));
-            paint_write(painter, pos2(x, y), outcome);
-            (color, y)
-        }
-        MarkKind::ClockJump { .. } => {
-            paint_clock_jump(painter, x, lane_rect.y_range().shrink(2.0));
-            (style::FAULT_TEXT, lane_rect.top() + 10.0)
-        }
-    };
-    // Beside the mark, on the first side with room that no mark or earlier label took.
-    let galley = painter.layout_no_wrap(mark.label.clone(), font, darker(color));
-    let size = galley.size();
-    let spots = [0.0, 18.0, -18.0].into_iter().flat_map(|dy| {
-        let y = label_y + dy - size.y / 2.0;
-        [pos2(x + 12.0, y), pos2(x - 12.0 - size.x, y)]
-    });
-    let fits = |r: &Rect| {
-        r.left() >= geo.plot.left()
-            && r.right() <= geo.plot.right()
-            && !taken.iter().any(|l: &Rect| l.intersects(*r))
-    };
-    if let Some(rect) = spots
-        .map(|p| Rect::from_min_size(p, size))
-        .find(|r| fits(r))
-    {
-        taken.push(rect.expand(2.0));
-        painter.galley(rect.min, galley, color);
-    }
-    pointer.is_some_and(|p| (p.x - x).abs() <= 9.0)
-}
-
 /// Text on a light tint of `color` needs a darker shade of it.
 fn darker(color: Color32) -> Color32 {
     Color32::from_rgb(
@@ -896,10 +626,12 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
     let worker = style::worker(0);
     let font = FontId::proportional(13.0);
     let text_color = ui.visuals().text_color();
+    let messages = messages_shown(ui.ctx());
     ui.horizontal_wrapped(|ui| {
-        let shown = swatches
-            .iter()
-            .filter(|(_, at)| *at as f64 <= shown_until_ms);
+        let shown = swatches.iter().filter(|(swatch, at)| {
+            let drawn = messages || !matches!(swatch, Swatch::Message | Swatch::Dropped);
+            drawn && *at as f64 <= shown_until_ms
+        });
         for &(swatch, _) in shown {
             let text = swatch_text(swatch);
             let galley = ui
@@ -917,17 +649,17 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
             );
             match swatch {
                 Swatch::Belief => {
-                    paint_belief_bar(p, rect, worker);
+                    spans::paint_belief_bar(p, rect, worker);
                 }
                 Swatch::Lease => {
-                    paint_lease_bar(p, rect, worker);
+                    spans::paint_lease_bar(p, rect, worker);
                 }
                 Swatch::LeaseLost => {
-                    paint_belief_bar(p, rect, worker);
-                    paint_lease_gone(p, rect);
+                    spans::paint_belief_bar(p, rect, worker);
+                    spans::paint_lease_gone(p, rect);
                 }
                 Swatch::Waiting => {
-                    paint_waiting(p, rect.left(), rect.right(), rect.center().y, worker);
+                    spans::paint_waiting(p, rect.left(), rect.right(), rect.center().y, worker);
                 }
                 Swatch::Paused => {
                     p.rect_filled(rect, 0.0, style::PAUSED);
@@ -945,20 +677,34 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
                     p.rect_filled(rect, 0.0, style::PARTITION);
                 }
                 Swatch::ClockJump => {
-                    paint_clock_jump(p, rect.center().x, rect.y_range());
+                    marks::paint_clock_jump(p, rect.center().x, rect.y_range());
+                }
+                Swatch::Leader => {
+                    marks::paint_role(p, rect.center_top(), true);
+                }
+                Swatch::SteppedDown => {
+                    marks::paint_role(p, rect.center_top(), false);
                 }
                 Swatch::Accepted => {
-                    paint_write(p, rect.center(), WriteOutcome::Accepted);
+                    marks::paint_write(p, rect.center(), WriteOutcome::Accepted);
                 }
                 Swatch::Rejected => {
                     let outcome = WriteOutcome::Rejected {
                         reason: RejectReason::StaleToken,
                         highest_fence: None,
                     };
-                    paint_write(p, rect.center(), outcome);
+                    marks::paint_write(p, rect.center(), outcome);
                 }
                 Swatch::Violating => {
-                    paint_write(p, rect.center(), WriteOutcome::Violating(Kind::StaleWrite));
+                    marks::paint_write(p, rect.center(), WriteOutcome::Violating(Kind::StaleWrite));
+                }
+                Swatch::Message => {
+                    let (from, to) = (rect.left_bottom(), rect.right_top());
+                    arrows::paint_arrow(p, from, to, style::MESSAGE, false);
+                }
+                Swatch::Dropped => {
+                    let (from, to) = (rect.left_bottom(), rect.right_center() - vec2(5.0, 0.0));
+                    arrows::paint_arrow(p, from, to, style::MESSAGE, true);
                 }
             }
         }
@@ -978,15 +724,122 @@ fn swatch_text(swatch: Swatch) -> &'static str {
         Swatch::SlowLink => "slow link",
         Swatch::Partition => "cut off by a partition",
         Swatch::ClockJump => "clock jump",
+        Swatch::Leader => "became leader (primary)",
+        Swatch::SteppedDown => "stepped down",
         Swatch::Accepted => "write accepted",
         Swatch::Rejected => "write rejected",
         Swatch::Violating => "write that corrupted the data",
+        Swatch::Message => "message (blue haze: too many)",
+        Swatch::Dropped => "message lost",
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checker;
+    use crate::engine;
+    use crate::scenario;
+
+    /// The run of a scenario file, laid out.
+    fn run(source: &str) -> (Trace, Verdict, Lanes) {
+        let scenario = scenario::parse(source).expect("a valid scenario");
+        let trace = engine::run(&scenario, scenario.seed);
+        let verdict = checker::check(&scenario, &trace);
+        let lanes = Lanes::build(&trace, &verdict);
+        (trace, verdict, lanes)
+    }
+
+    const WIDTH: f32 = 1280.0;
+
+    /// Shows `timeline` in a root Ui of 1280 × 800 (no margins, so the timeline starts at
+    /// 0, 0) for one frame with `events`; returns what it asked for and how many shapes it
+    /// painted.
+    fn frame(
+        ctx: &egui::Context,
+        timeline: &Timeline,
+        view: &mut View,
+        events: Vec<egui::Event>,
+    ) -> (Option<Action>, usize) {
+        let input = egui::RawInput {
+            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, vec2(WIDTH, 800.0))),
+            events,
+            ..Default::default()
+        };
+        let mut action = None;
+        let mut output = ctx.run_ui(input, |ui| action = timeline.show(ui, view, 700.0));
+        output.textures_delta.clear();
+        (action, output.shapes.len())
+    }
+
+    fn button(pos: Pos2, pressed: bool) -> egui::Event {
+        egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        }
+    }
+
+    #[test]
+    fn clicking_a_violation_marker_selects_it() {
+        let (trace, verdict, lanes) = run(include_str!(
+            "../../tests/scenarios/step5-fencing-token.toml"
+        ));
+        let (i, v) = verdict
+            .violations
+            .iter()
+            .enumerate()
+            .next()
+            .expect("step 5 reports an overlap");
+        let timeline = Timeline {
+            trace: &trace,
+            lanes: &lanes,
+            verdict: &verdict,
+            now_ms: trace.until_ms as f64,
+            preview: false,
+            selected: None,
+        };
+        let ctx = egui::Context::default();
+        let mut view = View::fit(trace.until_ms);
+        let plot_width = WIDTH - GUTTER - RIGHT_PAD;
+        let x = GUTTER + (v.at_ms as f64 / trace.until_ms as f64) as f32 * plot_width;
+        let marker = pos2(x, AXIS - 6.0);
+        let actions: Vec<_> = [
+            vec![egui::Event::PointerMoved(marker)],
+            vec![button(marker, true)],
+            vec![button(marker, false)],
+        ]
+        .into_iter()
+        .filter_map(|events| frame(&ctx, &timeline, &mut view, events).0)
+        .collect();
+        assert_eq!(actions.last(), Some(&Action::Select(i)), "{actions:?}");
+    }
+
+    #[test]
+    fn a_long_busy_run_is_summed_up_to_what_the_screen_can_show() {
+        let (trace, verdict, lanes) = run(include_str!("../../benches/busy.toml"));
+        assert!(trace.events.len() >= 100_000, "{}", trace.events.len());
+        let ctx = egui::Context::default();
+        set_messages_shown(&ctx, true);
+        let timeline = Timeline {
+            trace: &trace,
+            lanes: &lanes,
+            verdict: &verdict,
+            now_ms: trace.until_ms as f64,
+            preview: false,
+            selected: None,
+        };
+        let mut view = View::fit(trace.until_ms);
+        let (_, shapes) = frame(&ctx, &timeline, &mut view, Vec::new());
+        // A few shapes per pixel column and lane at most, however many events there are.
+        let columns = (WIDTH - GUTTER - RIGHT_PAD) as usize;
+        assert!(
+            shapes < columns * lanes.lanes.len(),
+            "{shapes} shapes for {} events",
+            trace.events.len()
+        );
+    }
 
     #[test]
     fn ticks_are_round_and_not_crowded() {
@@ -1016,6 +869,16 @@ mod tests {
         );
         v.zoom(0.0, 1e9, 20_000.0);
         assert_eq!((v.start_ms, v.end_ms), (0.0, MIN_VIEW_MS));
+    }
+
+    #[test]
+    fn a_chosen_window_stays_inside_the_run() {
+        let v = View::between(1_000.0, 3_000.0, 20_000);
+        assert_eq!((v.start_ms, v.end_ms), (1_000.0, 3_000.0));
+        let v = View::between(19_000.0, 25_000.0, 20_000);
+        assert_eq!((v.start_ms, v.end_ms), (14_000.0, 20_000.0));
+        let v = View::between(7.0, 7.0, 20_000);
+        assert_eq!((v.start_ms, v.end_ms), (7.0, 7.0 + MIN_VIEW_MS));
     }
 
     #[test]

@@ -1,0 +1,412 @@
+//! Marks on the lanes (writes, clock jumps, role changes) and the violation markers on the
+//! axis. Marks closer together than their symbols are wide are summed up per bin of a few
+//! pixels, in the colour of the gravest thing the bin holds.
+
+use eframe::egui::{self, Color32, FontId, Pos2, Rect, Shape, Stroke, pos2, vec2};
+
+use super::spans::bar_rect;
+use super::{Action, Canvas, Geometry, HoverRank, darker};
+use crate::app::lanes::{
+    Bin, Instants, Lane, Lanes, Mark, MarkClass, MarkKind, ViolationClass, WriteOutcome, fmt_ms,
+};
+use crate::app::style;
+use crate::checker::Verdict;
+use crate::trace::NodeId;
+
+/// Width of the bins marks are summed up in, px: about a write disc's radius.
+const BIN_PX: f32 = 7.0;
+/// Marks closer than this (px) would overlap: they are summed up instead of drawn.
+const MIN_GAP_PX: f32 = 14.0;
+
+/// Which bins of `bins` hold marks too close to draw one by one: more than one mark, or one
+/// closer than [`MIN_GAP_PX`] to a neighbouring bin's.
+fn crowded<const N: usize>(geo: &Geometry, times: &Instants<N>, bins: &[Bin]) -> Vec<bool> {
+    let x = |i: usize| geo.x(times.time(i) as f64);
+    let near = |a: &Bin, b: &Bin| x(b.items.start) - x(a.items.end - 1) < MIN_GAP_PX;
+    (0..bins.len())
+        .map(|b| {
+            bins[b].items.len() > 1
+                || (b > 0 && near(&bins[b - 1], &bins[b]))
+                || bins.get(b + 1).is_some_and(|next| near(&bins[b], next))
+        })
+        .collect()
+}
+
+/// Paints the marks of lane `index` that the playhead has reached and that are in view.
+pub(super) fn paint_lane(c: &mut Canvas, index: usize, lane: &Lane) {
+    let lane_rect = c.geo.lane_rect(index);
+    let (from, to) = c.geo.window();
+    // A mark just left of the view still shows part of its disc.
+    let pad_ms = 10.0 * c.geo.ms_per_px();
+    let times = &lane.mark_times;
+    let bins = times.bins(
+        times.window(from - pad_ms, to),
+        f64::from(BIN_PX) * c.geo.ms_per_px(),
+    );
+    let crowded = crowded(&c.geo, times, &bins);
+    let pointer = c.pointer.filter(|p| lane_rect.contains(*p));
+    // Every mark's disc or summary is an obstacle for every label, so no label covers one;
+    // so are the labels of shadings and waits.
+    let mut taken: Vec<Rect> = bins
+        .iter()
+        .map(|b| {
+            let x0 = c.geo.x(times.time(b.items.start) as f64);
+            let x1 = c.geo.x(times.time(b.items.end - 1) as f64);
+            let y = mark_line(lane_rect);
+            Rect::from_x_y_ranges(x0 - 10.0..=x1 + 10.0, y - 10.0..=y + 10.0)
+        })
+        .chain(c.labels.iter().copied())
+        .collect();
+    let node = index as NodeId;
+    for (bin, crowded) in bins.iter().zip(crowded) {
+        if crowded {
+            paint_summary(c, lane_rect, lane, index, bin, pointer);
+            continue;
+        }
+        let mark = &lane.marks[bin.items.start];
+        if paint_mark(&c.marks, &c.geo, lane_rect, mark, &mut taken, pointer) {
+            let trace = c.trace;
+            c.hover.offer(HoverRank::Mark, || mark.details(trace, node));
+        }
+    }
+}
+
+/// The y of the line write discs sit on.
+fn mark_line(lane_rect: Rect) -> f32 {
+    bar_rect(lane_rect, 1, 0, 0.0, 0.0).center().y
+}
+
+/// Paints the marks of one crowded bin as a short bar in the colour of the gravest, and
+/// offers a hover text that counts them (or tells the one it holds).
+fn paint_summary(
+    c: &mut Canvas,
+    lane_rect: Rect,
+    lane: &Lane,
+    index: usize,
+    bin: &Bin,
+    pointer: Option<Pos2>,
+) {
+    let times = &lane.mark_times;
+    let counts = times.count(bin.items.clone());
+    let gravest = MarkClass::ALL
+        .into_iter()
+        .rev()
+        .find(|&k| counts[k as usize] > 0)
+        .unwrap_or(MarkClass::ClockJump);
+    let x0 = c.geo.x(times.time(bin.items.start) as f64);
+    let x1 = c.geo.x(times.time(bin.items.end - 1) as f64).max(x0 + 2.0);
+    let rect = match gravest {
+        MarkClass::Accepted | MarkClass::Rejected | MarkClass::Violating => {
+            let y = mark_line(lane_rect);
+            let rect = Rect::from_x_y_ranges(x0 - 1.0..=x1 + 1.0, y - 6.0..=y + 6.0);
+            c.marks.rect_filled(rect, 2.0, class_color(gravest));
+            rect
+        }
+        // No writes: role changes and clock jumps, which are few. The last one's symbol
+        // tells the state the bin leaves the node in; its label would not fit.
+        MarkClass::ClockJump | MarkClass::Leader | MarkClass::SteppedDown => {
+            let last = &lane.marks[bin.items.end - 1];
+            let x = c.geo.x(last.at_ms as f64);
+            match last.kind {
+                MarkKind::BecameLeader { .. } => {
+                    paint_role(&c.marks, pos2(x, lane_rect.top() + 3.0), true);
+                }
+                MarkKind::SteppedDown { .. } => {
+                    paint_role(&c.marks, pos2(x, lane_rect.top() + 3.0), false);
+                }
+                _ => paint_clock_jump(&c.marks, x, lane_rect.y_range().shrink(2.0)),
+            }
+            Rect::from_x_y_ranges(
+                x0 - 3.0..=x1 + 10.0,
+                lane_rect.top()..=lane_rect.top() + 18.0,
+            )
+        }
+    };
+    if !pointer.is_some_and(|p| rect.expand2(vec2(3.0, 2.0)).contains(p)) {
+        return;
+    }
+    if bin.items.len() == 1 {
+        let (mark, trace) = (&lane.marks[bin.items.start], c.trace);
+        c.hover
+            .offer(HoverRank::Mark, || mark.details(trace, index as NodeId));
+    } else {
+        let (from, to) = (times.time(bin.items.start), times.time(bin.items.end - 1));
+        c.hover.offer(HoverRank::Mark, || {
+            let parts: Vec<String> = MarkClass::ALL
+                .into_iter()
+                .rev()
+                .filter(|&k| counts[k as usize] > 0)
+                .map(|k| class_count(k, counts[k as usize]))
+                .collect();
+            format!(
+                "{}: {} between {} and {}, too close together to draw one by one.\nScroll to zoom in.",
+                lane.name,
+                parts.join(", "),
+                fmt_ms(from),
+                fmt_ms(to)
+            )
+        });
+    }
+}
+
+/// The colour a mark of `class` is drawn in.
+fn class_color(class: MarkClass) -> Color32 {
+    match class {
+        MarkClass::Accepted => style::ACCEPTED,
+        MarkClass::Rejected => style::REJECTED,
+        MarkClass::Violating => style::VIOLATING,
+        MarkClass::ClockJump => style::FAULT_TEXT,
+        MarkClass::Leader | MarkClass::SteppedDown => style::ROLE,
+    }
+}
+
+/// `3 writes accepted`, `1 clock jump`.
+fn class_count(class: MarkClass, n: u32) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    match class {
+        MarkClass::Accepted => format!("{n} write{s} accepted"),
+        MarkClass::Rejected => format!("{n} write{s} rejected"),
+        MarkClass::Violating => format!("{n} write{s} that corrupted the data"),
+        MarkClass::ClockJump => format!("{n} clock jump{s}"),
+        MarkClass::Leader => format!("became leader {n} time{s}"),
+        MarkClass::SteppedDown => format!("stepped down {n} time{s}"),
+    }
+}
+
+/// A role change: a small flag on a pole standing at `top`, flying right; filled when the
+/// node took the lead, hollow when it gave it up.
+pub(super) fn paint_role(painter: &egui::Painter, top: Pos2, up: bool) {
+    let stroke = Stroke::new(1.5, style::ROLE);
+    painter.vline(top.x, top.y..=top.y + 14.0, stroke);
+    let points = vec![top, top + vec2(9.0, 3.5), top + vec2(0.0, 7.0)];
+    let flag = if up {
+        Shape::convex_polygon(points, style::ROLE, Stroke::NONE)
+    } else {
+        Shape::convex_polygon(points, Color32::TRANSPARENT, Stroke::new(1.2, style::ROLE))
+    };
+    painter.add(flag);
+}
+
+/// Triangles on the axis at each violation's time (summed up where they crowd); the selected
+/// one also gets a line across the lanes. Returns the action a click on one asks for.
+pub(super) fn paint_violations(
+    c: &mut Canvas,
+    painter: &egui::Painter,
+    lanes: &Lanes,
+    verdict: &Verdict,
+    selected: Option<usize>,
+    clicked: bool,
+) -> Option<Action> {
+    let geo = &c.geo;
+    let tip_y = geo.axis.bottom() - 1.0;
+    if let Some(v) = selected.and_then(|i| verdict.violations.get(i)) {
+        let t = v.at_ms as f64;
+        if t <= geo.shown_until_ms && t >= geo.view.start_ms && t <= geo.view.end_ms {
+            let x = geo.x(t);
+            painter.add(Shape::dashed_line(
+                &[pos2(x, geo.plot.top()), pos2(x, geo.plot.bottom())],
+                Stroke::new(1.5, style::violation(v.kind)),
+                6.0,
+                4.0,
+            ));
+        }
+    }
+    let (from, to) = geo.window();
+    let times = &lanes.violation_times;
+    let bins = times.bins(times.window(from, to), f64::from(BIN_PX) * geo.ms_per_px());
+    // Every marker is an obstacle for the names, so no name hides a marker.
+    let mut taken: Vec<Rect> = bins
+        .iter()
+        .map(|b| {
+            let x0 = geo.x(times.time(b.items.start) as f64);
+            let x1 = geo.x(times.time(b.items.end - 1) as f64);
+            Rect::from_x_y_ranges(x0 - 6.0..=x1 + 6.0, tip_y - 10.0..=tip_y)
+        })
+        .collect();
+    let mut action = None;
+    for bin in &bins {
+        let counts = times.count(bin.items.clone());
+        let gravest = [
+            ViolationClass::Safety,
+            ViolationClass::Liveness,
+            ViolationClass::Anomaly,
+        ]
+        .into_iter()
+        .find(|&k| counts[k as usize] > 0)
+        .unwrap_or(ViolationClass::Anomaly);
+        // The first of the gravest kind is the one a click selects.
+        let first = bin
+            .items
+            .clone()
+            .map(|k| lanes.violations[k])
+            .find(|&i| ViolationClass::of(verdict.violations[i].kind) == gravest)
+            .unwrap_or(lanes.violations[bin.items.start]);
+        let v = &verdict.violations[first];
+        let color = style::violation(v.kind);
+        let x = geo.x(times.time(bin.items.start) as f64);
+        let tip = pos2(x, tip_y);
+        painter.add(Shape::convex_polygon(
+            vec![tip, tip + vec2(-6.0, -10.0), tip + vec2(6.0, -10.0)],
+            color,
+            Stroke::NONE,
+        ));
+        // Named beside the marker unless an earlier name is there: the verdict panel and the
+        // hover text still say it.
+        let name = match bin.items.len() {
+            1 => v.kind.as_str().to_string(),
+            n => format!("×{n}"),
+        };
+        let galley = painter.layout_no_wrap(name, FontId::proportional(11.0), color);
+        let label = Rect::from_min_size(
+            tip + vec2(10.0, -5.0 - galley.size().y / 2.0),
+            galley.size(),
+        );
+        if !taken
+            .iter()
+            .any(|r: &Rect| r.intersects(label.expand2(vec2(3.0, 0.0))))
+        {
+            taken.push(label);
+            painter.galley(label.min, galley, color);
+        }
+        let under = c
+            .pointer
+            .is_some_and(|p| (p.x - x).abs() <= 7.0 && (p.y - tip.y).abs() <= 12.0);
+        if !under {
+            continue;
+        }
+        if clicked {
+            action = Some(Action::Select(first));
+        }
+        let items = bin.items.clone();
+        c.hover.offer(HoverRank::Mark, || {
+            if items.len() == 1 {
+                return format!(
+                    "{} at {}\n{}\n(click to select it and move the playhead there)",
+                    v.kind,
+                    fmt_ms(v.at_ms),
+                    v.explanation
+                );
+            }
+            let mut kinds: Vec<&str> = items
+                .clone()
+                .map(|k| verdict.violations[lanes.violations[k]].kind.as_str())
+                .collect();
+            kinds.sort_unstable();
+            kinds.dedup();
+            format!(
+                "{} violations from {} to {} ({}).\nClick to select the first {} and move the \
+                 playhead there; scroll to zoom in and tell them apart.",
+                items.len(),
+                fmt_ms(times.time(items.start)),
+                fmt_ms(times.time(items.end - 1)),
+                kinds.join(", "),
+                v.kind
+            )
+        });
+    }
+    action
+}
+
+/// A write's disc: ✓ accepted, ✗ rejected, ! violating.
+pub(super) fn paint_write(painter: &egui::Painter, center: Pos2, outcome: WriteOutcome) {
+    let white = Stroke::new(2.0, Color32::WHITE);
+    match outcome {
+        WriteOutcome::Accepted => {
+            painter.circle_filled(center, 7.0, style::ACCEPTED);
+            painter.line_segment([center + vec2(-3.5, 0.0), center + vec2(-1.0, 3.0)], white);
+            painter.line_segment([center + vec2(-1.0, 3.0), center + vec2(3.5, -3.0)], white);
+        }
+        WriteOutcome::Rejected { .. } => {
+            painter.circle_filled(center, 7.0, style::REJECTED);
+            painter.line_segment([center + vec2(-3.0, -3.0), center + vec2(3.0, 3.0)], white);
+            painter.line_segment([center + vec2(-3.0, 3.0), center + vec2(3.0, -3.0)], white);
+        }
+        WriteOutcome::Violating(_) => {
+            painter.circle_filled(center, 9.0, style::VIOLATING);
+            painter.line_segment([center + vec2(0.0, -5.0), center + vec2(0.0, 1.0)], white);
+            painter.circle_filled(center + vec2(0.0, 4.0), 1.2, Color32::WHITE);
+        }
+    }
+}
+
+/// Where a mark's disc sits: on the lane's bar line.
+fn mark_center(geo: &Geometry, lane_rect: Rect, mark: &Mark) -> Pos2 {
+    let x = geo.x(mark.at_ms as f64);
+    pos2(x, bar_rect(lane_rect, 1, 0, x, x).center().y)
+}
+
+/// Paints a mark with its label; returns whether the pointer is on it.
+fn paint_mark(
+    painter: &egui::Painter,
+    geo: &Geometry,
+    lane_rect: Rect,
+    mark: &Mark,
+    taken: &mut Vec<Rect>,
+    pointer: Option<Pos2>,
+) -> bool {
+    let Pos2 { x, y } = mark_center(geo, lane_rect, mark);
+    let font = FontId::proportional(12.0);
+    let (color, label_y) = match mark.kind {
+        MarkKind::Write { outcome, .. } => {
+            let color = match outcome {
+                WriteOutcome::Accepted => style::ACCEPTED,
+                WriteOutcome::Rejected { .. } => style::REJECTED,
+                WriteOutcome::Violating(_) => style::VIOLATING,
+            };
+            painter.vline(x, lane_rect.y_range().shrink(3.0), Stroke::new(1.0, color));
+            paint_write(painter, pos2(x, y), outcome);
+            (color, y)
+        }
+        MarkKind::ClockJump { .. } => {
+            paint_clock_jump(painter, x, lane_rect.y_range().shrink(2.0));
+            (style::FAULT_TEXT, lane_rect.top() + 10.0)
+        }
+        MarkKind::BecameLeader { .. } | MarkKind::SteppedDown { .. } => {
+            let up = matches!(mark.kind, MarkKind::BecameLeader { .. });
+            paint_role(painter, pos2(x, lane_rect.top() + 3.0), up);
+            (style::ROLE, lane_rect.top() + 10.0)
+        }
+    };
+    // Beside the mark, on the first side with room that no mark or earlier label took, or
+    // else just after what is in the way on its right.
+    let galley = painter.layout_no_wrap(mark.label.clone(), font, darker(color));
+    let size = galley.size();
+    let beside = |dy: f32| {
+        let y = label_y + dy - size.y / 2.0;
+        let right = Rect::from_min_size(pos2(x + 12.0, y), size);
+        let in_the_way = taken
+            .iter()
+            .filter(|t| t.intersects(right))
+            .map(|t| t.right())
+            .fold(right.left() - 8.0, f32::max);
+        [
+            right,
+            Rect::from_min_size(pos2(x - 12.0 - size.x, y), size),
+            Rect::from_min_size(pos2(in_the_way + 8.0, y), size),
+        ]
+    };
+    let fits = |r: &Rect| {
+        r.left() >= geo.plot.left()
+            && r.right() <= geo.plot.right()
+            && !taken.iter().any(|l: &Rect| l.intersects(*r))
+    };
+    if let Some(rect) = [0.0, 18.0, -18.0]
+        .into_iter()
+        .flat_map(beside)
+        .find(|r| fits(r))
+    {
+        taken.push(rect.expand(2.0));
+        painter.galley(rect.min, galley, color);
+    }
+    pointer.is_some_and(|p| (p.x - x).abs() <= 9.0)
+}
+
+/// A clock jump: a dashed vertical line.
+pub(super) fn paint_clock_jump(painter: &egui::Painter, x: f32, y: egui::Rangef) {
+    painter.add(Shape::dashed_line(
+        &[pos2(x, y.min), pos2(x, y.max)],
+        Stroke::new(1.5, style::FAULT_TEXT),
+        4.0,
+        3.0,
+    ));
+}
