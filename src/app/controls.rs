@@ -77,7 +77,10 @@ pub fn show(
     let mut now = playback.now_ms();
     ui.spacing_mut().slider_width = ui.available_width() - 8.0;
     let slider = egui::Slider::new(&mut now, 0.0..=playback.end_ms()).show_value(false);
-    if ui.add(slider).changed() {
+    let response = ui.add(slider);
+    // Named for screen readers (and UI tests): the slider shows no text of its own.
+    response.widget_info(|| egui::WidgetInfo::slider(true, now, "playhead"));
+    if response.changed() {
         playback.seek(now);
     }
     ui.add_space(6.0);

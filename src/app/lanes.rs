@@ -1387,8 +1387,19 @@ impl Message {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::stand_in;
     use crate::checker::Violation;
+    use crate::{checker, engine, scenario};
+
+    /// Step 5 of the course: A pauses past its lease, B takes over, the fence turns A away.
+    const STEP5: &str = include_str!("../../tests/scenarios/step5-fencing-token.toml");
+
+    /// The engine's run of [`STEP5`], and the checker's verdict on it.
+    fn step5_run() -> (Trace, Verdict) {
+        let scenario = scenario::parse(STEP5).expect("the step-5 scenario parses");
+        let trace = engine::run(&scenario, scenario.seed);
+        let verdict = checker::check(&scenario, &trace);
+        (trace, verdict)
+    }
 
     const A: NodeId = 0;
     const B: NodeId = 1;
@@ -1402,8 +1413,8 @@ mod tests {
     }
 
     fn step5() -> Lanes {
-        let trace = stand_in::step5_trace();
-        Lanes::build(&trace, &stand_in::step5_verdict())
+        let (trace, verdict) = step5_run();
+        Lanes::build(&trace, &verdict)
     }
 
     fn spans(lanes: &Lanes, node: NodeId) -> Vec<(u64, u64, &str)> {
@@ -1429,8 +1440,8 @@ mod tests {
         assert_eq!(
             spans(&lanes, A),
             [
-                (0, 6, "waiting"),
-                (6, 17_006, "A.1 · fence 1"),
+                (0, 3, "waiting"),
+                (3, 17_008, "A.1 · fence 1"),
                 (1_000, 16_000, "paused 15 000 ms")
             ]
         );
@@ -1444,7 +1455,7 @@ mod tests {
                 row: 0,
                 let_go: Some(LetGoReason::Rejected),
                 lease_lost: Some(LeaseLost {
-                    at_ms: 10_004,
+                    at_ms: 10_002,
                     cause: Some(LeaseEnd::Expired),
                     label: "lease expired".to_string(),
                 }),
@@ -1464,7 +1475,7 @@ mod tests {
             spans(&lanes, B),
             [
                 (10_100, 10_104, "waiting"),
-                (10_104, 11_106, "B.1 · fence 2")
+                (10_104, 11_113, "B.1 · fence 2")
             ]
         );
         let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[B as usize].spans[1].kind else {
@@ -1479,8 +1490,8 @@ mod tests {
         assert_eq!(
             spans(&lanes, STORE1),
             [
-                (4, 10_004, "A.1 · fence 1"),
-                (10_102, 11_108, "B.1 · fence 2")
+                (2, 10_002, "A.1 · fence 1"),
+                (10_101, 11_115, "B.1 · fence 2")
             ]
         );
         let ends: Vec<_> = lanes.lanes[STORE1 as usize]
@@ -1499,8 +1510,8 @@ mod tests {
         assert_eq!(
             ends,
             [
-                (LeaseEnd::Expired, Some(10_004), 0),
-                (LeaseEnd::Removed { by: token(B) }, Some(20_102), 0)
+                (LeaseEnd::Expired, Some(10_002), 0),
+                (LeaseEnd::Removed { by: token(B) }, Some(20_101), 0)
             ]
         );
         assert_eq!(lanes.lanes[STORE1 as usize].rows, 1);
@@ -1524,7 +1535,7 @@ mod tests {
             marks,
             [
                 (
-                    11_104,
+                    11_110,
                     MarkKind::Write {
                         key: 0,
                         token: token(B),
@@ -1534,7 +1545,7 @@ mod tests {
                     "B.1 · fence 2 accepted"
                 ),
                 (
-                    17_004,
+                    17_007,
                     MarkKind::Write {
                         key: 0,
                         token: token(A),
@@ -1556,24 +1567,24 @@ mod tests {
         assert_eq!(
             step5().legend,
             [
-                (Belief, 6),
-                (Lease, 4),
-                (LeaseLost, 10_004),
+                (Belief, 3),
+                (Lease, 2),
+                (LeaseLost, 10_002),
                 (Waiting, 0),
                 (Paused, 1_000),
-                (Accepted, 11_104),
-                (Rejected, 17_004)
+                (Accepted, 11_110),
+                (Rejected, 17_007),
+                (Message, 0)
             ]
         );
     }
 
     #[test]
     fn a_write_the_verdict_names_is_violating() {
-        let trace = stand_in::step5_trace();
-        let mut verdict = stand_in::step5_verdict();
+        let (trace, mut verdict) = step5_run();
         verdict.violations.push(Violation {
             kind: Kind::StaleWrite,
-            at_ms: 11_104,
+            at_ms: 11_110,
             nodes: vec![B],
             grants: vec![token(B)],
             explanation: String::new(),
@@ -1587,7 +1598,7 @@ mod tests {
 
     #[test]
     fn a_lock_removed_by_another_names_who_removed_it() {
-        let mut trace = stand_in::step5_trace();
+        let (mut trace, verdict) = step5_run();
         for event in &mut trace.events {
             if let EventKind::Expired { key, token } = event.kind {
                 event.kind = EventKind::Removed {
@@ -1597,7 +1608,7 @@ mod tests {
                 };
             }
         }
-        let lanes = Lanes::build(&trace, &stand_in::step5_verdict());
+        let lanes = Lanes::build(&trace, &verdict);
         assert_eq!(
             lanes.lanes[STORE1 as usize].spans[0].end_label,
             "removed by B.1"
@@ -1616,8 +1627,8 @@ mod tests {
         assert_eq!(
             step5().moments,
             [
-                0, 4, 6, 1_000, 10_004, 10_100, 10_102, 10_104, 11_104, 11_106, 11_108, 16_000,
-                17_004, 17_006
+                0, 2, 3, 1_000, 10_002, 10_100, 10_101, 10_104, 11_110, 11_113, 11_115, 16_000,
+                17_007, 17_008
             ]
         );
     }
@@ -1625,10 +1636,10 @@ mod tests {
     #[test]
     fn hover_text_tells_the_lesson() {
         let lanes = step5();
-        let trace = stand_in::step5_trace();
+        let (trace, _) = step5_run();
         let a = lanes.lanes[A as usize].spans[1].details(&trace, A, 20_000);
         assert!(
-            a.contains("stopped holding it at 10 004 ms (lease expired): 7 002 ms"),
+            a.contains("stopped holding it at 10 002 ms (lease expired): 7 006 ms"),
             "{a}"
         );
         assert!(a.contains("rejected its write"), "{a}");
@@ -1639,11 +1650,11 @@ mod tests {
     #[test]
     fn hover_text_tells_nothing_past_the_playhead() {
         let lanes = step5();
-        let trace = stand_in::step5_trace();
+        let (trace, _) = step5_run();
         let a = lanes.lanes[A as usize].spans[1].details(&trace, A, 12_000);
-        assert!(a.contains("since 6 ms (11 994 ms so far)"), "{a}");
-        assert!(a.contains("(lease expired): 1 996 ms"), "{a}");
-        assert!(!a.contains("17 006") && !a.contains("rejected"), "{a}");
+        assert!(a.contains("since 3 ms (11 997 ms so far)"), "{a}");
+        assert!(a.contains("(lease expired): 1 998 ms"), "{a}");
+        assert!(!a.contains("17 008") && !a.contains("rejected"), "{a}");
         let lease = lanes.lanes[STORE1 as usize].spans[1].details(&trace, STORE1, 11_000);
         assert!(!lease.contains("ended"), "{lease}");
         let early = lanes.lanes[A as usize].spans[1].details(&trace, A, 9_000);

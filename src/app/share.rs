@@ -19,6 +19,8 @@
 //! longer than [`MAX_FRAGMENT_BYTES`] is an error whose message a learner can read; the app
 //! shows it and starts at step 1.
 
+use super::progress::{Pick, Place};
+use crate::course::STEPS;
 use crate::scenario::{self, Scenario, ScenarioError};
 
 /// The format version written in `v=`. Bump it on a change old links cannot follow.
@@ -258,54 +260,97 @@ mod base64url {
 // The app's side of a link: what the view on screen is, and opening a view. Only the web
 // build calls these (`web.rs`), but they are compiled and tested natively too, so a change to
 // the app that breaks links fails `cargo test`.
+//
+// `step` numbers the app's pages: 0 the introduction, 1..=8 the course's steps, 9 the recap,
+// 10 the sandbox, 11 the library. `choices[n]` is the option whose run step n+1 shows (an
+// extra scenario on screen is not carried). `scenario` is the run on screen on the sandbox or
+// library page, and `seed`, if given, replaces that scenario's own.
 
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-impl super::App {
+impl super::LocksimApp {
     /// What a link to the current view carries.
     pub(super) fn shared_state(&self) -> SharedState {
-        let super::Screen::Run(shown) = &self.screen else {
-            return SharedState::default();
-        };
-        let scenario = &shown.scenario;
+        let place = self.progress.place;
+        let mut choices: Vec<Option<usize>> = self
+            .progress
+            .steps
+            .iter()
+            .map(|record| match record.shown {
+                Some(Pick::Option(i)) => Some(i),
+                _ => None,
+            })
+            .collect();
+        while choices.last() == Some(&None) {
+            choices.pop();
+        }
         SharedState {
-            step: 0,
-            choices: Vec::new(),
-            scenario: (*scenario != opening_scenario()).then(|| scenario.clone()),
-            seed: (shown.trace.seed != scenario.seed).then_some(shown.trace.seed),
+            step: page_number(place),
+            choices,
+            scenario: self.tools.shown(place).cloned(),
+            seed: None,
         }
     }
 
-    /// The app opened on the view `state` describes.
-    pub(super) fn from_shared(state: SharedState) -> Self {
-        let mut scenario = state.scenario.unwrap_or_else(opening_scenario);
-        let own_seed = scenario.seed;
-        // The run uses the link's seed; the scenario keeps its own, as it was shared.
-        scenario.seed = state.seed.unwrap_or(own_seed);
-        let mut shown = super::Shown::new(scenario);
-        shown.scenario.seed = own_seed;
-        super::App {
-            screen: super::Screen::Run(Box::new(shown)),
+    /// The app as the learner left it in this browser (`storage`), then turned to the view
+    /// `state` describes. Settings such as the theme stay the learner's own.
+    pub(super) fn from_shared(state: SharedState, storage: Option<&dyn eframe::Storage>) -> Self {
+        let mut app = Self::restore(storage);
+        let place = place_of(state.step).unwrap_or_default();
+        for n in 0..app.progress.steps.len() {
+            app.progress.steps[n].shown = None;
+            // An option the step does not have is ignored.
+            if let Some(i) = state.choices.get(n).copied().flatten() {
+                app.course.choose(&mut app.progress, n, i);
+            }
         }
-    }
-
-    /// The app as the learner left it in this browser or on this machine, else at the start.
-    pub(super) fn restored(_storage: Option<&dyn eframe::Storage>) -> Self {
-        super::App::new(super::STEP5)
+        if let Some(mut scenario) = state.scenario
+            && matches!(place, Place::Sandbox | Place::Library)
+        {
+            if let Some(seed) = state.seed {
+                scenario.seed = seed;
+            }
+            app.tools.open(place, scenario);
+        }
+        app.progress.place = place;
+        app
     }
 
     /// The page title for the current view.
     pub(super) fn title(&self) -> String {
-        match &self.screen {
-            super::Screen::Run(shown) => format!("locksim · {}", shown.scenario.name),
-            super::Screen::Invalid(_) => "locksim".to_string(),
+        let place = self.progress.place;
+        let shown = self.tools.shown(place).map(|s| s.name.as_str());
+        match (place, shown) {
+            (Place::Intro, _) => "locksim".to_string(),
+            (Place::Step(n), _) => match STEPS.get(n) {
+                Some(step) => format!("locksim · Step {} · {}", n + 1, step.title),
+                None => "locksim".to_string(),
+            },
+            (Place::Recap, _) => "locksim · Recap".to_string(),
+            (Place::Sandbox, None) => "locksim · Sandbox".to_string(),
+            (Place::Sandbox, Some(name)) => format!("locksim · Sandbox · {name}"),
+            (Place::Library, None) => "locksim · Library".to_string(),
+            (Place::Library, Some(name)) => format!("locksim · Library · {name}"),
         }
     }
 }
 
-/// The scenario the app opens on.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-fn opening_scenario() -> Scenario {
-    scenario::parse(super::STEP5).expect("the opening scenario is valid")
+/// The number a link gives `place` (see above).
+fn page_number(place: Place) -> usize {
+    match place {
+        Place::Intro => 0,
+        Place::Step(n) => n + 1,
+        Place::Recap => STEPS.len() + 1,
+        Place::Sandbox => STEPS.len() + 2,
+        Place::Library => STEPS.len() + 3,
+    }
+}
+
+/// The page numbered `number` in a link, if there is one.
+fn place_of(number: usize) -> Option<Place> {
+    [Place::Intro, Place::Recap, Place::Sandbox, Place::Library]
+        .into_iter()
+        .chain((0..STEPS.len()).map(Place::Step))
+        .find(|&place| page_number(place) == number)
 }
 
 #[cfg(test)]
@@ -482,25 +527,66 @@ mod tests {
 
     #[test]
     fn the_app_restores_the_view_a_link_names() {
-        let opening = super::super::App::from_shared(SharedState::default());
-        assert_eq!(opening.shared_state(), SharedState::default());
+        use super::super::LocksimApp;
 
+        let start = LocksimApp::restore(None);
+        assert_eq!(start.shared_state(), SharedState::default());
+        assert_eq!(start.title(), "locksim");
+
+        // A course step with choices made on it and before it.
         let state = SharedState {
-            step: 0,
+            step: 3,
+            choices: vec![Some(1), None, Some(0)],
+            scenario: None,
+            seed: None,
+        };
+        let app = LocksimApp::from_shared(decode(&encode(&state)).unwrap(), None);
+        assert_eq!(app.progress.place, Place::Step(2));
+        assert_eq!(app.shared_state(), state);
+        assert!(
+            app.title().starts_with("locksim · Step 3 · "),
+            "{}",
+            app.title()
+        );
+
+        // The sandbox with a scenario of the learner's, run with another seed.
+        let state = SharedState {
+            step: STEPS.len() + 2,
             choices: Vec::new(),
             scenario: Some(scenario::parse(STEP5).unwrap()),
             seed: Some(9),
         };
-        let app = super::super::App::from_shared(decode(&encode(&state)).unwrap());
-        assert_eq!(app.shared_state(), state);
-        assert!(app.title().contains("Paused"), "{}", app.title());
+        let app = LocksimApp::from_shared(decode(&encode(&state)).unwrap(), None);
+        assert_eq!(app.progress.place, Place::Sandbox);
+        let mut reseeded = scenario::parse(STEP5).unwrap();
+        reseeded.seed = 9;
+        let shared = app.shared_state();
+        assert_eq!(shared.scenario, Some(reseeded));
+        assert_eq!(
+            LocksimApp::from_shared(shared.clone(), None).shared_state(),
+            shared
+        );
+        assert_eq!(
+            app.title(),
+            "locksim · Sandbox · Step 5 · Paused past the lease, no fencing"
+        );
 
-        // A different seed alone is carried without the scenario.
-        let reseeded = SharedState {
-            seed: Some(12345),
-            ..SharedState::default()
-        };
-        let app = super::super::App::from_shared(reseeded.clone());
-        assert_eq!(app.shared_state(), reseeded);
+        // Every page has a number, and the numbers are distinct.
+        for number in 0..STEPS.len() + 4 {
+            let place = place_of(number).expect("a page");
+            assert_eq!(page_number(place), number);
+        }
+        assert_eq!(place_of(STEPS.len() + 4), None);
+
+        // Out-of-range numbers and options open the start instead of failing.
+        let app = LocksimApp::from_shared(
+            SharedState {
+                step: 999,
+                choices: vec![Some(999)],
+                ..SharedState::default()
+            },
+            None,
+        );
+        assert_eq!(app.shared_state(), SharedState::default());
     }
 }

@@ -41,21 +41,24 @@ pub const LIVENESS: Color32 = Color32::from_rgb(120, 60, 170);
 /// SAFE and LIVE badges.
 pub const SAFE: Color32 = Color32::from_rgb(30, 135, 55);
 
+// The shadings, fault text and playhead below are mid-tones, so they read on the light
+// theme's lanes and on the dark theme's alike.
+
 /// Lane shading while the node is paused.
-pub const PAUSED: Color32 = Color32::from_rgba_unmultiplied_const(90, 90, 105, 48);
+pub const PAUSED: Color32 = Color32::from_rgba_unmultiplied_const(120, 120, 140, 60);
 /// Lane shading while the worker is stalled.
 pub const STALLED: Color32 = Color32::from_rgba_unmultiplied_const(230, 170, 20, 60);
 /// Lane shading while the node is down.
-pub const CRASHED: Color32 = Color32::from_rgba_unmultiplied_const(40, 40, 40, 60);
+pub const CRASHED: Color32 = Color32::from_rgba_unmultiplied_const(110, 110, 110, 80);
 /// Lane shading while the node's outgoing link is slow.
 pub const SLOW_LINK: Color32 = Color32::from_rgba_unmultiplied_const(70, 140, 200, 40);
 /// Lane shading and axis band while a partition cuts the node off.
 pub const PARTITION: Color32 = Color32::from_rgba_unmultiplied_const(150, 80, 200, 40);
 /// Text on the fault shadings above.
-pub const FAULT_TEXT: Color32 = Color32::from_rgb(70, 70, 80);
+pub const FAULT_TEXT: Color32 = Color32::from_rgb(115, 115, 125);
 
 /// The playhead and its time label.
-pub const PLAYHEAD: Color32 = Color32::from_rgb(20, 40, 90);
+pub const PLAYHEAD: Color32 = Color32::from_rgb(40, 90, 200);
 
 /// The colour of a violation of `kind`: red if the data went wrong, orange for a lock-level
 /// anomaly, violet for liveness.

@@ -1,5 +1,5 @@
-//! The verdict panel: safe or not, live or not, and each violation as a sentence that moves
-//! the playhead to its moment when clicked.
+//! The verdict: safe or not, live or not, and each violation as a sentence that moves the
+//! playhead to its moment when clicked.
 
 use eframe::egui::{self, Color32, CornerRadius, RichText, Sense, Stroke, Ui};
 
@@ -7,11 +7,8 @@ use super::lanes::fmt_ms;
 use super::style;
 use crate::checker::{Kind, Verdict};
 
-/// Shows `verdict`; violations the playhead has not reached yet are listed, greyed.
-/// Returns the index of the violation clicked, if one was.
-pub fn show(ui: &mut Ui, verdict: &Verdict, now_ms: f64, selected: Option<usize>) -> Option<usize> {
-    let mut clicked = None;
-    ui.add_space(6.0);
+/// The badges (SAFE or UNSAFE, LIVE or NOT LIVE) and a sentence saying what they mean.
+pub fn badges(ui: &mut Ui, verdict: &Verdict) {
     ui.horizontal(|ui| {
         badge(
             ui,
@@ -34,11 +31,33 @@ pub fn show(ui: &mut Ui, verdict: &Verdict, now_ms: f64, selected: Option<usize>
     });
     ui.add_space(4.0);
     ui.label(summary(verdict));
-    ui.add_space(8.0);
-    ui.separator();
+}
 
-    if verdict.violations.is_empty() {
-        ui.label("The checker found nothing wrong in this run.");
+/// Lists the violations, each as a card that selects it when clicked. While the run is
+/// still playing only those the playhead has reached are listed, so the list never gets
+/// ahead of the timeline; once it has been seen to the end, the ones after the playhead
+/// stay listed, greyed. Returns the index of the violation clicked, if one was.
+pub fn violations(
+    ui: &mut Ui,
+    verdict: &Verdict,
+    now_ms: f64,
+    seen_to_end: bool,
+    selected: Option<usize>,
+) -> Option<usize> {
+    let mut clicked = None;
+    let listed: Vec<_> = verdict
+        .violations
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| seen_to_end || v.at_ms as f64 <= now_ms)
+        .collect();
+    if listed.is_empty() {
+        let text = if seen_to_end {
+            "The checker found nothing wrong in this run."
+        } else {
+            "Nothing has gone wrong so far."
+        };
+        ui.label(RichText::new(text).weak());
         return None;
     }
     ui.label(RichText::new("What the checker found").strong());
@@ -48,45 +67,51 @@ pub fn show(ui: &mut Ui, verdict: &Verdict, now_ms: f64, selected: Option<usize>
             .weak(),
     );
     ui.add_space(4.0);
-    egui::ScrollArea::vertical().show(ui, |ui| {
-        for (i, v) in verdict.violations.iter().enumerate() {
-            let reached = v.at_ms as f64 <= now_ms;
-            let color = style::violation(v.kind);
-            let is_selected = selected == Some(i);
-            let frame = egui::Frame::new()
-                .inner_margin(8)
-                .corner_radius(CornerRadius::same(4))
-                .stroke(Stroke::new(if is_selected { 2.0 } else { 1.0 }, color))
-                .fill(if is_selected {
-                    color.gamma_multiply(0.12)
-                } else {
-                    Color32::TRANSPARENT
-                });
-            let shown = frame.show(ui, |ui| {
-                ui.set_width(ui.available_width());
-                if !reached {
-                    ui.multiply_opacity(0.45);
-                }
-                ui.horizontal(|ui| {
-                    ui.label(RichText::new(v.kind.as_str()).strong().color(color));
-                    ui.label(RichText::new(format!("at {}", fmt_ms(v.at_ms))).weak());
-                    if !reached {
-                        ui.label(RichText::new("(ahead)").italics().weak());
-                    }
-                });
-                ui.label(RichText::new(gloss(v.kind)).small().weak());
-                ui.label(&v.explanation);
+    for (i, v) in listed {
+        let reached = v.at_ms as f64 <= now_ms;
+        let color = style::violation(v.kind);
+        let is_selected = selected == Some(i);
+        let frame = egui::Frame::new()
+            .inner_margin(8)
+            .corner_radius(CornerRadius::same(4))
+            .stroke(Stroke::new(if is_selected { 2.0 } else { 1.0 }, color))
+            .fill(if is_selected {
+                color.gamma_multiply(0.12)
+            } else {
+                Color32::TRANSPARENT
             });
-            let response = shown.response.interact(Sense::click());
-            if response.hovered() {
-                ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
+        let shown = frame.show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            if !reached {
+                ui.multiply_opacity(0.45);
             }
-            if response.clicked() {
-                clicked = Some(i);
-            }
-            ui.add_space(6.0);
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(v.kind.as_str()).strong().color(color));
+                ui.label(RichText::new(format!("at {}", fmt_ms(v.at_ms))).weak());
+                if !reached {
+                    ui.label(RichText::new("(ahead)").italics().weak());
+                }
+            });
+            ui.label(RichText::new(gloss(v.kind)).small().weak());
+            ui.label(&v.explanation);
+        });
+        let response = shown.response.interact(Sense::click());
+        // Named for screen readers (and UI tests), which see a clickable frame as anonymous.
+        response.widget_info(|| {
+            egui::WidgetInfo::labeled(
+                egui::Role::Button,
+                true,
+                format!("{} at {}", v.kind, fmt_ms(v.at_ms)),
+            )
+        });
+        if response.hovered() {
+            ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
         }
-    });
+        if response.clicked() {
+            clicked = Some(i);
+        }
+        ui.add_space(6.0);
+    }
     clicked
 }
 
@@ -112,15 +137,19 @@ fn summary(verdict: &Verdict) -> String {
         .iter()
         .filter(|v| !v.kind.breaks_safety() && !v.kind.breaks_liveness())
         .count();
-    match (verdict.safe, anomalies) {
-        (true, 0) => "The protected data stayed correct.".to_string(),
-        (true, _) => {
-            "The protected data stayed correct, although the lock itself misbehaved.".to_string()
+    let data = match (verdict.safe, anomalies) {
+        (true, 0) => "The protected data stayed correct",
+        (true, _) => "The protected data stayed correct, although the lock itself misbehaved",
+        (false, _) => {
+            "The protected data went wrong: the resource accepted a write it should have refused"
         }
-        (false, _) => "The protected data went wrong: the resource accepted a write it should \
-                       have refused."
-            .to_string(),
-    }
+    };
+    let lock = match (verdict.safe, verdict.live) {
+        (_, true) => ".",
+        (true, false) => ", but work stopped: a worker was kept waiting for the lock.",
+        (false, false) => ". And work stopped: a worker was kept waiting for the lock.",
+    };
+    format!("{data}{lock}")
 }
 
 /// What each kind means, in a line.

@@ -11,7 +11,7 @@ use std::time::Duration;
 use eframe::egui;
 use wasm_bindgen::prelude::*;
 
-use super::App;
+use super::LocksimApp;
 use super::share::{self, SharedState};
 
 /// Starts the app on `canvas`. Resolves once the app exists and its first frame is scheduled;
@@ -34,10 +34,9 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
             canvas,
             eframe::WebOptions::default(),
             Box::new(move |cc| {
-                cc.egui_ctx.set_theme(egui::Theme::Light);
                 let app = match state {
-                    Some(state) => App::from_shared(state),
-                    None => App::restored(cc.storage),
+                    Some(state) => LocksimApp::from_shared(state, cc.storage),
+                    None => LocksimApp::new(cc),
                 };
                 Ok(Box::new(WebApp {
                     app,
@@ -53,7 +52,7 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
 
 /// The app, plus the address bar kept in step with it.
 struct WebApp {
-    app: App,
+    app: LocksimApp,
     /// The fragment last written to the address bar (`None` before the first frame).
     published: Option<String>,
 }

@@ -8,20 +8,31 @@
 //! stays in insertion order.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, BinaryHeap};
 
 /// Width of the calendar window, ms (a power of two).
 const WINDOW_MS: u64 = 1024;
 
+/// No node: the end of a bucket's list.
+const NIL: u32 = u32::MAX;
+
 /// A deterministic priority queue of items due at true times (ms).
 pub struct Queue<T> {
-    /// Every item in `ring` is due in `[base, base + WINDOW_MS)`, at bucket `due % WINDOW_MS`.
+    /// Every item in the ring is due in `[base, base + WINDOW_MS)`, listed in bucket
+    /// `due % WINDOW_MS`.
     base: u64,
-    ring: Vec<VecDeque<T>>,
+    /// Per bucket: first and last node of its FIFO list in `nodes`.
+    buckets: Vec<(u32, u32)>,
+    /// Items and their next node, in one slab so buckets allocate nothing of their own.
+    nodes: Vec<(Option<T>, u32)>,
+    free: Vec<u32>,
+    /// One bit per bucket: set while it holds anything, so empty stretches are skipped a
+    /// word (64 ms) at a time.
+    occupied: [u64; (WINDOW_MS / 64) as usize],
     in_ring: usize,
     /// Items due later: `(at_ms, seq)` keys into `far_items`.
     far: BinaryHeap<Reverse<(u64, u64)>>,
-    far_items: std::collections::BTreeMap<u64, T>,
+    far_items: BTreeMap<u64, T>,
     seq: u64,
 }
 
@@ -29,10 +40,13 @@ impl<T> Queue<T> {
     pub fn new() -> Self {
         Queue {
             base: 0,
-            ring: (0..WINDOW_MS).map(|_| VecDeque::new()).collect(),
+            buckets: vec![(NIL, NIL); WINDOW_MS as usize],
+            nodes: Vec::with_capacity(256),
+            free: Vec::with_capacity(256),
+            occupied: [0; (WINDOW_MS / 64) as usize],
             in_ring: 0,
             far: BinaryHeap::new(),
-            far_items: std::collections::BTreeMap::new(),
+            far_items: BTreeMap::new(),
             seq: 0,
         }
     }
@@ -42,8 +56,7 @@ impl<T> Queue<T> {
     pub fn push(&mut self, at_ms: u64, item: T) {
         let at_ms = at_ms.max(self.base);
         if at_ms < self.base + WINDOW_MS {
-            self.ring[(at_ms % WINDOW_MS) as usize].push_back(item);
-            self.in_ring += 1;
+            self.append(at_ms, item);
         } else {
             self.seq += 1;
             self.far.push(Reverse((at_ms, self.seq)));
@@ -53,21 +66,75 @@ impl<T> Queue<T> {
 
     /// The earliest item and its time.
     pub fn pop(&mut self) -> Option<(u64, T)> {
-        loop {
-            if self.in_ring == 0 {
-                // Nothing soon: jump straight to the next far item.
-                let Reverse((at_ms, _)) = *self.far.peek()?;
-                self.base = at_ms;
-                self.pull_in();
-            }
-            let bucket = &mut self.ring[(self.base % WINDOW_MS) as usize];
-            if let Some(item) = bucket.pop_front() {
-                self.in_ring -= 1;
-                return Some((self.base, item));
-            }
-            self.base += 1;
+        if self.in_ring == 0 {
+            // Nothing soon: jump straight to the next far item.
+            let Reverse((at_ms, _)) = *self.far.peek()?;
+            self.base = at_ms;
             self.pull_in();
         }
+        let skip = self.next_occupied();
+        if skip > 0 {
+            self.base += skip;
+            self.pull_in();
+        }
+        let b = (self.base % WINDOW_MS) as usize;
+        let (head, tail) = self.buckets[b];
+        let (item, next) = &mut self.nodes[head as usize];
+        let item = item.take();
+        let next = *next;
+        if head == tail {
+            self.buckets[b] = (NIL, NIL);
+            self.occupied[b / 64] &= !(1 << (b % 64));
+        } else {
+            self.buckets[b] = (next, tail);
+        }
+        self.free.push(head);
+        self.in_ring -= 1;
+        item.map(|item| (self.base, item))
+    }
+
+    /// Distance in ms from `base` to the first non-empty bucket (the ring is not empty).
+    fn next_occupied(&self) -> u64 {
+        let start = (self.base % WINDOW_MS) as usize;
+        let words = self.occupied.len();
+        // The first word without the bits before `start`, then whole words, wrapping round,
+        // and the first word again for the bits before `start`.
+        for k in 0..=words {
+            let w = (start / 64 + k) % words;
+            let mut bits = self.occupied[w];
+            if k == 0 {
+                bits &= !0u64 << (start % 64);
+            }
+            if bits != 0 {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                return ((b + WINDOW_MS as usize - start) % WINDOW_MS as usize) as u64;
+            }
+        }
+        0
+    }
+
+    /// Adds `item` at the back of its bucket.
+    fn append(&mut self, at_ms: u64, item: T) {
+        let node = match self.free.pop() {
+            Some(n) => {
+                self.nodes[n as usize] = (Some(item), NIL);
+                n
+            }
+            None => {
+                self.nodes.push((Some(item), NIL));
+                (self.nodes.len() - 1) as u32
+            }
+        };
+        let b = (at_ms % WINDOW_MS) as usize;
+        self.occupied[b / 64] |= 1 << (b % 64);
+        match self.buckets[b] {
+            (NIL, _) => self.buckets[b] = (node, node),
+            (head, tail) => {
+                self.nodes[tail as usize].1 = node;
+                self.buckets[b] = (head, node);
+            }
+        }
+        self.in_ring += 1;
     }
 
     /// Moves far items the window now covers into their buckets, in (time, seq) order.
@@ -78,8 +145,7 @@ impl<T> Queue<T> {
             }
             self.far.pop();
             if let Some(item) = self.far_items.remove(&seq) {
-                self.ring[(at_ms % WINDOW_MS) as usize].push_back(item);
-                self.in_ring += 1;
+                self.append(at_ms, item);
             }
         }
     }

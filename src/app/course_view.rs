@@ -1,0 +1,396 @@
+//! A course step on screen: the decision on the left (situation, question, options, and
+//! once a choice has been played out, the explanation), the run of the learner's choice in
+//! the middle, its verdict on the right.
+//!
+//! Each option's run is made once, when it is first chosen, and kept; choosing it again
+//! replays it from the start.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use eframe::egui::{self, AtomExt, Color32, CornerRadius, RichText, Ui};
+
+use super::progress::{Pick, Place, Progress, StepProgress};
+use super::run_view::{self, PlaybackKey, RunView};
+use super::{style, theme};
+use crate::course::{self, STEPS, Step};
+use crate::scenario;
+
+/// The runs made so far, and which steps' answers the presenter has revealed.
+#[derive(Default)]
+pub struct CourseView {
+    /// Keyed by step and pick; an error says why a run could not be made.
+    runs: BTreeMap<(usize, Pick), Result<RunView, String>>,
+    /// Steps whose answer has been revealed in presenter mode.
+    revealed: Vec<usize>,
+}
+
+impl CourseView {
+    /// Chooses option `i` of step `n`: records it and plays its run from the start.
+    pub fn choose(&mut self, progress: &mut Progress, n: usize, i: usize) {
+        let Some(step) = STEPS.get(n) else { return };
+        if i >= step.options.len() {
+            return;
+        }
+        progress.steps[n].choose(i);
+        if let Ok(run) = self.run_for(n, Pick::Option(i), false) {
+            run.restart();
+        }
+    }
+
+    /// Puts extra scenario `e` of step `n` on screen, playing from the start.
+    fn explore(&mut self, record: &mut StepProgress, n: usize, e: usize) {
+        record.shown = Some(Pick::Extra(e));
+        if let Ok(run) = self.run_for(n, Pick::Extra(e), false) {
+            run.restart();
+        }
+    }
+
+    /// Sends a playback key to the run on screen at step `n`, if there is one.
+    pub fn key(&mut self, progress: &Progress, n: usize, key: PlaybackKey) {
+        if let Some(pick) = progress.steps[n].shown
+            && let Some(Ok(run)) = self.runs.get_mut(&(n, pick))
+        {
+            run.key(key);
+        }
+    }
+
+    /// Reveals step `n`'s answer (presenter mode).
+    pub fn reveal(&mut self, n: usize) {
+        if !self.revealed.contains(&n) {
+            self.revealed.push(n);
+        }
+    }
+
+    /// The run for `pick` of step `n`, made now if it was not yet. A run restored from a
+    /// saved session whose end the learner had seen (`seen`) opens at its end.
+    fn run_for(&mut self, n: usize, pick: Pick, seen: bool) -> Result<&mut RunView, &str> {
+        let run = self.runs.entry((n, pick)).or_insert_with(|| {
+            let step = &STEPS[n];
+            let demo = match pick {
+                Pick::Option(i) => course::demonstrate(&step.options[i]),
+                Pick::Extra(e) => scenario::parse(step.extras[e]).map(course::play),
+            };
+            let made = demo.map(|demo| {
+                let (title, about) = match pick {
+                    Pick::Option(i) => (format!("Your call: {}", step.options[i].label), None),
+                    Pick::Extra(_) => (
+                        demo.scenario.name.clone(),
+                        Some(demo.scenario.description.clone()),
+                    ),
+                };
+                let mut run = RunView::new(demo, title, about);
+                if seen {
+                    run.skip_to_end();
+                }
+                run
+            });
+            made.map_err(|e| e.to_string())
+        });
+        run.as_mut().map_err(|e| e.as_str())
+    }
+
+    /// Shows step `n`. Returns the page the learner asked to go to, if they did.
+    pub fn show(&mut self, ui: &mut Ui, progress: &mut Progress, n: usize) -> Option<Place> {
+        let step = &STEPS[n];
+        let shown = progress.steps[n].shown;
+        if let Some(pick) = shown {
+            // Made here only when restored from a saved session; a click makes it earlier.
+            let seen = matches!(pick, Pick::Option(i) if progress.steps[n].is_judged(i));
+            let _ = self.run_for(n, pick, seen);
+        }
+        let mut run = shown.and_then(|pick| self.runs.get_mut(&(n, pick)).map(|r| (pick, r)));
+        if let Some((pick, Ok(r))) = &mut run {
+            r.advance(ui);
+            if let Pick::Option(i) = *pick
+                && r.seen_to_end()
+            {
+                progress.steps[n].judge(i);
+            }
+        }
+
+        let mut asked = Asked::default();
+        let decision = Decision {
+            n,
+            step,
+            record: &progress.steps[n],
+            answer_shown: if progress.presenter {
+                self.revealed.contains(&n)
+            } else {
+                progress.steps[n].answered()
+            },
+            presenter: progress.presenter,
+        };
+        let left = |ui: &mut Ui, _: Option<&RunView>| {
+            // The way on stays in view however long the step's text is.
+            egui::Panel::bottom("step-nav").show(ui, |ui| decision.nav(ui, &mut asked));
+            egui::ScrollArea::vertical().show(ui, |ui| decision.show(ui, &mut asked));
+        };
+        match run {
+            Some((pick, Ok(r))) => run_view::show_run(ui, Some(r), left, EMPTY, |ui| {
+                if let Pick::Option(i) = pick {
+                    feedback(ui, &step.options[i]);
+                }
+            }),
+            Some((_, Err(e))) => {
+                let why = format!("This run could not be made: {e}");
+                run_view::show_run(ui, None, left, &why, |_| {});
+            }
+            None => run_view::show_run(ui, None, left, EMPTY, |_| {}),
+        }
+
+        if let Some(i) = asked.chosen {
+            self.choose(progress, n, i);
+        }
+        if let Some(e) = asked.explored {
+            self.explore(&mut progress.steps[n], n, e);
+        }
+        if asked.reveal {
+            self.reveal(n);
+        }
+        asked.go
+    }
+}
+
+/// What the centre says before any choice.
+const EMPTY: &str = "Make your call on the left: click an option or press its number. The \
+    simulator plays your choice out here, with one lane for each worker, each store node and \
+    the protected resource.";
+
+/// What the learner asked for in the left column this frame.
+#[derive(Default)]
+struct Asked {
+    chosen: Option<usize>,
+    explored: Option<usize>,
+    reveal: bool,
+    go: Option<Place>,
+}
+
+/// The left column of a step.
+struct Decision<'a> {
+    n: usize,
+    step: &'static Step,
+    record: &'a StepProgress,
+    /// The explanation and insight may be shown.
+    answer_shown: bool,
+    presenter: bool,
+}
+
+impl Decision<'_> {
+    fn show(&self, ui: &mut Ui, asked: &mut Asked) {
+        let step = self.step;
+        ui.add_space(8.0);
+        ui.label(
+            RichText::new(format!(
+                "STEP {} OF {} · {}",
+                self.n + 1,
+                STEPS.len(),
+                step.topic.to_uppercase()
+            ))
+            .small()
+            .strong()
+            .weak(),
+        );
+        ui.label(RichText::new(step.title).heading().strong().size(26.0));
+        ui.add_space(4.0);
+        ui.label(step.situation);
+        ui.add_space(10.0);
+        ui.label(RichText::new(step.question).strong().size(17.0));
+        ui.add_space(2.0);
+        ui.label(
+            RichText::new(format!(
+                "Click an option or press 1–{}.",
+                step.options.len()
+            ))
+            .small()
+            .weak(),
+        );
+        ui.add_space(6.0);
+        for (i, option) in step.options.iter().enumerate() {
+            if self.option_button(ui, i, option).clicked() {
+                asked.chosen = Some(i);
+            }
+            ui.add_space(4.0);
+        }
+        ui.add_space(8.0);
+        ui.separator();
+        if self.answer_shown {
+            answer(ui, step);
+        } else if self.presenter {
+            ui.label(
+                RichText::new("The answer stays hidden until you reveal it, below.")
+                    .italics()
+                    .weak(),
+            );
+        } else {
+            ui.label(
+                RichText::new(
+                    "The explanation appears here once you have watched a choice played out.",
+                )
+                .italics()
+                .weak(),
+            );
+        }
+        ui.add_space(8.0);
+    }
+
+    /// Previous, more to explore, reveal (presenter) and next, under the column.
+    fn nav(&self, ui: &mut Ui, asked: &mut Asked) {
+        ui.add_space(6.0);
+        ui.horizontal_wrapped(|ui| {
+            if let Some(prev) = Place::Step(self.n).prev()
+                && ui.button("← Previous").clicked()
+            {
+                asked.go = Some(prev);
+            }
+            self.extras_menu(ui, asked);
+            // One button is the thing to press next: Reveal while the presenter's answer is
+            // hidden, then Next once the step is done.
+            let hidden = self.presenter && !self.answer_shown;
+            if hidden
+                && ui
+                    .add(theme::prominent("Reveal the answer  (R)", ui))
+                    .clicked()
+            {
+                asked.reveal = true;
+            }
+            let next = Place::Step(self.n).next();
+            let label = if next == Some(Place::Recap) {
+                "Recap →"
+            } else {
+                "Next step →"
+            };
+            let button = if self.record.answered() && !hidden {
+                theme::prominent(label, ui)
+            } else {
+                egui::Button::new(RichText::new(label).strong())
+            };
+            if ui.add(button).clicked() {
+                asked.go = next;
+            }
+        });
+        ui.add_space(2.0);
+    }
+
+    /// The step's further scenarios, once a choice has been played out: a menu, so that
+    /// however long the step's text is, they are found where the way on is.
+    fn extras_menu(&self, ui: &mut Ui, asked: &mut Asked) {
+        let names = extra_names(self.n);
+        if names.is_empty() || !self.record.answered() {
+            return;
+        }
+        ui.menu_button(format!("More to explore ({})", names.len()), |ui| {
+            for (e, name) in names.iter().enumerate() {
+                let selected = self.record.shown == Some(Pick::Extra(e));
+                if ui
+                    .add(egui::Button::selectable(selected, name.as_str()))
+                    .clicked()
+                {
+                    asked.explored = Some(e);
+                    ui.close();
+                }
+            }
+        });
+    }
+
+    /// A numbered option; once its run has been watched to the end it says right or wrong.
+    fn option_button(&self, ui: &mut Ui, i: usize, option: &course::Choice) -> egui::Response {
+        let selected = self.record.shown == Some(Pick::Option(i));
+        let number = RichText::new(format!("{}", i + 1))
+            .size(16.0)
+            .strong()
+            .color(ui.visuals().hyperlink_color);
+        // The text wraps and takes the room left, so the mark sits at the right edge.
+        let text = RichText::new(option.label)
+            .size(15.5)
+            .atom_shrink(true)
+            .atom_grow(true)
+            .atom_align(egui::Align2::LEFT_CENTER);
+        let mut button = egui::Button::new((number, text))
+            .selected(selected)
+            .frame(true)
+            .frame_when_inactive(true)
+            .wrap()
+            .min_size(egui::vec2(ui.available_width(), 36.0));
+        if self.record.is_judged(i) {
+            let (word, color) = if option.right {
+                ("right", style::SAFE)
+            } else {
+                ("wrong", style::VIOLATING)
+            };
+            // White on a coloured chip reads on any button fill, selected or not.
+            let chip = RichText::new(format!(" {word} "))
+                .strong()
+                .color(Color32::WHITE)
+                .background_color(color);
+            button = button.right_text(chip);
+        }
+        ui.add(button)
+    }
+}
+
+/// The step's explanation and its insight.
+fn answer(ui: &mut Ui, step: &Step) {
+    ui.add_space(4.0);
+    ui.label(RichText::new("Why").strong().size(17.0));
+    ui.label(step.explanation);
+    ui.add_space(8.0);
+    let accent = ui.visuals().hyperlink_color;
+    egui::Frame::new()
+        .fill(accent.gamma_multiply(0.10))
+        .stroke(egui::Stroke::new(1.0, accent.gamma_multiply(0.6)))
+        .corner_radius(CornerRadius::same(6))
+        .inner_margin(10)
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(RichText::new(step.insight.0).strong().color(accent));
+            ui.label(step.insight.1);
+        });
+}
+
+/// Under the verdict, once told: whether the call was right, and what its run showed.
+fn feedback(ui: &mut Ui, choice: &course::Choice) {
+    let (title, color) = if choice.right {
+        ("The right call", style::SAFE)
+    } else {
+        ("Not the right call", style::VIOLATING)
+    };
+    egui::Frame::new()
+        .stroke(egui::Stroke::new(1.5, color))
+        .corner_radius(CornerRadius::same(6))
+        .inner_margin(10)
+        .fill(Color32::TRANSPARENT)
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(RichText::new(title).strong().color(color));
+            ui.label(choice.feedback);
+        });
+}
+
+/// The button text of each step's extra scenarios: their names without the "Step 7 · " the
+/// page already says. Parsed once for the whole course.
+fn extra_names(n: usize) -> &'static [String] {
+    static NAMES: OnceLock<Vec<Vec<String>>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        STEPS
+            .iter()
+            .map(|step| {
+                step.extras
+                    .iter()
+                    .map(|source| extra_name(source))
+                    .collect()
+            })
+            .collect()
+    });
+    &names[n]
+}
+
+fn extra_name(source: &str) -> String {
+    match scenario::parse(source) {
+        Ok(s) => match s.name.split_once(" · ") {
+            Some((prefix, rest)) if prefix.starts_with("Step ") => rest.to_string(),
+            _ => s.name,
+        },
+        Err(e) => format!("(cannot be read: {e})"),
+    }
+}

@@ -1,0 +1,262 @@
+//! The course's two text pages: the introduction before step 1, and the recap after step 8.
+
+use eframe::egui::{self, CornerRadius, RichText, Ui};
+
+use super::progress::{Place, Progress, StepProgress};
+use super::{style, theme};
+use crate::course::{INTRO, RECAP, STEPS};
+
+/// Widest a column of running text gets, px: longer lines are hard to read.
+const TEXT_WIDTH: f32 = 760.0;
+/// Widest the recap's two columns get together, px.
+const WIDE_WIDTH: f32 = 1160.0;
+
+/// The introduction. Returns the page to go to when the learner clicks on.
+pub fn intro(ui: &mut Ui, progress: &Progress) -> Option<Place> {
+    let mut go = None;
+    egui::CentralPanel::default().show(ui, |ui| {
+        egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
+            column(ui, TEXT_WIDTH, |ui| {
+                ui.add_space(36.0);
+                ui.label(
+                    RichText::new("A SIMULATOR OF DISTRIBUTED LOCKS")
+                        .small()
+                        .strong()
+                        .weak(),
+                );
+                ui.label(
+                    RichText::new("Locks across machines, one decision at a time")
+                        .heading()
+                        .size(32.0)
+                        .strong(),
+                );
+                ui.add_space(12.0);
+                ui.label(RichText::new(INTRO).size(17.0));
+                ui.add_space(16.0);
+                ui.label(RichText::new("Reading a run").strong().size(17.0));
+                for line in [
+                    "Time runs left to right; every worker, lock-store node and the protected \
+                     resource has its own lane.",
+                    "A worker's outlined bar is when it believes it holds the lock; the store's \
+                     solid bar is when the store says it does. Where they disagree, trouble \
+                     starts.",
+                    "Marks on the resource lane are writes: accepted, refused, or the one that \
+                     corrupted the data. The verdict on the right names everything that went \
+                     wrong.",
+                ] {
+                    bullet(ui, line);
+                }
+                ui.add_space(24.0);
+                ui.horizontal(|ui| {
+                    let begin = theme::prominent(RichText::new("Begin").size(20.0), ui)
+                        .min_size(egui::vec2(140.0, 44.0));
+                    if ui.add(begin).clicked() {
+                        go = Some(Place::Step(0));
+                    }
+                    if let Some(n) = resume_at(progress) {
+                        ui.add_space(12.0);
+                        if ui
+                            .button(RichText::new(format!("Continue at step {}", n + 1)).size(16.0))
+                            .clicked()
+                        {
+                            go = Some(Place::Step(n));
+                        }
+                    }
+                });
+                ui.add_space(8.0);
+                ui.label(
+                    RichText::new("Page Down moves to the next page; press F1 for every shortcut.")
+                        .small()
+                        .weak(),
+                );
+            });
+        });
+    });
+    go
+}
+
+/// A line of text after a bullet, wrapped under itself rather than under the bullet.
+fn bullet(ui: &mut Ui, text: &str) {
+    ui.horizontal(|ui| {
+        ui.label("•");
+        ui.vertical(|ui| {
+            ui.label(text);
+        });
+    });
+}
+
+/// The first step not yet answered, if the learner has answered any.
+fn resume_at(progress: &Progress) -> Option<usize> {
+    if progress.steps.iter().all(|s| s.chosen.is_empty()) {
+        return None;
+    }
+    progress.steps.iter().position(|s| !s.answered())
+}
+
+/// Where the recap sends the learner.
+pub enum Go {
+    /// A page of the app.
+    Page(Place),
+    /// The sandbox's Break it panel, on the design the course built.
+    BreakIt,
+}
+
+/// The recap: the ladder of fixes, what each buys, and the learner's calls. Returns where the
+/// learner asked to go, if anywhere.
+pub fn recap(ui: &mut Ui, progress: &mut Progress) -> Option<Go> {
+    let mut go = None;
+    egui::CentralPanel::default().show(ui, |ui| {
+        egui::ScrollArea::vertical()
+            .auto_shrink(false)
+            .show(ui, |ui| {
+                column(ui, WIDE_WIDTH, |ui| {
+                    ui.add_space(24.0);
+                    ui.label(
+                        RichText::new("The lock you built")
+                            .heading()
+                            .size(32.0)
+                            .strong(),
+                    );
+                    ui.label(
+                        RichText::new(
+                            "Eight decisions, each fixing what the one before left open.",
+                        )
+                        .size(16.0),
+                    );
+                    ui.add_space(14.0);
+                    // Side by side where there is room: the ladder, and how the learner climbed it.
+                    if ui.available_width() >= 900.0 {
+                        ui.columns(2, |columns| {
+                            ladder(&mut columns[0]);
+                            go = calls(&mut columns[1], progress).map(Go::Page);
+                        });
+                    } else {
+                        ladder(ui);
+                        ui.add_space(18.0);
+                        go = calls(ui, progress).map(Go::Page);
+                    }
+                    ui.add_space(18.0);
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(
+                            "Now take it apart: remove the fencing, kill the store, pause a \
+                             worker, and watch \"usually exclusive\" stop being safe.",
+                        );
+                        if ui.add(theme::prominent("Break it →", ui)).clicked() {
+                            go = Some(Go::BreakIt);
+                        }
+                    });
+                    ui.add_space(10.0);
+                    if ui
+                        .button("Start the course over")
+                        .on_hover_text("Forget every choice made so far (the theme stays)")
+                        .clicked()
+                    {
+                        progress.steps = vec![StepProgress::default(); STEPS.len()];
+                        go = Some(Go::Page(Place::Intro));
+                    }
+                    ui.add_space(24.0);
+                });
+            });
+    });
+    go
+}
+
+/// The fixes in order, and what each buys.
+fn ladder(ui: &mut Ui) {
+    ui.label(RichText::new("The ladder of fixes").heading().strong());
+    ui.add_space(6.0);
+    for (i, (fix, buys)) in RECAP.iter().enumerate() {
+        rung(ui, i, fix, buys);
+        ui.add_space(6.0);
+    }
+}
+
+/// One rung of the ladder, numbered.
+fn rung(ui: &mut Ui, i: usize, fix: &str, buys: &str) {
+    egui::Frame::new()
+        .fill(ui.visuals().faint_bg_color)
+        .corner_radius(CornerRadius::same(6))
+        .inner_margin(10)
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.horizontal(|ui| {
+                ui.label(
+                    RichText::new(format!("{}", i + 1))
+                        .size(22.0)
+                        .strong()
+                        .color(ui.visuals().hyperlink_color),
+                );
+                ui.add_space(8.0);
+                ui.vertical(|ui| {
+                    ui.label(RichText::new(fix).strong().size(16.0));
+                    ui.label(buys);
+                });
+            });
+        });
+}
+
+/// A card per step: its title, how the learner's first call went, and a way back.
+fn calls(ui: &mut Ui, progress: &Progress) -> Option<Place> {
+    let mut go = None;
+    ui.label(RichText::new("Your calls").heading().strong());
+    ui.add_space(6.0);
+    for (n, step) in STEPS.iter().enumerate() {
+        let record = &progress.steps[n];
+        let found = record.judged.iter().any(|&i| step.options[i].right);
+        let (verdict, color) = match progress.first_call(n) {
+            Some((_, true)) => ("Right first time", Some(style::SAFE)),
+            Some((_, false)) if found => (
+                "Wrong first time, then found the right call",
+                Some(style::ANOMALY),
+            ),
+            Some((_, false)) => (
+                "Wrong first time; the right call is still to find",
+                Some(style::VIOLATING),
+            ),
+            None => ("Not answered yet", None),
+        };
+        egui::Frame::new()
+            .fill(ui.visuals().faint_bg_color)
+            .corner_radius(CornerRadius::same(6))
+            .inner_margin(egui::Margin::symmetric(10, 6))
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new(format!("{}. {}", n + 1, step.title)).strong());
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        if ui.small_button(format!("Go to step {}", n + 1)).clicked() {
+                            go = Some(Place::Step(n));
+                        }
+                    });
+                });
+                let mut text = RichText::new(verdict);
+                text = match color {
+                    Some(color) => text.color(color),
+                    None => text.weak(),
+                };
+                ui.label(text);
+                if let Some((first, _)) = progress.first_call(n) {
+                    ui.label(
+                        RichText::new(format!("Your first call: {}", step.options[first].label))
+                            .small()
+                            .weak(),
+                    );
+                }
+            });
+        ui.add_space(4.0);
+    }
+    go
+}
+
+/// Centres `add` in a column no wider than `max_width`.
+fn column(ui: &mut Ui, max_width: f32, add: impl FnOnce(&mut Ui)) {
+    let width = ui.available_width().min(max_width);
+    let margin = (ui.available_width() - width) / 2.0;
+    ui.horizontal(|ui| {
+        ui.add_space(margin);
+        ui.vertical(|ui| {
+            ui.set_width(width);
+            add(ui);
+        });
+    });
+}

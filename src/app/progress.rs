@@ -1,0 +1,214 @@
+//! What the learner has done and chosen, kept between runs through eframe's persistence (a
+//! file on the desktop, localStorage on the web). Plain data: no egui, no runs.
+
+use serde::{Deserialize, Serialize};
+
+use crate::course::STEPS;
+
+/// A page of the app.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Place {
+    /// The introduction, before step 1.
+    #[default]
+    Intro,
+    /// Course step `n`, counted from 0.
+    Step(usize),
+    /// The ladder of fixes and the learner's calls, after step 8.
+    Recap,
+    /// Edit, break and sweep a scenario.
+    Sandbox,
+    /// Every shipped scenario.
+    Library,
+}
+
+impl Place {
+    /// The course's pages in reading order; the tools are outside it.
+    pub fn course() -> impl Iterator<Item = Place> {
+        std::iter::once(Place::Intro)
+            .chain((0..STEPS.len()).map(Place::Step))
+            .chain(std::iter::once(Place::Recap))
+    }
+
+    /// The course page after this one (PageDown), if any.
+    pub fn next(self) -> Option<Place> {
+        Place::course().skip_while(|p| *p != self).nth(1)
+    }
+
+    /// The course page before this one (PageUp), if any.
+    pub fn prev(self) -> Option<Place> {
+        Place::course()
+            .zip(Place::course().skip(1))
+            .find_map(|(before, p)| (p == self).then_some(before))
+    }
+}
+
+/// Which run of a step is on screen: one of its options, or one of its extra scenarios.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Pick {
+    /// Option `i` of the step's decision.
+    Option(usize),
+    /// Extra scenario `i` of the step ("more to explore").
+    Extra(usize),
+}
+
+/// One step's record.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct StepProgress {
+    /// Options chosen, each once, in the order first chosen: the first is the learner's call.
+    pub chosen: Vec<usize>,
+    /// Options whose run has been watched to its end. Only these are marked right or
+    /// wrong, and the step's explanation waits for the first of them.
+    pub judged: Vec<usize>,
+    /// The run on screen when the learner left the step.
+    pub shown: Option<Pick>,
+}
+
+impl StepProgress {
+    /// Records that option `i` was chosen and is on screen.
+    pub fn choose(&mut self, i: usize) {
+        if !self.chosen.contains(&i) {
+            self.chosen.push(i);
+        }
+        self.shown = Some(Pick::Option(i));
+    }
+
+    /// Records that option `i`'s run was watched to the end.
+    pub fn judge(&mut self, i: usize) {
+        if !self.judged.contains(&i) {
+            self.judged.push(i);
+        }
+    }
+
+    /// Whether option `i` has been judged, so its mark may show.
+    pub fn is_judged(&self, i: usize) -> bool {
+        self.judged.contains(&i)
+    }
+
+    /// Whether any choice has been played out to its end: the answer may be shown.
+    pub fn answered(&self) -> bool {
+        !self.judged.is_empty()
+    }
+}
+
+/// Everything that persists.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Progress {
+    /// The page on screen.
+    pub place: Place,
+    /// One per course step.
+    pub steps: Vec<StepProgress>,
+    /// Dark theme instead of light.
+    pub dark: bool,
+    /// Large type, answers behind a Reveal button.
+    pub presenter: bool,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress {
+            place: Place::Intro,
+            steps: vec![StepProgress::default(); STEPS.len()],
+            // Light by default: classrooms project, and projected dark themes wash out.
+            dark: false,
+            presenter: false,
+        }
+    }
+}
+
+impl Progress {
+    /// Makes a restored record fit the course as it is now: a save from an older course
+    /// may name steps or options that no longer exist, and must not crash the app.
+    pub fn fit_to_course(mut self) -> Self {
+        self.steps.resize_with(STEPS.len(), StepProgress::default);
+        for (record, step) in self.steps.iter_mut().zip(STEPS.iter()) {
+            let options = step.options.len();
+            record.chosen.retain(|&i| i < options);
+            record.judged.retain(|&i| i < options);
+            record.shown = record.shown.filter(|pick| match *pick {
+                Pick::Option(i) => i < options,
+                Pick::Extra(i) => i < step.extras.len(),
+            });
+        }
+        if matches!(self.place, Place::Step(n) if n >= STEPS.len()) {
+            self.place = Place::Intro;
+        }
+        self
+    }
+
+    /// The learner's first call on step `n` and whether it was right, once a run of the step
+    /// has been watched to its end (even if the first call's own run was cut short).
+    pub fn first_call(&self, n: usize) -> Option<(usize, bool)> {
+        let record = self.steps.get(n)?;
+        let first = *record.chosen.first()?;
+        record.answered().then_some(())?;
+        Some((first, STEPS[n].options[first].right))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_run_from_intro_through_the_steps_to_the_recap() {
+        assert_eq!(Place::Intro.prev(), None);
+        assert_eq!(Place::Intro.next(), Some(Place::Step(0)));
+        assert_eq!(Place::Step(0).prev(), Some(Place::Intro));
+        assert_eq!(Place::Step(7).next(), Some(Place::Recap));
+        assert_eq!(Place::Recap.next(), None);
+        assert_eq!(Place::Recap.prev(), Some(Place::Step(7)));
+        assert_eq!(
+            Place::Sandbox.next(),
+            None,
+            "the tools are outside the course"
+        );
+        assert_eq!(Place::Sandbox.prev(), None);
+    }
+
+    #[test]
+    fn choices_are_recorded_once_in_order() {
+        let mut s = StepProgress::default();
+        s.choose(2);
+        s.choose(0);
+        s.choose(2);
+        assert_eq!(s.chosen, [2, 0]);
+        assert_eq!(s.shown, Some(Pick::Option(2)));
+        assert!(!s.answered());
+        s.judge(2);
+        assert!(s.answered() && s.is_judged(2) && !s.is_judged(0));
+    }
+
+    #[test]
+    fn first_call_is_told_once_a_run_was_watched() {
+        let mut p = Progress::default();
+        let wrong = STEPS[4].options.iter().position(|c| !c.right).unwrap();
+        let right = STEPS[4].options.iter().position(|c| c.right).unwrap();
+        p.steps[4].choose(wrong);
+        assert_eq!(p.first_call(4), None, "not before any run has ended");
+        // The learner changed their mind before the first run ended: it still counts.
+        p.steps[4].choose(right);
+        p.steps[4].judge(right);
+        assert_eq!(p.first_call(4), Some((wrong, false)));
+    }
+
+    #[test]
+    fn a_stale_save_is_fitted_to_the_course() {
+        let mut p = Progress {
+            place: Place::Step(42),
+            steps: vec![StepProgress {
+                chosen: vec![1, 99],
+                judged: vec![99],
+                shown: Some(Pick::Extra(99)),
+            }],
+            ..Progress::default()
+        };
+        p = p.fit_to_course();
+        assert_eq!(p.place, Place::Intro);
+        assert_eq!(p.steps.len(), STEPS.len());
+        assert_eq!(p.steps[0].chosen, [1]);
+        assert!(p.steps[0].judged.is_empty());
+        assert_eq!(p.steps[0].shown, None);
+    }
+}

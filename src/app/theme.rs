@@ -1,0 +1,70 @@
+//! The app's look: readable type sizes, dark or light, and presenter mode's larger scale.
+
+use eframe::egui::{
+    Button, Color32, Context, FontDefinitions, FontFamily, FontId, RichText, TextStyle, Theme, Ui,
+};
+
+/// How much presenter mode enlarges everything, for the back row of a lecture hall.
+const PRESENTER_ZOOM: f32 = 1.3;
+
+/// Applies the learner's settings to the egui context when they change (not every frame:
+/// the zoom is also the user's Ctrl+plus / Ctrl+minus, which must stick).
+#[derive(Default)]
+pub struct Look {
+    applied: Option<(bool, bool)>,
+}
+
+impl Look {
+    /// Makes the context `dark` or light, and presenter-sized or not.
+    pub fn apply(&mut self, ctx: &Context, dark: bool, presenter: bool) {
+        if self.applied.is_none() {
+            fonts(ctx);
+            type_sizes(ctx);
+        }
+        if self.applied == Some((dark, presenter)) {
+            return;
+        }
+        ctx.set_theme(if dark { Theme::Dark } else { Theme::Light });
+        if self.applied.map(|(_, p)| p) != Some(presenter) {
+            ctx.set_zoom_factor(if presenter { PRESENTER_ZOOM } else { 1.0 });
+        }
+        self.applied = Some((dark, presenter));
+    }
+}
+
+/// The bundled fonts, with Hack behind Ubuntu for running text: Ubuntu has no arrows or
+/// geometric shapes (← ▶ ●), Hack has, and it ships with egui anyway.
+fn fonts(ctx: &Context) {
+    let mut fonts = FontDefinitions::default();
+    fonts
+        .families
+        .entry(FontFamily::Proportional)
+        .or_default()
+        .push("Hack".to_string());
+    ctx.set_fonts(fonts);
+}
+
+/// egui's default sizes suit tool panels; a lesson is read in longer stretches.
+fn type_sizes(ctx: &Context) {
+    ctx.all_styles_mut(|style| {
+        style.text_styles = [
+            (TextStyle::Small, FontId::proportional(11.5)),
+            (TextStyle::Body, FontId::proportional(14.5)),
+            (TextStyle::Button, FontId::proportional(14.5)),
+            (TextStyle::Heading, FontId::proportional(21.0)),
+            (TextStyle::Monospace, FontId::monospace(13.0)),
+        ]
+        .into();
+    });
+}
+
+/// The one button a page wants pressed next (Begin, Next step, Reveal): white on a strong
+/// blue that carries white text in either theme.
+pub fn prominent<'a>(text: impl Into<RichText>, ui: &Ui) -> Button<'a> {
+    let fill = if ui.visuals().dark_mode {
+        Color32::from_rgb(40, 110, 210)
+    } else {
+        Color32::from_rgb(25, 95, 195)
+    };
+    Button::new(text.into().strong().color(Color32::WHITE)).fill(fill)
+}

@@ -1,0 +1,213 @@
+//! The pages outside the course: the Sandbox (edit a scenario, break it, run it across seeds)
+//! and the Library (every shipped scenario). Each shows its panel on the left; a scenario a
+//! panel hands over is run once and shown like a course run.
+//!
+//! This is the one place the panels plug into the shell: [`Tools::left`] asks them, and
+//! [`Tools::play`] runs what they return.
+
+use eframe::egui::{self, RichText, Ui};
+
+use super::break_it::BreakIt;
+use super::library::{Library, LibraryAction};
+use super::progress::Place;
+use super::run_view::{self, PlaybackKey, RunView};
+use super::sandbox::Sandbox;
+use super::seeds::AcrossSeeds;
+use crate::course::{self, STEPS};
+use crate::scenario::Scenario;
+
+/// What the sandbox page's left panel shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SandboxTab {
+    /// The scenario form.
+    #[default]
+    Edit,
+    /// One-click faults on the run on screen.
+    BreakIt,
+    /// The run on screen over many seeds.
+    Seeds,
+}
+
+/// The tool pages' panels and the run each page has on screen.
+#[derive(Default)]
+pub struct Tools {
+    /// Made on the first visit (it needs a scenario to start from).
+    sandbox: Option<Sandbox>,
+    library: Library,
+    break_it: BreakIt,
+    seeds: AcrossSeeds,
+    tab: SandboxTab,
+    sandbox_run: Option<RunView>,
+    library_run: Option<RunView>,
+}
+
+/// What a tool panel asked for this frame.
+enum Asked {
+    /// Run this and show it on the page.
+    Play(Scenario),
+    /// Put this in the sandbox's form and go there.
+    Edit(Scenario),
+}
+
+impl Tools {
+    /// Sends a playback key to the run on screen at `place`, if there is one.
+    pub fn key(&mut self, place: Place, key: PlaybackKey) {
+        if let Some(run) = self.run_at(place) {
+            run.key(key);
+        }
+    }
+
+    /// Opens the sandbox on `tab` (the recap's "take it apart" opens Break it).
+    pub fn open_tab(&mut self, tab: SandboxTab) {
+        self.tab = tab;
+    }
+
+    fn run_at(&mut self, place: Place) -> Option<&mut RunView> {
+        match place {
+            Place::Sandbox => self.sandbox_run.as_mut(),
+            Place::Library => self.library_run.as_mut(),
+            _ => None,
+        }
+    }
+
+    /// Shows the tool page `place`. Returns the page to go to, if a panel asked for another.
+    pub fn show(&mut self, ui: &mut Ui, place: Place) -> Option<Place> {
+        if place == Place::Sandbox && self.sandbox.is_none() {
+            self.start_sandbox();
+        }
+        let Tools {
+            sandbox,
+            library,
+            break_it,
+            seeds,
+            tab,
+            sandbox_run,
+            library_run,
+        } = self;
+        let mut run = match place {
+            Place::Sandbox => sandbox_run.as_mut(),
+            _ => library_run.as_mut(),
+        };
+        if let Some(run) = run.as_deref_mut() {
+            run.advance(ui);
+        }
+        let mut asked = None;
+        let left = |ui: &mut Ui, run: Option<&RunView>| {
+            asked = match place {
+                Place::Sandbox => sandbox_panel(ui, tab, sandbox, break_it, seeds, run),
+                _ => library.show(ui).map(|action| match action {
+                    LibraryAction::Open(s) => Asked::Play(s),
+                    LibraryAction::Edit(s) => Asked::Edit(s),
+                }),
+            };
+        };
+        let empty = "The run of the scenario you choose on the left appears here.";
+        run_view::show_run(ui, run, left, empty, |_| {});
+
+        // Shown from the next frame on: the panel that asked has already been drawn.
+        match asked? {
+            Asked::Play(scenario) => {
+                *self.run_slot(place) = Some(play(scenario));
+                None
+            }
+            Asked::Edit(scenario) => {
+                match &mut self.sandbox {
+                    Some(sandbox) => sandbox.load(scenario),
+                    None => self.sandbox = Some(Sandbox::new(scenario)),
+                }
+                self.tab = SandboxTab::Edit;
+                Some(Place::Sandbox)
+            }
+        }
+    }
+
+    /// The scenario of the run on screen at tool page `place` (a shared link carries it).
+    pub fn shown(&self, place: Place) -> Option<&Scenario> {
+        match place {
+            Place::Sandbox => self.sandbox_run.as_ref(),
+            Place::Library => self.library_run.as_ref(),
+            _ => None,
+        }
+        .map(RunView::scenario)
+    }
+
+    /// Opens tool page `place` on a run of `scenario` (a shared link); on the sandbox page
+    /// the form holds it too.
+    pub fn open(&mut self, place: Place, scenario: Scenario) {
+        if place == Place::Sandbox {
+            self.sandbox = Some(Sandbox::new(scenario.clone()));
+        }
+        *self.run_slot(place) = Some(play(scenario));
+    }
+
+    fn run_slot(&mut self, place: Place) -> &mut Option<RunView> {
+        match place {
+            Place::Sandbox => &mut self.sandbox_run,
+            _ => &mut self.library_run,
+        }
+    }
+
+    /// The sandbox starts on the design the course ends up with — fencing tokens, step 5's
+    /// right call — already run, so that Break it has something to break.
+    fn start_sandbox(&mut self) {
+        let fenced = STEPS[4].options.iter().find(|c| c.right);
+        if let Some(Ok(scenario)) = fenced.map(course::Choice::scenario) {
+            self.sandbox_run = Some(play(scenario.clone()));
+            self.sandbox = Some(Sandbox::new(scenario));
+        }
+    }
+}
+
+/// Runs `scenario` and lays it out, titled with its name.
+fn play(scenario: Scenario) -> RunView {
+    let title = scenario.name.clone();
+    let about = Some(scenario.description.clone()).filter(|d| !d.is_empty());
+    RunView::new(course::play(scenario), title, about)
+}
+
+/// The sandbox page's left panel: a tab strip, then the form, Break it or Across seeds.
+fn sandbox_panel(
+    ui: &mut Ui,
+    tab: &mut SandboxTab,
+    sandbox: &mut Option<Sandbox>,
+    break_it: &mut BreakIt,
+    seeds: &mut AcrossSeeds,
+    run: Option<&RunView>,
+) -> Option<Asked> {
+    ui.add_space(6.0);
+    ui.horizontal(|ui| {
+        for (t, text) in [
+            (SandboxTab::Edit, "Edit"),
+            (SandboxTab::BreakIt, "Break it"),
+            (SandboxTab::Seeds, "Across seeds"),
+        ] {
+            ui.selectable_value(tab, t, RichText::new(text).strong());
+        }
+    });
+    ui.separator();
+    match *tab {
+        // The form scrolls by itself.
+        SandboxTab::Edit => sandbox.as_mut()?.show(ui).map(Asked::Play),
+        SandboxTab::BreakIt | SandboxTab::Seeds => {
+            let Some(run) = run else {
+                ui.label(
+                    RichText::new("Run a scenario first: Edit, then Run.")
+                        .italics()
+                        .weak(),
+                );
+                return None;
+            };
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    if *tab == SandboxTab::BreakIt {
+                        break_it.show(ui, run.scenario(), run.trace(), run.verdict())
+                    } else {
+                        seeds.show(ui, run.scenario())
+                    }
+                })
+                .inner
+                .map(Asked::Play)
+        }
+    }
+}

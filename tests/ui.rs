@@ -1,0 +1,371 @@
+//! The app driven headless through its accessibility tree (egui_kittest): the course walked
+//! by clicking what a learner clicks, keys pressed, progress saved and restored.
+
+#![cfg(feature = "gui")]
+
+use std::collections::HashMap;
+
+use eframe::egui::{self, Key};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use locksim::app::LocksimApp;
+use locksim::course::STEPS;
+
+/// The window size the desktop app opens at.
+const WINDOW: [f32; 2] = [1280.0, 800.0];
+
+/// A harness showing `app`. Runs play (and ask for repaints) until they end, so frames are
+/// stepped by count rather than "until idle".
+fn harness(app: LocksimApp) -> Harness<'static, LocksimApp> {
+    let mut h = Harness::builder()
+        .with_size(WINDOW)
+        .build_ui_state(|ui, app: &mut LocksimApp| app.show(ui), app);
+    settle(&mut h);
+    h
+}
+
+/// Lets a few frames pass: enough for a click or key to take effect and be drawn.
+fn settle(h: &mut Harness<'_, LocksimApp>) {
+    h.run_steps(3);
+}
+
+/// Whether any node's text (a label's value, a button's label) contains `text`.
+fn shows(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
+    h.query_all_by(|node| {
+        node.value().is_some_and(|v| v.contains(text))
+            || node.label().is_some_and(|l| l.contains(text))
+    })
+    .next()
+    .is_some()
+}
+
+/// Whether some node's text is exactly `text` (a verdict badge, say).
+fn shows_exactly(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
+    h.query_all_by(|node| {
+        node.value().as_deref() == Some(text) || node.label().as_deref() == Some(text)
+    })
+    .next()
+    .is_some()
+}
+
+fn click(h: &mut Harness<'_, LocksimApp>, label: &str) {
+    h.get_by_label(label).click();
+    settle(h);
+}
+
+/// Clicks option `i` of step `n` by its text, then skips its run to the end.
+fn choose_and_watch(h: &mut Harness<'_, LocksimApp>, n: usize, i: usize) {
+    h.get_by_label_contains(STEPS[n].options[i].label).click();
+    settle(h);
+    press(h, Key::End);
+}
+
+fn press(h: &mut Harness<'_, LocksimApp>, key: Key) {
+    h.key_press(key);
+    settle(h);
+}
+
+fn fresh() -> Harness<'static, LocksimApp> {
+    harness(LocksimApp::restore(None))
+}
+
+/// Opens step `n` (0-based) from the top bar.
+fn go_to_step(h: &mut Harness<'_, LocksimApp>, n: usize) {
+    click(h, &(n + 1).to_string());
+    assert!(shows(h, STEPS[n].question), "step {} is on screen", n + 1);
+}
+
+#[test]
+fn the_whole_course_walked_by_clicking() {
+    let mut h = fresh();
+    assert!(
+        shows(&h, "Locks across machines"),
+        "the app opens on the intro"
+    );
+    click(&mut h, "Begin");
+    for (n, step) in STEPS.iter().enumerate() {
+        assert!(shows(&h, step.question), "step {}: the question", n + 1);
+        assert!(
+            !shows(&h, step.explanation),
+            "step {}: no explanation before a choice",
+            n + 1
+        );
+        // A wrong call first: it is played out and fails, and only then is it marked.
+        let wrong = step.options.iter().position(|c| !c.right).unwrap();
+        choose_and_watch(&mut h, n, wrong);
+        assert!(
+            shows_exactly(&h, "UNSAFE") || shows_exactly(&h, "NOT LIVE"),
+            "step {}: the wrong call fails",
+            n + 1
+        );
+        assert!(shows(&h, "Not the right call"), "step {}", n + 1);
+        assert!(shows(&h, step.options[wrong].feedback), "step {}", n + 1);
+        assert!(shows(&h, step.explanation), "step {}: explained", n + 1);
+        assert!(shows(&h, step.insight.0), "step {}: insight", n + 1);
+        // Then the right one, which holds up.
+        let right = step.options.iter().position(|c| c.right).unwrap();
+        choose_and_watch(&mut h, n, right);
+        assert!(
+            shows_exactly(&h, "SAFE"),
+            "step {}: the right call is safe",
+            n + 1
+        );
+        assert!(shows_exactly(&h, "LIVE"), "step {}: and live", n + 1);
+        assert!(shows(&h, "The right call"), "step {}", n + 1);
+        let next = if n + 1 == STEPS.len() {
+            "Recap →"
+        } else {
+            "Next step →"
+        };
+        click(&mut h, next);
+    }
+    assert!(shows(&h, "The lock you built"));
+    assert!(shows(&h, "The ladder of fixes"));
+    assert!(shows_exactly(
+        &h,
+        "Wrong first time, then found the right call"
+    ));
+    assert!(
+        !shows(&h, "Right first time") && !shows(&h, "Not answered yet"),
+        "every first call was wrong, and every step was then got right"
+    );
+}
+
+#[test]
+fn step5_a_wrong_call_is_unsafe_and_the_fence_is_safe() {
+    let mut h = fresh();
+    go_to_step(&mut h, 4);
+    // "A checks its lease is still valid right before writing".
+    h.get_by_label_contains("A checks its lease").click();
+    settle(&mut h);
+    assert!(shows(&h, "Playing…"), "the run plays from the start");
+    assert!(
+        !shows_exactly(&h, "UNSAFE") && !shows(&h, "Not the right call"),
+        "the verdict and the mark wait for the end of the run"
+    );
+    press(&mut h, Key::End);
+    assert!(shows_exactly(&h, "UNSAFE"));
+    assert!(shows(&h, "stale_write"), "the violation is named");
+    assert!(shows(&h, "Watch A's bar outlive its lease"));
+
+    h.get_by_label_contains("increasing fencing token").click();
+    settle(&mut h);
+    press(&mut h, Key::End);
+    assert!(shows_exactly(&h, "SAFE"));
+    assert!(!shows_exactly(&h, "UNSAFE"));
+    assert!(shows(&h, "the resource refuse its write"));
+}
+
+#[test]
+fn digits_pick_options_and_space_pauses() {
+    let mut h = fresh();
+    go_to_step(&mut h, 4);
+    press(&mut h, Key::Num4);
+    assert!(shows(&h, "Your call: Owner tokens already stop this"));
+    assert!(shows(&h, "Playing…"));
+    press(&mut h, Key::Space);
+    let playhead = |h: &Harness<'_, LocksimApp>| {
+        h.query_all_by(|n| n.value().is_some_and(|v| v.starts_with("Playing…")))
+            .next()
+            .and_then(|n| n.value())
+    };
+    let before = playhead(&h);
+    settle(&mut h);
+    let after = playhead(&h);
+    assert_eq!(before, after, "Space paused the playhead");
+    press(&mut h, Key::Num1);
+    assert!(shows(
+        &h,
+        "Your call: Each grant carries an increasing fencing token"
+    ));
+    press(&mut h, Key::Num9);
+    assert!(
+        shows(&h, "Your call: Each grant carries"),
+        "a digit with no option does nothing"
+    );
+}
+
+#[test]
+fn page_keys_walk_the_course() {
+    let mut h = fresh();
+    press(&mut h, Key::PageDown);
+    assert!(shows(&h, STEPS[0].question));
+    press(&mut h, Key::PageDown);
+    assert!(shows(&h, STEPS[1].question));
+    press(&mut h, Key::PageUp);
+    press(&mut h, Key::PageUp);
+    assert!(shows(&h, "Locks across machines"));
+    press(&mut h, Key::PageUp);
+    assert!(
+        shows(&h, "Locks across machines"),
+        "nothing before the intro"
+    );
+}
+
+#[test]
+fn presenter_mode_hides_the_answer_until_revealed() {
+    let mut h = fresh();
+    click(&mut h, "Presenter");
+    go_to_step(&mut h, 2);
+    choose_and_watch(&mut h, 2, 0);
+    assert!(
+        shows_exactly(&h, "SAFE"),
+        "the run and its verdict still show"
+    );
+    assert!(!shows(&h, STEPS[2].explanation), "the answer waits");
+    click(&mut h, "Reveal the answer  (R)");
+    assert!(shows(&h, STEPS[2].explanation));
+    assert!(shows(&h, STEPS[2].insight.1));
+}
+
+#[test]
+fn typing_in_a_text_field_triggers_no_shortcut() {
+    let mut h = Harness::builder().with_size(WINDOW).build_ui_state(
+        |ui, (app, text): &mut (LocksimApp, String)| {
+            // A text field the learner types into, as the sandbox will have.
+            egui::Panel::top("typing").show(ui, |ui| {
+                ui.add(egui::TextEdit::singleline(text).hint_text("type here"));
+            });
+            app.show(ui);
+        },
+        (LocksimApp::restore(None), String::new()),
+    );
+    h.run_steps(2);
+    h.get_by_label("Begin").click();
+    h.run_steps(2);
+    h.get_by_role(egui::Role::TextInput).focus();
+    h.run_steps(2);
+    h.key_press(Key::Num2);
+    h.event(egui::Event::Text("2".to_string()));
+    h.key_press(Key::PageDown);
+    h.run_steps(3);
+    assert_eq!(h.state().1, "2", "the digit went into the field");
+    assert!(
+        h.query_all_by(|n| n.value().is_some_and(|v| v.contains(STEPS[0].question)))
+            .next()
+            .is_some(),
+        "Page Down did not turn the page"
+    );
+    assert!(
+        h.query_all_by(|n| n.value().is_some_and(|v| v.starts_with("Your call:")))
+            .next()
+            .is_none(),
+        "2 did not pick an option"
+    );
+}
+
+/// eframe's storage, in memory.
+#[derive(Default)]
+struct Memory(HashMap<String, String>);
+
+impl eframe::Storage for Memory {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_string(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+#[test]
+fn progress_survives_a_restart() {
+    let mut h = fresh();
+    click(&mut h, "Dark");
+    go_to_step(&mut h, 5);
+    let right = STEPS[5].options.iter().position(|c| c.right).unwrap();
+    choose_and_watch(&mut h, 5, right);
+    assert!(shows_exactly(&h, "SAFE"));
+
+    let mut storage = Memory::default();
+    eframe::App::save(h.state_mut(), &mut storage);
+    drop(h);
+
+    let h = harness(LocksimApp::restore(Some(&storage)));
+    assert!(shows(&h, STEPS[5].question), "back on step 6");
+    assert!(
+        shows_exactly(&h, "SAFE") && shows(&h, STEPS[5].explanation),
+        "the watched run reopens at its end, with the answer"
+    );
+    assert!(
+        h.query_all_by_label_contains(STEPS[5].options[right].label)
+            .any(|n| n
+                .accesskit_node()
+                .label()
+                .is_some_and(|l| l.ends_with(" right "))),
+        "the call is still marked"
+    );
+    assert_eq!(h.ctx.theme(), egui::Theme::Dark, "the theme is kept");
+}
+
+#[test]
+fn a_save_from_another_version_is_ignored_not_fatal() {
+    let mut storage = Memory::default();
+    eframe::Storage::set_string(&mut storage, "locksim-progress", "(not: valid".to_string());
+    let h = harness(LocksimApp::restore(Some(&storage)));
+    assert!(shows(&h, "Locks across machines"), "a fresh start");
+}
+
+#[test]
+fn more_to_explore_plays_a_steps_extra_scenario() {
+    let mut h = fresh();
+    go_to_step(&mut h, 4);
+    assert!(
+        !shows(&h, "More to explore"),
+        "offered once a choice has been played out"
+    );
+    choose_and_watch(&mut h, 4, 0);
+    click(&mut h, "More to explore (1)");
+    click(&mut h, "Paused past the lease, no fencing");
+    press(&mut h, Key::End);
+    assert!(
+        shows(&h, "Step 5 · Paused past the lease, no fencing"),
+        "its run is on screen"
+    );
+    assert!(shows_exactly(&h, "UNSAFE"));
+    assert!(shows(&h, STEPS[4].explanation), "the answer stays");
+}
+
+#[test]
+fn the_library_opens_runs_and_hands_scenarios_to_the_sandbox() {
+    let mut h = fresh();
+    click(&mut h, "Library");
+    h.get_all_by_label("Open").next().unwrap().click();
+    settle(&mut h);
+    assert!(shows(&h, "Playing…"), "the opened scenario runs");
+    h.get_all_by_label("Edit").next().unwrap().click();
+    settle(&mut h);
+    assert!(shows(&h, "Ready to run."), "the sandbox's form holds it");
+    click(&mut h, "Run");
+    press(&mut h, Key::End);
+    assert!(
+        shows_exactly(&h, "SAFE") || shows_exactly(&h, "UNSAFE"),
+        "and runs it"
+    );
+}
+
+#[test]
+fn the_recap_sends_the_learner_to_break_the_design() {
+    let mut h = fresh();
+    click(&mut h, "Recap");
+    click(&mut h, "Break it →");
+    assert!(
+        shows(&h, "Each change is made to this scenario"),
+        "the Break it panel is open"
+    );
+    press(&mut h, Key::End);
+    assert!(
+        shows(&h, "Step 5 · Fencing token"),
+        "on the design the course built"
+    );
+    assert!(shows_exactly(&h, "SAFE"));
+    click(&mut h, "Remove fencing");
+    press(&mut h, Key::End);
+    assert!(
+        shows_exactly(&h, "UNSAFE"),
+        "without fencing the paused holder's write lands"
+    );
+}
