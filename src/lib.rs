@@ -5,6 +5,8 @@
 //! [`checker::Verdict`], and the front ends only show those.
 
 pub mod checker;
+// The command line reads files and talks to a terminal; the web build has neither.
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod course;
 pub mod describe;

@@ -20,6 +20,7 @@ mod progress;
 mod run_view;
 pub mod sandbox;
 pub mod seeds;
+pub mod share;
 mod shell;
 mod style;
 mod theme;
@@ -27,6 +28,8 @@ pub mod timeline;
 mod tools;
 mod verdict;
 mod watch;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 use eframe::egui::{self, Ui};
 

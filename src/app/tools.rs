@@ -121,6 +121,25 @@ impl Tools {
         }
     }
 
+    /// The scenario of the run on screen at tool page `place` (a shared link carries it).
+    pub fn shown(&self, place: Place) -> Option<&Scenario> {
+        match place {
+            Place::Sandbox => self.sandbox_run.as_ref(),
+            Place::Library => self.library_run.as_ref(),
+            _ => None,
+        }
+        .map(RunView::scenario)
+    }
+
+    /// Opens tool page `place` on a run of `scenario` (a shared link); on the sandbox page
+    /// the form holds it too.
+    pub fn open(&mut self, place: Place, scenario: Scenario) {
+        if place == Place::Sandbox {
+            self.sandbox = Some(Sandbox::new(scenario.clone()));
+        }
+        *self.run_slot(place) = Some(play(scenario));
+    }
+
     fn run_slot(&mut self, place: Place) -> &mut Option<RunView> {
         match place {
             Place::Sandbox => &mut self.sandbox_run,

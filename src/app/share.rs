@@ -1,0 +1,592 @@
+//! Shareable state in the web URL's fragment: which step the learner is on, the choices made,
+//! the scenario being played and the seed. Opening such a link restores the exact view.
+//!
+//! Pure functions, no browser in them: [`encode`] writes the fragment (without the `#`),
+//! [`decode`] reads one back. The format is a query string with a version first:
+//!
+//! ```text
+//! v=1&step=3&choices=0.2.-.1&seed=7&scenario=<base64url(deflate(TOML))>
+//! ```
+//!
+//! - `step`: the app's step index, as the app counts it.
+//! - `choices`: one entry per step, the chosen option's index or `-` for none, joined by `.`.
+//! - `seed`: the seed the run uses instead of the scenario's own.
+//! - `scenario`: the scenario as [`scenario::to_toml`] writes it, raw-deflated and base64url
+//!   encoded without padding. Reading it back runs the same parser and validation as a file, so
+//!   a doctored link can at worst show an error.
+//!
+//! Every field but `v` may be left out. Anything malformed, from another format version, or
+//! longer than [`MAX_FRAGMENT_BYTES`] is an error whose message a learner can read; the app
+//! shows it and starts at step 1.
+
+use super::progress::{Pick, Place};
+use crate::course::STEPS;
+use crate::scenario::{self, Scenario, ScenarioError};
+
+/// The format version written in `v=`. Bump it on a change old links cannot follow.
+pub const VERSION: u32 = 1;
+
+/// Fragments longer than this are refused before any decoding (a scenario compresses to well
+/// under 2 KB, so this only stops pasted junk and decompression bombs).
+pub const MAX_FRAGMENT_BYTES: usize = 16 * 1024;
+
+/// Upper bound on a decompressed scenario: refuses a small link that inflates to a huge one.
+const MAX_SCENARIO_BYTES: usize = 64 * 1024;
+
+/// Upper bound on the number of recorded choices (the course has eight steps).
+const MAX_CHOICES: usize = 64;
+
+/// What a shared link carries.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SharedState {
+    /// The step the learner is on (the app's index).
+    pub step: usize,
+    /// For each step, the option chosen there, if any.
+    pub choices: Vec<Option<usize>>,
+    /// The scenario on screen, when it is not simply the one the step's choice binds.
+    pub scenario: Option<Scenario>,
+    /// The seed in use, when it is not the scenario's own.
+    pub seed: Option<u64>,
+}
+
+/// Why a fragment could not be read. Displays as a sentence for the learner.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShareError {
+    /// Longer than [`MAX_FRAGMENT_BYTES`].
+    TooLong { bytes: usize },
+    /// Made by a different version of the format (or has no version).
+    Version(String),
+    /// Not of the form `key=value&...`, an unknown key, or a value that does not parse.
+    Malformed(String),
+    /// The scenario decoded but is not a valid scenario.
+    Scenario(ScenarioError),
+}
+
+impl std::fmt::Display for ShareError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("This link's saved state cannot be used, so the course starts at step 1: ")?;
+        match self {
+            ShareError::TooLong { bytes } => write!(
+                f,
+                "it is {bytes} bytes long, more than the {MAX_FRAGMENT_BYTES} a link may carry."
+            ),
+            ShareError::Version(v) if v.is_empty() => {
+                f.write_str("it does not say which format it is in.")
+            }
+            ShareError::Version(v) => write!(
+                f,
+                "it was made by another version of locksim (format {v}, this one reads {VERSION})."
+            ),
+            ShareError::Malformed(why) => write!(f, "{why}."),
+            ShareError::Scenario(e) => write!(f, "its scenario is not valid ({e})."),
+        }
+    }
+}
+
+impl std::error::Error for ShareError {}
+
+/// Writes `state` as a URL fragment, without the leading `#`. [`decode`] reads it back equal.
+pub fn encode(state: &SharedState) -> String {
+    let mut out = format!("v={VERSION}&step={}", state.step);
+    if !state.choices.is_empty() {
+        out.push_str("&choices=");
+        for (i, choice) in state.choices.iter().enumerate() {
+            if i > 0 {
+                out.push('.');
+            }
+            match choice {
+                Some(option) => out.push_str(&option.to_string()),
+                None => out.push('-'),
+            }
+        }
+    }
+    if let Some(seed) = state.seed {
+        out.push_str(&format!("&seed={seed}"));
+    }
+    if let Some(scenario) = &state.scenario {
+        let toml = scenario::to_toml(scenario);
+        let packed = miniz_oxide::deflate::compress_to_vec(toml.as_bytes(), 9);
+        out.push_str("&scenario=");
+        out.push_str(&base64url::encode(&packed));
+    }
+    out
+}
+
+/// Reads a fragment written by [`encode`]. A leading `#` is ignored; an empty fragment is the
+/// default state (step 0, nothing chosen).
+pub fn decode(fragment: &str) -> Result<SharedState, ShareError> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    if fragment.len() > MAX_FRAGMENT_BYTES {
+        return Err(ShareError::TooLong {
+            bytes: fragment.len(),
+        });
+    }
+    let mut state = SharedState::default();
+    if fragment.is_empty() {
+        return Ok(state);
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for (n, pair) in fragment.split('&').enumerate() {
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| malformed(format!("part {} ({}) has no `=`", n + 1, clip(pair))))?;
+        if seen.contains(&key) {
+            return Err(malformed(format!("`{}` appears twice", clip(key))));
+        }
+        seen.push(key);
+        match (n, key) {
+            (0, "v") => {
+                if value != VERSION.to_string() {
+                    return Err(ShareError::Version(clip(value)));
+                }
+            }
+            (0, _) => return Err(ShareError::Version(String::new())),
+            (_, "step") => state.step = number(key, value)?,
+            (_, "choices") => state.choices = choices(value)?,
+            (_, "seed") => state.seed = Some(number(key, value)?),
+            (_, "scenario") => state.scenario = Some(scenario_from(value)?),
+            _ => return Err(malformed(format!("it has an unknown part `{}`", clip(key)))),
+        }
+    }
+    Ok(state)
+}
+
+fn malformed(why: String) -> ShareError {
+    ShareError::Malformed(why)
+}
+
+/// At most 24 characters of `s`, for messages about junk input.
+fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(24).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    out
+}
+
+fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, ShareError> {
+    // `FromStr` for integers accepts a leading `+`; encode never writes one.
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(malformed(format!(
+            "`{key}` should be a whole number, not `{}`",
+            clip(value)
+        )));
+    }
+    value
+        .parse()
+        .map_err(|_| malformed(format!("`{key}` is too large: `{}`", clip(value))))
+}
+
+fn choices(value: &str) -> Result<Vec<Option<usize>>, ShareError> {
+    if value.is_empty() {
+        return Ok(Vec::new());
+    }
+    let parts: Vec<&str> = value.split('.').collect();
+    if parts.len() > MAX_CHOICES {
+        return Err(malformed(format!(
+            "it records {} choices, more than {MAX_CHOICES}",
+            parts.len()
+        )));
+    }
+    parts
+        .into_iter()
+        .map(|part| match part {
+            "-" => Ok(None),
+            _ => number("choices", part).map(Some),
+        })
+        .collect()
+}
+
+fn scenario_from(value: &str) -> Result<Scenario, ShareError> {
+    let packed = base64url::decode(value)
+        .ok_or_else(|| malformed("its scenario is not base64url text".to_string()))?;
+    let toml = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_SCENARIO_BYTES)
+        .map_err(|_| {
+            malformed(format!(
+                "its scenario is damaged or unpacks to more than {MAX_SCENARIO_BYTES} bytes"
+            ))
+        })?;
+    let toml =
+        String::from_utf8(toml).map_err(|_| malformed("its scenario is not text".to_string()))?;
+    scenario::parse(&toml).map_err(ShareError::Scenario)
+}
+
+/// base64url (RFC 4648 §5) without padding: the alphabet is safe in a URL fragment as is.
+mod base64url {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+    pub fn encode(bytes: &[u8]) -> String {
+        let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+        for chunk in bytes.chunks(3) {
+            let b = [
+                chunk[0],
+                chunk.get(1).copied().unwrap_or(0),
+                chunk.get(2).copied().unwrap_or(0),
+            ];
+            let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+            // A chunk of k bytes carries k + 1 characters' worth of bits.
+            for i in 0..=chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            }
+        }
+        out
+    }
+
+    /// `None` if `text` has a character outside the alphabet, a dangling character, or
+    /// nonzero bits past the end (so each byte string has exactly one encoding).
+    pub fn decode(text: &str) -> Option<Vec<u8>> {
+        let text = text.as_bytes();
+        if text.len() % 4 == 1 {
+            return None;
+        }
+        let mut out = Vec::with_capacity(text.len() / 4 * 3 + 2);
+        for chunk in text.chunks(4) {
+            let mut n = 0u32;
+            for (i, &c) in chunk.iter().enumerate() {
+                let v = ALPHABET.iter().position(|&a| a == c)? as u32;
+                n |= v << (18 - 6 * i);
+            }
+            let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+            let k = chunk.len() - 1;
+            if bytes[k..].iter().any(|&b| b != 0) {
+                return None;
+            }
+            out.extend_from_slice(&bytes[..k]);
+        }
+        Some(out)
+    }
+}
+
+// The app's side of a link: what the view on screen is, and opening a view. Only the web
+// build calls these (`web.rs`), but they are compiled and tested natively too, so a change to
+// the app that breaks links fails `cargo test`.
+//
+// `step` numbers the app's pages: 0 the introduction, 1..=8 the course's steps, 9 the recap,
+// 10 the sandbox, 11 the library. `choices[n]` is the option whose run step n+1 shows (an
+// extra scenario on screen is not carried). `scenario` is the run on screen on the sandbox or
+// library page, and `seed`, if given, replaces that scenario's own.
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+impl super::LocksimApp {
+    /// What a link to the current view carries.
+    pub(super) fn shared_state(&self) -> SharedState {
+        let place = self.progress.place;
+        let mut choices: Vec<Option<usize>> = self
+            .progress
+            .steps
+            .iter()
+            .map(|record| match record.shown {
+                Some(Pick::Option(i)) => Some(i),
+                _ => None,
+            })
+            .collect();
+        while choices.last() == Some(&None) {
+            choices.pop();
+        }
+        SharedState {
+            step: page_number(place),
+            choices,
+            scenario: self.tools.shown(place).cloned(),
+            seed: None,
+        }
+    }
+
+    /// The app as the learner left it in this browser (`storage`), then turned to the view
+    /// `state` describes. Settings such as the theme stay the learner's own.
+    pub(super) fn from_shared(state: SharedState, storage: Option<&dyn eframe::Storage>) -> Self {
+        let mut app = Self::restore(storage);
+        let place = place_of(state.step).unwrap_or_default();
+        for n in 0..app.progress.steps.len() {
+            app.progress.steps[n].shown = None;
+            // An option the step does not have is ignored.
+            if let Some(i) = state.choices.get(n).copied().flatten() {
+                app.course.choose(&mut app.progress, n, i);
+            }
+        }
+        if let Some(mut scenario) = state.scenario
+            && matches!(place, Place::Sandbox | Place::Library)
+        {
+            if let Some(seed) = state.seed {
+                scenario.seed = seed;
+            }
+            app.tools.open(place, scenario);
+        }
+        app.progress.place = place;
+        app
+    }
+
+    /// The page title for the current view.
+    pub(super) fn title(&self) -> String {
+        let place = self.progress.place;
+        let shown = self.tools.shown(place).map(|s| s.name.as_str());
+        match (place, shown) {
+            (Place::Intro, _) => "locksim".to_string(),
+            (Place::Step(n), _) => match STEPS.get(n) {
+                Some(step) => format!("locksim · Step {} · {}", n + 1, step.title),
+                None => "locksim".to_string(),
+            },
+            (Place::Recap, _) => "locksim · Recap".to_string(),
+            (Place::Sandbox, None) => "locksim · Sandbox".to_string(),
+            (Place::Sandbox, Some(name)) => format!("locksim · Sandbox · {name}"),
+            (Place::Library, None) => "locksim · Library".to_string(),
+            (Place::Library, Some(name)) => format!("locksim · Library · {name}"),
+        }
+    }
+}
+
+/// The number a link gives `place` (see above).
+fn page_number(place: Place) -> usize {
+    match place {
+        Place::Intro => 0,
+        Place::Step(n) => n + 1,
+        Place::Recap => STEPS.len() + 1,
+        Place::Sandbox => STEPS.len() + 2,
+        Place::Library => STEPS.len() + 3,
+    }
+}
+
+/// The page numbered `number` in a link, if there is one.
+fn place_of(number: usize) -> Option<Place> {
+    [Place::Intro, Place::Recap, Place::Sandbox, Place::Library]
+        .into_iter()
+        .chain((0..STEPS.len()).map(Place::Step))
+        .find(|&place| page_number(place) == number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STEP5: &str = include_str!("../../tests/scenarios/step5-pause-unfenced.toml");
+
+    fn full() -> SharedState {
+        SharedState {
+            step: 4,
+            choices: vec![Some(0), Some(2), None, Some(1), None],
+            scenario: Some(scenario::parse(STEP5).unwrap()),
+            seed: Some(u64::MAX),
+        }
+    }
+
+    #[test]
+    fn round_trip() {
+        for state in [
+            SharedState::default(),
+            full(),
+            SharedState {
+                step: 7,
+                choices: vec![None],
+                scenario: None,
+                seed: Some(0),
+            },
+        ] {
+            let fragment = encode(&state);
+            assert_eq!(decode(&fragment), Ok(state.clone()), "{fragment}");
+            assert_eq!(decode(&format!("#{fragment}")), Ok(state));
+        }
+    }
+
+    #[test]
+    fn every_library_scenario_round_trips_compactly() {
+        for (name, src) in library() {
+            let state = SharedState {
+                scenario: Some(scenario::parse(src).unwrap()),
+                ..SharedState::default()
+            };
+            let fragment = encode(&state);
+            assert!(fragment.len() < 2048, "{name}: {} bytes", fragment.len());
+            assert_eq!(decode(&fragment), Ok(state), "{name}");
+        }
+    }
+
+    /// A few library files, enough to cover every topology and fault kind.
+    fn library() -> [(&'static str, &'static str); 4] {
+        [
+            ("step5-pause-unfenced", STEP5),
+            (
+                "step6-redlock-clock-jump",
+                include_str!("../../tests/scenarios/step6-redlock-clock-jump.toml"),
+            ),
+            (
+                "step6-minority-cannot-grant",
+                include_str!("../../tests/scenarios/step6-minority-cannot-grant.toml"),
+            ),
+            (
+                "step7-record-locks",
+                include_str!("../../tests/scenarios/step7-record-locks.toml"),
+            ),
+        ]
+    }
+
+    #[test]
+    fn empty_fragment_is_the_start() {
+        assert_eq!(decode(""), Ok(SharedState::default()));
+        assert_eq!(decode("#"), Ok(SharedState::default()));
+    }
+
+    #[test]
+    fn garbage_is_an_error_not_a_panic() {
+        for junk in [
+            "hello",
+            "v=1&step",
+            "v=1&step=x",
+            "v=1&step=-1",
+            "v=1&step=+3",
+            "v=1&step=99999999999999999999999",
+            "v=1&choices=1..2",
+            "v=1&choices=a",
+            "v=1&seed=",
+            "v=1&step=1&step=2",
+            "v=1&colour=blue",
+            "step=1&v=1",
+            "v=2&step=1",
+            "v=1&scenario=!!!!",
+            "v=1&scenario=A",
+            "v=1&scenario=AAAA",
+            "v=1&scenario=aGVsbG8",
+            "v=1&scenario=",
+            "v=1&&",
+            "&",
+            "=",
+            "v=1&step=1&scenario=%41",
+        ] {
+            let err = decode(junk).expect_err(junk);
+            let message = err.to_string();
+            assert!(message.starts_with("This link's saved state"), "{message}");
+        }
+        // Junk after a valid prefix of a real link.
+        let good = encode(&full());
+        for cut in [good.len() - 1, good.len() - 5, good.len() / 2] {
+            if let Ok(state) = decode(&good[..cut]) {
+                panic!("cut at {cut} decoded to {state:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn scenario_that_fails_validation_names_the_field() {
+        let bad = "version = 1\nname = \"x\"\n[[worker]]\nname = \"A\"\nwork_ms = 0\n";
+        let packed = miniz_oxide::deflate::compress_to_vec(bad.as_bytes(), 9);
+        let fragment = format!("v=1&scenario={}", base64url::encode(&packed));
+        let err = decode(&fragment).unwrap_err();
+        assert!(matches!(err, ShareError::Scenario(_)), "{err:?}");
+        assert!(err.to_string().contains("work_ms"), "{err}");
+    }
+
+    #[test]
+    fn oversized_is_refused_before_decoding() {
+        let long = format!("v=1&step=1&seed={}", "1".repeat(MAX_FRAGMENT_BYTES));
+        assert_eq!(
+            decode(&long),
+            Err(ShareError::TooLong { bytes: long.len() })
+        );
+        assert!(decode(&long).unwrap_err().to_string().contains("16384"));
+    }
+
+    #[test]
+    fn decompression_bomb_is_refused() {
+        let bomb = vec![b'#'; MAX_SCENARIO_BYTES * 4];
+        let packed = miniz_oxide::deflate::compress_to_vec(&bomb, 9);
+        let fragment = format!("v=1&scenario={}", base64url::encode(&packed));
+        assert!(fragment.len() < MAX_FRAGMENT_BYTES);
+        let err = decode(&fragment).unwrap_err();
+        assert!(err.to_string().contains("unpacks to more than"), "{err}");
+    }
+
+    #[test]
+    fn too_many_choices() {
+        let fragment = format!("v=1&choices={}", vec!["0"; MAX_CHOICES + 1].join("."));
+        assert!(decode(&fragment).is_err());
+    }
+
+    #[test]
+    fn base64url_round_trips_and_is_canonical() {
+        for len in 0..40u8 {
+            let bytes: Vec<u8> = (0..len)
+                .map(|i| i.wrapping_mul(37).wrapping_add(200))
+                .collect();
+            let text = base64url::encode(&bytes);
+            assert!(!text.contains(['+', '/', '=']));
+            assert_eq!(base64url::decode(&text), Some(bytes));
+        }
+        assert_eq!(base64url::encode(b"hello"), "aGVsbG8");
+        // `aGVsbG9` has stray bits in its last character.
+        assert_eq!(base64url::decode("aGVsbG9"), None);
+    }
+
+    #[test]
+    fn fragment_is_url_safe() {
+        let fragment = encode(&full());
+        assert!(
+            fragment
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.=&".contains(&b)),
+            "{fragment}"
+        );
+    }
+
+    #[test]
+    fn the_app_restores_the_view_a_link_names() {
+        use super::super::LocksimApp;
+
+        let start = LocksimApp::restore(None);
+        assert_eq!(start.shared_state(), SharedState::default());
+        assert_eq!(start.title(), "locksim");
+
+        // A course step with choices made on it and before it.
+        let state = SharedState {
+            step: 3,
+            choices: vec![Some(1), None, Some(0)],
+            scenario: None,
+            seed: None,
+        };
+        let app = LocksimApp::from_shared(decode(&encode(&state)).unwrap(), None);
+        assert_eq!(app.progress.place, Place::Step(2));
+        assert_eq!(app.shared_state(), state);
+        assert!(
+            app.title().starts_with("locksim · Step 3 · "),
+            "{}",
+            app.title()
+        );
+
+        // The sandbox with a scenario of the learner's, run with another seed.
+        let state = SharedState {
+            step: STEPS.len() + 2,
+            choices: Vec::new(),
+            scenario: Some(scenario::parse(STEP5).unwrap()),
+            seed: Some(9),
+        };
+        let app = LocksimApp::from_shared(decode(&encode(&state)).unwrap(), None);
+        assert_eq!(app.progress.place, Place::Sandbox);
+        let mut reseeded = scenario::parse(STEP5).unwrap();
+        reseeded.seed = 9;
+        let shared = app.shared_state();
+        assert_eq!(shared.scenario, Some(reseeded));
+        assert_eq!(
+            LocksimApp::from_shared(shared.clone(), None).shared_state(),
+            shared
+        );
+        assert_eq!(
+            app.title(),
+            "locksim · Sandbox · Step 5 · Paused past the lease, no fencing"
+        );
+
+        // Every page has a number, and the numbers are distinct.
+        for number in 0..STEPS.len() + 4 {
+            let place = place_of(number).expect("a page");
+            assert_eq!(page_number(place), number);
+        }
+        assert_eq!(place_of(STEPS.len() + 4), None);
+
+        // Out-of-range numbers and options open the start instead of failing.
+        let app = LocksimApp::from_shared(
+            SharedState {
+                step: 999,
+                choices: vec![Some(999)],
+                ..SharedState::default()
+            },
+            None,
+        );
+        assert_eq!(app.shared_state(), SharedState::default());
+    }
+}

@@ -1,0 +1,145 @@
+//! The web entry point: `web/main.js` loads the module and calls [`start`] with the page's
+//! canvas. Built by `web/build.sh`; compiled only for wasm32.
+//!
+//! Beyond eframe's own web runner this adds the shareable URL: the fragment a page opens with
+//! picks the view ([`super::share`]), and every change of view is written back into the
+//! address bar with `history.replaceState` (no new history entry, no reload), so copying the
+//! address shares exactly what is on screen.
+
+use std::time::Duration;
+
+use eframe::egui;
+use wasm_bindgen::prelude::*;
+
+use super::LocksimApp;
+use super::share::{self, SharedState};
+
+/// Starts the app on `canvas`. Resolves once the app exists and its first frame is scheduled;
+/// the value is a message for the learner when the page's fragment could not be used (the
+/// app then starts at step 1), or `undefined`.
+#[wasm_bindgen]
+pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>, JsValue> {
+    let window = web_sys::window().ok_or("no window")?;
+    let fragment = window.location().hash().unwrap_or_default();
+    let (state, notice) = match share::decode(&fragment) {
+        Ok(state) => (Some(state), None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    // No fragment at all: the app restores the learner's own progress from storage instead.
+    let state = state.filter(|_| fragment.len() > 1);
+
+    let runner = eframe::WebRunner::new();
+    runner
+        .start(
+            canvas,
+            eframe::WebOptions::default(),
+            Box::new(move |cc| {
+                let app = match state {
+                    Some(state) => LocksimApp::from_shared(state, cc.storage),
+                    None => LocksimApp::new(cc),
+                };
+                Ok(Box::new(WebApp {
+                    app,
+                    published: None,
+                }))
+            }),
+        )
+        .await?;
+    // The runner lives as long as the page: its event handlers hold what they need.
+    std::mem::forget(runner);
+    Ok(notice)
+}
+
+/// The app, plus the address bar kept in step with it.
+struct WebApp {
+    app: LocksimApp,
+    /// The fragment last written to the address bar (`None` before the first frame).
+    published: Option<String>,
+}
+
+impl WebApp {
+    /// Writes the view's fragment and title into the page, when they changed.
+    fn publish(&mut self, ctx: &egui::Context) {
+        let state = self.app.shared_state();
+        // The start of the course needs no fragment: a bare address opens it.
+        let fragment = if state == SharedState::default() {
+            String::new()
+        } else {
+            share::encode(&state)
+        };
+        if self.published.as_ref() == Some(&fragment) {
+            return;
+        }
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let location = window.location();
+        let url = format!(
+            "{}{}{}",
+            location.pathname().unwrap_or_default(),
+            location.search().unwrap_or_default(),
+            if fragment.is_empty() {
+                String::new()
+            } else {
+                format!("#{fragment}")
+            }
+        );
+        if let Ok(history) = window.history() {
+            // Failing here only leaves the address stale; the app itself is unaffected.
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+        }
+        if let Some(document) = window.document() {
+            document.set_title(&self.app.title());
+        }
+        self.published = Some(fragment);
+        // eframe saves to localStorage only on its auto-save tick, which needs a frame to run
+        // in (its save on closing the page listens for `onbeforeunload`, an event name that
+        // never fires); ask for a frame after the interval so this change is stored even if
+        // the learner then does nothing at all.
+        ctx.request_repaint_after(SAVE_INTERVAL + Duration::from_millis(100));
+    }
+}
+
+/// How often progress is written to the browser's storage.
+const SAVE_INTERVAL: Duration = Duration::from_secs(2);
+
+impl eframe::App for WebApp {
+    fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
+        self.app.logic(ctx, frame);
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        self.app.ui(ui, frame);
+        self.publish(ui.ctx());
+        // Whatever the learner did may have changed what is saved: make sure a frame runs
+        // after the save interval, since eframe only saves from within a frame.
+        if ui.input(|i| !i.events.is_empty()) {
+            ui.ctx()
+                .request_repaint_after(SAVE_INTERVAL + Duration::from_millis(100));
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        self.app.save(storage);
+    }
+
+    fn on_exit(&mut self, gl: Option<&eframe::glow::Context>) {
+        self.app.on_exit(gl);
+    }
+
+    fn auto_save_interval(&self) -> Duration {
+        SAVE_INTERVAL.min(self.app.auto_save_interval())
+    }
+
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        self.app.clear_color(visuals)
+    }
+
+    fn persist_egui_memory(&self) -> bool {
+        self.app.persist_egui_memory()
+    }
+
+    fn raw_input_hook(&mut self, ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        self.app.raw_input_hook(ctx, raw_input);
+    }
+}

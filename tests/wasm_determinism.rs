@@ -1,0 +1,172 @@
+//! Same run everywhere (issue #4, DESIGN §1): every scenario in `tests/scenarios/` and
+//! `tests/cases/` gives byte-identical traces and verdicts natively and on wasm32.
+//!
+//! Each scenario is run with its own seed and three more; the runs' traces and verdicts, as
+//! JSON, are hashed with FNV-1a (64 bit) into one line per file. Natively this test prints
+//! that table and, given `LOCKSIM_HASHES_OUT`, writes it to that file. The wasm32 build of the
+//! same test (wasm-bindgen-test under Node) embeds that file — its path in
+//! `LOCKSIM_NATIVE_HASHES` at compile time — and must compute the same table. `web/determinism.sh`
+//! runs both sides.
+//!
+//! The files are embedded with `include_str!` (the browser has no file system); natively the
+//! test also checks that the embedded list is exactly the directory listing, so a new scenario
+//! cannot be left out.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use locksim::{checker, engine, scenario};
+
+/// Every scenario file, embedded. Keep sorted; the native test says what to add or remove.
+macro_rules! embed {
+    ($($dir:literal: [$($file:literal),* $(,)?]),* $(,)?) => {
+        &[$($((concat!($dir, "/", $file), include_str!(concat!($dir, "/", $file)))),*),*]
+    };
+}
+
+const SCENARIOS: &[(&str, &str)] = embed! {
+    "cases": [
+        "async-failover-double-grant.toml",
+        "consensus-survives-leader-crash.toml",
+        "partitioned-holder-fenced.toml",
+        "partitioned-holder-unfenced.toml",
+        "pause-past-lease-fenced.toml",
+        "pause-past-lease-unfenced.toml",
+        "progress-renewal-lets-go.toml",
+        "redlock-clock-jump.toml",
+        "redlock-monotonic-clock.toml",
+        "release-with-token.toml",
+        "release-without-token.toml",
+        "watchdog-keeps-stalled-holder.toml",
+    ],
+    "scenarios": [
+        "step1-flag-holder-crash.toml",
+        "step1-flag-race.toml",
+        "step1-lease-fixes-both.toml",
+        "step2-setnx-one-winner.toml",
+        "step2-timestamp-race.toml",
+        "step3-setnx-holder-crash.toml",
+        "step3-ttl-lease-expires.toml",
+        "step4-blind-release.toml",
+        "step4-compare-and-delete.toml",
+        "step5-check-lease-then-pause.toml",
+        "step5-fencing-token.toml",
+        "step5-longer-ttl.toml",
+        "step5-pause-unfenced.toml",
+        "step6-async-failover.toml",
+        "step6-consensus-failover.toml",
+        "step6-minority-cannot-grant.toml",
+        "step6-redlock-clock-jump.toml",
+        "step6-single-store-down.toml",
+        "step7-fair-queue.toml",
+        "step7-long-task-no-renewal.toml",
+        "step7-nested-not-reentrant.toml",
+        "step7-nested-reentrant.toml",
+        "step7-progress-renewal.toml",
+        "step7-record-locks.toml",
+        "step7-retry-starves.toml",
+        "step7-table-lock.toml",
+        "step7-watchdog-renews.toml",
+        "step7-watchdog-stalled-holder.toml",
+        "step8-cas-instead.toml",
+        "step8-client-clock-skew.toml",
+        "step8-idempotent-write.toml",
+        "step8-monotonic-clock.toml",
+        "step8-store-expiry.toml",
+        "step8-wall-clock-jump.toml",
+    ],
+};
+
+/// Seeds tried per scenario, added to the scenario's own.
+const SEED_OFFSETS: [u64; 4] = [0, 1, 2, 1_000_003];
+
+/// FNV-1a, 64 bit: simple, and the same on every platform.
+fn fnv1a(bytes: &[u8], mut hash: u64) -> u64 {
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// One line per scenario file: `<file> <hash> events=<n>` (n summed over the seeds).
+fn table() -> String {
+    let mut out = String::new();
+    for (file, src) in SCENARIOS {
+        let sc = scenario::parse(src).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let mut hash = 0xcbf2_9ce4_8422_2325;
+        let mut events = 0;
+        for offset in SEED_OFFSETS {
+            let seed = sc.seed.wrapping_add(offset);
+            let trace = engine::run(&sc, seed);
+            let verdict = checker::check(&sc, &trace);
+            events += trace.events.len();
+            let json = serde_json::to_string(&(&trace, &verdict)).expect("traces serialize");
+            hash = fnv1a(json.as_bytes(), hash);
+        }
+        out.push_str(&format!("{file} {hash:016x} events={events}\n"));
+    }
+    out
+}
+
+#[test]
+fn the_same_scenario_and_seed_give_the_same_run() {
+    let table = table();
+    assert_eq!(table, self::table(), "two runs in one process differ");
+    compare(&table);
+}
+
+/// Natively: print the table, write it where asked.
+#[cfg(not(target_arch = "wasm32"))]
+fn compare(table: &str) {
+    println!("{table}");
+    if let Ok(path) = std::env::var("LOCKSIM_HASHES_OUT") {
+        std::fs::write(&path, table).unwrap_or_else(|e| panic!("{path}: {e}"));
+    }
+}
+
+/// On wasm32: equal to the native table, line by line, so a difference names the scenario.
+#[cfg(target_arch = "wasm32")]
+fn compare(table: &str) {
+    const NATIVE: &str = include_str!(env!(
+        "LOCKSIM_NATIVE_HASHES",
+        "set LOCKSIM_NATIVE_HASHES to the table the native test wrote (web/determinism.sh does)"
+    ));
+    let differ: Vec<String> = NATIVE
+        .lines()
+        .zip(table.lines())
+        .filter(|(native, wasm)| native != wasm)
+        .map(|(native, wasm)| format!("native: {native}\nwasm32: {wasm}"))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "wasm32 differs from native:\n{}",
+        differ.join("\n")
+    );
+    assert_eq!(
+        NATIVE.lines().count(),
+        table.lines().count(),
+        "the tables have different files"
+    );
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn every_scenario_file_is_embedded() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut on_disk = Vec::new();
+    for dir in ["cases", "scenarios"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            if name.ends_with(".toml") {
+                on_disk.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    on_disk.sort();
+    let embedded: Vec<String> = SCENARIOS.iter().map(|(f, _)| f.to_string()).collect();
+    assert_eq!(
+        embedded, on_disk,
+        "edit the list in tests/wasm_determinism.rs to match tests/cases/ and tests/scenarios/"
+    );
+}

@@ -1,0 +1,38 @@
+// Loads locksim's WebAssembly module and starts the app on the page's canvas.
+// Every URL here is relative, so the site works from any sub-path of any static server.
+import init, { start } from './locksim.js';
+
+const loading = document.getElementById('loading');
+const notice = document.getElementById('notice');
+
+function showNotice(message) {
+  notice.querySelector('p').textContent = message;
+  notice.hidden = false;
+}
+notice.querySelector('button').addEventListener('click', () => {
+  notice.hidden = true;
+});
+// The app keeps the fragment in step with the view without firing `hashchange`; the event
+// means the learner pasted or followed a link to another view of this page. Opening it anew
+// restores that view exactly as a fresh visit would (the module comes from the cache).
+window.addEventListener('hashchange', () => location.reload());
+
+try {
+  await init(); // fetches locksim_bg.wasm, next to locksim.js
+  const message = await start(document.getElementById('locksim_canvas'));
+  // The app paints its first frame in the next animation frame; callbacks run in the order
+  // they were asked for, so this one runs right after that paint.
+  requestAnimationFrame(() => {
+    performance.mark('locksim-first-frame');
+    document.documentElement.dataset.firstFrame = 'painted';
+  });
+  loading.remove();
+  if (message) {
+    console.info(message);
+    showNotice(message);
+  }
+} catch (error) {
+  loading.textContent = `locksim could not start: ${error}`;
+  loading.classList.add('failed');
+  console.error('locksim could not start:', error);
+}
