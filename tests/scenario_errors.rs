@@ -1123,3 +1123,26 @@ fn flag_design_needs_one_database() {
     assert_eq!(err.field, "lock.design");
     assert_eq!(err.line, Some(4));
 }
+
+#[test]
+fn a_lease_longer_than_any_horizon_is_refused() {
+    let err = parse(
+        "version = 1\nname = \"x\"\n[lock]\nttl_ms = 18446744073709551615\n[[worker]]\nname = \"A\"\n",
+    )
+    .unwrap_err();
+    assert_eq!(err.field, "lock.ttl_ms");
+    assert_eq!(err.line, Some(4));
+    assert!(
+        err.message.contains("at most 10000000 ms"),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
+fn every_duration_is_bounded_by_the_longest_horizon() {
+    let err = parse("version = 1\nname = \"x\"\n[[worker]]\nname = \"A\"\nwork_ms = 99999999999\n")
+        .unwrap_err();
+    assert_eq!(err.field, "worker[0].work_ms");
+    assert!(err.message.contains("at most"), "{}", err.message);
+}

@@ -155,8 +155,12 @@ impl Scenario {
                     )?;
                 }
                 FaultKind::Delay {
-                    from, to, for_ms, ..
+                    from,
+                    to,
+                    for_ms,
+                    extra_ms,
                 } => {
+                    at_most_horizon(*extra_ms, &field("extra_ms"))?;
                     self.check_node(from, field("from"))?;
                     self.check_node(to, field("to"))?;
                     ensure(from != to, field("to"), || {
@@ -246,6 +250,8 @@ fn check_network(network: &Network) -> Check {
 fn check_lock(lock: &Lock, store: &Store) -> Check {
     let design = lock.design.as_str();
     let has_lease = lock.design.has_lease();
+    at_most_horizon(lock.ttl_ms, "lock.ttl_ms")?;
+    at_most_horizon(lock.renew_every_ms, "lock.renew_every_ms")?;
     ensure(!has_lease || lock.ttl_ms >= 1, "lock.ttl_ms", || {
         format!(
             "must be at least 1 for the {design} design: a lease of 0 ms is over before it begins"
@@ -341,6 +347,7 @@ fn check_store(store: &Store) -> Check {
             ),
         },
     )?;
+    at_most_horizon(store.replication_lag_ms, "store.replication_lag_ms")?;
     at_least_one(store.failover_ms, "store.failover_ms")
 }
 
@@ -412,8 +419,18 @@ fn check_expect(expect: &Expect) -> Check {
     Ok(())
 }
 
+/// A duration that must be positive; like every duration, no longer than the longest horizon.
 fn at_least_one(value: u64, field: &str) -> Check {
-    ensure(value >= 1, field, || "must be at least 1".to_string())
+    ensure(value >= 1, field, || "must be at least 1".to_string())?;
+    at_most_horizon(value, field)
+}
+
+/// Durations beyond the longest horizon mean nothing in a run and would overflow simulated
+/// time arithmetic, so they are refused rather than silently misread.
+fn at_most_horizon(value: u64, field: &str) -> Check {
+    ensure(value <= MAX_UNTIL_MS, field, || {
+        format!("must be at most {MAX_UNTIL_MS} ms (the longest horizon); got {value}")
+    })
 }
 
 /// An error on `field` unless `ok`; the message is only built when needed.
