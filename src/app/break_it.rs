@@ -55,7 +55,10 @@ impl Breakage {
         match self {
             Breakage::KillStore { at_ms, for_ms } => match for_ms {
                 Some(ms) => format!("killed the store at {} for {}", fmt_ms(*at_ms), fmt_ms(*ms)),
-                None => format!("killed the store for good at {}", fmt_ms(*at_ms)),
+                None => format!(
+                    "killed the store for good at {} (the run goes on until a waiter would starve)",
+                    fmt_ms(*at_ms)
+                ),
             },
             Breakage::RemoveFencing => "the resource stopped checking fencing tokens".to_string(),
             Breakage::AddFencing => "the resource checks fencing tokens".to_string(),
@@ -103,13 +106,22 @@ impl Breakage {
 pub fn apply(scenario: &Scenario, change: &Breakage) -> Result<Scenario, String> {
     let mut s = scenario.clone();
     match change {
-        Breakage::KillStore { at_ms, for_ms } => add_fault(
-            &mut s,
-            *at_ms,
-            FaultKind::KillStore {
-                for_ms: for_ms.map(|ms| ms.max(1)),
-            },
-        ),
+        Breakage::KillStore { at_ms, for_ms } => {
+            add_fault(
+                &mut s,
+                *at_ms,
+                FaultKind::KillStore {
+                    for_ms: for_ms.map(|ms| ms.max(1)),
+                },
+            );
+            if for_ms.is_none() && *at_ms < s.until_ms {
+                // A dead store shows as waiters that never get the lock: run long enough for
+                // the last one to wait past the starvation limit, or the run ends first.
+                let last_start = s.workers.iter().map(|w| w.start_ms).max().unwrap_or(0);
+                let enough = (*at_ms).max(last_start) + s.check.starve_after_ms + 1_000;
+                s.until_ms = s.until_ms.max(enough.min(10_000_000));
+            }
+        }
         Breakage::RemoveFencing => {
             if !s.resource.fencing {
                 return Err(
@@ -592,7 +604,16 @@ mod tests {
 
     #[test]
     fn killing_the_store_makes_a_live_scenario_not_live() {
-        let s = load("scenarios/step3-ttl-lease-expires.toml");
+        for file in [
+            "scenarios/step3-ttl-lease-expires.toml",
+            // B only starts waiting 10 s in: the run must go on long enough to show it.
+            "scenarios/step5-fencing-token.toml",
+        ] {
+            killed_store_is_not_live(load(file));
+        }
+    }
+
+    fn killed_store_is_not_live(s: Scenario) {
         assert!(verdict(&s).live);
         let defaults = Defaults::read(&s, &run(&s, s.seed));
         let killed = apply(

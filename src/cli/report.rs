@@ -91,8 +91,13 @@ pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> 
     let s = Stats::of(trace);
     writeln!(
         out,
-        "\n{} events, {} messages, {} grants, writes: {} accepted, {} rejected",
-        s.events, s.messages, s.grants, s.writes_accepted, s.writes_rejected
+        "\n{} events, {} messages, {} grant{}, writes: {} accepted, {} rejected",
+        s.events,
+        s.messages,
+        s.grants,
+        if s.grants == 1 { "" } else { "s" },
+        s.writes_accepted,
+        s.writes_rejected
     )?;
     let safe = if verdict.safe { "SAFE" } else { "UNSAFE" };
     let live = if verdict.live { "LIVE" } else { "NOT LIVE" };

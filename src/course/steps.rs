@@ -171,8 +171,9 @@ pub static STEPS: [Step; 8] = [
     Step {
         title: "Only the owner unlocks",
         topic: "Owner tokens",
-        situation: "A takes the lock and runs slow; its lease expires; B takes the lock. Then \
-            A finishes and calls release — on a lock that is B's now.",
+        situation: "A takes the lock and runs slow; its lease expires; B takes the lock. A \
+            checks its lease before writing, sees it is gone and skips the write — but it \
+            still calls release, on a lock that is B's now.",
         question: "A's lease is gone and B holds the lock. A calls release. What must happen?",
         options: &[
             Choice {
