@@ -127,16 +127,16 @@ impl CourseView {
             egui::ScrollArea::vertical().show(ui, |ui| decision.show(ui, &mut asked));
         };
         match run {
-            Some((pick, Ok(r))) => run_view::show_run(ui, Some(r), left, EMPTY, |ui| {
+            Some((pick, Ok(r))) => run_view::show_run(ui, "course", Some(r), left, EMPTY, |ui| {
                 if let Pick::Option(i) = pick {
                     feedback(ui, &step.options[i]);
                 }
             }),
             Some((_, Err(e))) => {
                 let why = format!("This run could not be made: {e}");
-                run_view::show_run(ui, None, left, &why, |_| {});
+                run_view::show_run(ui, "course", None, left, &why, |_| {});
             }
-            None => run_view::show_run(ui, None, left, EMPTY, |_| {}),
+            None => run_view::show_run(ui, "course", None, left, EMPTY, |_| {}),
         }
 
         if let Some(i) = asked.chosen {

@@ -267,9 +267,11 @@ impl RunView {
 /// on the left,
 /// the verdict on the right, the timeline in the middle, and the playback bar along the
 /// whole bottom (it needs the width). `note` goes under the verdict once it is told;
-/// `empty` fills the middle while there is no run.
+/// `empty` fills the middle while there is no run. `page` names the page: each page keeps
+/// its own panel widths, so a panel widened on one page does not squash another's timeline.
 pub fn show_run(
     ui: &mut Ui,
+    page: &'static str,
     mut run: Option<&mut RunView>,
     left: impl FnOnce(&mut Ui, Option<&RunView>),
     empty: &str,
@@ -279,21 +281,24 @@ pub fn show_run(
         egui::Panel::bottom("playback").show(ui, |ui| run.controls(ui));
     }
     // Side panels start at a share of the window, within readable bounds; a learner's own
-    // resizing is kept from then on. Each zoom level (presenter mode is one) keeps its own
-    // widths: a width chosen at one scale would crowd out the timeline at another.
+    // resizing is kept from then on (not across restarts: egui's memory is not saved). Each
+    // page and each zoom level (presenter mode is one) keeps its own widths: a width chosen
+    // on one page or at one scale would crowd out the timeline on another. Content never
+    // widens a panel past its maximum: long lines wrap.
     let width = ui.available_width();
     let zoom = (ui.ctx().zoom_factor() * 10.0).round() as u32;
-    egui::Panel::left(("left", zoom))
+    egui::Panel::left(("left", page, zoom))
         .resizable(true)
-        .default_size((width * 0.29).clamp(290.0, 560.0))
-        .min_size(260.0)
-        .max_size(620.0)
-        .show(ui, |ui| left(ui, run.as_deref()));
-    egui::Panel::right(("verdict", zoom))
+        .default_size((width * 0.29).clamp(290.0, 480.0))
+        .size_range(260.0..=(width * 0.4).clamp(300.0, 520.0))
+        .show(ui, |ui| {
+            ui.set_max_width(ui.available_width());
+            left(ui, run.as_deref())
+        });
+    egui::Panel::right(("verdict", page, zoom))
         .resizable(true)
-        .default_size((width * 0.23).clamp(250.0, 460.0))
-        .min_size(240.0)
-        .max_size(520.0)
+        .default_size((width * 0.23).clamp(250.0, 400.0))
+        .size_range(240.0..=(width * 0.3).clamp(260.0, 460.0))
         .show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 ui.add_space(8.0);

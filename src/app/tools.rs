@@ -102,7 +102,11 @@ impl Tools {
             };
         };
         let empty = "The run of the scenario you choose on the left appears here.";
-        run_view::show_run(ui, run, left, empty, |_| {});
+        let page = match place {
+            Place::Sandbox => "sandbox",
+            _ => "library",
+        };
+        run_view::show_run(ui, page, run, left, empty, |_| {});
 
         // Shown from the next frame on: the panel that asked has already been drawn.
         match asked? {
