@@ -128,6 +128,7 @@ impl RunView {
 
     /// Applies a playback key.
     pub fn key(&mut self, key: PlaybackKey) {
+        let before = self.playback.now_ms();
         match key {
             PlaybackKey::PlayPause => self.playback.toggle(),
             PlaybackKey::StepBack => self.playback.step_back(&self.lanes.moments),
@@ -135,7 +136,16 @@ impl RunView {
             PlaybackKey::ToStart => self.playback.seek(0.0),
             PlaybackKey::ToEnd => self.skip_to_end(),
         }
+        if self.playback.now_ms() != before {
+            self.reveal_now();
+        }
         self.note_end();
+    }
+
+    /// Pans a zoomed-in timeline so the playhead is in view (after a click or key moved it).
+    fn reveal_now(&mut self) {
+        self.view
+            .reveal(self.playback.now_ms(), self.trace.until_ms);
     }
 
     fn note_end(&mut self) {
@@ -146,6 +156,7 @@ impl RunView {
 
     /// The playback bar.
     pub fn controls(&mut self, ui: &mut Ui) {
+        let before = self.playback.now_ms();
         controls::show(
             ui,
             &mut self.playback,
@@ -153,6 +164,10 @@ impl RunView {
             self.trace.until_ms,
             &mut self.preview,
         );
+        // Moved by the slider or a step button (playing moved it earlier this frame).
+        if self.playback.now_ms() != before {
+            self.reveal_now();
+        }
         self.note_end();
     }
 
@@ -236,6 +251,7 @@ impl RunView {
         self.selected = Some(i);
         if let Some(v) = self.verdict.violations.get(i) {
             self.playback.seek(v.at_ms as f64);
+            self.reveal_now();
         }
     }
 
