@@ -375,10 +375,18 @@ fn the_recap_sends_the_learner_to_break_the_design() {
         "on the design the course built"
     );
     assert!(shows_exactly(&h, "SAFE"));
+    assert!(!shows(&h, "Changed by Break it"), "nothing changed yet");
     click(&mut h, "Remove fencing");
     press(&mut h, Key::End);
     assert!(
         shows_exactly(&h, "UNSAFE"),
         "without fencing the paused holder's write lands"
+    );
+    assert!(
+        shows(
+            &h,
+            "Changed by Break it: the resource stopped checking fencing tokens"
+        ),
+        "the header says the run is not the scenario as written"
     );
 }

@@ -7,7 +7,7 @@ use eframe::egui::{self, RichText, Ui};
 use super::lanes::{Lanes, fmt_ms};
 use super::playback::Playback;
 use super::timeline::{self, Action, Timeline, View};
-use super::{controls, verdict, watch};
+use super::{controls, style, verdict, watch};
 use crate::checker::Verdict;
 use crate::course::Demonstration;
 use crate::scenario::Scenario;
@@ -39,6 +39,8 @@ pub struct RunView {
     /// Shown under the title, if the run needs an introduction (not for a course option,
     /// whose description would give the outcome away before it plays).
     about: Option<String>,
+    /// What Break it changed in the scenario the title and description are of, if anything.
+    changed: Vec<String>,
     scenario: Scenario,
     trace: Trace,
     verdict: Verdict,
@@ -67,6 +69,7 @@ impl RunView {
         RunView {
             title,
             about,
+            changed: Vec::new(),
             view: View::fit(trace.until_ms),
             playback,
             scenario,
@@ -78,6 +81,12 @@ impl RunView {
             selected: None,
             seen_to_end: false,
         }
+    }
+
+    /// Notes the changes Break it made to the scenario as written (shown under the title,
+    /// so its description is not taken for this run's).
+    pub fn set_changed(&mut self, changed: Vec<String>) {
+        self.changed = changed;
     }
 
     /// Plays again from the beginning, as a freshly chosen run does.
@@ -175,6 +184,17 @@ impl RunView {
     pub fn timeline(&mut self, ui: &mut Ui) {
         ui.add_space(4.0);
         ui.label(RichText::new(&self.title).size(18.0).strong());
+        if !self.changed.is_empty() {
+            ui.label(
+                RichText::new(format!(
+                    "Changed by Break it: {}. The description below is of the scenario as \
+                     written.",
+                    self.changed.join("; ")
+                ))
+                .strong()
+                .color(style::VIOLATING),
+            );
+        }
         if let Some(about) = &self.about {
             ui.label(about);
         }

@@ -111,7 +111,11 @@ impl Tools {
         // Shown from the next frame on: the panel that asked has already been drawn.
         match asked? {
             Asked::Play(scenario) => {
-                *self.run_slot(place) = Some(play(scenario));
+                let mut run = play(scenario);
+                if place == Place::Sandbox && self.tab == SandboxTab::BreakIt {
+                    run.set_changed(self.break_it.changes());
+                }
+                *self.run_slot(place) = Some(run);
                 None
             }
             Asked::Edit(scenario) => {
