@@ -40,6 +40,16 @@ fn shows(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
 }
 
 /// Whether some node's text is exactly `text` (a verdict badge, say).
+/// Whether an option button carries its "right" or "wrong" chip (at the end of its label).
+fn chip_shows(h: &Harness<'_, LocksimApp>) -> bool {
+    h.query_all_by(|node| {
+        node.label()
+            .is_some_and(|l| l.trim_end().ends_with(" right") || l.trim_end().ends_with(" wrong"))
+    })
+    .next()
+    .is_some()
+}
+
 fn shows_exactly(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
     h.query_all_by(|node| {
         node.value().as_deref() == Some(text) || node.label().as_deref() == Some(text)
@@ -213,8 +223,11 @@ fn presenter_mode_hides_the_answer_until_revealed() {
         "the run and its verdict still show"
     );
     assert!(!shows(&h, STEPS[2].explanation), "the answer waits");
+    assert!(!shows(&h, "right call"), "no feedback gives it away");
+    assert!(!chip_shows(&h), "no chip gives it away");
     click(&mut h, "Reveal the answer  (R)");
     assert!(shows(&h, STEPS[2].explanation));
+    assert!(chip_shows(&h), "the chip shows");
     assert!(shows(&h, STEPS[2].insight.1));
 }
 
@@ -362,10 +375,18 @@ fn the_recap_sends_the_learner_to_break_the_design() {
         "on the design the course built"
     );
     assert!(shows_exactly(&h, "SAFE"));
+    assert!(!shows(&h, "Changed by Break it"), "nothing changed yet");
     click(&mut h, "Remove fencing");
     press(&mut h, Key::End);
     assert!(
         shows_exactly(&h, "UNSAFE"),
         "without fencing the paused holder's write lands"
+    );
+    assert!(
+        shows(
+            &h,
+            "Changed by Break it: the resource stopped checking fencing tokens"
+        ),
+        "the header says the run is not the scenario as written"
     );
 }

@@ -353,6 +353,11 @@ impl BreakIt {
         undone
     }
 
+    /// The changes made so far in this history, oldest first, as sentences.
+    pub fn changes(&self) -> Vec<String> {
+        self.undo.iter().map(|(_, c)| c.describe()).collect()
+    }
+
     /// Undoes the last change: returns the scenario before it, exactly as it was.
     pub fn undo(&mut self) -> Option<Scenario> {
         let (previous, _) = self.undo.pop()?;

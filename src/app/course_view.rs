@@ -121,22 +121,31 @@ impl CourseView {
             },
             presenter: progress.presenter,
         };
+        // Whether the call was right waits for Reveal in presenter mode, as the chips do.
+        let answer_shown = decision.answer_shown;
         let left = |ui: &mut Ui, _: Option<&RunView>| {
             // The way on stays in view however long the step's text is.
             egui::Panel::bottom("step-nav").show(ui, |ui| decision.nav(ui, &mut asked));
-            egui::ScrollArea::vertical().show(ui, |ui| decision.show(ui, &mut asked));
+            // A bar that stays visible says there is more below (presenter mode's large type
+            // can push the last options under the fold).
+            ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+            egui::ScrollArea::vertical()
+                .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::VisibleWhenNeeded)
+                .show(ui, |ui| decision.show(ui, &mut asked));
         };
         match run {
-            Some((pick, Ok(r))) => run_view::show_run(ui, Some(r), left, EMPTY, |ui| {
-                if let Pick::Option(i) = pick {
+            Some((pick, Ok(r))) => run_view::show_run(ui, "course", Some(r), left, EMPTY, |ui| {
+                if let Pick::Option(i) = pick
+                    && answer_shown
+                {
                     feedback(ui, &step.options[i]);
                 }
             }),
             Some((_, Err(e))) => {
                 let why = format!("This run could not be made: {e}");
-                run_view::show_run(ui, None, left, &why, |_| {});
+                run_view::show_run(ui, "course", None, left, &why, |_| {});
             }
-            None => run_view::show_run(ui, None, left, EMPTY, |_| {}),
+            None => run_view::show_run(ui, "course", None, left, EMPTY, |_| {}),
         }
 
         if let Some(i) = asked.chosen {
@@ -312,7 +321,9 @@ impl Decision<'_> {
             .frame_when_inactive(true)
             .wrap()
             .min_size(egui::vec2(ui.available_width(), 36.0));
-        if self.record.is_judged(i) {
+        // In presenter mode the chips would give the answer away: they wait for Reveal, as
+        // the explanation does.
+        if self.record.is_judged(i) && (self.answer_shown || !self.presenter) {
             let (word, color) = if option.right {
                 ("right", style::SAFE)
             } else {

@@ -168,4 +168,10 @@ impl eframe::App for LocksimApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, PROGRESS_KEY, &self.progress);
     }
+
+    /// egui's own memory (panel widths, scroll offsets) starts fresh each launch: a panel
+    /// once widened by a long message must not stay wide for good. Progress is saved above.
+    fn persist_egui_memory(&self) -> bool {
+        false
+    }
 }

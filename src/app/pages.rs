@@ -165,14 +165,15 @@ pub fn recap(ui: &mut Ui, progress: &mut Progress) -> Option<Go> {
 fn ladder(ui: &mut Ui) {
     ui.label(RichText::new("The ladder of fixes").heading().strong());
     ui.add_space(6.0);
-    for (i, (fix, buys)) in RECAP.iter().enumerate() {
-        rung(ui, i, fix, buys);
+    for (fix, buys) in RECAP.iter() {
+        rung(ui, fix, buys);
         ui.add_space(6.0);
     }
 }
 
-/// One rung of the ladder, numbered.
-fn rung(ui: &mut Ui, i: usize, fix: &str, buys: &str) {
+/// One rung of the ladder, with a bullet: numbers here would be read against the steps'
+/// numbers beside it, and the rungs are not one per step.
+fn rung(ui: &mut Ui, fix: &str, buys: &str) {
     egui::Frame::new()
         .fill(ui.visuals().faint_bg_color)
         .corner_radius(CornerRadius::same(6))
@@ -181,7 +182,7 @@ fn rung(ui: &mut Ui, i: usize, fix: &str, buys: &str) {
             ui.set_width(ui.available_width());
             ui.horizontal(|ui| {
                 ui.label(
-                    RichText::new(format!("{}", i + 1))
+                    RichText::new("•")
                         .size(22.0)
                         .strong()
                         .color(ui.visuals().hyperlink_color),

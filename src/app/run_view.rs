@@ -7,7 +7,7 @@ use eframe::egui::{self, RichText, Ui};
 use super::lanes::{Lanes, fmt_ms};
 use super::playback::Playback;
 use super::timeline::{self, Action, Timeline, View};
-use super::{controls, verdict, watch};
+use super::{controls, style, verdict, watch};
 use crate::checker::Verdict;
 use crate::course::Demonstration;
 use crate::scenario::Scenario;
@@ -39,6 +39,8 @@ pub struct RunView {
     /// Shown under the title, if the run needs an introduction (not for a course option,
     /// whose description would give the outcome away before it plays).
     about: Option<String>,
+    /// What Break it changed in the scenario the title and description are of, if anything.
+    changed: Vec<String>,
     scenario: Scenario,
     trace: Trace,
     verdict: Verdict,
@@ -67,6 +69,7 @@ impl RunView {
         RunView {
             title,
             about,
+            changed: Vec::new(),
             view: View::fit(trace.until_ms),
             playback,
             scenario,
@@ -78,6 +81,12 @@ impl RunView {
             selected: None,
             seen_to_end: false,
         }
+    }
+
+    /// Notes the changes Break it made to the scenario as written (shown under the title,
+    /// so its description is not taken for this run's).
+    pub fn set_changed(&mut self, changed: Vec<String>) {
+        self.changed = changed;
     }
 
     /// Plays again from the beginning, as a freshly chosen run does.
@@ -128,6 +137,7 @@ impl RunView {
 
     /// Applies a playback key.
     pub fn key(&mut self, key: PlaybackKey) {
+        let before = self.playback.now_ms();
         match key {
             PlaybackKey::PlayPause => self.playback.toggle(),
             PlaybackKey::StepBack => self.playback.step_back(&self.lanes.moments),
@@ -135,7 +145,16 @@ impl RunView {
             PlaybackKey::ToStart => self.playback.seek(0.0),
             PlaybackKey::ToEnd => self.skip_to_end(),
         }
+        if self.playback.now_ms() != before {
+            self.reveal_now();
+        }
         self.note_end();
+    }
+
+    /// Pans a zoomed-in timeline so the playhead is in view (after a click or key moved it).
+    fn reveal_now(&mut self) {
+        self.view
+            .reveal(self.playback.now_ms(), self.trace.until_ms);
     }
 
     fn note_end(&mut self) {
@@ -146,6 +165,7 @@ impl RunView {
 
     /// The playback bar.
     pub fn controls(&mut self, ui: &mut Ui) {
+        let before = self.playback.now_ms();
         controls::show(
             ui,
             &mut self.playback,
@@ -153,6 +173,10 @@ impl RunView {
             self.trace.until_ms,
             &mut self.preview,
         );
+        // Moved by the slider or a step button (playing moved it earlier this frame).
+        if self.playback.now_ms() != before {
+            self.reveal_now();
+        }
         self.note_end();
     }
 
@@ -160,6 +184,17 @@ impl RunView {
     pub fn timeline(&mut self, ui: &mut Ui) {
         ui.add_space(4.0);
         ui.label(RichText::new(&self.title).size(18.0).strong());
+        if !self.changed.is_empty() {
+            ui.label(
+                RichText::new(format!(
+                    "Changed by Break it: {}. The description below is of the scenario as \
+                     written.",
+                    self.changed.join("; ")
+                ))
+                .strong()
+                .color(style::VIOLATING),
+            );
+        }
         if let Some(about) = &self.about {
             ui.label(about);
         }
@@ -236,6 +271,7 @@ impl RunView {
         self.selected = Some(i);
         if let Some(v) = self.verdict.violations.get(i) {
             self.playback.seek(v.at_ms as f64);
+            self.reveal_now();
         }
     }
 
@@ -267,9 +303,11 @@ impl RunView {
 /// on the left,
 /// the verdict on the right, the timeline in the middle, and the playback bar along the
 /// whole bottom (it needs the width). `note` goes under the verdict once it is told;
-/// `empty` fills the middle while there is no run.
+/// `empty` fills the middle while there is no run. `page` names the page: each page keeps
+/// its own panel widths, so a panel widened on one page does not squash another's timeline.
 pub fn show_run(
     ui: &mut Ui,
+    page: &'static str,
     mut run: Option<&mut RunView>,
     left: impl FnOnce(&mut Ui, Option<&RunView>),
     empty: &str,
@@ -279,21 +317,24 @@ pub fn show_run(
         egui::Panel::bottom("playback").show(ui, |ui| run.controls(ui));
     }
     // Side panels start at a share of the window, within readable bounds; a learner's own
-    // resizing is kept from then on. Each zoom level (presenter mode is one) keeps its own
-    // widths: a width chosen at one scale would crowd out the timeline at another.
+    // resizing is kept from then on (not across restarts: egui's memory is not saved). Each
+    // page and each zoom level (presenter mode is one) keeps its own widths: a width chosen
+    // on one page or at one scale would crowd out the timeline on another. Content never
+    // widens a panel past its maximum: long lines wrap.
     let width = ui.available_width();
     let zoom = (ui.ctx().zoom_factor() * 10.0).round() as u32;
-    egui::Panel::left(("left", zoom))
+    egui::Panel::left(("left", page, zoom))
         .resizable(true)
-        .default_size((width * 0.29).clamp(290.0, 560.0))
-        .min_size(260.0)
-        .max_size(620.0)
-        .show(ui, |ui| left(ui, run.as_deref()));
-    egui::Panel::right(("verdict", zoom))
+        .default_size((width * 0.29).clamp(290.0, 480.0))
+        .size_range(260.0..=(width * 0.4).clamp(300.0, 520.0))
+        .show(ui, |ui| {
+            ui.set_max_width(ui.available_width());
+            left(ui, run.as_deref())
+        });
+    egui::Panel::right(("verdict", page, zoom))
         .resizable(true)
-        .default_size((width * 0.23).clamp(250.0, 460.0))
-        .min_size(240.0)
-        .max_size(520.0)
+        .default_size((width * 0.23).clamp(250.0, 400.0))
+        .size_range(240.0..=(width * 0.3).clamp(260.0, 460.0))
         .show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 ui.add_space(8.0);

@@ -7,7 +7,7 @@
 //! responsive there and on the desktop alike.
 
 use eframe::egui::{self, Color32, RichText, Stroke, Ui};
-use egui_plot::{Bar, BarChart, GridMark, Plot};
+use egui_plot::{Bar, BarChart, Plot};
 
 use super::style;
 use crate::checker::{self, Kind, Verdict, fmt_ms};
@@ -232,7 +232,8 @@ impl Sweep {
 
 /// The rungs of a sweep's rows (all but the first, this scenario) compared in a sentence, on
 /// the safety kind seen most often: e.g.
-/// "stale_write — flag: 100 %; …; fencing: 0 stale writes in 1 000 runs".
+/// "flag: 100 % of 1 000 runs had stale_write; …; fencing: 0 % of 1 000 runs had
+/// stale_write".
 pub fn ladder_line(rows: &[Row]) -> String {
     let rungs: Vec<&Row> = rows
         .iter()
@@ -252,36 +253,20 @@ pub fn ladder_line(rows: &[Row]) -> String {
     let Some(kind) = headline else {
         return "No rung showed any violation in these runs.".to_string();
     };
+    // One format for every rung, 0 included, so the rungs read side by side.
     let parts: Vec<String> = rungs
         .iter()
         .map(|row| {
-            let n = row.tally.count(kind);
-            if n == 0 {
-                format!(
-                    "{}: 0 {} in {} runs",
-                    row.label,
-                    plural(kind),
-                    count(row.tally.runs)
-                )
-            } else {
-                format!("{}: {}", row.label, percent(&row.tally, n))
-            }
+            format!(
+                "{}: {} of {} runs had {}",
+                row.label,
+                percent(&row.tally, row.tally.count(kind)),
+                count(row.tally.runs),
+                kind.as_str()
+            )
         })
         .collect();
-    format!("{} — {}", kind.as_str(), parts.join("; "))
-}
-
-/// "stale writes", "overlaps": a kind in a sentence about how many.
-fn plural(kind: Kind) -> &'static str {
-    match kind {
-        Kind::StaleWrite => "stale writes",
-        Kind::InterleavedWrites => "interleaved writes",
-        Kind::Overlap => "overlaps",
-        Kind::DoubleGrant => "double grants",
-        Kind::ForeignRelease => "foreign releases",
-        Kind::Stuck => "stuck locks",
-        Kind::Starved => "starved waits",
-    }
+    parts.join("; ")
 }
 
 /// `n` of the tally's runs as "37 %", with a decimal below 10 % so a rare failure never reads
@@ -450,11 +435,15 @@ fn headline(ui: &mut Ui, tally: &Tally) {
 fn legend(ui: &mut Ui) {
     ui.horizontal_wrapped(|ui| {
         for kind in Kind::ALL {
-            let size = egui::vec2(12.0, 12.0);
-            let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
-            ui.painter().rect_filled(rect, 2.0, kind_colour(kind));
-            ui.label(kind.as_str());
-            ui.add_space(8.0);
+            // Swatch and name in one unit, so a line never breaks between them.
+            ui.horizontal(|ui| {
+                ui.spacing_mut().item_spacing.x = 4.0;
+                let size = egui::vec2(12.0, 12.0);
+                let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+                ui.painter().rect_filled(rect, 2.0, kind_colour(kind));
+                ui.label(egui::RichText::new(kind.as_str()).small());
+            });
+            ui.add_space(6.0);
         }
     });
 }
@@ -488,7 +477,7 @@ fn chart(ui: &mut Ui, rows: &[Row]) {
         })
         .collect();
     let groups = rows.len();
-    Plot::new("across_seeds_chart")
+    let response = Plot::new("across_seeds_chart")
         .height(240.0)
         .allow_drag(false)
         .allow_zoom(false)
@@ -500,29 +489,43 @@ fn chart(ui: &mut Ui, rows: &[Row]) {
         .include_x(-0.5)
         .include_x(groups as f64 - 0.5)
         .y_axis_label("% of runs")
-        // Labels under each group, but no vertical line through its middle bar.
+        // The group names are painted under the plot instead of as x-axis tick labels:
+        // egui_plot drops tick labels wider than the gap between ticks, which a narrow
+        // panel always makes them.
+        .show_axes([false, true])
         .show_grid([false, true])
-        .x_grid_spacer(move |_| {
-            (0..groups)
-                .map(|g| GridMark {
-                    value: g as f64,
-                    step_size: 1.0,
-                })
-                .collect()
-        })
-        .x_axis_formatter(move |mark, _| {
-            let g = mark.value.round();
-            if (mark.value - g).abs() < 1e-6 && g >= 0.0 {
-                labels.get(g as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
         .show(ui, |plot| {
             for chart in charts {
                 plot.bar_chart(chart);
             }
         });
+    group_labels(ui, &response.transform, &labels);
+}
+
+/// Each group's name, centred under its bars, wrapped to the group's width.
+fn group_labels(ui: &mut Ui, transform: &egui_plot::PlotTransform, labels: &[String]) {
+    let font = egui::TextStyle::Small.resolve(ui.style());
+    let colour = ui.visuals().text_color();
+    let room = (transform.position_from_point_x(1.0) - transform.position_from_point_x(0.0))
+        .abs()
+        .max(24.0);
+    let galleys: Vec<_> = labels
+        .iter()
+        .map(|label| {
+            ui.painter()
+                .layout(label.clone(), font.clone(), colour, room - 4.0)
+        })
+        .collect();
+    let height = galleys.iter().map(|g| g.size().y).fold(0.0, f32::max);
+    let (rect, _) = ui.allocate_exact_size(
+        egui::vec2(ui.available_width(), height + 2.0),
+        egui::Sense::hover(),
+    );
+    for (g, galley) in galleys.into_iter().enumerate() {
+        let x = transform.position_from_point_x(g as f64);
+        let pos = egui::pos2(x - galley.size().x / 2.0, rect.top() + 2.0);
+        ui.painter().galley(pos, galley, colour);
+    }
 }
 
 /// Per row: runs, safe and live shares, and a button to open the first failing run.
@@ -710,10 +713,13 @@ mod tests {
         assert_eq!(row("fencing").count(Kind::StaleWrite), 0);
         assert_eq!(row("token").count(Kind::StaleWrite), 20);
         let line = ladder_line(sweep.rows());
-        assert!(line.starts_with("stale_write — flag:"), "{line}");
-        assert!(line.contains("token: 100 %"), "{line}");
+        assert!(line.starts_with("flag: "), "{line}");
         assert!(
-            line.ends_with("fencing: 0 stale writes in 20 runs"),
+            line.contains("token: 100 % of 20 runs had stale_write"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with("fencing: 0 % of 20 runs had stale_write"),
             "{line}"
         );
     }

@@ -90,6 +90,15 @@ impl View {
         }
     }
 
+    /// Pans (keeping the zoom) so that `ms` is in view, centred, if it is out of view: the
+    /// playhead moved by a click must not land off-screen.
+    pub fn reveal(&mut self, ms: f64, until_ms: u64) {
+        if ms > self.end_ms || ms < self.start_ms {
+            let len = self.len();
+            self.pan(ms - self.start_ms - 0.5 * len, until_ms as f64);
+        }
+    }
+
     /// Scrolls so that `now_ms` stays in view while a zoomed-in run plays.
     pub fn follow(&mut self, now_ms: f64, until_ms: u64) {
         if now_ms > self.end_ms || now_ms < self.start_ms {
@@ -885,6 +894,19 @@ mod tests {
         assert_eq!((v.start_ms, v.end_ms), (14_000.0, 20_000.0));
         let v = View::between(7.0, 7.0, 20_000);
         assert_eq!((v.start_ms, v.end_ms), (7.0, 7.0 + MIN_VIEW_MS));
+    }
+
+    #[test]
+    fn revealing_a_moment_pans_without_zooming() {
+        let mut v = View::fit(20_000);
+        v.zoom(0.0, 4.0, 20_000.0);
+        let len = v.len();
+        v.reveal(15_000.0, 20_000);
+        assert!(v.start_ms <= 15_000.0 && 15_000.0 <= v.end_ms);
+        assert!((v.len() - len).abs() < 1e-9);
+        let before = v;
+        v.reveal(15_100.0, 20_000);
+        assert_eq!(v, before);
     }
 
     #[test]

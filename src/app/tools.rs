@@ -102,12 +102,20 @@ impl Tools {
             };
         };
         let empty = "The run of the scenario you choose on the left appears here.";
-        run_view::show_run(ui, run, left, empty, |_| {});
+        let page = match place {
+            Place::Sandbox => "sandbox",
+            _ => "library",
+        };
+        run_view::show_run(ui, page, run, left, empty, |_| {});
 
         // Shown from the next frame on: the panel that asked has already been drawn.
         match asked? {
             Asked::Play(scenario) => {
-                *self.run_slot(place) = Some(play(scenario));
+                let mut run = play(scenario);
+                if place == Place::Sandbox && self.tab == SandboxTab::BreakIt {
+                    run.set_changed(self.break_it.changes());
+                }
+                *self.run_slot(place) = Some(run);
                 None
             }
             Asked::Edit(scenario) => {

@@ -87,13 +87,13 @@ pub fn violations(
             }
             ui.horizontal(|ui| {
                 ui.label(RichText::new(v.kind.as_str()).strong().color(color));
-                ui.label(RichText::new(format!("at {}", fmt_ms(v.at_ms))).weak());
+                ui.label(RichText::new(whole_numbers(&format!("at {}", fmt_ms(v.at_ms)))).weak());
                 if !reached {
                     ui.label(RichText::new("(ahead)").italics().weak());
                 }
             });
             ui.label(RichText::new(gloss(v.kind)).small().weak());
-            ui.label(&v.explanation);
+            ui.label(whole_numbers(&v.explanation));
         });
         let response = shown.response.interact(Sense::click());
         // Named for screen readers (and UI tests), which see a clickable frame as anonymous.
@@ -113,6 +113,29 @@ pub fn violations(
         ui.add_space(6.0);
     }
     clicked
+}
+
+/// `text` with the spaces inside numbers ("10 000") and before their unit ("10 000 ms")
+/// made non-breaking, so a card never wraps a number across lines. U+00A0, not the narrow
+/// U+202F: egui breaks lines at every Unicode space but U+00A0.
+fn whole_numbers(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let after_digit = i > 0 && chars[i - 1].is_ascii_digit();
+        let next = chars.get(i + 1).copied();
+        // "ms" or "s" as a word of its own.
+        let rest = &chars[(i + 1).min(chars.len())..];
+        let unit = [&['m', 's'][..], &['s'][..]]
+            .iter()
+            .any(|u| rest.starts_with(u) && rest.get(u.len()).is_none_or(|c| !c.is_alphanumeric()));
+        if c == ' ' && after_digit && (next.is_some_and(|n| n.is_ascii_digit()) || unit) {
+            out.push('\u{A0}');
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn badge(ui: &mut Ui, text: &str, color: Color32) {
@@ -162,5 +185,19 @@ fn gloss(kind: Kind) -> &'static str {
         Kind::ForeignRelease => "a release removed a lock that belonged to someone else",
         Kind::Stuck => "the lock stayed held by a holder that can make no progress",
         Kind::Starved => "a live worker waited too long for the lock",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_numbers;
+
+    #[test]
+    fn numbers_and_their_units_do_not_wrap() {
+        assert_eq!(
+            whole_numbers("paused 10 000 ms at 2 s, then 3 seeds"),
+            "paused 10\u{A0}000\u{A0}ms at 2\u{A0}s, then 3 seeds"
+        );
+        assert_eq!(whole_numbers("at 500 ms"), "at 500\u{A0}ms");
     }
 }
