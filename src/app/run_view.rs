@@ -363,9 +363,12 @@ pub fn show_run(
         }
         None => {
             ui.add_space(ui.available_height() * 0.3);
+            // Wrapped to the panel (narrow in presenter mode), centred.
+            let width = (ui.available_width() - 24.0).clamp(120.0, 520.0);
             ui.vertical_centered(|ui| {
-                ui.set_max_width(520.0);
-                ui.label(RichText::new(empty).size(17.0).weak());
+                ui.allocate_ui(egui::vec2(width, 0.0), |ui| {
+                    ui.label(RichText::new(empty).size(17.0).weak());
+                });
             });
         }
     });

@@ -435,14 +435,30 @@ fn headline(ui: &mut Ui, tally: &Tally) {
 fn legend(ui: &mut Ui) {
     ui.horizontal_wrapped(|ui| {
         for kind in Kind::ALL {
-            // Swatch and name in one unit, so a line never breaks between them.
-            ui.horizontal(|ui| {
-                ui.spacing_mut().item_spacing.x = 4.0;
-                let size = egui::vec2(12.0, 12.0);
-                let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
-                ui.painter().rect_filled(rect, 2.0, kind_colour(kind));
-                ui.label(egui::RichText::new(kind.as_str()).small());
-            });
+            // Swatch and name as one widget of known width, so the line wraps between
+            // entries, never between a swatch and its name.
+            let text = egui::WidgetText::from(egui::RichText::new(kind.as_str()).small());
+            let galley = text.into_galley(
+                ui,
+                Some(egui::TextWrapMode::Extend),
+                f32::INFINITY,
+                egui::TextStyle::Small,
+            );
+            let swatch = 12.0;
+            let size = egui::vec2(swatch + 4.0 + galley.size().x, galley.size().y.max(swatch));
+            let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+            let swatch_rect = egui::Rect::from_center_size(
+                egui::pos2(rect.left() + swatch / 2.0, rect.center().y),
+                egui::vec2(swatch, swatch),
+            );
+            ui.painter()
+                .rect_filled(swatch_rect, 2.0, kind_colour(kind));
+            let text_pos = egui::pos2(
+                rect.left() + swatch + 4.0,
+                rect.center().y - galley.size().y / 2.0,
+            );
+            ui.painter()
+                .galley(text_pos, galley, ui.visuals().text_color());
             ui.add_space(6.0);
         }
     });
