@@ -34,7 +34,7 @@ for (let i = 0; i < runs; i++) {
     () => performance.getEntriesByName('locksim-first-frame')[0].startTime,
   );
   const stats = pixelStats(await page.screenshot());
-  if (stats.inked < 0.05) throw new Error(`run ${i + 1}: the first frame is blank`);
+  if (stats.inked < 0.02) throw new Error(`run ${i + 1}: the first frame is blank`);
   times.push(ms);
   await context.close();
 }

@@ -17,7 +17,7 @@
 //!
 //! Every field but `v` may be left out. Anything malformed, from another format version, or
 //! longer than [`MAX_FRAGMENT_BYTES`] is an error whose message a learner can read; the app
-//! shows it and starts at step 1.
+//! shows it and opens as a plain visit would (a first visit: at the start of the course).
 
 use super::progress::{Pick, Place};
 use crate::course::STEPS;
@@ -64,7 +64,7 @@ pub enum ShareError {
 
 impl std::fmt::Display for ShareError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("This link's saved state cannot be used, so the course starts at step 1: ")?;
+        f.write_str("This link's saved state cannot be used, so locksim opens without it: ")?;
         match self {
             ShareError::TooLong { bytes } => write!(
                 f,

@@ -1,8 +1,6 @@
 //! The app's look: readable type sizes, dark or light, and presenter mode's larger scale.
 
-use eframe::egui::{
-    Button, Color32, Context, FontDefinitions, FontFamily, FontId, RichText, TextStyle, Theme, Ui,
-};
+use eframe::egui::{Button, Color32, Context, FontFamily, FontId, RichText, TextStyle, Theme, Ui};
 
 /// How much presenter mode enlarges everything, for the back row of a lecture hall.
 const PRESENTER_ZOOM: f32 = 1.3;
@@ -35,7 +33,11 @@ impl Look {
 /// The bundled fonts, with Hack behind Ubuntu for running text: Ubuntu has no arrows or
 /// geometric shapes (← ▶ ●), Hack has, and it ships with egui anyway.
 fn fonts(ctx: &Context) {
-    let mut fonts = FontDefinitions::default();
+    // The web build bundles smaller cuts of the same fonts (`web::fonts`).
+    #[cfg(target_arch = "wasm32")]
+    let mut fonts = super::web::fonts();
+    #[cfg(not(target_arch = "wasm32"))]
+    let mut fonts = eframe::egui::FontDefinitions::default();
     fonts
         .families
         .entry(FontFamily::Proportional)

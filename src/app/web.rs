@@ -6,9 +6,10 @@
 //! address bar with `history.replaceState` (no new history entry, no reload), so copying the
 //! address shares exactly what is on screen.
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use eframe::egui;
+use eframe::egui::{self, FontData, FontDefinitions, FontFamily, FontTweak};
 use wasm_bindgen::prelude::*;
 
 use super::LocksimApp;
@@ -16,7 +17,8 @@ use super::share::{self, SharedState};
 
 /// Starts the app on `canvas`. Resolves once the app exists and its first frame is scheduled;
 /// the value is a message for the learner when the page's fragment could not be used (the
-/// app then starts at step 1), or `undefined`.
+/// app then opens as a plain visit would: at the start, or where this browser left off), or
+/// `undefined`.
 #[wasm_bindgen]
 pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>, JsValue> {
     let window = web_sys::window().ok_or("no window")?;
@@ -34,6 +36,8 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
             canvas,
             eframe::WebOptions::default(),
             Box::new(move |cc| {
+                // Before the first frame lays out any text: there are no fonts until then.
+                cc.egui_ctx.set_fonts(fonts());
                 let app = match state {
                     Some(state) => LocksimApp::from_shared(state, cc.storage),
                     None => LocksimApp::new(cc),
@@ -48,6 +52,43 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
     // The runner lives as long as the page: its event handlers hold what they need.
     std::mem::forget(runner);
     Ok(notice)
+}
+
+/// The web build's fonts, in place of `FontDefinitions::default()` (the desktop's): egui's
+/// own, cut down to the characters locksim shows (see `assets/fonts/README.md`), with the
+/// same names, families and tweaks as egui gives them.
+pub fn fonts() -> FontDefinitions {
+    let font = |bytes: &'static [u8]| Arc::new(FontData::from_static(bytes));
+    let mut fonts = FontDefinitions::empty();
+    fonts.font_data.insert(
+        "Hack".to_owned(),
+        font(include_bytes!("../../assets/fonts/Hack-Regular.subset.ttf")),
+    );
+    fonts.font_data.insert(
+        "Ubuntu-Light".to_owned(),
+        font(include_bytes!("../../assets/fonts/Ubuntu-Light.subset.ttf")),
+    );
+    fonts.font_data.insert(
+        "egui-icons".to_owned(),
+        Arc::new(
+            FontData::from_static(include_bytes!("../../assets/fonts/egui-icons.ttf")).tweak(
+                FontTweak {
+                    scale: 0.90,
+                    ..Default::default()
+                },
+            ),
+        ),
+    );
+    let family = |names: &[&str]| names.iter().map(|n| (*n).to_owned()).collect();
+    fonts.families.insert(
+        FontFamily::Monospace,
+        family(&["Hack", "Ubuntu-Light", "egui-icons"]),
+    );
+    fonts.families.insert(
+        FontFamily::Proportional,
+        family(&["Ubuntu-Light", "egui-icons"]),
+    );
+    fonts
 }
 
 /// The app, plus the address bar kept in step with it.

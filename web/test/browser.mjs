@@ -2,7 +2,7 @@
 // site (web/build.sh) from a loopback server under a sub-path and checks that
 // - the page loads with no console error, no page error and no CSP violation;
 // - the canvas is painted (sampled pixels, not a blank page);
-// - a click in the app changes what is shown;
+// - a click on a course option changes what is shown (screenshot) and the address (fragment);
 // - a shared link restores its view, and a broken or oversized one says so and still starts;
 // - the page requests nothing but its own files, and its CSP refuses anything else;
 // - the browser's storage keeps the app's state across a reload.
@@ -45,17 +45,20 @@ async function check(name, body) {
   }
 }
 
+/// Lets the app draw a page it has just switched to: egui finds what a click hits in the
+/// layout of the frame before.
+const settle = (page) => page.waitForTimeout(300);
 const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 const shot = async (page, name) => page.screenshot({ path: path.join(out, `${name}.png`) });
 const fragment = (page) => new URL(page.url()).hash.replace(/^#/, '');
 const clean = (log) => assert.deepEqual(log.problems, [], 'the console has no errors or warnings');
 
-/// A link to `file` (a scenario in tests/) with `seed`, made as the app makes them:
-/// raw deflate, base64url without padding.
-function link(file, seed) {
+/// A link to page `step` showing `file` (a scenario in tests/) with `seed`, made as the app
+/// makes them: raw deflate, base64url without padding.
+function link(file, seed, step) {
   const toml = fs.readFileSync(path.join(repo, file));
   const packed = zlib.deflateRawSync(toml, { level: 9 }).toString('base64url');
-  return `v=1&step=0&seed=${seed}&scenario=${packed}`;
+  return `v=1&step=${step}&seed=${seed}&scenario=${packed}`;
 }
 
 await check('loads with a clean console and paints the canvas', async (page, log) => {
@@ -64,7 +67,7 @@ await check('loads with a clean console and paints the canvas', async (page, log
   const picture = await shot(page, 'start');
   const stats = pixelStats(picture);
   assert.ok(stats.colours > 50, `the page shows more than a few colours (${stats.colours})`);
-  assert.ok(stats.inked > 0.05, `more than 5% of the page is drawn on (${stats.inked})`);
+  assert.ok(stats.inked > 0.02, `more than 2% of the page is drawn on (${stats.inked})`);
   assert.equal(await page.locator('#loading').count(), 0, 'the loading line is gone');
   assert.ok(await page.locator('#notice').isHidden(), 'no notice on a bare address');
   assert.match(await page.title(), /^locksim/);
@@ -99,51 +102,83 @@ await check('requests only its own files, and its CSP refuses the rest', async (
   assert.ok(!log.requests.some((url) => url.includes('192.0.2.1')), 'nothing was sent');
 });
 
-await check('a click changes what is shown', async (page, log) => {
+// Where the course's controls are at 1280×800 (egui draws on a canvas: no DOM to query).
+const BEGIN = { x: 329, y: 472 }; // the intro's Begin button
+const OPTION_2 = { x: 185, y: 276 }; // step 1's second option
+
+await check('a click on a course option changes what is shown', async (page, log) => {
   await page.goto(server.url);
   await firstFrame(page);
-  // The run plays on open. Pause, then rewind: the playhead goes back to 0.
-  const pause = { x: 138, y: 747 };
-  const rewind = { x: 26, y: 747 };
-  await page.mouse.click(pause.x, pause.y);
-  await page.waitForTimeout(300);
-  const before = await shot(page, 'click-before');
-  await page.mouse.click(rewind.x, rewind.y);
-  await page.waitForTimeout(300);
-  await page.mouse.move(600, 700); // away from the buttons, so no hover highlight differs
-  await page.waitForTimeout(300);
-  const after = await shot(page, 'click-after');
+  await page.mouse.click(BEGIN.x, BEGIN.y);
+  await page.waitForFunction(() => location.hash === '#v=1&step=1');
+  assert.equal(await page.title(), 'locksim · Step 1 · The stuck flag');
+  await page.mouse.move(700, 600); // off the options, so no hover highlight differs
+  await settle(page);
+  const before = await shot(page, 'course-step1');
+  await page.mouse.click(OPTION_2.x, OPTION_2.y);
+  // The app exposes its state on purpose in the fragment: step 1, option 2 (index 1) chosen.
+  await page.waitForFunction(() => location.hash === '#v=1&step=1&choices=1');
+  await page.mouse.move(700, 600);
+  await page.waitForTimeout(500);
+  const after = await shot(page, 'course-step1-option2');
   const changed = pixelDiff(before, after);
-  assert.ok(changed > 0.005, `the view changed (${(changed * 100).toFixed(2)}% of pixels)`);
+  assert.ok(changed > 0.02, `the view changed (${(changed * 100).toFixed(2)}% of pixels)`);
   clean(log);
 });
 
-await check('a shared link restores its view', async (page, log) => {
-  const shared = link('tests/scenarios/step5-pause-unfenced.toml', 9);
+await check('a shared link restores its view', async (page, log, context) => {
+  // Step 3 on screen, with options chosen on steps 1 to 3.
+  const shared = 'v=1&step=3&choices=0.1.2';
   await page.goto(`${server.url}#${shared}`);
   await firstFrame(page);
-  await shot(page, 'shared-link');
-  assert.equal(await page.title(), 'locksim · Step 5 · Paused past the lease, no fencing');
+  await page.waitForTimeout(500);
+  assert.match(await page.title(), /^locksim · Step 3 · /);
+  assert.equal(fragment(page), shared, 'the app keeps the link as it is');
   assert.ok(await page.locator('#notice').isHidden(), 'a good link shows no notice');
-  // The app rewrote the address with its own encoding of the same view.
+  // The same link in another browser profile shows the same decision panel (the run next to
+  // it is playing, so only the still parts are compared).
+  // Both are taken 500 ms after the first frame; a few anti-aliased pixels of fading text
+  // may differ.
+  const panel = { x: 0, y: 0, width: 370, height: 440 };
+  const first = await page.screenshot({ path: path.join(out, 'shared-step3.png') });
+  const firstPanel = await page.screenshot({ clip: panel });
+  const other = await browser.newContext({ viewport: VIEWPORT });
+  const again = await other.newPage();
+  await again.goto(`${server.url}#${shared}`);
+  await firstFrame(again);
+  await again.waitForTimeout(500);
+  const differ = pixelDiff(firstPanel, await again.screenshot({ clip: panel }));
+  assert.ok(differ < 0.001, `the decision panel is the same (${(differ * 100).toFixed(3)}% differ)`);
+  await other.close();
+  assert.ok(pixelStats(first).inked > 0.05);
+
+  // The sandbox with a scenario and a seed of the sharer's.
+  const sandbox = link('tests/scenarios/step5-pause-unfenced.toml', 9, 10);
+  await page.goto(`${server.url}#${sandbox}`);
+  await firstFrame(page);
+  await page.waitForTimeout(500);
+  await shot(page, 'shared-sandbox');
+  assert.equal(await page.title(), 'locksim · Sandbox · Step 5 · Paused past the lease, no fencing');
+  // The app rewrote the address with its own encoding of the same view (the seed is now in
+  // the scenario), and that address opens the same view again.
   const rewritten = fragment(page);
-  assert.match(rewritten, /^v=1&step=0&seed=9&scenario=[A-Za-z0-9_-]+$/);
-  // Opening the rewritten address gives the same view again.
+  assert.match(rewritten, /^v=1&step=10&scenario=[A-Za-z0-9_-]+$/);
   await page.goto('about:blank');
   await page.goto(`${server.url}#${rewritten}`);
   await firstFrame(page);
-  assert.equal(await page.title(), 'locksim · Step 5 · Paused past the lease, no fencing');
+  assert.equal(await page.title(), 'locksim · Sandbox · Step 5 · Paused past the lease, no fencing');
   assert.equal(fragment(page), rewritten);
+
   // Following a link to another view of the page (only the fragment differs) opens it too.
-  await page.goto(server.url);
+  await page.goto(`${server.url}#v=1&step=5`);
   await firstFrame(page);
-  assert.doesNotMatch(await page.title(), /Paused past the lease/);
+  assert.match(await page.title(), /^locksim · Step 5 · /);
   await Promise.all([
     page.waitForEvent('load'),
-    page.evaluate((hash) => { location.hash = hash; }, rewritten),
+    page.evaluate((hash) => { location.hash = hash; }, shared),
   ]);
   await firstFrame(page);
-  assert.equal(await page.title(), 'locksim · Step 5 · Paused past the lease, no fencing');
+  assert.match(await page.title(), /^locksim · Step 3 · /);
   clean(log);
 });
 
@@ -152,34 +187,46 @@ for (const [name, bad, says] of [
   ['a link from another version', 'v=9&step=1', /another version of locksim/],
   ['an oversized link', `v=1&seed=${'7'.repeat(20000)}`, /more than the 16384/],
 ]) {
-  await check(`${name} says so and the app starts at step 1`, async (page, log) => {
+  await check(`${name} says so and the app opens at the start`, async (page, log) => {
     await page.goto(`${server.url}#${bad}`);
     await firstFrame(page);
     const notice = page.locator('#notice');
     assert.ok(await notice.isVisible(), 'the notice is shown');
     const text = await notice.locator('p').textContent();
-    assert.match(text, /^This link's saved state cannot be used, so the course starts at step 1/);
+    assert.match(text, /^This link's saved state cannot be used, so locksim opens without it/);
+    assert.equal(await page.title(), 'locksim', 'the introduction is on screen');
     assert.match(text, says);
     await shot(page, slug(name));
     assert.equal(fragment(page), '', 'the bad fragment is replaced by the start');
-    assert.ok(pixelStats(await page.screenshot()).inked > 0.05, 'the app is painted');
+    assert.ok(pixelStats(await page.screenshot()).inked > 0.02, 'the app is painted');
     await notice.locator('button').click();
     assert.ok(await notice.isHidden(), 'the notice can be dismissed');
     clean(log);
   });
 }
 
-await check("the browser's storage keeps the app's state across a reload", async (page, log) => {
+await check("the browser's storage keeps the learner's progress", async (page, log) => {
   await page.goto(server.url);
   await firstFrame(page);
-  // eframe writes its state on an auto-save tick; the app asks for one 2 s after a change.
-  await page.waitForFunction(() => localStorage.getItem('egui_memory_ron') !== null, null, {
+  await page.mouse.click(BEGIN.x, BEGIN.y);
+  await page.waitForFunction(() => location.hash === '#v=1&step=1');
+  await settle(page);
+  await page.mouse.click(OPTION_2.x, OPTION_2.y);
+  await page.waitForFunction(() => location.hash === '#v=1&step=1&choices=1');
+  // eframe writes to localStorage on its auto-save tick; the app asks for one 2 s after a change.
+  await page.waitForFunction(() => localStorage.getItem('locksim-progress')?.includes('Step(0)'), null, {
     timeout: 10000,
   });
-  const keys = await page.evaluate(() => Object.keys(localStorage).sort());
+  // A reload keeps the learner where they were ...
   await page.reload();
   await firstFrame(page);
-  assert.deepEqual(await page.evaluate(() => Object.keys(localStorage).sort()), keys);
+  assert.equal(fragment(page), 'v=1&step=1&choices=1');
+  // ... and so does a plain visit to the address without the fragment.
+  await page.goto(server.url);
+  await firstFrame(page);
+  await page.waitForFunction(() => location.hash === '#v=1&step=1&choices=1');
+  assert.equal(await page.title(), 'locksim · Step 1 · The stuck flag');
+  await shot(page, 'restored-from-storage');
   clean(log);
 });
 
