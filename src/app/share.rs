@@ -129,9 +129,9 @@ pub fn decode(fragment: &str) -> Result<SharedState, ShareError> {
     for (n, pair) in fragment.split('&').enumerate() {
         let (key, value) = pair
             .split_once('=')
-            .ok_or_else(|| malformed(format!("part {} ({}) has no `=`", n + 1, clip(pair))))?;
+            .ok_or_else(|| malformed(format!("part {} ({}) has no \"=\"", n + 1, clip(pair))))?;
         if seen.contains(&key) {
-            return Err(malformed(format!("`{}` appears twice", clip(key))));
+            return Err(malformed(format!("\"{}\" appears twice", clip(key))));
         }
         seen.push(key);
         match (n, key) {
@@ -145,7 +145,12 @@ pub fn decode(fragment: &str) -> Result<SharedState, ShareError> {
             (_, "choices") => state.choices = choices(value)?,
             (_, "seed") => state.seed = Some(number(key, value)?),
             (_, "scenario") => state.scenario = Some(scenario_from(value)?),
-            _ => return Err(malformed(format!("it has an unknown part `{}`", clip(key)))),
+            _ => {
+                return Err(malformed(format!(
+                    "it has an unknown part \"{}\"",
+                    clip(key)
+                )));
+            }
         }
     }
     Ok(state)
@@ -168,13 +173,13 @@ fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, ShareError>
     // `FromStr` for integers accepts a leading `+`; encode never writes one.
     if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
         return Err(malformed(format!(
-            "`{key}` should be a whole number, not `{}`",
+            "\"{key}\" should be a whole number, not \"{}\"",
             clip(value)
         )));
     }
     value
         .parse()
-        .map_err(|_| malformed(format!("`{key}` is too large: `{}`", clip(value))))
+        .map_err(|_| malformed(format!("\"{key}\" is too large: {}", clip(value))))
 }
 
 fn choices(value: &str) -> Result<Vec<Option<usize>>, ShareError> {

@@ -183,7 +183,7 @@ await check('a shared link restores its view', async (page, log, context) => {
 });
 
 for (const [name, bad, says] of [
-  ['a broken link', 'v=1&step=banana', /`step` should be a whole number/],
+  ['a broken link', 'v=1&step=banana', /"step" should be a whole number, not "banana"/],
   ['a link from another version', 'v=9&step=1', /another version of locksim/],
   ['an oversized link', `v=1&seed=${'7'.repeat(20000)}`, /more than the 16384/],
 ]) {
