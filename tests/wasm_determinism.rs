@@ -15,67 +15,21 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+use locksim::scenario::library;
 use locksim::{checker, engine, scenario};
 
-/// Every scenario file, embedded. Keep sorted; the native test says what to add or remove.
-macro_rules! embed {
-    ($($dir:literal: [$($file:literal),* $(,)?]),* $(,)?) => {
-        &[$($((concat!($dir, "/", $file), include_str!(concat!($dir, "/", $file)))),*),*]
+/// Every scenario file, as `dir/file` and contents: the list the app's library embeds.
+fn scenarios() -> Vec<(String, &'static str)> {
+    let dir = |d: &str, files: &[(&'static str, &'static str)]| {
+        files
+            .iter()
+            .map(|(f, text)| (format!("{d}/{f}"), *text))
+            .collect::<Vec<_>>()
     };
+    let mut all = dir("cases", library::INCIDENTS);
+    all.extend(dir("scenarios", library::COURSE));
+    all
 }
-
-const SCENARIOS: &[(&str, &str)] = embed! {
-    "cases": [
-        "async-failover-double-grant.toml",
-        "consensus-survives-leader-crash.toml",
-        "partitioned-holder-fenced.toml",
-        "partitioned-holder-unfenced.toml",
-        "pause-past-lease-fenced.toml",
-        "pause-past-lease-unfenced.toml",
-        "progress-renewal-lets-go.toml",
-        "redlock-clock-jump.toml",
-        "redlock-monotonic-clock.toml",
-        "release-with-token.toml",
-        "release-without-token.toml",
-        "watchdog-keeps-stalled-holder.toml",
-    ],
-    "scenarios": [
-        "step1-flag-holder-crash.toml",
-        "step1-flag-race.toml",
-        "step1-lease-fixes-both.toml",
-        "step2-setnx-one-winner.toml",
-        "step2-timestamp-race.toml",
-        "step3-setnx-holder-crash.toml",
-        "step3-ttl-lease-expires.toml",
-        "step4-blind-release.toml",
-        "step4-compare-and-delete.toml",
-        "step5-check-lease-then-pause.toml",
-        "step5-fencing-token.toml",
-        "step5-longer-ttl.toml",
-        "step5-pause-unfenced.toml",
-        "step6-async-failover.toml",
-        "step6-consensus-failover.toml",
-        "step6-minority-cannot-grant.toml",
-        "step6-redlock-clock-jump.toml",
-        "step6-single-store-down.toml",
-        "step7-fair-queue.toml",
-        "step7-long-task-no-renewal.toml",
-        "step7-nested-not-reentrant.toml",
-        "step7-nested-reentrant.toml",
-        "step7-progress-renewal.toml",
-        "step7-record-locks.toml",
-        "step7-retry-starves.toml",
-        "step7-table-lock.toml",
-        "step7-watchdog-renews.toml",
-        "step7-watchdog-stalled-holder.toml",
-        "step8-cas-instead.toml",
-        "step8-client-clock-skew.toml",
-        "step8-idempotent-write.toml",
-        "step8-monotonic-clock.toml",
-        "step8-store-expiry.toml",
-        "step8-wall-clock-jump.toml",
-    ],
-};
 
 /// Seeds tried per scenario, added to the scenario's own.
 const SEED_OFFSETS: [u64; 4] = [0, 1, 2, 1_000_003];
@@ -92,7 +46,7 @@ fn fnv1a(bytes: &[u8], mut hash: u64) -> u64 {
 /// One line per scenario file: `<file> <hash> events=<n>` (n summed over the seeds).
 fn table() -> String {
     let mut out = String::new();
-    for (file, src) in SCENARIOS {
+    for (file, src) in scenarios() {
         let sc = scenario::parse(src).unwrap_or_else(|e| panic!("{file}: {e}"));
         let mut hash = 0xcbf2_9ce4_8422_2325;
         let mut events = 0;
@@ -164,9 +118,9 @@ fn every_scenario_file_is_embedded() {
         }
     }
     on_disk.sort();
-    let embedded: Vec<String> = SCENARIOS.iter().map(|(f, _)| f.to_string()).collect();
+    let embedded: Vec<String> = scenarios().into_iter().map(|(f, _)| f).collect();
     assert_eq!(
         embedded, on_disk,
-        "edit the list in tests/wasm_determinism.rs to match tests/cases/ and tests/scenarios/"
+        "edit the lists in src/scenario/library.rs to match tests/cases/ and tests/scenarios/"
     );
 }

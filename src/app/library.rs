@@ -5,68 +5,8 @@ use eframe::egui::{self, RichText, Ui};
 
 use super::style;
 use crate::course::STEPS;
+use crate::scenario::library::{COURSE, INCIDENTS};
 use crate::scenario::{self, Scenario, ScenarioError};
-
-/// `(file name, contents)` for each named file of `tests/<dir>/`.
-macro_rules! embed {
-    ($dir:literal: $($file:literal),* $(,)?) => {
-        &[$(($file, include_str!(concat!("../../tests/", $dir, "/", $file)))),*]
-    };
-}
-
-/// The course's scenarios, `tests/scenarios/`. A test checks this list against the directory.
-const COURSE: &[(&str, &str)] = embed!("scenarios":
-    "step1-flag-holder-crash.toml",
-    "step1-flag-race.toml",
-    "step1-lease-fixes-both.toml",
-    "step2-setnx-one-winner.toml",
-    "step2-timestamp-race.toml",
-    "step3-setnx-holder-crash.toml",
-    "step3-ttl-lease-expires.toml",
-    "step4-blind-release.toml",
-    "step4-compare-and-delete.toml",
-    "step5-check-lease-then-pause.toml",
-    "step5-fencing-token.toml",
-    "step5-longer-ttl.toml",
-    "step5-pause-unfenced.toml",
-    "step6-async-failover.toml",
-    "step6-consensus-failover.toml",
-    "step6-minority-cannot-grant.toml",
-    "step6-redlock-clock-jump.toml",
-    "step6-single-store-down.toml",
-    "step7-fair-queue.toml",
-    "step7-long-task-no-renewal.toml",
-    "step7-nested-not-reentrant.toml",
-    "step7-nested-reentrant.toml",
-    "step7-progress-renewal.toml",
-    "step7-record-locks.toml",
-    "step7-retry-starves.toml",
-    "step7-table-lock.toml",
-    "step7-watchdog-renews.toml",
-    "step7-watchdog-stalled-holder.toml",
-    "step8-cas-instead.toml",
-    "step8-client-clock-skew.toml",
-    "step8-idempotent-write.toml",
-    "step8-monotonic-clock.toml",
-    "step8-store-expiry.toml",
-    "step8-wall-clock-jump.toml",
-);
-
-/// The real incidents, `tests/cases/`. A test checks this list against the directory.
-const INCIDENTS: &[(&str, &str)] = embed!("cases":
-    "async-failover-double-grant.toml",
-    "consensus-survives-leader-crash.toml",
-    "partitioned-holder-fenced.toml",
-    "partitioned-holder-unfenced.toml",
-    "pause-past-lease-fenced.toml",
-    "pause-past-lease-unfenced.toml",
-    "progress-renewal-lets-go.toml",
-    "redlock-clock-jump.toml",
-    "redlock-monotonic-clock.toml",
-    "release-with-token.toml",
-    "release-without-token.toml",
-    "watchdog-keeps-stalled-holder.toml",
-);
 
 /// Where a scenario is listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -6,6 +6,7 @@
 //! in simulated milliseconds (`_ms`), drift in parts per million (`_ppm`).
 
 mod de;
+pub mod library;
 mod parse;
 mod path;
 mod validate;
