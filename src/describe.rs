@@ -7,10 +7,7 @@
 use crate::scenario::Topology;
 use crate::trace::{DropReason, Event, EventKind, LetGoReason, MsgId, RejectReason, Token, Trace};
 
-/// A duration or true time in ms, thousands grouped by spaces: `fmt_ms(1840) == "1 840 ms"`.
-pub fn fmt_ms(ms: u64) -> String {
-    format!("{} ms", group_thousands(ms))
-}
+pub use crate::checker::fmt_ms;
 
 /// A node's clock reading, which can be negative (a clock set behind true time 0).
 pub fn fmt_clock_ms(ms: i64) -> String {
@@ -262,19 +259,6 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
             format!("write by {} rejected: {why}", writer(trace, *token, *fence))
         }
     }
-}
-
-/// Groups digits by three with spaces, the way the lesson writes times (`10 000`).
-fn group_thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(' ');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// " (fence 1, lease 10 000 ms)", with the parts that apply; `no_lease` names a grant

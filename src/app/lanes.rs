@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 pub use index::{Bin, Instants, Intervals};
 
+pub use crate::checker::fmt_ms;
 use crate::checker::{Kind, Verdict};
 use crate::scenario::Topology;
 use crate::trace::{
@@ -1136,20 +1137,6 @@ fn lost_at(intervals: &[(u64, u64)], needed: usize, start: u64, end: u64) -> Opt
         .into_iter()
         .filter(|&t| start <= t && t < end)
         .find(|&t| holders_at(t) < needed)
-}
-
-/// `10 004 ms`: thousands grouped so long simulated times read at a glance.
-pub fn fmt_ms(ms: u64) -> String {
-    let digits = ms.to_string();
-    let mut out = String::with_capacity(digits.len() + 6);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(' ');
-        }
-        out.push(c);
-    }
-    out.push_str(" ms");
-    out
 }
 
 impl Span {
