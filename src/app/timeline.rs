@@ -521,7 +521,7 @@ fn paint_partition(
 fn role_caption(role: Role) -> &'static str {
     match role {
         Role::Worker => "worker: believes it holds",
-        Role::Store => "lock store: lease it holds",
+        Role::Store => "lock store: grants it holds",
         Role::Resource => "protected data: writes",
     }
 }
@@ -730,7 +730,7 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
 fn swatch_text(swatch: Swatch) -> &'static str {
     match swatch {
         Swatch::Belief => "worker believes it holds the lock",
-        Swatch::Lease => "store holds its lease",
+        Swatch::Lease => "store holds the grant (its lease)",
         Swatch::LeaseLost => "believes it holds, but the store no longer does",
         Swatch::Waiting => "waiting for the lock",
         Swatch::Paused => "paused",
