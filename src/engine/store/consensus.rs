@@ -188,15 +188,7 @@ impl Sim<'_> {
                     if let Some(h) = self.stores[si].table.held[key as usize].as_mut() {
                         h.expires = Some(now + ttl as i64);
                     }
-                    self.record(
-                        me,
-                        EventKind::LeaseExtended {
-                            key,
-                            token,
-                            lease_ms: ttl,
-                        },
-                    );
-                    self.arm_expiry(me, key, token);
+                    self.lease_extended(me, key, token);
                 }
                 self.send(me, from, Msg::RenewReply { key, token, ok });
             }
@@ -572,19 +564,7 @@ impl Sim<'_> {
         };
         let fence = self.raft_grant(me, key, next, index, leader);
         if leader {
-            let answer = AcquireAnswer::Granted {
-                fence,
-                lease_ms: Some(self.sc.lock.ttl_ms),
-            };
-            self.send(
-                me,
-                next.worker,
-                Msg::AcquireReply {
-                    key,
-                    token: next,
-                    answer,
-                },
-            );
+            self.send_queued_grant(me, key, next, fence);
         }
     }
 
@@ -723,15 +703,7 @@ impl Sim<'_> {
             if let Some(h) = self.stores[si].table.held[key as usize].as_mut() {
                 h.expires = Some(now + ttl as i64);
                 let token = h.token;
-                self.record(
-                    me,
-                    EventKind::LeaseExtended {
-                        key,
-                        token,
-                        lease_ms: ttl,
-                    },
-                );
-                self.arm_expiry(me, key, token);
+                self.lease_extended(me, key, token);
             }
         }
     }

@@ -142,15 +142,7 @@ impl Sim<'_> {
                             Expiry::Store => h.expires = Some(now + ttl),
                             Expiry::Client => h.client_until = Some(client_now + ttl),
                         }
-                        self.record(
-                            me,
-                            EventKind::LeaseExtended {
-                                key,
-                                token: holder,
-                                lease_ms: ttl as u64,
-                            },
-                        );
-                        self.arm_expiry(me, key, holder);
+                        self.lease_extended(me, key, holder);
                         self.replicate(me, key);
                         true
                     }
@@ -210,14 +202,7 @@ impl Sim<'_> {
                     let fence = h.fence;
                     if self.sc.lock.design.has_lease() {
                         h.expires = Some(now + ttl);
-                        self.record(
-                            me,
-                            EventKind::LeaseExtended {
-                                key,
-                                token,
-                                lease_ms: ttl as u64,
-                            },
-                        );
+                        self.lease_extended(me, key, token);
                     }
                     self.replicate(me, key);
                     return AcquireAnswer::Granted {
@@ -425,19 +410,30 @@ impl Sim<'_> {
         };
         let client_now = self.wall(next.worker);
         let fence = self.grant(me, key, next, client_now);
+        self.send_queued_grant(me, key, next, fence);
+    }
+
+    /// Tells a queued waiter it has been granted `key` in its turn.
+    fn send_queued_grant(&mut self, me: NodeId, key: KeyId, token: Token, fence: Option<u64>) {
         let answer = AcquireAnswer::Granted {
             fence,
             lease_ms: self.lease_ms(),
         };
-        self.send(
+        self.send(me, token.worker, Msg::AcquireReply { key, token, answer });
+    }
+
+    /// Records that `token`'s lease on `key` runs a full TTL from now, and re-arms its expiry.
+    fn lease_extended(&mut self, me: NodeId, key: KeyId, token: Token) {
+        let lease_ms = self.sc.lock.ttl_ms;
+        self.record(
             me,
-            next.worker,
-            Msg::AcquireReply {
+            EventKind::LeaseExtended {
                 key,
-                token: next,
-                answer,
+                token,
+                lease_ms,
             },
         );
+        self.arm_expiry(me, key, token);
     }
 
     fn arm_lock_delay(&mut self, me: NodeId, key: KeyId) {
