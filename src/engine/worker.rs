@@ -138,6 +138,17 @@ impl Worker {
     }
 }
 
+impl Worker {
+    /// The store request in flight: the renewal's, or the acquire/release one.
+    fn slot(&mut self, renew: bool) -> &mut Option<Op> {
+        if renew { &mut self.renew } else { &mut self.op }
+    }
+
+    fn pending(&self, renew: bool) -> Option<Op> {
+        if renew { self.renew } else { self.op }
+    }
+}
+
 impl Sim<'_> {
     fn w(&mut self, w: NodeId) -> &mut Worker {
         &mut self.workers[w as usize]
@@ -235,18 +246,14 @@ impl Sim<'_> {
             replies: 0,
             oks: 0,
         };
-        if renew {
-            worker.renew = Some(op);
-        } else {
-            worker.op = Some(op);
-        }
+        *worker.slot(renew) = Some(op);
         self.send_op(w, renew);
     }
 
     /// (Re)sends the op to its target, or to every store node for Redlock, with a timeout.
     fn send_op(&mut self, w: NodeId, renew: bool) {
         let worker = &self.workers[w as usize];
-        let Some(op) = (if renew { worker.renew } else { worker.op }) else {
+        let Some(op) = worker.pending(renew) else {
             return;
         };
         let key = worker.key;
@@ -295,12 +302,9 @@ impl Sim<'_> {
         let n = self.stores.len();
         let req = self.new_req(w);
         let worker = self.w(w);
-        let slot = if renew {
-            &mut worker.renew
-        } else {
-            &mut worker.op
+        let Some(op) = worker.slot(renew) else {
+            return;
         };
-        let Some(op) = slot else { return };
         op.tries += 1;
         // Each node twice at most: then the store is unreachable for this request.
         if op.tries as usize >= 2 * n {
@@ -371,7 +375,7 @@ impl Sim<'_> {
     fn op_timed_out(&mut self, w: NodeId, renew: bool) {
         let n = self.stores.len();
         let worker = self.w(w);
-        let op = if renew { worker.renew } else { worker.op };
+        let op = worker.pending(renew);
         // An unanswered acquire may still have been granted: trying it elsewhere under the
         // same token could make one token two grants. It fails instead, and the next attempt
         // (a fresh token) goes to the next node. Releases and renewals must keep their token.
@@ -396,12 +400,9 @@ impl Sim<'_> {
     fn op_failed(&mut self, w: NodeId, renew: bool) {
         let worker = self.w(w);
         let key = worker.key;
-        let op = if renew {
-            worker.renew.take()
-        } else {
-            worker.op.take()
+        let Some(op) = worker.slot(renew).take() else {
+            return;
         };
-        let Some(op) = op else { return };
         match op.kind {
             OpKind::Renew => self.record(
                 w,
@@ -558,12 +559,9 @@ impl Sim<'_> {
     fn fan_out_reply(&mut self, w: NodeId, renew: bool, ok: bool) {
         let n = self.stores.len() as u32;
         let worker = self.w(w);
-        let slot = if renew {
-            &mut worker.renew
-        } else {
-            &mut worker.op
+        let Some(op) = worker.slot(renew) else {
+            return;
         };
-        let Some(op) = slot else { return };
         op.replies += 1;
         op.oks += u32::from(ok);
         if op.replies >= n {
@@ -579,12 +577,9 @@ impl Sim<'_> {
         let ttl = self.sc.lock.ttl_ms as i64;
         let now = self.wall(w);
         let worker = self.w(w);
-        let op = if renew {
-            worker.renew.take()
-        } else {
-            worker.op.take()
+        let Some(op) = worker.slot(renew).take() else {
+            return;
         };
-        let Some(op) = op else { return };
         let key = worker.key;
         let validity = ttl - (now - op.started_local) - (ttl / 100 + 2);
         let won = op.oks >= majority && validity > 0;
