@@ -916,15 +916,13 @@ impl<'a> Builder<'a> {
             std::iter::once((swatch, s.start_ms)).chain(lost)
         });
         let marks = self.lanes.iter().flat_map(|l| &l.marks).map(|m| {
-            let swatch = match m.kind {
-                MarkKind::Write { outcome, .. } => match outcome {
-                    WriteOutcome::Accepted => Swatch::Accepted,
-                    WriteOutcome::Rejected { .. } => Swatch::Rejected,
-                    WriteOutcome::Violating(_) => Swatch::Violating,
-                },
-                MarkKind::ClockJump { .. } => Swatch::ClockJump,
-                MarkKind::BecameLeader { .. } => Swatch::Leader,
-                MarkKind::SteppedDown { .. } => Swatch::SteppedDown,
+            let swatch = match m.kind.class() {
+                MarkClass::Accepted => Swatch::Accepted,
+                MarkClass::Rejected => Swatch::Rejected,
+                MarkClass::Violating => Swatch::Violating,
+                MarkClass::ClockJump => Swatch::ClockJump,
+                MarkClass::Leader => Swatch::Leader,
+                MarkClass::SteppedDown => Swatch::SteppedDown,
             };
             (swatch, m.at_ms)
         });

@@ -435,32 +435,23 @@ impl Sim<'_> {
                     }
                     Some(h) => {
                         let holder = h.token;
-                        if self.sc.lock.waiting == Waiting::Fair {
+                        let answer = if self.sc.lock.waiting == Waiting::Fair {
                             table.enqueue(k, token);
-                            if leader {
-                                self.record(
-                                    me,
-                                    EventKind::Refused {
-                                        key,
-                                        token,
-                                        holder: Some(holder),
-                                    },
-                                );
-                            }
                             AcquireAnswer::Queued
                         } else {
-                            if leader {
-                                self.record(
-                                    me,
-                                    EventKind::Refused {
-                                        key,
-                                        token,
-                                        holder: Some(holder),
-                                    },
-                                );
-                            }
                             AcquireAnswer::Held
+                        };
+                        if leader {
+                            self.record(
+                                me,
+                                EventKind::Refused {
+                                    key,
+                                    token,
+                                    holder: Some(holder),
+                                },
+                            );
                         }
+                        answer
                     }
                     None => {
                         let fence = self.raft_grant(me, key, token, index, leader);
