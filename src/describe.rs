@@ -20,7 +20,11 @@ pub fn fmt_clock_ms(ms: i64) -> String {
 pub fn is_network(kind: &EventKind) -> bool {
     matches!(
         kind,
-        EventKind::Send { .. } | EventKind::Deliver { .. } | EventKind::Drop { .. }
+        EventKind::Send { .. }
+            | EventKind::Deliver { .. }
+            | EventKind::Drop { .. }
+            | EventKind::Held { .. }
+            | EventKind::Retransmitted { .. }
     )
 }
 
@@ -43,11 +47,23 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
         EventKind::Deliver { msg, from } => {
             format!("receive {} from {}", message(trace, *msg), name(*from))
         }
+        EventKind::Held { msg, to } => format!(
+            "link to {} cut: TCP holds {} and retransmits it",
+            name(*to),
+            message(trace, *msg)
+        ),
+        EventKind::Retransmitted { msg, to } => format!(
+            "TCP sends {} to {} again, now the link is up",
+            message(trace, *msg),
+            name(*to)
+        ),
         EventKind::Drop { msg, from, reason } => {
             let why = match reason {
                 DropReason::Loss => "lost at random",
                 DropReason::Partition => "the link is cut by a partition",
                 DropReason::Crashed => "this node is down",
+                DropReason::Reset => "its sender crashed before it got through",
+                DropReason::GaveUp => "TCP gave up retransmitting it and dropped the connection",
             };
             format!(
                 "never got {} from {}: {why}",

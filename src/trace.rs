@@ -80,8 +80,12 @@ pub enum DropReason {
     Loss,
     /// The link was cut by a partition when it was sent or when it would have arrived.
     Partition,
-    /// The receiver was crashed when it would have arrived.
+    /// The receiver was down when it would have arrived (or crashed with it on the way).
     Crashed,
+    /// TCP: the sender crashed before it could retransmit it; the connection died.
+    Reset,
+    /// TCP: it went undelivered for `network.tcp_give_up_ms`; the connection died.
+    GaveUp,
 }
 
 /// Why the resource refused a write.
@@ -123,6 +127,17 @@ pub enum EventKind {
     Deliver {
         msg: MsgId,
         from: NodeId,
+    },
+    /// TCP: a message from `node` to `to` found its link cut (or a packet was lost); the
+    /// sender's kernel holds it and retransmits it with back-off until it gets through.
+    Held {
+        msg: MsgId,
+        to: NodeId,
+    },
+    /// TCP: a held message was transmitted again and is on its way to `to`.
+    Retransmitted {
+        msg: MsgId,
+        to: NodeId,
     },
     /// A message from `from` to `node` was lost.
     Drop {

@@ -34,8 +34,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use locksim::checker::{self, Kind, Verdict};
 use locksim::engine;
 use locksim::scenario::{
-    self, Check, Design, Expiry, Fault, FaultKind, Lock, Network, Persistence, Renewal, Resource,
-    ResourceMode, Scenario, Store, StoreClock, Topology, Waiting, Worker,
+    self, Check, Design, Expiry, Fault, FaultKind, LeaseClock, Lock, Network, Persistence, Renewal,
+    Resource, ResourceMode, Scenario, Store, StoreClock, Topology, Transport, Waiting, Worker,
 };
 use locksim::trace::{EventKind, Trace};
 use proptest::prelude::*;
@@ -94,6 +94,7 @@ struct RawLock {
     fair: bool,
     retry_ms: u64,
     lock_delay_ms: u64,
+    retry_jitter_ms: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -118,6 +119,7 @@ struct RawWorker {
     write_timeout_ms: u64,
     clock_offset_ms: i64,
     clock_drift_ppm: i64,
+    wall_lease_clock: bool,
 }
 
 /// A fault before its node names are known; an `Index` picks one of the candidates.
@@ -245,6 +247,7 @@ fn raw_lock() -> impl Strategy<Value = RawLock> {
         any::<bool>(),
         10u64..=500,
         prop_oneof![3 => Just(0u64), 1 => 1u64..=3_000],
+        proptest::option::of(0u64..=300),
     )
         .prop_map(
             |(
@@ -256,6 +259,7 @@ fn raw_lock() -> impl Strategy<Value = RawLock> {
                 fair,
                 retry_ms,
                 lock_delay_ms,
+                retry_jitter_ms,
             )| RawLock {
                 ttl_ms,
                 client_expiry,
@@ -265,6 +269,7 @@ fn raw_lock() -> impl Strategy<Value = RawLock> {
                 fair,
                 retry_ms,
                 lock_delay_ms,
+                retry_jitter_ms,
             },
         )
 }
@@ -294,12 +299,18 @@ fn network() -> impl Strategy<Value = Network> {
         0u64..=20,
         prop_oneof![3 => Just(0.0f64), 1 => 0.0f64..0.2],
         prop_oneof![Just(200u64), 1u64..=400],
+        prop_oneof![3 => Just(Transport::Tcp), 1 => Just(Transport::Datagram)],
+        prop_oneof![3 => Just(900_000u64), 1 => 1u64..=5_000],
     )
-        .prop_map(|(min, spread, loss, timeout_ms)| Network {
-            delay_ms: [min, min + spread],
-            loss,
-            timeout_ms,
-        })
+        .prop_map(
+            |(min, spread, loss, timeout_ms, transport, tcp_give_up_ms)| Network {
+                delay_ms: [min, min + spread],
+                loss,
+                timeout_ms,
+                transport,
+                tcp_give_up_ms,
+            },
+        )
 }
 
 fn resource() -> impl Strategy<Value = Resource> {
@@ -322,6 +333,7 @@ fn raw_worker() -> impl Strategy<Value = RawWorker> {
             1u32..=4,
             0u32..=3,
             proptest::option::of(10u64..=500),
+            proptest::bool::weighted(0.2),
         ),
         (
             proptest::bool::weighted(0.2),
@@ -334,7 +346,7 @@ fn raw_worker() -> impl Strategy<Value = RawWorker> {
     )
         .prop_map(
             |(
-                (start_ms, work_ms, writes, repeat, retry_ms),
+                (start_ms, work_ms, writes, repeat, retry_ms, wall_lease_clock),
                 (other_key, nested, check_lease, write_timeout_ms, clock_offset_ms, drift),
             )| RawWorker {
                 start_ms,
@@ -348,6 +360,7 @@ fn raw_worker() -> impl Strategy<Value = RawWorker> {
                 write_timeout_ms,
                 clock_offset_ms,
                 clock_drift_ppm: drift,
+                wall_lease_clock,
             },
         )
 }
@@ -486,6 +499,11 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             write_timeout_ms: w.write_timeout_ms,
             clock_offset_ms: w.clock_offset_ms,
             clock_drift_ppm: w.clock_drift_ppm,
+            lease_clock: if w.wall_lease_clock {
+                LeaseClock::Wall
+            } else {
+                LeaseClock::Monotonic
+            },
         })
         .collect();
     let worker_names: Vec<String> = workers.iter().map(|w| w.name.clone()).collect();
@@ -585,15 +603,16 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             },
             retry_ms: lock.retry_ms,
             lock_delay_ms: lock.lock_delay_ms,
+            retry_jitter_ms: lock.retry_jitter_ms,
         },
         store: Store {
             topology,
             nodes,
-            clock: if store.wall_clock && profile != Profile::Authority {
+            clock: Some(if store.wall_clock && profile != Profile::Authority {
                 StoreClock::Wall
             } else {
                 StoreClock::Monotonic
-            },
+            }),
             persistence: if store.no_persistence && profile != Profile::Authority {
                 Persistence::None
             } else {

@@ -78,7 +78,10 @@ fn matters(kind: &EventKind) -> bool {
         | K::ClockJumped { .. }
         | K::PartitionStarted { .. }
         | K::Healed
-        | K::DelayStarted { .. } => true,
+        | K::DelayStarted { .. }
+        // Rare (only across a cut link) and they explain a late write or a late release.
+        | K::Held { .. }
+        | K::Retransmitted { .. } => true,
         K::Send { .. }
         | K::Deliver { .. }
         | K::Drop { .. }

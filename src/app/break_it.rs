@@ -190,10 +190,10 @@ pub fn apply(scenario: &Scenario, change: &Breakage) -> Result<Scenario, String>
             );
         }
         Breakage::WallClock => {
-            if s.store.clock == StoreClock::Wall {
+            if s.store.lease_clock() == StoreClock::Wall {
                 return Err("The store already times leases on its wall clock.".to_string());
             }
-            s.store.clock = StoreClock::Wall;
+            s.store.clock = Some(StoreClock::Wall);
         }
     }
     s.validate()
@@ -485,7 +485,7 @@ impl BreakIt {
                     .speed(100),
             );
         });
-        if current.store.clock == StoreClock::Monotonic {
+        if current.store.lease_clock() == StoreClock::Monotonic {
             ui.horizontal_wrapped(|ui| {
                 ui.label(
                     RichText::new(

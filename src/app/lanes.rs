@@ -80,10 +80,15 @@ pub struct Message {
     pub to: NodeId,
     /// When it left, true ms.
     pub sent_ms: u64,
-    /// When it arrived, or was lost.
+    /// When it arrived, or was lost (a message still held at the horizon: the horizon).
     pub end_ms: u64,
     /// Why it was lost; `None` if it arrived.
     pub dropped: Option<DropReason>,
+    /// TCP: its link was cut (or a packet lost), so the sender's kernel held it.
+    pub held: bool,
+    /// When its last transmission left, true ms: `sent_ms`, or the retransmission that got
+    /// through after it was held.
+    pub left_ms: u64,
     /// What it said, e.g. `acquire A.1`.
     pub what: String,
 }
@@ -754,8 +759,20 @@ impl<'a> Builder<'a> {
                     sent_ms: at,
                     end_ms: at,
                     dropped: None,
+                    held: false,
+                    left_ms: at,
                     what: what.clone(),
                 });
+            }
+            EventKind::Held { msg, .. } => {
+                if let Some(&i) = self.in_flight.get(&msg) {
+                    self.messages[i].held = true;
+                }
+            }
+            EventKind::Retransmitted { msg, .. } => {
+                if let Some(&i) = self.in_flight.get(&msg) {
+                    self.messages[i].left_ms = at;
+                }
             }
             EventKind::Deliver { msg, .. } => self.land(msg, at, None),
             EventKind::Drop { msg, reason, .. } => self.land(msg, at, Some(reason)),
@@ -824,8 +841,17 @@ impl<'a> Builder<'a> {
 
     fn finish(mut self) -> Lanes {
         let horizon = self.trace.until_ms;
-        // Messages still in flight at the horizon had nothing happen to them within the run.
-        let in_flight: HashSet<usize> = self.in_flight.values().copied().collect();
+        // Messages still in flight at the horizon had nothing happen to them within the run,
+        // except those held by TCP: they wait, drawn up to the horizon.
+        let mut in_flight: HashSet<usize> = HashSet::new();
+        for &i in self.in_flight.values() {
+            let m = &mut self.messages[i];
+            if m.held {
+                m.end_ms = horizon;
+            } else {
+                in_flight.insert(i);
+            }
+        }
         self.messages = std::mem::take(&mut self.messages)
             .into_iter()
             .enumerate()
@@ -1351,7 +1377,18 @@ impl Message {
             self.what,
             fmt_ms(self.sent_ms)
         );
-        if self.end_ms > now_ms {
+        let head = if self.held && self.left_ms > self.sent_ms && self.left_ms <= now_ms {
+            format!(
+                "{head}; its link was cut, so TCP held it and sent it again at {}",
+                fmt_ms(self.left_ms)
+            )
+        } else if self.held {
+            format!("{head}; its link is cut, so TCP holds it and keeps retransmitting")
+        } else {
+            head
+        };
+        let arrived = self.dropped.is_none() && (!self.held || self.left_ms > self.sent_ms);
+        if self.end_ms > now_ms || (self.dropped.is_none() && !arrived) {
             return format!("{head}, still on its way");
         }
         let took = fmt_ms(self.end_ms - self.sent_ms);
@@ -1362,6 +1399,8 @@ impl Message {
                     DropReason::Loss => "the network lost it",
                     DropReason::Partition => "a partition cut the link",
                     DropReason::Crashed => "the receiver was down",
+                    DropReason::Reset => "its sender crashed before it got through",
+                    DropReason::GaveUp => "TCP gave up on it and dropped the connection",
                 };
                 format!("{head}, lost at {}: {why}", fmt_ms(self.end_ms))
             }

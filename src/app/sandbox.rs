@@ -11,8 +11,8 @@ use eframe::egui::{self, Align, RichText, Ui};
 use super::style;
 use crate::checker::Kind;
 use crate::scenario::{
-    self, Design, Expect, Expiry, Fault, FaultKind, Persistence, Renewal, ResourceMode, Scenario,
-    ScenarioError, StoreClock, Topology, Waiting, Worker,
+    self, Design, Expect, Expiry, Fault, FaultKind, LeaseClock, Persistence, Renewal, ResourceMode,
+    Scenario, ScenarioError, StoreClock, Topology, Transport, Waiting, Worker,
 };
 
 /// Width of the label column, in points: the widgets of every section line up after it.
@@ -48,9 +48,16 @@ const TOPOLOGIES: [Topology; 4] = [
     Topology::Redlock,
     Topology::Consensus,
 ];
-const CLOCKS: [(StoreClock, &str); 2] = [
-    (StoreClock::Monotonic, "monotonic"),
-    (StoreClock::Wall, "wall"),
+const CLOCKS: [(Option<StoreClock>, &str); 3] = [
+    (None, "default"),
+    (Some(StoreClock::Monotonic), "monotonic"),
+    (Some(StoreClock::Wall), "wall"),
+];
+const TRANSPORTS: [(Transport, &str); 2] =
+    [(Transport::Tcp, "tcp"), (Transport::Datagram, "datagram")];
+const LEASE_CLOCKS: [(LeaseClock, &str); 2] = [
+    (LeaseClock::Monotonic, "monotonic"),
+    (LeaseClock::Wall, "wall"),
 ];
 const PERSISTENCES: [(Persistence, &str); 2] =
     [(Persistence::Fsync, "fsync"), (Persistence::None, "none")];
@@ -606,6 +613,22 @@ fn network(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                 ui.add(ms(&mut n.timeout_ms));
             },
         );
+        form.row(
+            ui,
+            "network.transport",
+            "transport",
+            "tcp: a cut delays messages until it heals. datagram: a cut drops them.",
+            |ui| pick(ui, "network.transport", &mut n.transport, &TRANSPORTS),
+        );
+        form.row(
+            ui,
+            "network.tcp_give_up_ms",
+            "tcp_give_up_ms",
+            "tcp: a message undelivered this long is lost with its connection.",
+            |ui| {
+                ui.add(ms(&mut n.tcp_give_up_ms));
+            },
+        );
     });
 }
 
@@ -676,6 +699,15 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
         );
         form.row(
             ui,
+            "lock.retry_jitter_ms",
+            "retry_jitter_ms",
+            "Random extra on each back-off. Default: half the back-off; 0 = lockstep.",
+            |ui| {
+                optional_ms(ui, &mut l.retry_jitter_ms, "own jitter", 25);
+            },
+        );
+        form.row(
+            ui,
             "lock.lock_delay_ms",
             "lock_delay_ms",
             "After a lease expires, refuse new grants this long.",
@@ -706,7 +738,7 @@ fn store(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             ui,
             "store.clock",
             "clock",
-            "wall: a clock jump moves lease expiry.",
+            "wall: a clock jump moves lease expiry. Default: wall, monotonic for consensus.",
             |ui| pick(ui, "store.clock", &mut st.clock, &CLOCKS),
         );
         form.row(
@@ -884,6 +916,13 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                                     .suffix(" ppm"),
                             );
                         },
+                    );
+                    form.row(
+                        ui,
+                        &p("lease_clock"),
+                        "lease_clock",
+                        "The clock it times its own lease on.",
+                        |ui| pick(ui, &p("lease_clock"), &mut w.lease_clock, &LEASE_CLOCKS),
                     );
                 });
         }

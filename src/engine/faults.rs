@@ -1,8 +1,8 @@
 //! Injecting the scenario's faults, and what each does to a node.
 
 use super::{Ev, Sim};
-use crate::scenario::FaultKind;
-use crate::trace::{EventKind, NodeId};
+use crate::scenario::{FaultKind, Transport};
+use crate::trace::{DropReason, EventKind, NodeId};
 
 impl Sim<'_> {
     /// Starts fault number `i` of the scenario.
@@ -59,7 +59,7 @@ impl Sim<'_> {
                     .iter()
                     .map(|g| g.iter().filter_map(|n| self.node_id(n)).collect())
                     .collect();
-                let cut = self.net.cut(self.nodes.len(), &ids);
+                let cut = self.net.cut(&ids);
                 self.record(0, EventKind::PartitionStarted { groups: ids });
                 if let Some(ms) = for_ms {
                     self.queue.push(self.now + ms, Ev::EndCut(cut));
@@ -137,6 +137,16 @@ impl Sim<'_> {
         node.backlog.clear();
         node.incarnation += 1;
         self.record(id, EventKind::Crashed);
+        if self.sc.network.transport == Transport::Tcp {
+            for (from, to, msg) in self.net.crash(id) {
+                let reason = if to == id {
+                    DropReason::Crashed
+                } else {
+                    DropReason::Reset
+                };
+                self.dropped(from, to, msg, reason);
+            }
+        }
         if self.is_worker(id) {
             self.worker_crashed(id);
         }

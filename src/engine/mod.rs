@@ -19,8 +19,10 @@ mod worker;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::scenario::{Scenario, Topology};
-use crate::trace::{DropReason, Event, EventKind, KeyId, NodeId, NodeInfo, Role, Token, Trace};
+use crate::scenario::{Scenario, Topology, Transport};
+use crate::trace::{
+    DropReason, Event, EventKind, KeyId, MsgId, NodeId, NodeInfo, Role, Token, Trace,
+};
 use clock::Clock;
 use msg::Msg;
 use net::Net;
@@ -47,10 +49,25 @@ const MAX_STEPS: u64 = 5_000_000;
 
 /// Something due at a true time.
 enum Ev {
+    /// A transmission reaches the far end of its link.
     Deliver {
         from: NodeId,
         to: NodeId,
-        id: u32,
+        id: MsgId,
+        msg: Msg,
+    },
+    /// TCP: the sender's kernel transmits a held message again.
+    Retransmit {
+        from: NodeId,
+        to: NodeId,
+        id: MsgId,
+        msg: Msg,
+    },
+    /// The receiving process reads the message (deferred while it was paused).
+    Receive {
+        from: NodeId,
+        to: NodeId,
+        id: MsgId,
         msg: Msg,
     },
     Timer {
@@ -183,7 +200,7 @@ impl<'a> Sim<'a> {
             workers,
             stores,
             resource: resource::Resource::new(keys.len()),
-            net: Net::default(),
+            net: Net::new((n_workers + n_stores + 1) as usize),
             keys,
             first_store: n_workers,
             resource_id: n_workers + n_stores,
@@ -222,33 +239,13 @@ impl<'a> Sim<'a> {
 
     fn dispatch(&mut self, ev: Ev) {
         match ev {
-            Ev::Deliver { from, to, id, msg } => {
-                let node = &mut self.nodes[to as usize];
-                if !node.alive {
-                    self.record(
-                        to,
-                        EventKind::Drop {
-                            msg: id,
-                            from,
-                            reason: DropReason::Crashed,
-                        },
-                    );
-                } else if self.net.is_cut(from, to) {
-                    self.record(
-                        to,
-                        EventKind::Drop {
-                            msg: id,
-                            from,
-                            reason: DropReason::Partition,
-                        },
-                    );
-                } else if node.paused {
-                    node.backlog.push(Ev::Deliver { from, to, id, msg });
-                } else {
-                    self.record(to, EventKind::Deliver { msg: id, from });
-                    self.receive(from, to, msg);
+            Ev::Deliver { from, to, id, msg } => self.arrive(from, to, id, msg),
+            Ev::Retransmit { from, to, id, msg } => {
+                if self.net.carries(from, to, id) {
+                    self.transmit(from, to, id, msg, true);
                 }
             }
+            Ev::Receive { from, to, id, msg } => self.hand_over(from, to, id, msg),
             Ev::Timer {
                 node,
                 incarnation,
@@ -274,6 +271,62 @@ impl<'a> Sim<'a> {
             Ev::Restart(node) => self.restart(node),
             Ev::EndCut(id) => self.net.end_cut(id),
         }
+    }
+
+    /// A transmission of message `id` reaches `to`'s side of the link.
+    fn arrive(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg) {
+        match self.sc.network.transport {
+            Transport::Datagram => {
+                if self.net.is_cut(from, to) {
+                    self.dropped(from, to, id, DropReason::Partition);
+                } else {
+                    self.hand_over(from, to, id, msg);
+                }
+            }
+            Transport::Tcp => {
+                if !self.net.carries(from, to, id) {
+                    return;
+                }
+                if self.net.is_cut(from, to) {
+                    // Cut while it travelled: the sender hears no acknowledgement and retransmits.
+                    self.record(from, EventKind::Held { msg: id, to });
+                    self.retry(from, to, id, msg);
+                    return;
+                }
+                for ready in self.net.arrive(from, to, id, msg) {
+                    self.hand_over(from, to, ready.id, ready.msg);
+                }
+            }
+        }
+    }
+
+    /// The receiving process gets the message: now, after its pause, or never if it is down.
+    fn hand_over(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg) {
+        let node = &mut self.nodes[to as usize];
+        if !node.alive {
+            self.dropped(from, to, id, DropReason::Crashed);
+            if self.sc.network.transport == Transport::Tcp {
+                for lost in self.net.kill(from, to) {
+                    self.dropped(from, to, lost, DropReason::Crashed);
+                }
+            }
+        } else if node.paused {
+            node.backlog.push(Ev::Receive { from, to, id, msg });
+        } else {
+            self.record(to, EventKind::Deliver { msg: id, from });
+            self.receive(from, to, msg);
+        }
+    }
+
+    fn dropped(&mut self, from: NodeId, to: NodeId, id: MsgId, reason: DropReason) {
+        self.record(
+            to,
+            EventKind::Drop {
+                msg: id,
+                from,
+                reason,
+            },
+        );
     }
 
     fn receive(&mut self, from: NodeId, to: NodeId, msg: Msg) {
@@ -316,7 +369,8 @@ impl<'a> Sim<'a> {
         self.nodes[node as usize].clock.wall(self.now)
     }
 
-    /// Sends `msg`; it is lost, cut or delivered after the link's delay.
+    /// Sends `msg`. Over TCP it is delivered in order, late if its link is cut or a packet is
+    /// lost, and lost only with its connection; as a datagram it is dropped by a cut or `loss`.
     fn send(&mut self, from: NodeId, to: NodeId, msg: Msg) {
         self.msg_count += 1;
         let id = self.msg_count;
@@ -324,29 +378,60 @@ impl<'a> Sim<'a> {
             let what = msg.label(|t| self.token_name(t));
             self.record(from, EventKind::Send { msg: id, to, what });
         }
+        match self.sc.network.transport {
+            Transport::Tcp => {
+                self.net.open(from, to, id, self.now);
+                self.transmit(from, to, id, msg, false);
+            }
+            Transport::Datagram => {
+                if self.lost() {
+                    self.dropped(from, to, id, DropReason::Loss);
+                } else if self.net.is_cut(from, to) {
+                    self.dropped(from, to, id, DropReason::Partition);
+                } else {
+                    self.put_on_wire(from, to, id, msg);
+                }
+            }
+        }
+    }
+
+    /// TCP: one transmission of message `id` (the first, or a retransmission).
+    fn transmit(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg, again: bool) {
+        if self.lost() || self.net.is_cut(from, to) {
+            if !again {
+                self.record(from, EventKind::Held { msg: id, to });
+            }
+            self.retry(from, to, id, msg);
+            return;
+        }
+        if again {
+            self.net.on_wire(from, to, id);
+            self.record(from, EventKind::Retransmitted { msg: id, to });
+        }
+        self.put_on_wire(from, to, id, msg);
+    }
+
+    /// TCP: schedules the next retransmission, or kills the connection if it waited too long.
+    fn retry(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg) {
+        let give_up = self.sc.network.tcp_give_up_ms;
+        match self.net.retry_at(from, to, id, self.now, give_up) {
+            Some(at) => self.queue.push(at, Ev::Retransmit { from, to, id, msg }),
+            None => {
+                for lost in self.net.kill(from, to) {
+                    self.dropped(from, to, lost, DropReason::GaveUp);
+                }
+            }
+        }
+    }
+
+    /// Whether `network.loss` takes this transmission.
+    fn lost(&mut self) -> bool {
         let loss = self.sc.network.loss;
-        if loss > 0.0 && self.rng.random_bool(loss.min(1.0)) {
-            self.record(
-                to,
-                EventKind::Drop {
-                    msg: id,
-                    from,
-                    reason: DropReason::Loss,
-                },
-            );
-            return;
-        }
-        if self.net.is_cut(from, to) {
-            self.record(
-                to,
-                EventKind::Drop {
-                    msg: id,
-                    from,
-                    reason: DropReason::Partition,
-                },
-            );
-            return;
-        }
+        loss > 0.0 && self.rng.random_bool(loss.min(1.0))
+    }
+
+    /// The message travels the link's delay (plus any `delay` window on it).
+    fn put_on_wire(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg) {
         let [lo, hi] = self.sc.network.delay_ms;
         let delay = if hi > lo {
             self.rng.random_range(lo..=hi)

@@ -1,6 +1,37 @@
-//! The network: which links are cut, which are slowed, and how long a message takes.
+//! The network: which links are cut, which are slowed, and — for TCP — each connection's
+//! messages in flight, in the order they were sent.
+//!
+//! TCP (the default) follows what the kernel does for a lock client's connection: a segment
+//! that finds its link cut, or is lost, is retransmitted on a back-off (Linux starts at
+//! 200 ms, `TCP_RTO_MIN`, and doubles, at most `TCP_RTO_MAX`; here capped at 60 s), so a
+//! partition delays a message instead of dropping it; the receiving application sees a
+//! connection's bytes in order, so a later message waits behind an earlier one (head-of-line
+//! blocking); and the connection dies — losing what it still carries — only when data has gone
+//! unacknowledged for the give-up time (Linux `tcp_retries2`, about 15 minutes) or an end
+//! crashes. Kleppmann (2016) uses exactly such a held packet, delivered after the next
+//! holder's write, against timing-based locks.
 
-use crate::trace::NodeId;
+use std::collections::VecDeque;
+
+use super::msg::Msg;
+use crate::trace::{MsgId, NodeId};
+
+/// First retransmission after this many ms (Linux `TCP_RTO_MIN`).
+const FIRST_RETRY_MS: u64 = 200;
+/// Longest gap between retransmissions, ms.
+const MAX_RETRY_GAP_MS: u64 = 60_000;
+
+/// True ms after a message's first send at which retransmission `n` (1-based) goes out:
+/// 200, 600, 1 400, 3 000 … — the gap doubles from 200 ms, at most [`MAX_RETRY_GAP_MS`].
+pub fn retry_offset_ms(n: u32) -> u64 {
+    let mut offset = 0u64;
+    let mut gap = FIRST_RETRY_MS;
+    for _ in 0..n {
+        offset = offset.saturating_add(gap);
+        gap = (gap * 2).min(MAX_RETRY_GAP_MS);
+    }
+    offset
+}
 
 /// One active partition: every node's group, or `None` if it is not listed (unaffected).
 struct Cut {
@@ -16,18 +47,59 @@ struct Slow {
     until_ms: u64,
 }
 
+/// Where one TCP message is.
+#[derive(Debug)]
+enum Stage {
+    /// A transmission is under way; its arrival event is in the queue.
+    OnWire,
+    /// Its last transmission was cut or lost: a retransmission event is in the queue.
+    Retrying,
+    /// It reached the receiver's kernel but waits behind an earlier message.
+    Arrived(Msg),
+}
+
+/// One message a TCP connection still carries.
+#[derive(Debug)]
+struct InFlight {
+    id: MsgId,
+    /// True ms of its first send: the retransmission schedule and the give-up time count from it.
+    sent_ms: u64,
+    /// Retransmissions so far.
+    retries: u32,
+    stage: Stage,
+}
+
+/// A message handed back by the connection, or dropped with it.
+pub struct Flushed {
+    pub id: MsgId,
+    pub msg: Msg,
+}
+
 /// Link state of the whole run.
-#[derive(Default)]
 pub struct Net {
     cuts: Vec<Cut>,
     slows: Vec<Slow>,
     next_cut: u32,
+    nodes: usize,
+    /// TCP: per (from, to), messages sent and not yet handed to the receiver, oldest first.
+    conns: Vec<VecDeque<InFlight>>,
 }
 
 impl Net {
+    /// A network of `nodes` nodes with no cuts and empty connections.
+    pub fn new(nodes: usize) -> Self {
+        Net {
+            cuts: Vec::new(),
+            slows: Vec::new(),
+            next_cut: 0,
+            nodes,
+            conns: (0..nodes * nodes).map(|_| VecDeque::new()).collect(),
+        }
+    }
+
     /// Starts a partition; returns its id (to end it later).
-    pub fn cut(&mut self, node_count: usize, groups: &[Vec<NodeId>]) -> u32 {
-        let mut group_of = vec![None; node_count];
+    pub fn cut(&mut self, groups: &[Vec<NodeId>]) -> u32 {
+        let mut group_of = vec![None; self.nodes];
         for (g, members) in groups.iter().enumerate() {
             for &n in members {
                 group_of[n as usize] = Some(g as u16);
@@ -78,5 +150,181 @@ impl Net {
             .filter(|s| s.from == from && s.to == to && now_ms < s.until_ms)
             .map(|s| s.extra_ms)
             .sum()
+    }
+
+    fn conn(&mut self, from: NodeId, to: NodeId) -> &mut VecDeque<InFlight> {
+        &mut self.conns[from as usize * self.nodes + to as usize]
+    }
+
+    fn find(&mut self, from: NodeId, to: NodeId, id: MsgId) -> Option<&mut InFlight> {
+        self.conn(from, to).iter_mut().find(|m| m.id == id)
+    }
+
+    /// TCP: a new message enters the connection `from → to` at `now_ms`, on the wire.
+    pub fn open(&mut self, from: NodeId, to: NodeId, id: MsgId, now_ms: u64) {
+        self.conn(from, to).push_back(InFlight {
+            id,
+            sent_ms: now_ms,
+            retries: 0,
+            stage: Stage::OnWire,
+        });
+    }
+
+    /// TCP: whether the connection still carries message `id` (a dead connection lost it).
+    pub fn carries(&mut self, from: NodeId, to: NodeId, id: MsgId) -> bool {
+        self.find(from, to, id).is_some()
+    }
+
+    /// TCP: the transmission of `id` was cut or lost; returns the true ms of its next
+    /// retransmission after `now_ms`, or `None` if the message has waited the give-up time,
+    /// in which case the caller kills the connection ([`Net::kill`]).
+    pub fn retry_at(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        id: MsgId,
+        now_ms: u64,
+        give_up_ms: u64,
+    ) -> Option<u64> {
+        let m = self.find(from, to, id)?;
+        m.stage = Stage::Retrying;
+        loop {
+            m.retries += 1;
+            let at = m.sent_ms + retry_offset_ms(m.retries);
+            if at - m.sent_ms >= give_up_ms {
+                return None;
+            }
+            if at > now_ms {
+                return Some(at);
+            }
+        }
+    }
+
+    /// TCP: a retransmission of `id` goes out now.
+    pub fn on_wire(&mut self, from: NodeId, to: NodeId, id: MsgId) {
+        if let Some(m) = self.find(from, to, id) {
+            m.stage = Stage::OnWire;
+        }
+    }
+
+    /// TCP: message `id` reached the receiver's end of the connection. Returns, in order, every
+    /// message the receiving process can now read: none if an earlier one is still missing.
+    pub fn arrive(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg) -> Vec<Flushed> {
+        let conn = self.conn(from, to);
+        let Some(m) = conn.iter_mut().find(|m| m.id == id) else {
+            return Vec::new();
+        };
+        m.stage = Stage::Arrived(msg);
+        let mut ready = Vec::new();
+        while conn
+            .front()
+            .is_some_and(|m| matches!(m.stage, Stage::Arrived(_)))
+        {
+            if let Some(InFlight {
+                id,
+                stage: Stage::Arrived(msg),
+                ..
+            }) = conn.pop_front()
+            {
+                ready.push(Flushed { id, msg });
+            }
+        }
+        ready
+    }
+
+    /// TCP: the connection `from → to` dies; returns the ids of the messages it lost.
+    pub fn kill(&mut self, from: NodeId, to: NodeId) -> Vec<MsgId> {
+        self.conn(from, to).drain(..).map(|m| m.id).collect()
+    }
+
+    /// TCP: `node` crashed. Every connection into it dies with what it carries; on its
+    /// connections out, what is already on the wire ahead of any gap still arrives, and the
+    /// rest — nobody is left to retransmit it — is lost. Returns (from, to, id) of each loss.
+    pub fn crash(&mut self, node: NodeId) -> Vec<(NodeId, NodeId, MsgId)> {
+        let mut lost = Vec::new();
+        for other in 0..self.nodes as NodeId {
+            for id in self.kill(other, node) {
+                lost.push((other, node, id));
+            }
+            let conn = self.conn(node, other);
+            let keep = conn
+                .iter()
+                .position(|m| !matches!(m.stage, Stage::OnWire))
+                .unwrap_or(conn.len());
+            for m in conn.drain(keep..) {
+                lost.push((node, other, m.id));
+            }
+        }
+        lost
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msg() -> Msg {
+        Msg::Heartbeat { epoch: 1 }
+    }
+
+    #[test]
+    fn retransmissions_back_off_from_the_first_send() {
+        let offsets: Vec<u64> = (1..=10).map(retry_offset_ms).collect();
+        assert_eq!(
+            offsets,
+            [
+                200, 600, 1_400, 3_000, 6_200, 12_600, 25_400, 51_000, 102_200, 162_200
+            ]
+        );
+    }
+
+    #[test]
+    fn a_cut_message_is_retried_after_now_and_given_up_at_last() {
+        let mut net = Net::new(2);
+        net.open(0, 1, 7, 1_000);
+        // Cut at its arrival 5 ms later: the first retransmission is at send + 200.
+        assert_eq!(net.retry_at(0, 1, 7, 1_005, 900_000), Some(1_200));
+        // Still cut at 1 200 and found again at 2 000: the next point after now is send + 1 400.
+        assert_eq!(net.retry_at(0, 1, 7, 2_000, 900_000), Some(2_400));
+        // With a give-up time of 3 s, the retransmission at send + 3 000 never goes out.
+        assert_eq!(net.retry_at(0, 1, 7, 2_400, 3_000), None);
+        assert_eq!(net.kill(0, 1), vec![7]);
+        assert!(!net.carries(0, 1, 7));
+    }
+
+    #[test]
+    fn a_later_message_waits_behind_an_earlier_one() {
+        let mut net = Net::new(2);
+        net.open(0, 1, 1, 0);
+        net.open(0, 1, 2, 1);
+        net.retry_at(0, 1, 1, 3, 900_000);
+        assert!(net.arrive(0, 1, 2, msg()).is_empty());
+        net.on_wire(0, 1, 1);
+        let ids: Vec<MsgId> = net.arrive(0, 1, 1, msg()).iter().map(|f| f.id).collect();
+        assert_eq!(ids, [1, 2]);
+    }
+
+    #[test]
+    fn a_crash_kills_what_waits_but_not_what_is_on_the_wire_ahead() {
+        let mut net = Net::new(3);
+        net.open(0, 1, 1, 0); // on the wire: still arrives
+        net.open(0, 1, 2, 0);
+        net.retry_at(0, 1, 2, 1, 900_000); // waiting to be retransmitted: lost
+        net.open(0, 1, 3, 0); // behind the gap: lost
+        net.open(2, 0, 4, 0); // into the crashed node: lost
+        let mut lost = net.crash(0);
+        lost.sort();
+        assert_eq!(lost, [(0, 1, 2), (0, 1, 3), (2, 0, 4)]);
+        assert!(net.carries(0, 1, 1));
+    }
+
+    #[test]
+    fn partitions_cut_only_between_listed_groups() {
+        let mut net = Net::new(4);
+        let id = net.cut(&[vec![0], vec![1, 2]]);
+        assert!(net.is_cut(0, 1) && net.is_cut(2, 0));
+        assert!(!net.is_cut(1, 2) && !net.is_cut(0, 3));
+        net.end_cut(id);
+        assert!(!net.is_cut(0, 1));
     }
 }

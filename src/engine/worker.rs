@@ -4,9 +4,11 @@
 //! store's ground truth. Work advances in the worker's own running time: a pause or a stall
 //! freezes it, so a paused holder resumes exactly where it was — still believing.
 
+use rand::RngExt;
+
 use super::msg::{AcquireAnswer, Msg};
 use super::{Ev, Sim, Timer};
-use crate::scenario::{Design, Renewal, Topology};
+use crate::scenario::{Design, LeaseClock, Renewal, Topology};
 use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, Token};
 
 /// What a worker is doing.
@@ -58,6 +60,8 @@ struct Op {
     /// Store index the request went to (unicast).
     target: usize,
     tries: u32,
+    /// When the request was first sent, on the worker's lease clock (local ms): a lease
+    /// counts from here, not from the reply.
     started_local: i64,
     replies: u32,
     oks: u32,
@@ -68,7 +72,7 @@ struct Op {
 struct Hold {
     token: Token,
     fence: Option<u64>,
-    /// Local wall-clock ms when it believes the lease ends (`None`: no lease).
+    /// When it believes the lease ends, on its lease clock, local ms (`None`: no lease).
     lease_until: Option<i64>,
     count: u32,
     /// A second token from a non-reentrant nested acquire.
@@ -154,6 +158,30 @@ impl Sim<'_> {
         &mut self.workers[w as usize]
     }
 
+    /// The clock the worker times its own lease on, local ms: monotonic, as real clients
+    /// measure elapsed time (the Redis docs' Redlock client takes the time before and after
+    /// acquiring; Redisson and etcd's clients use monotonic timers), unless `lease_clock = "wall"`.
+    fn lease_now(&self, w: NodeId) -> i64 {
+        let clock = &self.nodes[w as usize].clock;
+        match self.sc.workers[w as usize].lease_clock {
+            LeaseClock::Monotonic => clock.monotonic(self.now),
+            LeaseClock::Wall => clock.wall(self.now),
+        }
+    }
+
+    /// Retries after the worker's back-off plus a uniform random `0..=jitter`, so clients that
+    /// failed together do not ask together again (the Redis docs' Redlock retry advice).
+    fn retry_later(&mut self, w: NodeId) {
+        let retry = self.workers[w as usize].retry_ms;
+        let jitter = self.sc.lock.retry_jitter_ms.unwrap_or(retry as u64 / 2);
+        let extra = if jitter > 0 {
+            self.rng.random_range(0..=jitter) as i64
+        } else {
+            0
+        };
+        self.set_timer(w, retry + extra, Timer::Retry);
+    }
+
     fn fans_out(&self) -> bool {
         self.topology() == Topology::Redlock
     }
@@ -234,7 +262,7 @@ impl Sim<'_> {
 
     fn begin_op(&mut self, w: NodeId, kind: OpKind, token: Token, renew: bool) {
         let req = self.new_req(w);
-        let started_local = self.wall(w);
+        let started_local = self.lease_now(w);
         let worker = self.w(w);
         let op = Op {
             req,
@@ -420,8 +448,7 @@ impl Sim<'_> {
                         token: op.token,
                     },
                 );
-                let retry = self.workers[w as usize].retry_ms;
-                self.set_timer(w, retry, Timer::Retry);
+                self.retry_later(w);
             }
         }
     }
@@ -439,9 +466,10 @@ impl Sim<'_> {
                         let granted = matches!(answer, AcquireAnswer::Granted { .. });
                         self.fan_out_reply(w, false, granted);
                     }
-                    (Some(_), AcquireAnswer::Granted { fence, lease_ms }) => {
+                    (Some(op), AcquireAnswer::Granted { fence, lease_ms }) => {
                         self.w(w).op = None;
-                        self.acquired(w, token, fence, lease_ms);
+                        let until = lease_ms.map(|l| op.started_local + l as i64);
+                        self.acquired(w, token, fence, until, from);
                     }
                     (Some(_), AcquireAnswer::Held) => self.op_failed(w, false),
                     (Some(_), AcquireAnswer::Queued) => {
@@ -575,7 +603,7 @@ impl Sim<'_> {
     fn fan_out_done(&mut self, w: NodeId, renew: bool) {
         let majority = self.majority() as u32;
         let ttl = self.sc.lock.ttl_ms as i64;
-        let now = self.wall(w);
+        let now = self.lease_now(w);
         let worker = self.w(w);
         let Some(op) = worker.slot(renew).take() else {
             return;
@@ -593,7 +621,10 @@ impl Sim<'_> {
                     token: op.token,
                 },
             ),
-            _ if won => self.acquired(w, op.token, None, Some(validity as u64)),
+            _ if won => {
+                let to = self.store_id(0);
+                self.acquired(w, op.token, None, Some(now + validity), to);
+            }
             _ => {
                 self.record(
                     w,
@@ -613,17 +644,37 @@ impl Sim<'_> {
                         },
                     );
                 }
-                let retry = self.workers[w as usize].retry_ms;
-                self.set_timer(w, retry, Timer::Retry);
+                self.retry_later(w);
             }
         }
     }
 
-    /// The worker now believes it holds the lock (or, nested, holds it once more).
-    fn acquired(&mut self, w: NodeId, token: Token, fence: Option<u64>, lease_ms: Option<u64>) {
-        let now = self.wall(w);
+    /// The worker now believes it holds the lock (or, nested, holds it once more) until
+    /// `lease_until` on its lease clock. A grant whose lease, counted from the request, is
+    /// already over when the reply comes is a failed attempt: it is handed back to `store`
+    /// (Redlock: to every node) at once.
+    fn acquired(
+        &mut self,
+        w: NodeId,
+        token: Token,
+        fence: Option<u64>,
+        lease_until: Option<i64>,
+        store: NodeId,
+    ) {
+        let now = self.lease_now(w);
+        let lease_ms = lease_until.map(|until| (until - now).max(0) as u64);
+        let key = self.workers[w as usize].key;
+        if lease_until.is_some_and(|until| until <= now) {
+            self.record(w, EventKind::AcquireFailed { key, token });
+            if self.fans_out() {
+                self.send_release(w, token);
+            } else {
+                self.send(w, store, Msg::Release { key, token });
+            }
+            self.retry_later(w);
+            return;
+        }
         let worker = self.w(w);
-        let key = worker.key;
         if worker.phase == Phase::Nesting {
             let Some(h) = worker.hold.as_mut() else {
                 return;
@@ -654,7 +705,7 @@ impl Sim<'_> {
         worker.hold = Some(Hold {
             token,
             fence,
-            lease_until: lease_ms.map(|l| now + l as i64),
+            lease_until,
             count: 1,
             inner: None,
             nested_done: false,
@@ -779,7 +830,7 @@ impl Sim<'_> {
         let spec = &self.sc.workers[w as usize];
         let (work_ms, writes, nested, check_lease) =
             (spec.work_ms, spec.writes, spec.nested, spec.check_lease);
-        let now_local = self.wall(w);
+        let now_local = self.lease_now(w);
         let Some(h) = self.workers[w as usize].hold else {
             return;
         };
@@ -930,7 +981,7 @@ impl Sim<'_> {
 
     fn renewed(&mut self, w: NodeId, validity: Option<i64>) {
         let ttl = self.sc.lock.ttl_ms as i64;
-        let now = self.wall(w);
+        let now = self.lease_now(w);
         let worker = self.w(w);
         let Some(op) = worker.renew.take() else {
             return;

@@ -69,7 +69,24 @@ pub struct Network {
     /// Probability in `[0, 1]` that a message is lost.
     pub loss: f64,
     /// How long a client waits for a store node's reply before it gives up on that node, ms.
+    /// A request already sent is not recalled: over TCP it may still arrive and act.
     pub timeout_ms: u64,
+    pub transport: Transport,
+    /// `tcp`: a message not delivered after this long is lost with its connection, ms (Linux
+    /// gives up after `tcp_retries2` = 15 retransmissions, about 15 minutes).
+    pub tcp_give_up_ms: u64,
+}
+
+/// How messages travel between nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Transport {
+    /// One ordered connection per pair of nodes, as Redis, etcd's gRPC and ZooKeeper clients
+    /// use: a partition or a lost packet *delays* a message (the kernel retransmits it with
+    /// back-off) and it lands after the heal; it is lost only when the connection dies.
+    Tcp,
+    /// Independent datagrams: a partition or `loss` drops the message for good.
+    Datagram,
 }
 
 /// The lock design: which rung of the ladder, and how holders and waiters behave.
@@ -91,6 +108,11 @@ pub struct Lock {
     /// After a lease *expires* (not on release) the store refuses new grants this long, ms
     /// (Chubby's lock-delay; Consul's lock-delay).
     pub lock_delay_ms: u64,
+    /// Each back-off gets a uniform random extra of `0..=retry_jitter_ms`, ms, so clients that
+    /// failed together do not retry together (the Redis docs ask Redlock clients to retry after
+    /// a random delay). `None`: half the worker's back-off; 0: lockstep retries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_jitter_ms: Option<u64>,
 }
 
 /// The design ladder of DESIGN §2, each rung adding one fix to the one before.
@@ -182,7 +204,9 @@ pub struct Store {
     pub topology: Topology,
     /// Number of store nodes, named `store1` .. `storeN`.
     pub nodes: u32,
-    pub clock: StoreClock,
+    /// `None`: the topology's default, see [`Store::lease_clock`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<StoreClock>,
     pub persistence: Persistence,
     /// `replicated`: delay before the primary copies a change to its replicas, ms.
     pub replication_lag_ms: u64,
@@ -225,6 +249,19 @@ pub enum StoreClock {
     Monotonic,
     /// Moves with `clock_jump` faults: a jump forward expires leases early.
     Wall,
+}
+
+impl Store {
+    /// The clock store nodes time leases on: the scenario's `clock`, or the topology's
+    /// default — the wall clock for the Redis-like topologies (Redis computes key expiry from
+    /// its wall-clock time: the Redis docs' distributed-lock page says so) and a monotonic
+    /// clock for `consensus` (etcd's leader times leases on a monotonic clock).
+    pub fn lease_clock(&self) -> StoreClock {
+        self.clock.unwrap_or(match self.topology {
+            Topology::Consensus => StoreClock::Monotonic,
+            Topology::Single | Topology::Replicated | Topology::Redlock => StoreClock::Wall,
+        })
+    }
 }
 
 /// What a store node keeps across a crash.
@@ -308,6 +345,23 @@ pub struct Worker {
     /// Clock rate error, parts per million (positive runs fast).
     #[serde(default)]
     pub clock_drift_ppm: i64,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub lease_clock: LeaseClock,
+}
+
+/// Which of its clocks a worker times its own lease (and Redlock's elapsed time) on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LeaseClock {
+    /// Never jumps, as real clients measure elapsed time (Redisson, redlock-py's `time.monotonic`).
+    #[default]
+    Monotonic,
+    /// The wall clock: a clock step moves the worker's idea of when its lease ends.
+    Wall,
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 /// A fault injected at `at_ms` true time.
@@ -396,6 +450,8 @@ impl Default for Network {
             delay_ms: [1, 5],
             loss: 0.0,
             timeout_ms: 200,
+            transport: Transport::Tcp,
+            tcp_give_up_ms: 900_000,
         }
     }
 }
@@ -412,6 +468,7 @@ impl Default for Lock {
             waiting: Waiting::Retry,
             retry_ms: 50,
             lock_delay_ms: 0,
+            retry_jitter_ms: None,
         }
     }
 }
@@ -432,7 +489,7 @@ impl Default for Store {
         Store {
             topology: Topology::Single,
             nodes: 1,
-            clock: StoreClock::Monotonic,
+            clock: None,
             persistence: Persistence::Fsync,
             replication_lag_ms: 0,
             failover_ms: 1000,
@@ -473,6 +530,7 @@ impl Worker {
             write_timeout_ms: defaults::write_timeout_ms(),
             clock_offset_ms: 0,
             clock_drift_ppm: 0,
+            lease_clock: LeaseClock::Monotonic,
         }
     }
 }

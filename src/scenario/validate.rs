@@ -244,7 +244,9 @@ fn check_network(network: &Network) -> Check {
         "network.loss",
         || format!("must be a probability from 0 to 1; got {}", network.loss),
     )?;
-    at_least_one(network.timeout_ms, "network.timeout_ms")
+    at_least_one(network.timeout_ms, "network.timeout_ms")?;
+    at_least_one(network.tcp_give_up_ms, "network.tcp_give_up_ms")?;
+    at_most_horizon(network.tcp_give_up_ms, "network.tcp_give_up_ms")
 }
 
 fn check_lock(lock: &Lock, store: &Store) -> Check {
@@ -304,6 +306,9 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
         },
     )?;
     at_least_one(lock.retry_ms, "lock.retry_ms")?;
+    if let Some(jitter) = lock.retry_jitter_ms {
+        at_most_horizon(jitter, "lock.retry_jitter_ms")?;
+    }
     ensure(
         lock.lock_delay_ms <= MAX_UNTIL_MS,
         "lock.lock_delay_ms",

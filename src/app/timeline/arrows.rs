@@ -123,13 +123,29 @@ pub(super) fn paint_arrows(c: &mut Canvas, lanes: &Lanes, plan: &Plan) {
     for &i in &plan.arrows {
         let m = &lanes.messages[i];
         let (from_y, to_y) = ends_y(c, lanes, m.from, m.to);
-        let from = pos2(c.geo.x(m.sent_ms as f64), from_y);
-        let to = pos2(c.geo.x(m.end_ms as f64), to_y);
         let color = arrow_color(lanes, m);
-        paint_arrow(&c.content, from, to, color, m.dropped.is_some());
+        let sent = pos2(c.geo.x(m.sent_ms as f64), from_y);
+        let got_through = m.left_ms > m.sent_ms;
+        // A message TCP held waits on its sender's lane, dashed, until it goes out again (or
+        // is lost with its connection, or the run ends).
+        let wait_end = if got_through { m.left_ms } else { m.end_ms };
+        let waited = m
+            .held
+            .then(|| [sent, pos2(c.geo.x(wait_end as f64), from_y)]);
+        if let Some(wait) = waited {
+            c.content
+                .extend(Shape::dashed_line(&wait, Stroke::new(1.4, color), 3.0, 3.0));
+        }
+        let from = waited.map_or(sent, |w| w[1]);
+        let to = pos2(c.geo.x(m.end_ms as f64), to_y);
+        if !m.held || got_through || m.dropped.is_some() {
+            paint_arrow(&c.content, from, to, color, m.dropped.is_some());
+        }
         let hit = c.pointer.is_some_and(|p| {
             // Only what has been drawn: the part of the flight up to the playhead.
-            p.x <= c.geo.x(c.geo.shown_until_ms) && distance_to_segment(p, from, to) <= HOVER_PX
+            p.x <= c.geo.x(c.geo.shown_until_ms)
+                && (distance_to_segment(p, from, to) <= HOVER_PX
+                    || waited.is_some_and(|w| distance_to_segment(p, w[0], w[1]) <= HOVER_PX))
         });
         if hit {
             let (trace, known) = (c.trace, c.known_until);

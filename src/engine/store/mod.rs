@@ -75,7 +75,7 @@ impl Sim<'_> {
     /// The clock this store node measures leases on, local ms.
     fn lease_clock(&self, id: NodeId) -> i64 {
         let c = &self.nodes[id as usize].clock;
-        match self.sc.store.clock {
+        match self.sc.store.lease_clock() {
             StoreClock::Monotonic => c.monotonic(self.now),
             StoreClock::Wall => c.wall(self.now),
         }
@@ -456,7 +456,7 @@ impl Sim<'_> {
 
     /// A wall-clock step: a lease timed on the wall clock may be over now.
     pub(super) fn store_clock_jumped(&mut self, me: NodeId) {
-        if self.sc.store.clock != StoreClock::Wall || !self.is_serving(me) {
+        if self.sc.store.lease_clock() != StoreClock::Wall || !self.is_serving(me) {
             return;
         }
         for key in 0..self.keys.len() as KeyId {
