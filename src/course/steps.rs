@@ -45,7 +45,7 @@ pub const RECAP: &[(&str, &str)] = &[
     ),
     (
         "Distrust clocks and pauses",
-        "Leases are timed by the store on a monotonic clock — and where you can, use a compare-and-swap or an idempotent write instead of a lock.",
+        "Let the store time leases, and know its clock: Redis uses its wall clock, so a clock step moves every expiry; etcd uses a monotonic one. Where you can, use a compare-and-swap or an idempotent write instead of a lock.",
     ),
 ];
 
@@ -363,12 +363,14 @@ pub static STEPS: [Step; 8] = [
             Choice {
                 label: "Time leases on the store's wall clock; NTP keeps it right",
                 right: false,
-                feedback: "An NTP step moves the store's clock 30 s forward: A's lease ends at once and B is granted the lock mid-job.",
+                feedback: "This is what Redis does out of the box. An NTP step moves the store's clock 30 s forward: A's lease ends at once and B is granted the lock mid-job.",
                 scenario: scenario!("step8-wall-clock-jump"),
             },
         ],
         explanation: "Do not time leases with wall clocks across machines: let the store \
-            expire them, on a monotonic clock, and order writes with tokens rather than \
+            expire them, and know which clock it uses. Redis times key expiry on its wall \
+            clock, so a stepped clock ends leases early (configure NTP to slew, not step); \
+            etcd times leases on a monotonic clock. Order writes with tokens rather than \
             timestamps. Pauses can exceed any TTL, which is why fencing is mandatory for \
             correctness. Partitions call for a quorum. And first ask whether you need a lock at \
             all: an idempotent operation, a compare-and-swap on a version, or a single writer \

@@ -114,6 +114,11 @@ enum Timer {
     LockDelayOver {
         key: KeyId,
     },
+    /// `fair`: the waiter told it is its turn has had a lease length to claim it.
+    TurnOver {
+        key: KeyId,
+        token: Token,
+    },
 }
 
 /// State every node has.

@@ -109,6 +109,12 @@ pub enum Msg {
         token: Token,
         locked: bool,
     },
+    /// `fair`: the waiter `token` is now at the head of the queue for `key`: it may send its
+    /// acquire (a ZooKeeper watch firing on the predecessor's node).
+    YourTurn {
+        key: KeyId,
+        token: Token,
+    },
     /// This node cannot serve the request; `leader` is who it believes can.
     NotLeader {
         token: Token,
@@ -202,6 +208,7 @@ impl Msg {
                 )
             }
             Msg::FlagValue { locked, .. } => format!("flag is {locked}"),
+            Msg::YourTurn { token, .. } => format!("your turn, {}", token_name(*token)),
             Msg::NotLeader { .. } => "not the leader".to_string(),
             Msg::Heartbeat { epoch } => format!("heartbeat (epoch {epoch})"),
             Msg::Replicate { .. } => "replicate".to_string(),

@@ -11,6 +11,9 @@ use super::{Ev, Sim, Timer};
 use crate::scenario::{Design, LeaseClock, Renewal, Topology};
 use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, Token};
 
+/// How many times a worker sends again a release that got no answer from a single store node.
+const RELEASE_RESENDS: u32 = 2;
+
 /// What a worker is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -65,6 +68,8 @@ struct Op {
     started_local: i64,
     replies: u32,
     oks: u32,
+    /// `fair`: the store put this acquire in its queue; the worker waits for its turn.
+    queued: bool,
 }
 
 /// The lock as the worker believes it holds it.
@@ -273,6 +278,7 @@ impl Sim<'_> {
             started_local,
             replies: 0,
             oks: 0,
+            queued: false,
         };
         *worker.slot(renew) = Some(op);
         self.send_op(w, renew);
@@ -323,6 +329,15 @@ impl Sim<'_> {
         let timeout = self.sc.network.timeout_ms as i64;
         let wait = if renew { Wait::Renew } else { Wait::Op };
         self.set_deadline(w, wait, timeout, op.req);
+    }
+
+    /// `fair`: (re)sends a queued waiter's acquire under the same token, so it keeps its place
+    /// in the queue; its lease, if granted, counts from this send.
+    fn ask_in_turn(&mut self, w: NodeId, token: Token) {
+        self.begin_op(w, OpKind::Acquire { reenter: false }, token, false);
+        if let Some(o) = self.w(w).op.as_mut() {
+            o.queued = true;
+        }
     }
 
     /// Moves a unicast op to another store node, with a new request id.
@@ -404,6 +419,12 @@ impl Sim<'_> {
         let n = self.stores.len();
         let worker = self.w(w);
         let op = worker.pending(renew);
+        if let Some(o) = op.filter(|o| o.queued && !renew) {
+            // A queued waiter that heard nothing asks again, keeping its place: the store
+            // answers "queued" again, or grants it if its turn came.
+            self.ask_in_turn(w, o.token);
+            return;
+        }
         // An unanswered acquire may still have been granted: trying it elsewhere under the
         // same token could make one token two grants. It fails instead, and the next attempt
         // (a fresh token) goes to the next node. Releases and renewals must keep their token.
@@ -413,10 +434,18 @@ impl Sim<'_> {
                 OpKind::Acquire { reenter: false } | OpKind::FlagRead | OpKind::FlagSet
             )
         });
+        let releasing = op.is_some_and(|o| o.kind == OpKind::Release);
         if self.fans_out() {
             self.fan_out_done(w, renew);
         } else if n > 1 && !acquiring {
             self.redirect(w, renew, None);
+        } else if releasing && op.is_some_and(|o| o.tries < RELEASE_RESENDS) {
+            // Compare-and-delete is safe to repeat: a client asks again rather than leave its
+            // lock to expire.
+            if let Some(o) = self.w(w).op.as_mut() {
+                o.tries += 1;
+            }
+            self.send_op(w, false);
         } else {
             if let Some(o) = op {
                 self.w(w).leader = (o.target + 1) % n;
@@ -472,13 +501,20 @@ impl Sim<'_> {
                         self.acquired(w, token, fence, until, from);
                     }
                     (Some(_), AcquireAnswer::Held) => self.op_failed(w, false),
-                    (Some(_), AcquireAnswer::Queued) => {
-                        // Wait for our turn: no timeout, the store will grant in order.
+                    (Some(op), AcquireAnswer::Queued) => {
+                        // Wait for our turn; after a lease length of silence, ask again (a
+                        // ZooKeeper client re-registers its watch, a Redisson waiter re-polls),
+                        // so a lost notification costs time, never forever.
                         let req = self.new_req(w);
                         if let Some(o) = self.w(w).op.as_mut() {
                             o.req = req;
+                            o.queued = true;
                         }
-                        self.record(w, EventKind::Queued { key, token });
+                        if !op.queued {
+                            self.record(w, EventKind::Queued { key, token });
+                        }
+                        let patience = self.sc.lock.ttl_ms as i64;
+                        self.set_deadline(w, Wait::Op, patience, req);
                     }
                     (None, AcquireAnswer::Granted { .. }) => {
                         // A repeated answer for a lock it holds (a new leader answering
@@ -506,6 +542,19 @@ impl Sim<'_> {
                         o.req = req;
                     }
                     self.send_op(w, false);
+                }
+            }
+            Msg::YourTurn { key, token } => {
+                let holds = self.workers[w as usize]
+                    .hold
+                    .is_some_and(|h| h.token == token || h.inner == Some(token));
+                if op_for(token).is_some_and(|o| o.queued && !self.fans_out()) {
+                    // Its turn: it sends its acquire now, and its lease counts from this send.
+                    self.ask_in_turn(w, token);
+                } else if !holds {
+                    // An attempt it gave up on: hand the turn back rather than hold up the
+                    // queue for a lease length.
+                    self.send(w, from, Msg::Release { key, token });
                 }
             }
             Msg::NotLeader { token, leader } => {

@@ -102,6 +102,7 @@ impl Sim<'_> {
             (Topology::Consensus, _) => self.raft_timer(me, timer),
             (_, Timer::Expire { key, token }) => self.on_expire_timer(me, key, token),
             (_, Timer::LockDelayOver { key }) => self.grant_next(me, key),
+            (_, Timer::TurnOver { key, token }) => self.turn_over(me, key, token),
             (Topology::Replicated, _) => self.replicated_timer(me, timer),
             _ => {}
         }
@@ -230,6 +231,11 @@ impl Sim<'_> {
         if self.stores[si].table.delay_until[k] > now {
             return self.refuse(me, key, token, None);
         }
+        match self.stores[si].table.turn[k] {
+            Some(next) if next != token => return self.refuse(me, key, token, Some(next)),
+            Some(_) => self.stores[si].table.turn[k] = None,
+            None => {}
+        }
         let fence = self.grant(me, key, token, client_now);
         AcquireAnswer::Granted {
             fence,
@@ -295,6 +301,11 @@ impl Sim<'_> {
         let si = self.store_index(me);
         let k = key as usize;
         self.stores[si].table.queue[k].retain(|t| *t != by);
+        if self.stores[si].table.turn[k] == Some(by) {
+            // A waiter that gives up its place passes the turn on.
+            self.stores[si].table.turn[k] = None;
+            self.grant_next(me, key);
+        }
         let checks_owner = self.sc.lock.design.checks_owner();
         let Some(h) = &mut self.stores[si].table.held[k] else {
             self.record(me, EventKind::ReleaseIgnored { key, by });
@@ -391,26 +402,45 @@ impl Sim<'_> {
         }
     }
 
-    /// `fair` waiting: grants the key to the head of its queue, if it is free.
+    /// `fair` waiting: tells the head of the key's queue it is its turn, if the key is free.
+    /// The key waits a lease length for that waiter's acquire, then passes the turn on: as in
+    /// ZooKeeper's lock recipe, the next waiter's watch fires and it takes the lock itself, so
+    /// its lease counts from its own request, and a waiter that is gone (a lost notification,
+    /// a dead client) costs a lease length, not the lock.
     fn grant_next(&mut self, me: NodeId, key: KeyId) {
         if self.sc.lock.waiting != Waiting::Fair || !self.is_serving(me) {
             return;
         }
         let si = self.store_index(me);
         let k = key as usize;
-        if self.stores[si].table.held[k].is_some() {
+        let table = &self.stores[si].table;
+        if table.held[k].is_some() || table.turn[k].is_some() {
             return;
         }
-        if self.stores[si].table.delay_until[k] > self.lease_clock(me) {
+        if table.delay_until[k] > self.lease_clock(me) {
             self.arm_lock_delay(me, key);
             return;
         }
         let Some(next) = self.stores[si].table.queue[k].pop_front() else {
             return;
         };
-        let client_now = self.wall(next.worker);
-        let fence = self.grant(me, key, next, client_now);
-        self.send_queued_grant(me, key, next, fence);
+        self.stores[si].table.turn[k] = Some(next);
+        self.send(me, next.worker, Msg::YourTurn { key, token: next });
+        self.set_timer(
+            me,
+            self.sc.lock.ttl_ms as i64,
+            Timer::TurnOver { key, token: next },
+        );
+    }
+
+    /// The waiter told it is its turn did not claim the key in a lease length: the next one's.
+    fn turn_over(&mut self, me: NodeId, key: KeyId, token: Token) {
+        let si = self.store_index(me);
+        let k = key as usize;
+        if self.stores[si].table.turn[k] == Some(token) {
+            self.stores[si].table.turn[k] = None;
+            self.grant_next(me, key);
+        }
     }
 
     /// Tells a queued waiter it has been granted `key` in its turn.

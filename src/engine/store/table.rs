@@ -43,6 +43,8 @@ pub struct LockTable {
     pub queue: Vec<VecDeque<Token>>,
     /// Lock-delay: no new grant before this local time.
     pub delay_until: Vec<i64>,
+    /// `fair`: the waiter told it is its turn, whose claim the free key awaits.
+    pub turn: Vec<Option<Token>>,
 }
 
 impl LockTable {
@@ -52,6 +54,7 @@ impl LockTable {
             fence_counter: vec![0; keys],
             queue: vec![VecDeque::new(); keys],
             delay_until: vec![i64::MIN; keys],
+            turn: vec![None; keys],
         }
     }
 
