@@ -142,6 +142,7 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
                 LetGoReason::Rejected => "the resource rejected its write",
                 LetGoReason::LeaseOver => "it saw its lease had run out",
                 LetGoReason::Crashed => "it crashed",
+                LetGoReason::LockLost => "it learned its lease was gone and stopped its work",
             };
             format!("no longer holds {} ({}): {why}", key(*k), tok(*token))
         }
@@ -151,6 +152,15 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
             count,
         } => format!(
             "re-entered {} as {} (hold count {count})",
+            key(*k),
+            tok(*token)
+        ),
+        EventKind::LeftNested {
+            key: k,
+            token,
+            count,
+        } => format!(
+            "left the nested section: released {} once as {} (hold count {count})",
             key(*k),
             tok(*token)
         ),
@@ -228,6 +238,10 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
             key(*k)
         ),
         EventKind::Forgot => "forgot every lock (restarted without persistence)".to_string(),
+        EventKind::ForceReleased { key: k, holder } => match holder {
+            Some(t) => format!("an operator deleted {} while {} held it", key(*k), tok(*t)),
+            None => format!("an operator deleted {}; nobody held it", key(*k)),
+        },
         EventKind::Replicated { key: k, holder } => match holder {
             Some(h) => format!("copied from the primary: {} held by {}", key(*k), tok(*h)),
             None => format!("copied from the primary: {} is free", key(*k)),

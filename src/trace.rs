@@ -110,6 +110,9 @@ pub enum LetGoReason {
     LeaseOver,
     /// It crashed.
     Crashed,
+    /// `on_lock_loss = "stop"`: it learned its lease was gone (its own count ran out without a
+    /// renewal, or a renewal was refused) and stopped its work.
+    LockLost,
 }
 
 /// Everything the engine records. Store-side events name the token of the grant they concern.
@@ -210,6 +213,13 @@ pub enum EventKind {
         token: Token,
         count: u32,
     },
+    /// The nested section ended and released one hold of `token`: the hold count, as the
+    /// worker counts it, fell to `count`.
+    LeftNested {
+        key: KeyId,
+        token: Token,
+        count: u32,
+    },
     /// The worker's renewal was acknowledged; it believes the lease lasts `lease_ms` more.
     Renewed {
         key: KeyId,
@@ -263,6 +273,12 @@ pub enum EventKind {
     },
     /// A restart without persistence: the node forgot every lock it had.
     Forgot,
+    /// An operator deleted `key` on this node (`force_release`), whoever held it: `holder`,
+    /// or nobody.
+    ForceReleased {
+        key: KeyId,
+        holder: Option<Token>,
+    },
     /// `replicated`: this replica applied a copy of the primary's change.
     Replicated {
         key: KeyId,

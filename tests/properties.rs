@@ -34,8 +34,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use locksim::checker::{self, Kind, Verdict};
 use locksim::engine;
 use locksim::scenario::{
-    self, Check, Design, Expiry, Fault, FaultKind, LeaseClock, Lock, Network, Persistence, Renewal,
-    Resource, ResourceMode, Scenario, Store, StoreClock, Topology, Transport, Waiting, Worker,
+    self, Acquire, Check, Design, Expiry, Fault, FaultKind, LeaseClock, Lock, Network, OnLockLoss,
+    Persistence, Renewal, Resource, ResourceMode, Scenario, Store, StoreClock, Topology, Transport,
+    Waiting, Worker,
 };
 use locksim::trace::{EventKind, Trace};
 use proptest::prelude::*;
@@ -95,6 +96,8 @@ struct RawLock {
     retry_ms: u64,
     lock_delay_ms: u64,
     retry_jitter_ms: Option<u64>,
+    two_step: bool,
+    uncounted: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -120,6 +123,7 @@ struct RawWorker {
     clock_offset_ms: i64,
     clock_drift_ppm: i64,
     wall_lease_clock: bool,
+    stop_on_loss: bool,
 }
 
 /// A fault before its node names are known; an `Index` picks one of the candidates.
@@ -248,6 +252,8 @@ fn raw_lock() -> impl Strategy<Value = RawLock> {
         10u64..=500,
         prop_oneof![3 => Just(0u64), 1 => 1u64..=3_000],
         proptest::option::of(0u64..=300),
+        proptest::bool::weighted(0.2),
+        proptest::bool::weighted(0.2),
     )
         .prop_map(
             |(
@@ -260,6 +266,8 @@ fn raw_lock() -> impl Strategy<Value = RawLock> {
                 retry_ms,
                 lock_delay_ms,
                 retry_jitter_ms,
+                two_step,
+                uncounted,
             )| RawLock {
                 ttl_ms,
                 client_expiry,
@@ -270,6 +278,8 @@ fn raw_lock() -> impl Strategy<Value = RawLock> {
                 retry_ms,
                 lock_delay_ms,
                 retry_jitter_ms,
+                two_step,
+                uncounted,
             },
         )
 }
@@ -334,6 +344,7 @@ fn raw_worker() -> impl Strategy<Value = RawWorker> {
             0u32..=3,
             proptest::option::of(10u64..=500),
             proptest::bool::weighted(0.2),
+            proptest::bool::weighted(0.2),
         ),
         (
             proptest::bool::weighted(0.2),
@@ -346,7 +357,7 @@ fn raw_worker() -> impl Strategy<Value = RawWorker> {
     )
         .prop_map(
             |(
-                (start_ms, work_ms, writes, repeat, retry_ms, wall_lease_clock),
+                (start_ms, work_ms, writes, repeat, retry_ms, wall_lease_clock, stop_on_loss),
                 (other_key, nested, check_lease, write_timeout_ms, clock_offset_ms, drift),
             )| RawWorker {
                 start_ms,
@@ -361,6 +372,7 @@ fn raw_worker() -> impl Strategy<Value = RawWorker> {
                 clock_offset_ms,
                 clock_drift_ppm: drift,
                 wall_lease_clock,
+                stop_on_loss,
             },
         )
 }
@@ -504,6 +516,11 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             } else {
                 LeaseClock::Monotonic
             },
+            on_lock_loss: if w.stop_on_loss {
+                OnLockLoss::Stop
+            } else {
+                OnLockLoss::Continue
+            },
         })
         .collect();
     let worker_names: Vec<String> = workers.iter().map(|w| w.name.clone()).collect();
@@ -604,6 +621,12 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             retry_ms: lock.retry_ms,
             lock_delay_ms: lock.lock_delay_ms,
             retry_jitter_ms: lock.retry_jitter_ms,
+            acquire: if lock.two_step && has_lease {
+                Acquire::TwoStep
+            } else {
+                Acquire::OneStep
+            },
+            hold_count: !(lock.uncounted && lock.reentrant && design.checks_owner()),
         },
         store: Store {
             topology,
@@ -630,6 +653,7 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
         },
         check: Check { starve_after_ms },
         workers,
+        store_clocks: Vec::new(),
         faults,
         expect: None,
     }

@@ -66,6 +66,8 @@ fn matters(kind: &EventKind) -> bool {
         | K::SteppedDown { .. }
         | K::Acquired { .. }
         | K::Reentered { .. }
+        | K::LeftNested { .. }
+        | K::ForceReleased { .. }
         | K::LetGo { .. }
         | K::WriteAccepted { .. }
         | K::WriteRejected { .. }

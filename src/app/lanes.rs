@@ -217,6 +217,8 @@ pub enum LeaseEnd {
     Removed { by: Token },
     /// The node restarted without persistence and forgot it.
     Forgot,
+    /// An operator deleted the key (`force_release`).
+    Forced,
     /// The node granted the key to `by` over it.
     Replaced { by: Token },
     /// The promised lease ran out with no event (e.g. client-side expiry).
@@ -712,6 +714,12 @@ impl<'a> Builder<'a> {
             {
                 self.close_lease(at, node, key, LeaseEnd::Removed { by });
             }
+            EventKind::ForceReleased {
+                key,
+                holder: Some(holder),
+            } if self.lease_holder(node, key) == Some(holder) => {
+                self.close_lease(at, node, key, LeaseEnd::Forced);
+            }
             EventKind::Expired { key, token } if self.lease_holder(node, key) == Some(token) => {
                 self.close_lease(at, node, key, LeaseEnd::Expired);
             }
@@ -1045,6 +1053,7 @@ fn lease_lost_from(
         Some(LeaseEnd::RanOut) => "lease ran out".to_string(),
         Some(LeaseEnd::Removed { by }) => format!("removed by {}", trace.token_name(by)),
         Some(LeaseEnd::Forgot) => "store forgot it".to_string(),
+        Some(LeaseEnd::Forced) => "an operator deleted it".to_string(),
         Some(LeaseEnd::Replaced { by }) => format!("overwritten by {}", trace.token_name(by)),
         Some(LeaseEnd::Horizon) | None => "not held by the store".to_string(),
     };
@@ -1066,6 +1075,7 @@ fn end_label(trace: &Trace, kind: &SpanKind) -> String {
             LetGoReason::Rejected => "write rejected",
             LetGoReason::LeaseOver => "saw lease over",
             LetGoReason::Crashed => "crashed",
+            LetGoReason::LockLost => "stopped: lock lost",
         }
         .to_string(),
         SpanKind::Lease { token, end, .. } => match end {
@@ -1073,6 +1083,7 @@ fn end_label(trace: &Trace, kind: &SpanKind) -> String {
             LeaseEnd::Removed { by } if by == token => "released".to_string(),
             LeaseEnd::Removed { by } => format!("removed by {}", trace.token_name(by)),
             LeaseEnd::Forgot => "forgotten".to_string(),
+            LeaseEnd::Forced => "force-released".to_string(),
             LeaseEnd::Replaced { by } => format!("overwritten by {}", trace.token_name(by)),
             LeaseEnd::RanOut => "ran out".to_string(),
             LeaseEnd::Horizon => String::new(),
@@ -1206,6 +1217,9 @@ impl Span {
                         Some(LetGoReason::Rejected) => "\nthen the resource rejected its write",
                         Some(LetGoReason::LeaseOver) => "\nthen it saw its lease had run out",
                         Some(LetGoReason::Crashed) => "\nthen it crashed",
+                        Some(LetGoReason::LockLost) => {
+                            "\nthen it learned its lease was gone and stopped"
+                        }
                         None => "\nand still does at the end of the run",
                     });
                 }
@@ -1250,6 +1264,7 @@ impl Span {
                         trace.token_name(by)
                     ),
                     LeaseEnd::Forgot => "\nended: the node restarted and forgot it".to_string(),
+                    LeaseEnd::Forced => "\nended: an operator deleted the key".to_string(),
                     LeaseEnd::Replaced { by } => {
                         format!("\nended: granted to {} over it", trace.token_name(by))
                     }

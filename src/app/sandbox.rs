@@ -23,7 +23,7 @@ const LABEL_WIDTH: f32 = 170.0;
 const OPEN_ITEMS: usize = 12;
 
 /// Every fault kind, in the order of DESIGN §4's table.
-const FAULT_KINDS: [&str; 9] = [
+const FAULT_KINDS: [&str; 10] = [
     "pause",
     "stall",
     "crash",
@@ -33,6 +33,7 @@ const FAULT_KINDS: [&str; 9] = [
     "heal",
     "clock_jump",
     "delay",
+    "force_release",
 ];
 
 const EXPIRIES: [(Expiry, &str); 2] = [(Expiry::Store, "store"), (Expiry::Client, "client")];
@@ -142,6 +143,12 @@ fn fault_kind(name: &str, old: Option<&FaultKind>, workers: &[Worker]) -> Option
                 for_ms,
             }
         }
+        "force_release" => FaultKind::ForceRelease {
+            key: workers
+                .first()
+                .map_or_else(|| "lock".to_string(), |w| w.key.clone()),
+            node: None,
+        },
         _ => return None,
     })
 }
@@ -1083,6 +1090,26 @@ fn fault_fields(
             form.row(ui, &p("for_ms"), "for_ms", "", |ui| {
                 ui.add(ms(for_ms));
             });
+        }
+        FaultKind::ForceRelease { key, node } => {
+            form.row(ui, &p("key"), "key", "The lock to delete.", |ui| {
+                ui.add(egui::TextEdit::singleline(key).desired_width(120.0));
+            });
+            form.row(
+                ui,
+                &p("node"),
+                "node",
+                "Empty: on every store node.",
+                |ui| {
+                    let mut one = node.is_some();
+                    if ui.checkbox(&mut one, "one store node").changed() {
+                        *node = one.then(|| "store1".to_string());
+                    }
+                    if let Some(n) = node {
+                        pick_node(ui, &p("node"), n, nodes);
+                    }
+                },
+            );
         }
     }
 }

@@ -126,8 +126,10 @@ fn to_single_store(s: &mut Scenario) {
             groups.retain(|group| !group.is_empty());
             groups.len() >= 2
         }
+        FaultKind::ForceRelease { node, .. } => node.as_deref().is_none_or(|n| !gone(n)),
         FaultKind::KillStore { .. } | FaultKind::Heal => true,
     });
+    s.store_clocks.retain(|c| !gone(&c.name));
 }
 
 /// One line of the comparison: what was run, and what came out.

@@ -259,6 +259,7 @@ pub fn scenario(mode: ResourceMode) -> Scenario {
         },
         check: Check::default(),
         workers: vec![Worker::new("A")],
+        store_clocks: Vec::new(),
         faults: Vec::new(),
         expect: None,
     }

@@ -2,7 +2,7 @@
 
 use super::{Ev, Sim};
 use crate::scenario::{FaultKind, Transport};
-use crate::trace::{DropReason, EventKind, NodeId};
+use crate::trace::{DropReason, EventKind, KeyId, NodeId};
 
 impl Sim<'_> {
     /// Starts fault number `i` of the scenario.
@@ -97,6 +97,18 @@ impl Sim<'_> {
                         for_ms,
                     },
                 );
+            }
+            FaultKind::ForceRelease { key, node } => {
+                let Some(key) = self.keys.iter().position(|k| *k == key) else {
+                    return;
+                };
+                let targets: Vec<NodeId> = match node {
+                    Some(name) => self.node_id(&name).into_iter().collect(),
+                    None => (0..self.stores.len()).map(|i| self.store_id(i)).collect(),
+                };
+                for id in targets {
+                    self.force_release(id, key as KeyId);
+                }
             }
         }
     }

@@ -95,6 +95,10 @@ enum Timer {
         at_ms: u64,
     },
     RenewTick,
+    /// `on_lock_loss = "stop"`: the worker's own count of `token`'s lease may be over.
+    LeaseCheck {
+        token: Token,
+    },
     WorkPoint {
         generation: u32,
     },
@@ -175,12 +179,23 @@ impl<'a> Sim<'a> {
                 incarnation: 0,
             });
         }
-        for _ in 0..=n_stores {
+        for i in 0..=n_stores {
+            let name = format!("store{}", i + 1);
+            // `[[node]]` gives a store node its clock error; the resource keeps true time.
+            let clock = sc
+                .store_clocks
+                .iter()
+                .find(|c| i < n_stores && c.name == name)
+                .map_or_else(Clock::default, |c| Clock {
+                    offset_ms: c.clock_offset_ms,
+                    drift_ppm: c.clock_drift_ppm,
+                    jumped_ms: 0,
+                });
             nodes.push(Node {
                 alive: true,
                 paused: false,
                 backlog: Vec::new(),
-                clock: Clock::default(),
+                clock,
                 incarnation: 0,
             });
         }

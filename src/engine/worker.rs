@@ -8,8 +8,19 @@ use rand::RngExt;
 
 use super::msg::{AcquireAnswer, Msg};
 use super::{Ev, Sim, Timer};
-use crate::scenario::{Design, LeaseClock, Renewal, Topology};
+use crate::scenario::{Design, LeaseClock, OnLockLoss, Renewal, Topology};
 use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, Token};
+
+/// Whether the nested section took the lock and has not yet released it.
+fn inner_open(h: &Hold) -> bool {
+    h.nested_done && !h.inner_released && (h.count > 1 || h.inner.is_some())
+}
+
+/// Running time at which the nested section ends: it begins halfway through the outer
+/// section and lasts a quarter of it.
+fn inner_end_ms(work_ms: u64) -> u64 {
+    work_ms / 2 + work_ms / 4
+}
 
 /// How many times a worker sends again a release that got no answer from a single store node.
 const RELEASE_RESENDS: u32 = 2;
@@ -83,6 +94,8 @@ struct Hold {
     /// A second token from a non-reentrant nested acquire.
     inner: Option<Token>,
     nested_done: bool,
+    /// The nested (inner) section ended and released its hold.
+    inner_released: bool,
     /// Running time spent on the critical section so far, ms.
     work_done: u64,
     /// True time the work last resumed, if it is advancing now.
@@ -206,6 +219,7 @@ impl Sim<'_> {
             },
             Timer::Deadline { wait, at_ms } => self.deadline_reached(w, wait, at_ms),
             Timer::RenewTick => self.renew_tick(w),
+            Timer::LeaseCheck { token } => self.lease_check(w, token),
             Timer::WorkPoint { generation }
                 if self.workers[w as usize].generation == generation =>
             {
@@ -589,6 +603,7 @@ impl Sim<'_> {
                     self.renewed(w, None);
                 } else {
                     self.op_failed(w, true);
+                    self.lock_lost(w, token);
                 }
             }
             Msg::ReadReply {
@@ -758,6 +773,7 @@ impl Sim<'_> {
             count: 1,
             inner: None,
             nested_done: false,
+            inner_released: false,
             work_done: 0,
             running_since: None,
             writes_done: 0,
@@ -784,6 +800,7 @@ impl Sim<'_> {
         if self.sc.lock.renewal != Renewal::None {
             self.set_timer(w, self.sc.lock.renew_period_ms() as i64, Timer::RenewTick);
         }
+        self.arm_lease_check(w);
     }
 
     fn start_work(&mut self, w: NodeId) {
@@ -845,12 +862,16 @@ impl Sim<'_> {
         let spec = &self.sc.workers[w as usize];
         let h = worker.hold.as_ref()?;
         let nested = (spec.nested && !h.nested_done).then_some(spec.work_ms / 2);
+        let inner_end = inner_open(h).then_some(inner_end_ms(spec.work_ms));
         let write = (h.writes_done < spec.writes)
             .then(|| spec.work_ms * u64::from(h.writes_done + 1) / u64::from(spec.writes));
-        Some(match (nested, write) {
-            (Some(a), Some(b)) => a.min(b),
-            (a, b) => a.or(b).unwrap_or(spec.work_ms),
-        })
+        Some(
+            [nested, inner_end, write]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(spec.work_ms),
+        )
     }
 
     fn schedule_work_point(&mut self, w: NodeId) {
@@ -892,6 +913,9 @@ impl Sim<'_> {
             self.nested_attempt(w);
             return;
         }
+        if inner_open(&h) && h.work_done >= inner_end_ms(work_ms) {
+            self.end_inner_section(w);
+        }
         let point = work_ms * u64::from(h.writes_done + 1) / u64::from(writes);
         if h.writes_done < writes && h.work_done >= point {
             if !check_lease {
@@ -908,6 +932,33 @@ impl Sim<'_> {
             return;
         }
         self.continue_work(w);
+    }
+
+    /// The nested call returns and releases what it took: one count of a reentrant hold (the
+    /// store counts it down, or — uncounted — frees the lock), or a second token.
+    fn end_inner_section(&mut self, w: NodeId) {
+        let worker = self.w(w);
+        let key = worker.key;
+        let Some(h) = worker.hold.as_mut() else {
+            return;
+        };
+        h.inner_released = true;
+        if let Some(inner) = h.inner.take() {
+            self.record(
+                w,
+                EventKind::LetGo {
+                    key,
+                    token: inner,
+                    reason: LetGoReason::Released,
+                },
+            );
+            self.send_release(w, inner);
+        } else if h.count > 1 {
+            h.count -= 1;
+            let (token, count) = (h.token, h.count);
+            self.record(w, EventKind::LeftNested { key, token, count });
+            self.send_release(w, token);
+        }
     }
 
     /// After a write (or a point with nothing to do): finish, or run on to the next point.
@@ -1026,6 +1077,47 @@ impl Sim<'_> {
             return;
         }
         self.begin_op(w, OpKind::Renew, token, true);
+    }
+
+    /// `on_lock_loss = "stop"`: arms a check for when the worker's own count of its lease runs
+    /// out (renewals move that moment on; the check then looks again).
+    fn arm_lease_check(&mut self, w: NodeId) {
+        if self.sc.workers[w as usize].on_lock_loss != OnLockLoss::Stop {
+            return;
+        }
+        let now = self.lease_now(w);
+        let Some(h) = self.workers[w as usize].hold else {
+            return;
+        };
+        if let Some(until) = h.lease_until {
+            let token = h.token;
+            self.set_timer(w, until - now, Timer::LeaseCheck { token });
+        }
+    }
+
+    fn lease_check(&mut self, w: NodeId, token: Token) {
+        let now = self.lease_now(w);
+        let Some(h) = self.workers[w as usize].hold.filter(|h| h.token == token) else {
+            return;
+        };
+        match h.lease_until {
+            Some(until) if until <= now => self.lock_lost(w, token),
+            Some(_) => self.arm_lease_check(w),
+            None => {}
+        }
+    }
+
+    /// The worker learned that its lock `token` is gone: with `on_lock_loss = "stop"` it
+    /// stops before its next step (etcd's `Session.Done`, client-go's `OnStoppedLeading`).
+    fn lock_lost(&mut self, w: NodeId, token: Token) {
+        let stops = self.sc.workers[w as usize].on_lock_loss == OnLockLoss::Stop;
+        if stops
+            && self.workers[w as usize]
+                .hold
+                .is_some_and(|h| h.token == token)
+        {
+            self.let_go(w, LetGoReason::LockLost);
+        }
     }
 
     fn renewed(&mut self, w: NodeId, validity: Option<i64>) {

@@ -52,6 +52,9 @@ pub struct Scenario {
     /// The clients that want the lock. At least one.
     #[serde(rename = "worker")]
     pub workers: Vec<Worker>,
+    /// Clock errors of store nodes (`[[node]]`); a store node not listed keeps true time.
+    #[serde(default, rename = "node", skip_serializing_if = "Vec::is_empty")]
+    pub store_clocks: Vec<NodeClock>,
     /// Faults injected at fixed true times.
     #[serde(default, rename = "fault", skip_serializing_if = "Vec::is_empty")]
     pub faults: Vec<Fault>,
@@ -113,6 +116,22 @@ pub struct Lock {
     /// a random delay). `None`: half the worker's back-off; 0: lockstep retries.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_jitter_ms: Option<u64>,
+    pub acquire: Acquire,
+    /// With `reentrant`: whether the store counts repeat acquires by the same owner. `false`:
+    /// the repeat is let in but not counted, so the first release frees the lock (MySQL
+    /// `GET_LOCK` before 5.7.5 behaved so; Redisson and Curator count).
+    pub hold_count: bool,
+}
+
+/// How a lease lock is taken at the store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Acquire {
+    /// One atomic command: `SET key token NX PX ttl` (Redis docs, `SET`).
+    OneStep,
+    /// `SETNX key token`, then `EXPIRE key ttl` once the first reply is in: a holder that dies
+    /// between the two leaves a key with no TTL (the pattern the Redis `SETNX` docs retire).
+    TwoStep,
 }
 
 /// The design ladder of DESIGN §2, each rung adding one fix to the one before.
@@ -270,6 +289,9 @@ impl Store {
 pub enum Persistence {
     /// Every change is on disk before it is acknowledged.
     Fsync,
+    /// Changes are flushed to disk once a second (Redis AOF `appendfsync everysec`, its usual
+    /// setting): a crash loses what changed since the last flush.
+    Everysec,
     /// A restarted node has forgotten every lock.
     None,
 }
@@ -347,6 +369,37 @@ pub struct Worker {
     pub clock_drift_ppm: i64,
     #[serde(default, skip_serializing_if = "is_default")]
     pub lease_clock: LeaseClock,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub on_lock_loss: OnLockLoss,
+}
+
+/// What a worker does when it learns its lock is gone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnLockLoss {
+    /// Carries on with its critical section (most lock clients unless the code checks).
+    #[default]
+    Continue,
+    /// Stops before the next step of its critical section, as an etcd client does when its
+    /// session's `Done` channel closes, or client-go's leader election in `OnStoppedLeading`.
+    /// It learns when its own lease count runs out without a renewal, or a refusal or a
+    /// rejected write arrives; a step already under way still goes out.
+    Stop,
+}
+
+/// One store node's clock error (`[[node]]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeClock {
+    /// A store node's name, `store1` .. `storeN`.
+    pub name: String,
+    /// Initial offset of its wall clock from true time, ms.
+    #[serde(default)]
+    pub clock_offset_ms: i64,
+    /// Its clock's rate error, parts per million (positive runs fast): both its wall and its
+    /// monotonic clock drift, as a crystal's error moves both.
+    #[serde(default)]
+    pub clock_drift_ppm: i64,
 }
 
 /// Which of its clocks a worker times its own lease (and Redlock's elapsed time) on.
@@ -409,6 +462,14 @@ pub enum FaultKind {
         extra_ms: u64,
         for_ms: u64,
     },
+    /// Someone deletes the lock key `key` whoever holds it (`terraform force-unlock`, a `DEL`
+    /// from a console): on store node `node`, or on every store node if none is named.
+    ForceRelease {
+        #[serde(default = "defaults::key")]
+        key: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        node: Option<String>,
+    },
 }
 
 impl FaultKind {
@@ -424,6 +485,7 @@ impl FaultKind {
             FaultKind::Heal => "heal",
             FaultKind::ClockJump { .. } => "clock_jump",
             FaultKind::Delay { .. } => "delay",
+            FaultKind::ForceRelease { .. } => "force_release",
         }
     }
 }
@@ -469,6 +531,8 @@ impl Default for Lock {
             retry_ms: 50,
             lock_delay_ms: 0,
             retry_jitter_ms: None,
+            acquire: Acquire::OneStep,
+            hold_count: true,
         }
     }
 }
@@ -531,6 +595,7 @@ impl Worker {
             clock_offset_ms: 0,
             clock_drift_ppm: 0,
             lease_clock: LeaseClock::Monotonic,
+            on_lock_loss: OnLockLoss::Continue,
         }
     }
 }

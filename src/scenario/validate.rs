@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use super::{
-    Design, Expect, Expiry, FaultKind, Lock, Network, Renewal, Scenario, ScenarioError, Store,
-    Topology, VERSION, Worker,
+    Acquire, Design, Expect, Expiry, FaultKind, Lock, Network, Renewal, Scenario, ScenarioError,
+    Store, Topology, VERSION, Worker,
 };
 
 /// Longest horizon, ms (a little under 3 simulated hours): every case fits far inside it, and it
@@ -62,6 +62,7 @@ impl Scenario {
         )?;
         at_least_one(self.check.starve_after_ms, "check.starve_after_ms")?;
         self.check_workers()?;
+        self.check_store_clocks()?;
         self.check_faults()?;
         self.expect.as_ref().map_or(Ok(()), check_expect)
     }
@@ -170,7 +171,57 @@ impl Scenario {
                     })?;
                     at_least_one(*for_ms, &field("for_ms"))?;
                 }
+                FaultKind::ForceRelease { key, node } => {
+                    ensure(
+                        self.workers.iter().any(|w| w.key == *key),
+                        field("key"),
+                        || {
+                            let mut keys: Vec<&str> =
+                                self.workers.iter().map(|w| w.key.as_str()).collect();
+                            keys.sort_unstable();
+                            keys.dedup();
+                            format!(
+                                "no worker uses the lock {key:?}, so there is nothing to delete; \
+                                 the keys are {}",
+                                keys.join(", ")
+                            )
+                        },
+                    )?;
+                    if let Some(node) = node {
+                        self.check_store_node(node, field("node"))?;
+                    }
+                }
             }
+        }
+        Ok(())
+    }
+
+    /// `name` must be one of `store1` .. `storeN`.
+    fn check_store_node(&self, name: &str, field: String) -> Check {
+        let known = name
+            .strip_prefix("store")
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| (1..=self.store.nodes).contains(&n) && name == format!("store{n}"));
+        ensure(known, field, || {
+            format!(
+                "must name a store node, store1 .. store{}; got {name:?}",
+                self.store.nodes
+            )
+        })
+    }
+
+    fn check_store_clocks(&self) -> Check {
+        let mut first_named: HashMap<&str, usize> = HashMap::new();
+        for (i, node) in self.store_clocks.iter().enumerate() {
+            let field = |name: &str| format!("node[{i}].{name}");
+            self.check_store_node(&node.name, field("name"))?;
+            if let Some(first) = first_named.insert(&node.name, i) {
+                return Err(ScenarioError::new(
+                    field("name"),
+                    format!("`{}` already has its clock in node[{first}]", node.name),
+                ));
+            }
+            check_clock(node.clock_offset_ms, node.clock_drift_ppm, field)?;
         }
         Ok(())
     }
@@ -305,6 +356,20 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
             )
         },
     )?;
+    ensure(
+        lock.acquire == Acquire::OneStep || has_lease,
+        "lock.acquire",
+        || {
+            format!(
+                "two_step is SETNX then EXPIRE, and {design} locks have no expiry to set: use a \
+                 design with a lease (ttl, token or fencing), or acquire = \"one_step\""
+            )
+        },
+    )?;
+    ensure(lock.hold_count || lock.reentrant, "lock.hold_count", || {
+        "says how a reentrant lock counts repeat acquires; it needs lock.reentrant = true"
+            .to_string()
+    })?;
     at_least_one(lock.retry_ms, "lock.retry_ms")?;
     if let Some(jitter) = lock.retry_jitter_ms {
         at_most_horizon(jitter, "lock.retry_jitter_ms")?;
@@ -391,23 +456,22 @@ fn check_worker(worker: &Worker, field: impl Fn(&str) -> String) -> Check {
         "must not be empty: it names the lock (and the record) the worker wants".to_string()
     })?;
     at_least_one(worker.write_timeout_ms, &field("write_timeout_ms"))?;
+    check_clock(worker.clock_offset_ms, worker.clock_drift_ppm, field)
+}
+
+/// A node's clock error: `clock_offset_ms` and `clock_drift_ppm` within their bounds.
+fn check_clock(offset_ms: i64, drift_ppm: i64, field: impl Fn(&str) -> String) -> Check {
     ensure(
-        worker.clock_offset_ms.unsigned_abs() <= MAX_CLOCK_STEP_MS,
+        offset_ms.unsigned_abs() <= MAX_CLOCK_STEP_MS,
         field("clock_offset_ms"),
-        || {
-            format!(
-                "must be within ±{MAX_CLOCK_STEP_MS} ms; got {}",
-                worker.clock_offset_ms
-            )
-        },
+        || format!("must be within ±{MAX_CLOCK_STEP_MS} ms; got {offset_ms}"),
     )?;
     ensure(
-        worker.clock_drift_ppm.unsigned_abs() <= MAX_DRIFT_PPM,
+        drift_ppm.unsigned_abs() <= MAX_DRIFT_PPM,
         field("clock_drift_ppm"),
         || {
             format!(
-                "must be within ±{MAX_DRIFT_PPM} ppm (a clock at half or 1.5 times true speed); got {}",
-                worker.clock_drift_ppm
+                "must be within ±{MAX_DRIFT_PPM} ppm (a clock at half or 1.5 times true speed); got {drift_ppm}"
             )
         },
     )

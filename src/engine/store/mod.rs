@@ -371,6 +371,27 @@ impl Sim<'_> {
         self.grant_next(me, key);
     }
 
+    /// An operator deletes `key` on this node, whoever holds it (`force_release`). A replica
+    /// or follower takes writes only from its primary or leader, so there it does nothing;
+    /// the primary's delete reaches its replicas as usual.
+    pub(super) fn force_release(&mut self, me: NodeId, key: KeyId) {
+        if !self.nodes[me as usize].alive || !self.is_serving(me) {
+            return;
+        }
+        self.expire_if_due(me, key);
+        let si = self.store_index(me);
+        let held = self.stores[si].table.held[key as usize].take();
+        self.record(
+            me,
+            EventKind::ForceReleased {
+                key,
+                holder: held.map(|h| h.token),
+            },
+        );
+        self.replicate(me, key);
+        self.grant_next(me, key);
+    }
+
     /// Sets a timer for when the key's lease should end on this node.
     fn arm_expiry(&mut self, me: NodeId, key: KeyId, token: Token) {
         let si = self.store_index(me);
