@@ -8,12 +8,16 @@ use eframe::egui::{self, RichText, Ui};
 
 use super::style;
 use crate::checker::{Verdict, fmt_ms};
-use crate::scenario::{Design, Fault, FaultKind, Scenario, StoreClock};
+use crate::scenario::{Design, Fault, FaultKind, NodeClock, Scenario, StoreClock};
 use crate::trace::{EventKind, Trace};
 
 /// How far the "jump a store clock" control steps a clock by default, ms: far past any lease
 /// in the lessons, so a wall-clock store drops its leases at once.
 const DEFAULT_JUMP_MS: i64 = 30_000;
+
+/// How fast the "drift a store clock" control makes a clock run by default, ppm: 10 %, ten
+/// times Redlock's 1 % allowance for drift.
+const DEFAULT_DRIFT_PPM: i64 = 100_000;
 
 /// One change the learner can make to the current scenario.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +51,10 @@ pub enum Breakage {
     },
     /// The store times leases on its wall clock, so a clock jump moves their expiry.
     WallClock,
+    /// An operator deletes the lock at `at_ms`, whoever holds it (on every store node).
+    ForceRelease { at_ms: u64 },
+    /// Store node `node`'s clock runs `drift_ppm` parts per million fast (negative: slow).
+    DriftClock { node: String, drift_ppm: i64 },
 }
 
 impl Breakage {
@@ -94,6 +102,15 @@ impl Breakage {
                 fmt_ms(*at_ms)
             ),
             Breakage::WallClock => "the store times leases on its wall clock".to_string(),
+            Breakage::ForceRelease { at_ms } => {
+                format!("an operator deleted the lock at {}", fmt_ms(*at_ms))
+            }
+            Breakage::DriftClock { node, drift_ppm } => format!(
+                "{node}'s clock runs {}{:.1} % {}",
+                if *drift_ppm < 0 { "-" } else { "+" },
+                drift_ppm.unsigned_abs() as f64 / 10_000.0,
+                if *drift_ppm < 0 { "slow" } else { "fast" }
+            ),
         }
     }
 }
@@ -194,6 +211,26 @@ pub fn apply(scenario: &Scenario, change: &Breakage) -> Result<Scenario, String>
                 return Err("The store already times leases on its wall clock.".to_string());
             }
             s.store.clock = Some(StoreClock::Wall);
+        }
+        Breakage::ForceRelease { at_ms } => {
+            let key = s.workers.first().map(|w| w.key.clone()).unwrap_or_default();
+            add_fault(&mut s, *at_ms, FaultKind::ForceRelease { key, node: None });
+        }
+        Breakage::DriftClock { node, drift_ppm } => {
+            if !store_nodes(&s).contains(node) {
+                return Err(format!(
+                    "{node:?} is not a store node; the store nodes are {}.",
+                    store_nodes(&s).join(", ")
+                ));
+            }
+            match s.store_clocks.iter_mut().find(|c| c.name == *node) {
+                Some(c) => c.clock_drift_ppm = *drift_ppm,
+                None => s.store_clocks.push(NodeClock {
+                    name: node.clone(),
+                    clock_offset_ms: 0,
+                    clock_drift_ppm: *drift_ppm,
+                }),
+            }
         }
     }
     s.validate()
@@ -299,6 +336,7 @@ struct Form {
     restart_after_ms: u64,
     jump_node: String,
     jump_ms: i64,
+    drift_ppm: i64,
 }
 
 impl Form {
@@ -313,6 +351,7 @@ impl Form {
             restart_after_ms: 5_000,
             jump_node: "store1".to_string(),
             jump_ms: DEFAULT_JUMP_MS,
+            drift_ppm: DEFAULT_DRIFT_PPM,
         }
     }
 }
@@ -485,6 +524,42 @@ impl BreakIt {
                     .speed(100),
             );
         });
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .button("Drift a store clock")
+                .on_hover_text(
+                    "The node's clock runs fast (or slow): its leases end early (or late) in \
+                     true time. Redlock allows for 1 %.",
+                )
+                .clicked()
+            {
+                *chosen = Some(Breakage::DriftClock {
+                    node: f.jump_node.clone(),
+                    drift_ppm: f.drift_ppm,
+                });
+            }
+            ui.label(RichText::new(&f.jump_node).strong());
+            ui.add(
+                egui::DragValue::new(&mut f.drift_ppm)
+                    .range(-500_000..=500_000)
+                    .suffix(" ppm")
+                    .speed(1_000),
+            );
+        });
+
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .button("Force-release the lock")
+                .on_hover_text(
+                    "An operator deletes the lock key by hand (a force-unlock, a DEL from a \
+                     console), whoever holds it.",
+                )
+                .clicked()
+            {
+                *chosen = Some(Breakage::ForceRelease { at_ms: f.at_ms });
+            }
+        });
+
         if current.store.lease_clock() == StoreClock::Monotonic {
             ui.horizontal_wrapped(|ui| {
                 ui.label(

@@ -11,8 +11,9 @@ use eframe::egui::{self, Align, RichText, Ui};
 use super::style;
 use crate::checker::Kind;
 use crate::scenario::{
-    self, Design, Expect, Expiry, Fault, FaultKind, LeaseClock, Persistence, Renewal, ResourceMode,
-    Scenario, ScenarioError, StoreClock, Topology, Transport, Waiting, Worker,
+    self, Acquire, Design, Expect, Expiry, Fault, FaultKind, LeaseClock, NodeClock, OnLockLoss,
+    Persistence, Renewal, ResourceMode, Scenario, ScenarioError, StoreClock, Topology, Transport,
+    Waiting, Worker,
 };
 
 /// Width of the label column, in points: the widgets of every section line up after it.
@@ -60,8 +61,19 @@ const LEASE_CLOCKS: [(LeaseClock, &str); 2] = [
     (LeaseClock::Monotonic, "monotonic"),
     (LeaseClock::Wall, "wall"),
 ];
-const PERSISTENCES: [(Persistence, &str); 2] =
-    [(Persistence::Fsync, "fsync"), (Persistence::None, "none")];
+const PERSISTENCES: [(Persistence, &str); 3] = [
+    (Persistence::Fsync, "fsync"),
+    (Persistence::Everysec, "everysec"),
+    (Persistence::None, "none"),
+];
+const ACQUIRES: [(Acquire, &str); 2] = [
+    (Acquire::OneStep, "one_step"),
+    (Acquire::TwoStep, "two_step"),
+];
+const ON_LOCK_LOSS: [(OnLockLoss, &str); 2] = [
+    (OnLockLoss::Continue, "continue"),
+    (OnLockLoss::Stop, "stop"),
+];
 const MODES: [(ResourceMode, &str); 3] = [
     (ResourceMode::Plain, "plain"),
     (ResourceMode::Idempotent, "idempotent"),
@@ -403,6 +415,7 @@ impl Sandbox {
                 network(ui, &mut form, draft);
                 lock(ui, &mut form, draft);
                 store(ui, &mut form, draft);
+                store_clocks(ui, &mut form, draft);
                 resource_and_check(ui, &mut form, draft);
                 workers(ui, &mut form, draft);
                 faults(ui, &mut form, draft, &mut self.new_fault);
@@ -715,6 +728,22 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
         );
         form.row(
             ui,
+            "lock.acquire",
+            "acquire",
+            "one_step: SET NX PX. two_step: SETNX, then EXPIRE (a crash between leaves no TTL).",
+            |ui| pick(ui, "lock.acquire", &mut l.acquire, &ACQUIRES),
+        );
+        form.row(
+            ui,
+            "lock.hold_count",
+            "hold_count",
+            "With reentrant: count repeat acquires. Off: the first release frees the lock.",
+            |ui| {
+                ui.checkbox(&mut l.hold_count, "");
+            },
+        );
+        form.row(
+            ui,
             "lock.lock_delay_ms",
             "lock_delay_ms",
             "After a lease expires, refuse new grants this long.",
@@ -752,7 +781,7 @@ fn store(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             ui,
             "store.persistence",
             "persistence",
-            "none: a restarted node forgot every lock.",
+            "everysec: a crash loses the last second. none: a restarted node forgot every lock.",
             |ui| pick(ui, "store.persistence", &mut st.persistence, &PERSISTENCES),
         );
         form.row(
@@ -773,6 +802,58 @@ fn store(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                 ui.add(ms(&mut st.failover_ms));
             },
         );
+    });
+}
+
+/// `[[node]]`: a clock offset and drift per store node.
+fn store_clocks(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
+    let stores: Vec<String> = (1..=s.store.nodes).map(|n| format!("store{n}")).collect();
+    section(ui, form.open_for(&["node"]), "Store clocks", |ui| {
+        let mut remove = None;
+        for (i, c) in s.store_clocks.iter_mut().enumerate() {
+            let p = |field: &str| format!("node[{i}].{field}");
+            form.row(ui, &p("name"), "name", "", |ui| {
+                pick_node(ui, &p("name"), &mut c.name, &stores);
+                if ui.button("Remove").clicked() {
+                    remove = Some(i);
+                }
+            });
+            form.row(ui, &p("clock_offset_ms"), "clock_offset_ms", "", |ui| {
+                ui.add(
+                    egui::DragValue::new(&mut c.clock_offset_ms)
+                        .speed(10)
+                        .suffix(" ms"),
+                );
+            });
+            form.row(
+                ui,
+                &p("clock_drift_ppm"),
+                "clock_drift_ppm",
+                "Positive runs fast; Redlock allows for 1 % (10 000 ppm).",
+                |ui| {
+                    ui.add(
+                        egui::DragValue::new(&mut c.clock_drift_ppm)
+                            .speed(100)
+                            .suffix(" ppm"),
+                    );
+                },
+            );
+        }
+        if let Some(i) = remove {
+            s.store_clocks.remove(i);
+        }
+        let free = stores
+            .iter()
+            .find(|n| !s.store_clocks.iter().any(|c| &c.name == *n));
+        if let Some(name) = free
+            && ui.button("Add a store clock").clicked()
+        {
+            s.store_clocks.push(NodeClock {
+                name: name.clone(),
+                clock_offset_ms: 0,
+                clock_drift_ppm: 0,
+            });
+        }
     });
 }
 
@@ -930,6 +1011,13 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         "lease_clock",
                         "The clock it times its own lease on.",
                         |ui| pick(ui, &p("lease_clock"), &mut w.lease_clock, &LEASE_CLOCKS),
+                    );
+                    form.row(
+                        ui,
+                        &p("on_lock_loss"),
+                        "on_lock_loss",
+                        "stop: stops its work once it learns the lock is gone.",
+                        |ui| pick(ui, &p("on_lock_loss"), &mut w.on_lock_loss, &ON_LOCK_LOSS),
                     );
                 });
         }
