@@ -157,6 +157,12 @@ pub static STEPS: [Step; 8] = [
                 feedback: "Until somebody notices, nothing moves: B waits for the whole run.",
                 scenario: scenario!("step3-setnx-holder-crash"),
             },
+            Choice {
+                label: "Take the key with SETNX, then give it a TTL with EXPIRE",
+                right: false,
+                feedback: "Two commands leave a gap. A's machine dies after its SETNX but before its EXPIRE: the key has no TTL, and B waits for the whole run.",
+                scenario: scenario!("step3-setnx-then-expire"),
+            },
         ],
         explanation: "Grant the lock for a bounded time. If the holder dies, the store \
             expires the key when the TTL runs out and the next worker can take it. The holder \
@@ -226,6 +232,12 @@ pub static STEPS: [Step; 8] = [
                 scenario: scenario!("step5-check-lease-then-pause"),
             },
             Choice {
+                label: "Stop working as soon as you learn the lock is lost",
+                right: false,
+                feedback: "A stops the moment it learns its lease is gone — but a frozen process learns nothing. The pause falls after its last check; when A wakes, its write is already on its way.",
+                scenario: scenario!("step5-stop-on-lock-loss"),
+            },
+            Choice {
                 label: "Make the lease longer than any pause could be",
                 right: false,
                 feedback: "A 30 s lease against a 40 s pause. Pauses have no upper bound, so no TTL is long enough.",
@@ -291,7 +303,10 @@ pub static STEPS: [Step; 8] = [
             "A quorum, not one node",
             "One node gives up either availability (it dies, everything stops) or safety (async failover can grant twice). Majority agreement gives both, at the cost of speed — pay it when correctness matters.",
         ),
-        extras: &[scenario!("step6-minority-cannot-grant")],
+        extras: &[
+            scenario!("step6-minority-cannot-grant"),
+            scenario!("step6-aof-everysec-restart"),
+        ],
     },
     Step {
         title: "Living with the lock",
@@ -334,6 +349,7 @@ pub static STEPS: [Step; 8] = [
             scenario!("step7-watchdog-renews"),
             scenario!("step7-nested-not-reentrant"),
             scenario!("step7-nested-reentrant"),
+            scenario!("step7-uncounted-reentry"),
             scenario!("step7-retry-starves"),
             scenario!("step7-fair-queue"),
             scenario!("step7-table-lock"),
