@@ -149,7 +149,7 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
             fmt_ms(*lease_ms)
         ),
         EventKind::RenewFailed { key: k, token } => format!(
-            "renewal of {} ({}) refused: the lease was gone",
+            "renewal of {} ({}) failed: refused or unanswered",
             key(*k),
             tok(*token)
         ),
@@ -165,23 +165,12 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
             tok(*token),
             grant_terms(*fence, *lease_ms, "no expiry")
         ),
-        EventKind::Refused {
-            key: k,
-            token,
-            holder,
-        } => match holder {
-            Some(h) => format!(
-                "refused {} to {}: held by {}",
-                key(*k),
-                tok(*token),
-                tok(*h)
-            ),
-            None => format!(
-                "refused {} to {}: not granting now (lock-delay, or no leader)",
-                key(*k),
-                tok(*token)
-            ),
-        },
+        EventKind::Refused { key: k, token, why } => format!(
+            "refused {} to {}: {}",
+            key(*k),
+            tok(*token),
+            why.phrase(tok)
+        ),
         EventKind::LeaseExtended {
             key: k,
             token,
@@ -216,9 +205,25 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
             Some(h) => format!("copied from the primary: {} held by {}", key(*k), tok(*h)),
             None => format!("copied from the primary: {} is free", key(*k)),
         },
+        EventKind::Resynced {
+            from,
+            full: false,
+            offset,
+        } => format!(
+            "caught up from {}'s backlog (partial resync, now at offset {offset})",
+            trace.node_name(*from)
+        ),
+        EventKind::Resynced {
+            from,
+            full: true,
+            offset,
+        } => format!(
+            "replaced its data with a full copy from {} (offset {offset}): dropped what it had",
+            trace.node_name(*from)
+        ),
         EventKind::BecameLeader { term } => match trace.topology {
             Topology::Consensus => format!("became leader (term {term})"),
-            _ => format!("promoted itself to primary (epoch {term})"),
+            _ => format!("promoted to primary (epoch {term})"),
         },
         EventKind::SteppedDown { term } => match trace.topology {
             Topology::Consensus => format!("stepped down to follower (term {term})"),

@@ -94,6 +94,34 @@ pub enum RejectReason {
     VersionMoved,
 }
 
+/// Why a store node refused an acquire or a renewal (DESIGN §2: a refusal says its true
+/// reason).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum Refusal {
+    /// Another grant holds the key.
+    Held { holder: Token },
+    /// The key's lease expired a moment ago and lock-delay is running (Chubby, Consul).
+    LockDelay,
+    /// A consensus leader that has not heard from a majority lately (or not yet in its term)
+    /// cannot promise anything.
+    NoMajority,
+    /// A renewal came for a lease this node no longer holds.
+    LeaseGone,
+}
+
+impl Refusal {
+    /// The reason in a few words, e.g. `held by A.1`: the one wording every front end uses.
+    pub fn phrase(&self, token_name: impl Fn(Token) -> String) -> String {
+        match self {
+            Refusal::Held { holder } => format!("held by {}", token_name(*holder)),
+            Refusal::LockDelay => "lock-delay".to_string(),
+            Refusal::NoMajority => "no majority".to_string(),
+            Refusal::LeaseGone => "lease gone".to_string(),
+        }
+    }
+}
+
 /// Why a worker stopped believing it holds the lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -217,12 +245,11 @@ pub enum EventKind {
         fence: Option<u64>,
         lease_ms: Option<u64>,
     },
-    /// This store node refused `token` because `holder` holds `key`
-    /// (`None`: refused for lock-delay, or a non-leader node with no known leader).
+    /// This store node refused `token`'s acquire or renewal of `key`, for `why`.
     Refused {
         key: KeyId,
         token: Token,
-        holder: Option<Token>,
+        why: Refusal,
     },
     /// The store extended `token`'s lease on `key` to `lease_ms` from now.
     LeaseExtended {
@@ -248,10 +275,18 @@ pub enum EventKind {
     },
     /// A restart without persistence: the node forgot every lock it had.
     Forgot,
-    /// `replicated`: this replica applied a copy of the primary's change.
+    /// `replicated`: this replica applied a command of the primary's stream.
     Replicated {
         key: KeyId,
         holder: Option<Token>,
+    },
+    /// `replicated`: this replica caught up with the primary `from` after missing part of its
+    /// stream (Redis PSYNC): from the backlog (`full = false`), or by replacing its data with a
+    /// full copy, dropping whatever it had that the primary has not. Now at stream `offset`.
+    Resynced {
+        from: NodeId,
+        full: bool,
+        offset: u64,
     },
     /// `replicated`: this node promoted itself to primary (epoch number);
     /// `consensus`: this node won the election for `term`.

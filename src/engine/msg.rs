@@ -1,7 +1,7 @@
 //! Messages between nodes. Every request carries the token it concerns so a reply can be
 //! matched, and a late reply recognised as late.
 
-use crate::trace::{KeyId, NodeId, Token};
+use crate::trace::{KeyId, NodeId, Refusal, Token};
 
 /// A store's answer to an acquire request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,8 +11,8 @@ pub enum AcquireAnswer {
         fence: Option<u64>,
         lease_ms: Option<u64>,
     },
-    /// Someone else holds it (or lock-delay is running).
-    Held,
+    /// Not granted, for the reason given.
+    Refused { why: Refusal },
     /// `fair` waiting: the request joined the queue; a `Granted` follows in turn.
     Queued,
 }
@@ -49,14 +49,53 @@ pub enum Command {
     },
 }
 
-/// A replicated copy of one key's lock (`replicated` topology).
+/// Names one history of a `replicated` data set (Redis's replication ID): a node starts a
+/// new one when it is promoted, or when it comes back empty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplId {
+    /// Store index of the node that started it.
+    pub node: u32,
+    /// How many histories that node had started before this one.
+    pub era: u32,
+}
+
+/// One key's lock as the replication stream carries it (`replicated` topology).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Copy {
     pub token: Token,
     pub fence: Option<u64>,
-    /// Lease left when the copy was sent, ms (`None`: no expiry).
-    pub left_ms: Option<i64>,
+    /// When the lease ends on the primary's lease clock, ms — an absolute time, as Redis 7
+    /// propagates `SET … PXAT` (`None`: no expiry).
+    pub expires_at: Option<i64>,
+    /// `expiry = "client"`: "held until" as the client wrote it, its wall-clock ms.
+    pub client_until: Option<i64>,
     pub count: u32,
+}
+
+/// One command of the replication stream: the state of one key after a change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplEntry {
+    pub key: KeyId,
+    pub value: Option<Copy>,
+    /// The key's last fencing token issued, so a promoted replica never issues one twice.
+    pub fence_counter: u64,
+}
+
+/// A primary's answer to a resync request (Redis PSYNC).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SyncAnswer {
+    /// `+CONTINUE`: the commands after the replica's offset, from the backlog.
+    Partial {
+        id: ReplId,
+        from: u64,
+        entries: Vec<ReplEntry>,
+    },
+    /// `+FULLRESYNC`: a copy of the whole data set (one entry per key) at `offset`.
+    Full {
+        id: ReplId,
+        offset: u64,
+        keys: Vec<ReplEntry>,
+    },
 }
 
 /// Every message of the model.
@@ -102,7 +141,8 @@ pub enum Msg {
     RenewReply {
         key: KeyId,
         token: Token,
-        ok: bool,
+        /// `None`: renewed.
+        refused: Option<Refusal>,
     },
     FlagValue {
         key: KeyId,
@@ -114,16 +154,45 @@ pub enum Msg {
         token: Token,
         leader: Option<NodeId>,
     },
-    // store ↔ store
+    // store ↔ store, `replicated`
+    /// The primary is alive; `offset`: how much of its stream it has sent.
     Heartbeat {
         epoch: u64,
+        id: ReplId,
+        offset: u64,
     },
-    Replicate {
+    /// Commands `start + 1 ..= start + entries.len()` of history `id`.
+    Stream {
         epoch: u64,
-        key: KeyId,
-        copy: Option<Copy>,
-        fence_counter: u64,
+        id: ReplId,
+        start: u64,
+        entries: Vec<ReplEntry>,
     },
+    /// A replica asks to resync from its history and offset (Redis PSYNC).
+    SyncRequest {
+        req: u32,
+        id: ReplId,
+        offset: u64,
+    },
+    SyncReply {
+        req: u32,
+        epoch: u64,
+        answer: SyncAnswer,
+    },
+    /// A replica that lost its primary asks the others how far each got (as Sentinel reads
+    /// each replica's offset before choosing one to promote).
+    OffsetQuery {
+        epoch: u64,
+    },
+    OffsetReport {
+        epoch: u64,
+        offset: u64,
+    },
+    /// Become the primary of `epoch` (Sentinel's `REPLICAOF NO ONE`).
+    Promote {
+        epoch: u64,
+    },
+    // store ↔ store, `consensus`
     Append {
         term: u64,
         prev_len: usize,
@@ -190,21 +259,44 @@ impl Msg {
             Msg::FlagSet { token, .. } => format!("set flag ({})", token_name(*token)),
             Msg::AcquireReply { token, answer, .. } => match answer {
                 AcquireAnswer::Granted { .. } => format!("granted {}", token_name(*token)),
-                AcquireAnswer::Held => format!("held, not {}", token_name(*token)),
+                AcquireAnswer::Refused { why } => {
+                    format!(
+                        "refused {}: {}",
+                        token_name(*token),
+                        why.phrase(&token_name)
+                    )
+                }
                 AcquireAnswer::Queued => format!("queued {}", token_name(*token)),
             },
             Msg::ReleaseReply { token, .. } => format!("released {}", token_name(*token)),
-            Msg::RenewReply { token, ok, .. } => {
-                format!(
-                    "renew {} {}",
+            Msg::RenewReply { token, refused, .. } => match refused {
+                None => format!("renew {} ok", token_name(*token)),
+                Some(why) => format!(
+                    "renew {} refused: {}",
                     token_name(*token),
-                    if *ok { "ok" } else { "refused" }
-                )
-            }
+                    why.phrase(&token_name)
+                ),
+            },
             Msg::FlagValue { locked, .. } => format!("flag is {locked}"),
             Msg::NotLeader { .. } => "not the leader".to_string(),
-            Msg::Heartbeat { epoch } => format!("heartbeat (epoch {epoch})"),
-            Msg::Replicate { .. } => "replicate".to_string(),
+            Msg::Heartbeat { epoch, offset, .. } => {
+                format!("heartbeat (epoch {epoch}, offset {offset})")
+            }
+            Msg::Stream { start, entries, .. } => match entries.len() {
+                1 => format!("command {}", start + 1),
+                n => format!("commands {}..{}", start + 1, start + n as u64),
+            },
+            Msg::SyncRequest { offset, .. } => format!("resync me from offset {offset}"),
+            Msg::SyncReply { answer, .. } => match answer {
+                SyncAnswer::Partial { entries, .. } => match entries.len() {
+                    1 => "partial resync: 1 command".to_string(),
+                    n => format!("partial resync: {n} commands"),
+                },
+                SyncAnswer::Full { offset, .. } => format!("full copy at offset {offset}"),
+            },
+            Msg::OffsetQuery { .. } => "how far did you get?".to_string(),
+            Msg::OffsetReport { offset, .. } => format!("my offset is {offset}"),
+            Msg::Promote { epoch } => format!("you are the primary (epoch {epoch})"),
             Msg::Append { entries, .. } => format!("append {} entries", entries.len()),
             Msg::AppendReply { ok, .. } => format!("append {}", if *ok { "ok" } else { "refused" }),
             Msg::Vote { term, .. } => format!("vote for me (term {term})"),

@@ -443,7 +443,7 @@ impl Sim<'_> {
                         self.w(w).op = None;
                         self.acquired(w, token, fence, lease_ms);
                     }
-                    (Some(_), AcquireAnswer::Held) => self.op_failed(w, false),
+                    (Some(_), AcquireAnswer::Refused { .. }) => self.op_failed(w, false),
                     (Some(_), AcquireAnswer::Queued) => {
                         // Wait for our turn: no timeout, the store will grant in order.
                         let req = self.new_req(w);
@@ -501,14 +501,14 @@ impl Sim<'_> {
                     self.after_release(w);
                 }
             }
-            Msg::RenewReply { token, ok, .. }
+            Msg::RenewReply { token, refused, .. }
                 if self.workers[w as usize]
                     .renew
                     .is_some_and(|o| o.token == token) =>
             {
                 if self.fans_out() {
-                    self.fan_out_reply(w, true, ok);
-                } else if ok {
+                    self.fan_out_reply(w, true, refused.is_none());
+                } else if refused.is_none() {
                     self.renewed(w, None);
                 } else {
                     self.op_failed(w, true);

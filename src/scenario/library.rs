@@ -51,6 +51,7 @@ pub const COURSE: &[(&str, &str)] = embed!("scenarios":
 pub const INCIDENTS: &[(&str, &str)] = embed!("cases":
     "async-failover-double-grant.toml",
     "consensus-survives-leader-crash.toml",
+    "isolated-leader-steps-down.toml",
     "partitioned-holder-fenced.toml",
     "partitioned-holder-unfenced.toml",
     "pause-past-lease-fenced.toml",
@@ -60,5 +61,6 @@ pub const INCIDENTS: &[(&str, &str)] = embed!("cases":
     "redlock-monotonic-clock.toml",
     "release-with-token.toml",
     "release-without-token.toml",
+    "replica-restart-resyncs.toml",
     "watchdog-keeps-stalled-holder.toml",
 );

@@ -11,7 +11,7 @@ use super::super::{Sim, Timer};
 use super::replicated::client_token;
 use super::table::Held;
 use crate::scenario::{Design, Waiting};
-use crate::trace::{EventKind, KeyId, NodeId, Token};
+use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Role {
@@ -149,18 +149,23 @@ impl Sim<'_> {
                 let holder = table.held[k].as_ref().map(|h| h.token);
                 let delayed = table.delay_until[k] > self.lease_clock(me);
                 let retry_mode = self.sc.lock.waiting == Waiting::Retry;
-                // A refusal needs no agreement: a stale leader refusing is still safe.
-                if retry_mode && (delayed || holder.is_some_and(|h| h != token)) {
-                    self.record(me, EventKind::Refused { key, token, holder });
-                    self.send(
-                        me,
-                        from,
-                        Msg::AcquireReply {
-                            key,
-                            token,
-                            answer: AcquireAnswer::Held,
-                        },
-                    );
+                // A refusal needs no agreement: a stale leader refusing is still safe. One
+                // that has not heard from a majority lately says so rather than guess.
+                let why = if !retry_mode {
+                    None
+                } else if !self.leader_has_quorum(me) {
+                    Some(Refusal::NoMajority)
+                } else if delayed {
+                    Some(Refusal::LockDelay)
+                } else {
+                    holder
+                        .filter(|&h| h != token)
+                        .map(|holder| Refusal::Held { holder })
+                };
+                if let Some(why) = why {
+                    self.record(me, EventKind::Refused { key, token, why });
+                    let answer = AcquireAnswer::Refused { why };
+                    self.send(me, from, Msg::AcquireReply { key, token, answer });
                     return;
                 }
                 self.propose(
@@ -176,21 +181,38 @@ impl Sim<'_> {
             Msg::Renew { key, .. } => {
                 let now = self.lease_clock(me);
                 // A lease already due is not revived: its expiry may be on its way to a
-                // majority. A leader that has not caught up may still hold a released lock.
+                // majority. A leader that has not caught up may still hold a released lock,
+                // and one a majority has not answered lately may have been deposed.
                 let ready = self.raft(me).ready;
-                let ok = ready
-                    && self.leader_has_quorum(me)
-                    && self.stores[si].table.held[key as usize]
-                        .as_ref()
-                        .is_some_and(|h| h.token == token && h.expires.is_some_and(|e| e > now));
-                if ok {
-                    let ttl = self.sc.lock.ttl_ms;
-                    if let Some(h) = self.stores[si].table.held[key as usize].as_mut() {
-                        h.expires = Some(now + ttl as i64);
+                let held = self.stores[si].table.held[key as usize]
+                    .as_ref()
+                    .is_some_and(|h| h.token == token && h.expires.is_some_and(|e| e > now));
+                let refused = if !ready || !self.leader_has_quorum(me) {
+                    Some(Refusal::NoMajority)
+                } else if !held {
+                    Some(Refusal::LeaseGone)
+                } else {
+                    None
+                };
+                match refused {
+                    None => {
+                        let ttl = self.sc.lock.ttl_ms;
+                        if let Some(h) = self.stores[si].table.held[key as usize].as_mut() {
+                            h.expires = Some(now + ttl as i64);
+                        }
+                        self.lease_extended(me, key, token);
                     }
-                    self.lease_extended(me, key, token);
+                    Some(why) => self.record(me, EventKind::Refused { key, token, why }),
                 }
-                self.send(me, from, Msg::RenewReply { key, token, ok });
+                self.send(
+                    me,
+                    from,
+                    Msg::RenewReply {
+                        key,
+                        token,
+                        refused,
+                    },
+                );
             }
             _ => {}
         }
@@ -356,6 +378,18 @@ impl Sim<'_> {
         }
     }
 
+    /// CheckQuorum (etcd): a leader no majority has answered for `failover_ms` may have been
+    /// replaced on the other side of a partition, so it stops leading. Its clients, told it
+    /// is not the leader, try the next node.
+    fn lost_quorum(&mut self, me: NodeId) {
+        let si = self.store_index(me);
+        self.stores[si].last_heard = self.mono(me);
+        let r = self.raft(me);
+        r.become_follower(None);
+        let term = r.term;
+        self.record(me, EventKind::SteppedDown { term });
+    }
+
     fn step_down(&mut self, me: NodeId, term: u64) {
         let r = self.raft(me);
         let was_leader = r.role == Role::Leader;
@@ -434,22 +468,15 @@ impl Sim<'_> {
                         }
                     }
                     Some(h) => {
-                        let holder = h.token;
+                        let why = Refusal::Held { holder: h.token };
                         let answer = if self.sc.lock.waiting == Waiting::Fair {
                             table.enqueue(k, token);
                             AcquireAnswer::Queued
                         } else {
-                            AcquireAnswer::Held
+                            AcquireAnswer::Refused { why }
                         };
                         if leader {
-                            self.record(
-                                me,
-                                EventKind::Refused {
-                                    key,
-                                    token,
-                                    holder: Some(holder),
-                                },
-                            );
+                            self.record(me, EventKind::Refused { key, token, why });
                         }
                         answer
                     }
@@ -588,6 +615,9 @@ impl Sim<'_> {
             Timer::LeaderCheck => {
                 self.set_timer(me, self.heartbeat_ms(), Timer::LeaderCheck);
                 if self.raft(me).role == Role::Leader {
+                    if !self.leader_has_quorum(me) {
+                        self.lost_quorum(me);
+                    }
                     return;
                 }
                 let patience = self.sc.store.failover_ms as i64 + si as i64 * self.heartbeat_ms();
@@ -712,5 +742,86 @@ impl Sim<'_> {
         self.record(me, EventKind::BecameLeader { term });
         self.propose(me, Command::Noop);
         self.set_timer(me, self.heartbeat_ms(), Timer::Heartbeat);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::trace::{Event, EventKind, Refusal, Token, Trace};
+
+    fn run(src: &str) -> Trace {
+        let sc = crate::scenario::parse(src).expect("a valid scenario");
+        crate::engine::run(&sc, sc.seed)
+    }
+
+    fn at<'t>(trace: &'t Trace, name: &str) -> Vec<&'t Event> {
+        trace
+            .events
+            .iter()
+            .filter(|e| trace.node_name(e.node) == name)
+            .collect()
+    }
+
+    fn refusals(trace: &Trace, name: &str) -> Vec<(u64, Refusal)> {
+        at(trace, name)
+            .into_iter()
+            .filter_map(|e| match e.kind {
+                EventKind::Refused { why, .. } => Some((e.at_ms, why)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_leader_cut_off_from_the_majority_says_so_then_steps_down() {
+        let trace = run(include_str!(
+            "../../../tests/cases/isolated-leader-steps-down.toml"
+        ));
+        let stepped = at(&trace, "store1")
+            .into_iter()
+            .find(|e| matches!(e.kind, EventKind::SteppedDown { .. }))
+            .map(|e| e.at_ms)
+            .expect("store1 steps down");
+        // Partition at 100 ms, failover_ms 1000, checked every 250 ms; the heal is at 15 100.
+        assert!(
+            (1100..=1350).contains(&stepped),
+            "stepped down at {stepped}"
+        );
+        let refused = refusals(&trace, "store1");
+        let a1 = Token { worker: 0, seq: 1 };
+        assert!(refused.contains(&(1002, Refusal::Held { holder: a1 })));
+        assert!(refused.iter().any(|&(_, why)| why == Refusal::NoMajority));
+        // Once it has stepped down it refuses nothing: it is no leader and says so.
+        assert!(refused.iter().all(|&(t, _)| t < stepped), "{refused:?}");
+    }
+
+    #[test]
+    fn a_renewal_a_cut_off_leader_cannot_promise_is_refused_for_no_majority() {
+        let trace = run(r#"
+            version = 1
+            name = "renewal without a majority"
+            seed = 1
+            until_ms = 4000
+            [network]
+            delay_ms = [2, 2]
+            [lock]
+            ttl_ms = 3000
+            renewal = "watchdog"
+            [store]
+            topology = "consensus"
+            nodes = 3
+            [[worker]]
+            name = "A"
+            work_ms = 3500
+            [[fault]]
+            at_ms = 100
+            kind = "partition"
+            groups = [["store1", "A"], ["store2", "store3"]]
+        "#);
+        let why: Vec<Refusal> = refusals(&trace, "store1")
+            .into_iter()
+            .map(|(_, w)| w)
+            .collect();
+        assert_eq!(why, vec![Refusal::NoMajority]);
     }
 }

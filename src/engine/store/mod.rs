@@ -9,8 +9,9 @@ mod table;
 use super::msg::{AcquireAnswer, Msg};
 use super::{Sim, Timer};
 use crate::scenario::{Expiry, Persistence, Scenario, StoreClock, Topology, Waiting};
-use crate::trace::{EventKind, KeyId, NodeId, Token};
+use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 use consensus::Raft;
+use replicated::Replication;
 use table::{Held, LockTable};
 
 /// A replicated node's role.
@@ -31,6 +32,8 @@ pub struct StoreNode {
     pub epoch: u64,
     /// Last time (monotonic local ms) this node heard from its primary or leader.
     pub last_heard: i64,
+    /// `replicated`: its place in the replication stream.
+    pub repl: Option<Replication>,
     /// `consensus` state.
     pub raft: Option<Raft>,
 }
@@ -47,6 +50,8 @@ impl StoreNode {
             },
             epoch: 1,
             last_heard: 0,
+            repl: (sc.store.topology == Topology::Replicated)
+                .then(|| Replication::new(index, replicated::BACKLOG_COMMANDS)),
             raft: (sc.store.topology == Topology::Consensus).then(|| Raft::new(index, nodes)),
         }
     }
@@ -135,7 +140,7 @@ impl Sim<'_> {
                 let now = self.lease_clock(me);
                 let ttl = self.sc.lock.ttl_ms as i64;
                 let held = self.stores[si].table.held[key as usize].as_mut();
-                let ok = match held {
+                let refused = match held {
                     Some(h) if blind || h.token == token => {
                         let holder = h.token;
                         match self.sc.lock.expiry {
@@ -144,11 +149,23 @@ impl Sim<'_> {
                         }
                         self.lease_extended(me, key, holder);
                         self.replicate(me, key);
-                        true
+                        None
                     }
-                    _ => false,
+                    _ => {
+                        let why = Refusal::LeaseGone;
+                        self.record(me, EventKind::Refused { key, token, why });
+                        Some(why)
+                    }
                 };
-                self.send(me, from, Msg::RenewReply { key, token, ok });
+                self.send(
+                    me,
+                    from,
+                    Msg::RenewReply {
+                        key,
+                        token,
+                        refused,
+                    },
+                );
             }
             Msg::FlagRead { key, token } => {
                 let locked = self.stores[si].table.held[key as usize].is_some();
@@ -224,11 +241,11 @@ impl Sim<'_> {
                 self.record(me, EventKind::Expired { key, token: old });
             } else {
                 let holder = h.token;
-                return self.refuse(me, key, token, Some(holder));
+                return self.refuse(me, key, token, Refusal::Held { holder });
             }
         }
         if self.stores[si].table.delay_until[k] > now {
-            return self.refuse(me, key, token, None);
+            return self.refuse(me, key, token, Refusal::LockDelay);
         }
         let fence = self.grant(me, key, token, client_now);
         AcquireAnswer::Granted {
@@ -237,24 +254,17 @@ impl Sim<'_> {
         }
     }
 
-    fn refuse(
-        &mut self,
-        me: NodeId,
-        key: KeyId,
-        token: Token,
-        holder: Option<Token>,
-    ) -> AcquireAnswer {
+    fn refuse(&mut self, me: NodeId, key: KeyId, token: Token, why: Refusal) -> AcquireAnswer {
+        self.record(me, EventKind::Refused { key, token, why });
         if self.sc.lock.waiting == Waiting::Fair {
             let si = self.store_index(me);
             self.stores[si].table.enqueue(key as usize, token);
-            self.record(me, EventKind::Refused { key, token, holder });
-            if holder.is_none() {
+            if why == Refusal::LockDelay {
                 self.arm_lock_delay(me, key);
             }
             return AcquireAnswer::Queued;
         }
-        self.record(me, EventKind::Refused { key, token, holder });
-        AcquireAnswer::Held
+        AcquireAnswer::Refused { why }
     }
 
     /// Records a new grant on this node; returns its fencing token.
@@ -490,6 +500,9 @@ impl Sim<'_> {
             {
                 self.arm_expiry(me, key, t);
             }
+        }
+        if self.topology() == Topology::Replicated {
+            self.replicated_restarted(me);
         }
         if matches!(self.topology(), Topology::Replicated | Topology::Consensus) {
             self.set_timer(me, 0, Timer::Heartbeat);
