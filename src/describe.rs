@@ -310,6 +310,7 @@ fn message(trace: &Trace, msg: MsgId) -> String {
 mod tests {
     use super::*;
     use crate::cli::testing::{A, A1, B1, STORE1, STORE2, event, trace};
+    use crate::trace::Refusal;
 
     /// Describes `kind` as the only event of a run, at store1.
     fn line(kind: EventKind) -> String {
@@ -385,6 +386,48 @@ mod tests {
     }
 
     #[test]
+    fn a_refusal_says_its_true_reason() {
+        let refused = |why| EventKind::Refused {
+            key: 0,
+            token: B1,
+            why,
+        };
+        assert_eq!(
+            line(refused(Refusal::Held { holder: A1 })),
+            "refused 'lock' to B.1: held by A.1"
+        );
+        assert_eq!(
+            line(refused(Refusal::NoMajority)),
+            "refused 'lock' to B.1: no majority"
+        );
+        assert_eq!(
+            line(refused(Refusal::LeaseGone)),
+            "refused 'lock' to B.1: lease gone"
+        );
+        assert_eq!(
+            line(refused(Refusal::LockDelay)),
+            "refused 'lock' to B.1: lock-delay"
+        );
+    }
+
+    #[test]
+    fn a_resync_says_whether_the_replica_kept_its_data() {
+        let resynced = |full| EventKind::Resynced {
+            from: STORE1,
+            full,
+            offset: 4,
+        };
+        assert_eq!(
+            line(resynced(false)),
+            "caught up from store1's backlog (partial resync, now at offset 4)"
+        );
+        assert_eq!(
+            line(resynced(true)),
+            "replaced its data with a full copy from store1 (offset 4): dropped what it had"
+        );
+    }
+
+    #[test]
     fn deliveries_name_what_their_send_carried() {
         let send = EventKind::Send {
             msg: 7,
@@ -443,10 +486,7 @@ mod tests {
             0,
             EventKind::BecameLeader { term: 2 },
         )]);
-        assert_eq!(
-            describe(&t, &t.events[0]),
-            "promoted itself to primary (epoch 2)"
-        );
+        assert_eq!(describe(&t, &t.events[0]), "promoted to primary (epoch 2)");
         t.topology = Topology::Consensus;
         assert_eq!(describe(&t, &t.events[0]), "became leader (term 2)");
     }

@@ -229,7 +229,8 @@ pub enum EventKind {
         token: Token,
         lease_ms: u64,
     },
-    /// The worker's renewal was refused (the lease was gone).
+    /// The worker's renewal failed: refused (the store's [`EventKind::Refused`] says why) or
+    /// unanswered.
     RenewFailed {
         key: KeyId,
         token: Token,
@@ -288,7 +289,7 @@ pub enum EventKind {
         full: bool,
         offset: u64,
     },
-    /// `replicated`: this node promoted itself to primary (epoch number);
+    /// `replicated`: this node was promoted to primary (epoch number);
     /// `consensus`: this node won the election for `term`.
     BecameLeader {
         term: u64,

@@ -1759,6 +1759,31 @@ mod tests {
     }
 
     #[test]
+    fn a_wait_tells_why_the_store_refuses_as_far_as_the_playhead() {
+        let (trace, lanes) = engine_run(include_str!(
+            "../../tests/cases/isolated-leader-steps-down.toml"
+        ));
+        let b = trace.nodes.iter().position(|n| n.name == "B").expect("B") as NodeId;
+        let wait = lanes.lanes[b as usize]
+            .spans
+            .iter()
+            .find(|s| matches!(s.kind, SpanKind::Waiting { .. }))
+            .expect("B waits");
+        let hover = |now_ms| wait.details(&trace, b, now_ms);
+        assert!(!hover(1_001).contains("refused"), "{}", hover(1_001));
+        assert!(hover(1_010).contains("refused by store1 since 1 002 ms: held by A.1"));
+        // Cut off from the majority, store1 says so until it steps down; then the new
+        // leader refuses B while A's lease lasts.
+        assert!(hover(1_200).contains("refused by store1 since 1 056 ms: no majority"));
+        assert!(
+            hover(6_000).contains("refused by store2"),
+            "{}",
+            hover(6_000)
+        );
+        assert!(hover(6_000).ends_with("held by A.1"), "{}", hover(6_000));
+    }
+
+    #[test]
     fn store_lanes_mark_who_leads() {
         let (trace, lanes) = engine_run(CONSENSUS);
         let roles = |name: &str| -> Vec<(u64, String)> {

@@ -210,14 +210,18 @@ pub enum Msg {
         /// the leader's own clock.
         echo_ms: i64,
     },
+    /// A vote request; `pre`: only asks whether it would win (etcd's PreVote), in which case
+    /// `term` is the term it would run for.
     Vote {
         term: u64,
         last_len: usize,
         last_term: u64,
+        pre: bool,
     },
     VoteReply {
         term: u64,
         granted: bool,
+        pre: bool,
     },
     // worker ↔ resource
     Read {
@@ -299,10 +303,17 @@ impl Msg {
             Msg::Promote { epoch } => format!("you are the primary (epoch {epoch})"),
             Msg::Append { entries, .. } => format!("append {} entries", entries.len()),
             Msg::AppendReply { ok, .. } => format!("append {}", if *ok { "ok" } else { "refused" }),
-            Msg::Vote { term, .. } => format!("vote for me (term {term})"),
-            Msg::VoteReply { granted, .. } => {
-                format!("vote {}", if *granted { "yes" } else { "no" })
-            }
+            Msg::Vote {
+                term, pre: false, ..
+            } => format!("vote for me (term {term})"),
+            Msg::Vote {
+                term, pre: true, ..
+            } => format!("would you vote for me? (term {term})"),
+            Msg::VoteReply { granted, pre, .. } => format!(
+                "{} {}",
+                if *pre { "pre-vote" } else { "vote" },
+                if *granted { "yes" } else { "no" }
+            ),
             Msg::Read { token, .. } => format!("read ({})", token_name(*token)),
             Msg::ReadReply { value, .. } => format!("value {value}"),
             Msg::Write { token, value, .. } => format!("write {value} ({})", token_name(*token)),

@@ -5,6 +5,13 @@
 //!
 //! Leases are timed by the leader. Like etcd, a new leader restarts every lease's countdown
 //! in full, and a leader extends a lease only while a majority has answered it recently.
+//!
+//! As etcd runs it (CheckQuorum and PreVote): a leader that no majority has answered for
+//! `failover_ms` steps down, so a leader cut off from the rest stops answering clients and
+//! they try the next node; a node with a live leader ignores bids for a newer term, and a node
+//! asks whether it could win before it raises its term, so one that was cut off rejoins
+//! without deposing the majority's leader. A refusal says why: "no majority", "held by A.1",
+//! "lease gone".
 
 use super::super::msg::{AcquireAnswer, Command, LogEntry, Msg};
 use super::super::{Sim, Timer};
@@ -16,8 +23,12 @@ use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Role {
     Leader,
+    /// Asking whether it could win an election before starting one (PreVote).
+    PreCandidate,
     Candidate,
-    Follower { leader: Option<usize> },
+    Follower {
+        leader: Option<usize>,
+    },
 }
 
 /// One node's consensus state.
@@ -122,8 +133,11 @@ impl Sim<'_> {
                 term,
                 last_len,
                 last_term,
-            } => self.on_vote(me, from, term, last_len, last_term),
-            Msg::VoteReply { term, granted } => self.on_vote_reply(me, from, term, granted),
+                pre,
+            } => self.on_vote(me, from, (term, last_len, last_term), pre),
+            Msg::VoteReply { term, granted, pre } => {
+                self.on_vote_reply(me, from, term, granted, pre)
+            }
             _ => self.raft_client(me, from, msg),
         }
     }
@@ -622,7 +636,7 @@ impl Sim<'_> {
                 }
                 let patience = self.sc.store.failover_ms as i64 + si as i64 * self.heartbeat_ms();
                 if self.mono(me) - self.stores[si].last_heard >= patience {
-                    self.start_election(me);
+                    self.campaign(me, true);
                 }
             }
             Timer::LockDelayOver { key } if self.raft(me).role == Role::Leader => {
@@ -649,19 +663,28 @@ impl Sim<'_> {
         }
     }
 
-    fn start_election(&mut self, me: NodeId) {
+    /// Asks every other node for its vote in the next term. A pre-vote first asks whether it
+    /// would win, without raising its own term (etcd's PreVote; Raft thesis §9.6): a node cut
+    /// off from the majority never wins one, so when it comes back its term has not grown
+    /// past the majority's and it cannot depose their leader.
+    fn campaign(&mut self, me: NodeId, pre: bool) {
         let si = self.store_index(me);
         let mono = self.mono(me);
         self.stores[si].last_heard = mono;
         let r = self.raft(me);
-        r.term += 1;
-        r.role = Role::Candidate;
-        r.voted_for = Some(r.me);
+        if pre {
+            r.role = Role::PreCandidate;
+        } else {
+            r.term += 1;
+            r.role = Role::Candidate;
+            r.voted_for = Some(r.me);
+        }
         r.votes = 1 << r.me;
         let msg = Msg::Vote {
-            term: r.term,
+            term: r.term + u64::from(pre),
             last_len: r.log.len(),
             last_term: r.last_term(),
+            pre,
         };
         for other in 0..self.stores.len() {
             if other != si {
@@ -671,15 +694,41 @@ impl Sim<'_> {
         }
     }
 
-    fn on_vote(&mut self, me: NodeId, from: NodeId, term: u64, last_len: usize, last_term: u64) {
+    /// `bid`: the term asked for, and the length and last term of the candidate's log.
+    fn on_vote(&mut self, me: NodeId, from: NodeId, bid: (u64, usize, u64), pre: bool) {
+        let (term, last_len, last_term) = bid;
         let candidate = self.store_index(from);
-        if term > self.raft(me).term {
-            self.step_down(me, term);
-        }
+        let si = self.store_index(me);
         let mono = self.mono(me);
+        let window = self.sc.store.failover_ms as i64;
+        let heard = mono - self.stores[si].last_heard < window;
         let r = self.raft(me);
+        // CheckQuorum's other half (etcd): a node that has a live leader ignores a bid for a
+        // newer term, so a node that was cut off cannot depose it.
+        let in_lease = match r.role {
+            Role::Leader => true,
+            Role::Follower { leader: Some(_) } => heard,
+            _ => false,
+        };
+        if term > r.term && in_lease {
+            return;
+        }
         // Only a candidate whose log is at least as complete may win (Raft §5.4.1).
         let up_to_date = (last_term, last_len) >= (r.last_term(), r.log.len());
+        if pre {
+            let granted = term > r.term && up_to_date;
+            let reply = Msg::VoteReply {
+                term: if granted { term } else { r.term },
+                granted,
+                pre,
+            };
+            self.send(me, from, reply);
+            return;
+        }
+        if term > r.term {
+            self.step_down(me, term);
+        }
+        let r = self.raft(me);
         let granted = term == r.term && r.voted_for.is_none_or(|v| v == candidate) && up_to_date;
         if granted {
             r.voted_for = Some(candidate);
@@ -687,18 +736,37 @@ impl Sim<'_> {
         let reply = Msg::VoteReply {
             term: r.term,
             granted,
+            pre,
         };
         if granted {
-            let si = self.store_index(me);
             self.stores[si].last_heard = mono;
         }
         self.send(me, from, reply);
     }
 
-    fn on_vote_reply(&mut self, me: NodeId, from: NodeId, term: u64, granted: bool) {
+    fn on_vote_reply(&mut self, me: NodeId, from: NodeId, term: u64, granted: bool, pre: bool) {
         let voter = self.store_index(from);
         let majority = self.majority();
         let r = self.raft(me);
+        if pre {
+            if r.role != Role::PreCandidate {
+                return;
+            }
+            if !granted {
+                if term > r.term {
+                    self.step_down(me, term);
+                }
+                return;
+            }
+            if term != r.term + 1 {
+                return;
+            }
+            r.votes |= 1 << voter;
+            if r.votes.count_ones() as usize >= majority {
+                self.campaign(me, false);
+            }
+            return;
+        }
         if term > r.term {
             self.step_down(me, term);
             return;
@@ -793,6 +861,30 @@ mod tests {
         assert!(refused.iter().any(|&(_, why)| why == Refusal::NoMajority));
         // Once it has stepped down it refuses nothing: it is no leader and says so.
         assert!(refused.iter().all(|&(t, _)| t < stepped), "{refused:?}");
+    }
+
+    #[test]
+    fn a_node_that_was_cut_off_rejoins_without_deposing_the_majority_s_leader() {
+        let trace = run(include_str!(
+            "../../../tests/cases/isolated-leader-steps-down.toml"
+        ));
+        let changes = |name| -> Vec<&EventKind> {
+            at(&trace, name)
+                .into_iter()
+                .map(|e| &e.kind)
+                .filter(|k| {
+                    matches!(
+                        k,
+                        EventKind::SteppedDown { .. } | EventKind::BecameLeader { .. }
+                    )
+                })
+                .collect()
+        };
+        // store1's pre-votes find no majority, so its term stays 1 and the heal at 15 100 ms
+        // changes nothing: store2 leads from its election to the end.
+        assert_eq!(changes("store2"), [&EventKind::BecameLeader { term: 2 }]);
+        assert_eq!(changes("store1"), [&EventKind::SteppedDown { term: 1 }]);
+        assert!(changes("store3").is_empty());
     }
 
     #[test]
