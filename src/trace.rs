@@ -97,7 +97,7 @@ pub enum RejectReason {
 /// Why a store node refused an acquire or a renewal (DESIGN §2: a refusal says its true
 /// reason).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "why", rename_all = "snake_case")]
+#[serde(tag = "reason", rename_all = "snake_case")]
 pub enum Refusal {
     /// Another grant holds the key.
     Held { holder: Token },

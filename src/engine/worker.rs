@@ -7,7 +7,7 @@
 use super::msg::{AcquireAnswer, Msg};
 use super::{Ev, Sim, Timer};
 use crate::scenario::{Design, Renewal, Topology};
-use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, Token};
+use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, Refusal, Token};
 
 /// What a worker is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -443,7 +443,14 @@ impl Sim<'_> {
                         self.w(w).op = None;
                         self.acquired(w, token, fence, lease_ms);
                     }
-                    (Some(_), AcquireAnswer::Refused { .. }) => self.op_failed(w, false),
+                    (Some(o), AcquireAnswer::Refused { why }) => {
+                        // A node that cannot reach a majority may no longer lead: like an
+                        // unanswered request, the next attempt goes to the next node.
+                        if why == Refusal::NoMajority {
+                            self.w(w).leader = (o.target + 1) % self.stores.len();
+                        }
+                        self.op_failed(w, false);
+                    }
                     (Some(_), AcquireAnswer::Queued) => {
                         // Wait for our turn: no timeout, the store will grant in order.
                         let req = self.new_req(w);
