@@ -175,7 +175,7 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
             fmt_ms(*lease_ms)
         ),
         EventKind::RenewFailed { key: k, token } => format!(
-            "renewal of {} ({}) refused: the lease was gone",
+            "renewal of {} ({}) failed: refused or unanswered",
             key(*k),
             tok(*token)
         ),
@@ -191,23 +191,12 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
             tok(*token),
             grant_terms(*fence, *lease_ms, "no expiry")
         ),
-        EventKind::Refused {
-            key: k,
-            token,
-            holder,
-        } => match holder {
-            Some(h) => format!(
-                "refused {} to {}: held by {}",
-                key(*k),
-                tok(*token),
-                tok(*h)
-            ),
-            None => format!(
-                "refused {} to {}: not granting now (lock-delay, or no leader)",
-                key(*k),
-                tok(*token)
-            ),
-        },
+        EventKind::Refused { key: k, token, why } => format!(
+            "refused {} to {}: {}",
+            key(*k),
+            tok(*token),
+            why.phrase(tok)
+        ),
         EventKind::LeaseExtended {
             key: k,
             token,
@@ -238,6 +227,27 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
             key(*k)
         ),
         EventKind::Forgot => "forgot every lock (restarted without persistence)".to_string(),
+        EventKind::Reloaded { key: k, holder } => match holder {
+            Some(t) => format!(
+                "restarted from its log as last flushed: {} is {}'s again, later changes lost",
+                key(*k),
+                tok(*t)
+            ),
+            None => format!(
+                "restarted from its log as last flushed: {} is free, its newer grant lost",
+                key(*k)
+            ),
+        },
+        EventKind::TtlSet {
+            key: k,
+            token,
+            lease_ms,
+        } => format!(
+            "set a TTL of {} on {} for {} (EXPIRE after SETNX)",
+            fmt_ms(*lease_ms),
+            key(*k),
+            tok(*token)
+        ),
         EventKind::ForceReleased { key: k, holder } => match holder {
             Some(t) => format!("an operator deleted {} while {} held it", key(*k), tok(*t)),
             None => format!("an operator deleted {}; nobody held it", key(*k)),
@@ -246,9 +256,25 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
             Some(h) => format!("copied from the primary: {} held by {}", key(*k), tok(*h)),
             None => format!("copied from the primary: {} is free", key(*k)),
         },
+        EventKind::Resynced {
+            from,
+            full: false,
+            offset,
+        } => format!(
+            "caught up from {}'s backlog (partial resync, now at offset {offset})",
+            trace.node_name(*from)
+        ),
+        EventKind::Resynced {
+            from,
+            full: true,
+            offset,
+        } => format!(
+            "replaced its data with a full copy from {} (offset {offset}): dropped what it had",
+            trace.node_name(*from)
+        ),
         EventKind::BecameLeader { term } => match trace.topology {
             Topology::Consensus => format!("became leader (term {term})"),
-            _ => format!("promoted itself to primary (epoch {term})"),
+            _ => format!("promoted to primary (epoch {term})"),
         },
         EventKind::SteppedDown { term } => match trace.topology {
             Topology::Consensus => format!("stepped down to follower (term {term})"),
@@ -335,6 +361,7 @@ fn message(trace: &Trace, msg: MsgId) -> String {
 mod tests {
     use super::*;
     use crate::cli::testing::{A, A1, B1, STORE1, STORE2, event, trace};
+    use crate::trace::Refusal;
 
     /// Describes `kind` as the only event of a run, at store1.
     fn line(kind: EventKind) -> String {
@@ -410,6 +437,48 @@ mod tests {
     }
 
     #[test]
+    fn a_refusal_says_its_true_reason() {
+        let refused = |why| EventKind::Refused {
+            key: 0,
+            token: B1,
+            why,
+        };
+        assert_eq!(
+            line(refused(Refusal::Held { holder: A1 })),
+            "refused 'lock' to B.1: held by A.1"
+        );
+        assert_eq!(
+            line(refused(Refusal::NoMajority)),
+            "refused 'lock' to B.1: no majority"
+        );
+        assert_eq!(
+            line(refused(Refusal::LeaseGone)),
+            "refused 'lock' to B.1: lease gone"
+        );
+        assert_eq!(
+            line(refused(Refusal::LockDelay)),
+            "refused 'lock' to B.1: lock-delay"
+        );
+    }
+
+    #[test]
+    fn a_resync_says_whether_the_replica_kept_its_data() {
+        let resynced = |full| EventKind::Resynced {
+            from: STORE1,
+            full,
+            offset: 4,
+        };
+        assert_eq!(
+            line(resynced(false)),
+            "caught up from store1's backlog (partial resync, now at offset 4)"
+        );
+        assert_eq!(
+            line(resynced(true)),
+            "replaced its data with a full copy from store1 (offset 4): dropped what it had"
+        );
+    }
+
+    #[test]
     fn deliveries_name_what_their_send_carried() {
         let send = EventKind::Send {
             msg: 7,
@@ -468,10 +537,7 @@ mod tests {
             0,
             EventKind::BecameLeader { term: 2 },
         )]);
-        assert_eq!(
-            describe(&t, &t.events[0]),
-            "promoted itself to primary (epoch 2)"
-        );
+        assert_eq!(describe(&t, &t.events[0]), "promoted to primary (epoch 2)");
         t.topology = Topology::Consensus;
         assert_eq!(describe(&t, &t.events[0]), "became leader (term 2)");
     }

@@ -98,6 +98,37 @@ pub enum RejectReason {
     VersionMoved,
 }
 
+/// Why a store node refused an acquire or a renewal (DESIGN §2: a refusal says its true
+/// reason).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum Refusal {
+    /// Another grant holds the key.
+    Held { holder: Token },
+    /// The key's lease expired a moment ago and lock-delay is running (Chubby, Consul).
+    LockDelay,
+    /// `fair`: the free key waits for `next`, the waiter told it is its turn.
+    Turn { next: Token },
+    /// A consensus leader that has not heard from a majority lately (or not yet in its term)
+    /// cannot promise anything.
+    NoMajority,
+    /// A renewal came for a lease this node no longer holds.
+    LeaseGone,
+}
+
+impl Refusal {
+    /// The reason in a few words, e.g. `held by A.1`: the one wording every front end uses.
+    pub fn phrase(&self, token_name: impl Fn(Token) -> String) -> String {
+        match self {
+            Refusal::Held { holder } => format!("held by {}", token_name(*holder)),
+            Refusal::LockDelay => "lock-delay".to_string(),
+            Refusal::Turn { next } => format!("{}'s turn", token_name(*next)),
+            Refusal::NoMajority => "no majority".to_string(),
+            Refusal::LeaseGone => "lease gone".to_string(),
+        }
+    }
+}
+
 /// Why a worker stopped believing it holds the lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -226,7 +257,8 @@ pub enum EventKind {
         token: Token,
         lease_ms: u64,
     },
-    /// The worker's renewal was refused (the lease was gone).
+    /// The worker's renewal failed: refused (the store's [`EventKind::Refused`] says why) or
+    /// unanswered.
     RenewFailed {
         key: KeyId,
         token: Token,
@@ -242,12 +274,11 @@ pub enum EventKind {
         fence: Option<u64>,
         lease_ms: Option<u64>,
     },
-    /// This store node refused `token` because `holder` holds `key`
-    /// (`None`: refused for lock-delay, or a non-leader node with no known leader).
+    /// This store node refused `token`'s acquire or renewal of `key`, for `why`.
     Refused {
         key: KeyId,
         token: Token,
-        holder: Option<Token>,
+        why: Refusal,
     },
     /// The store extended `token`'s lease on `key` to `lease_ms` from now.
     LeaseExtended {
@@ -273,18 +304,38 @@ pub enum EventKind {
     },
     /// A restart without persistence: the node forgot every lock it had.
     Forgot,
+    /// `persistence = "everysec"`: the node restarted from its log as last flushed, which
+    /// lost a change to `key`: it now holds it for `holder` (or nobody).
+    Reloaded {
+        key: KeyId,
+        holder: Option<Token>,
+    },
+    /// `acquire = "two_step"`: the node set a TTL on `token`'s key (EXPIRE after SETNX).
+    TtlSet {
+        key: KeyId,
+        token: Token,
+        lease_ms: u64,
+    },
     /// An operator deleted `key` on this node (`force_release`), whoever held it: `holder`,
     /// or nobody.
     ForceReleased {
         key: KeyId,
         holder: Option<Token>,
     },
-    /// `replicated`: this replica applied a copy of the primary's change.
+    /// `replicated`: this replica applied a command of the primary's stream.
     Replicated {
         key: KeyId,
         holder: Option<Token>,
     },
-    /// `replicated`: this node promoted itself to primary (epoch number);
+    /// `replicated`: this replica caught up with the primary `from` after missing part of its
+    /// stream (Redis PSYNC): from the backlog (`full = false`), or by replacing its data with a
+    /// full copy, dropping whatever it had that the primary has not. Now at stream `offset`.
+    Resynced {
+        from: NodeId,
+        full: bool,
+        offset: u64,
+    },
+    /// `replicated`: this node was promoted to primary (epoch number);
     /// `consensus`: this node won the election for `term`.
     BecameLeader {
         term: u64,

@@ -5,8 +5,8 @@
 //! and checked. The snapshot, `tests/snapshots/<file stem>.snap` (YAML), is a summary a person
 //! can review: the scenario's name and seed, the event count, the timeline without network
 //! plumbing and without the retry chatter (grants, expiries, extensions, removals, leader
-//! changes, faults, acquisitions and let-gos, accepted and rejected writes — one `describe`
-//! line each, with its time and node), and the verdict with every violation.
+//! changes, replica resyncs, faults, acquisitions and let-gos, accepted and rejected writes —
+//! one `describe` line each, with its time and node), and the verdict with every violation.
 //!
 //! The same test asserts that the verdict meets the file's `[expect]` (safe, live, kinds that
 //! must be reported, kinds that must not), and every file must have one: a snapshot accepted
@@ -62,11 +62,14 @@ fn matters(kind: &EventKind) -> bool {
         | K::Removed { .. }
         | K::ReleaseIgnored { .. }
         | K::Forgot
+        | K::Resynced { .. }
         | K::BecameLeader { .. }
         | K::SteppedDown { .. }
         | K::Acquired { .. }
         | K::Reentered { .. }
         | K::LeftNested { .. }
+        | K::Reloaded { .. }
+        | K::TtlSet { .. }
         | K::ForceReleased { .. }
         | K::LetGo { .. }
         | K::WriteAccepted { .. }

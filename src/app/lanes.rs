@@ -16,7 +16,8 @@ pub use crate::checker::fmt_ms;
 use crate::checker::{Kind, Verdict};
 use crate::scenario::Topology;
 use crate::trace::{
-    DropReason, EventKind, KeyId, LetGoReason, MsgId, NodeId, RejectReason, Role, Token, Trace,
+    DropReason, EventKind, KeyId, LetGoReason, MsgId, NodeId, Refusal, RejectReason, Role, Token,
+    Trace,
 };
 
 /// Everything the timeline shows of one run.
@@ -186,7 +187,13 @@ pub enum SpanKind {
         end: LeaseEnd,
     },
     /// The worker is trying to get `key` and does not have it yet.
-    Waiting { key: KeyId, attempts: u32 },
+    Waiting {
+        key: KeyId,
+        attempts: u32,
+        /// Each time a store refused it for another reason (or another node refused it), in
+        /// time order: the wait's story in a few lines, however long the retry loop.
+        refusals: Vec<Refused>,
+    },
     /// The process was frozen (a GC pause, a VM stall).
     Paused,
     /// The worker's work stopped advancing while the process lived.
@@ -195,6 +202,14 @@ pub enum SpanKind {
     Crashed,
     /// Messages from this node to `to` took `extra_ms` longer.
     SlowLink { to: NodeId, extra_ms: u64 },
+}
+
+/// A store node refusing a waiting worker, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    pub at_ms: u64,
+    pub node: NodeId,
+    pub why: Refusal,
 }
 
 /// The part of a belief the store no longer backed.
@@ -626,12 +641,31 @@ impl<'a> Builder<'a> {
                     }
                 }
                 None => {
-                    let kind = SpanKind::Waiting { key, attempts: 1 };
+                    let kind = SpanKind::Waiting {
+                        key,
+                        attempts: 1,
+                        refusals: Vec::new(),
+                    };
                     let index =
                         self.push_span(node, Span::new(at, horizon, kind, "waiting".to_string()));
                     self.waiting.insert((node, key), index);
                 }
             },
+            EventKind::Refused { key, token, why } => {
+                if let Some(&index) = self.waiting.get(&(token.worker, key))
+                    && let SpanKind::Waiting { refusals, .. } =
+                        &mut self.span_mut(token.worker, index).kind
+                    && refusals
+                        .last()
+                        .is_none_or(|r| (r.node, r.why) != (node, why))
+                {
+                    refusals.push(Refused {
+                        at_ms: at,
+                        node,
+                        why,
+                    });
+                }
+            }
             EventKind::Acquired {
                 key, token, fence, ..
             } => {
@@ -1273,8 +1307,20 @@ impl Span {
                 });
                 text
             }
-            SpanKind::Waiting { key, attempts } => {
+            SpanKind::Waiting {
+                key,
+                attempts,
+                ref refusals,
+            } => {
                 let mut text = format!("{who} wants \"{}\" {when}", trace.key_name(key));
+                if let Some(r) = refusals.iter().rev().find(|r| r.at_ms <= now_ms) {
+                    text.push_str(&format!(
+                        "\nrefused by {} since {}: {}",
+                        trace.node_name(r.node),
+                        fmt_ms(r.at_ms),
+                        r.why.phrase(|t| trace.token_name(t))
+                    ));
+                }
                 if ended {
                     text.push_str(&format!(
                         "\n{attempts} attempt{} until it got it",
@@ -1764,6 +1810,31 @@ mod tests {
         assert_eq!(lost.dropped, Some(DropReason::Crashed));
         let swatches: Vec<Swatch> = lanes.legend.iter().map(|&(s, _)| s).collect();
         assert!(swatches.contains(&Swatch::Message) && swatches.contains(&Swatch::Dropped));
+    }
+
+    #[test]
+    fn a_wait_tells_why_the_store_refuses_as_far_as_the_playhead() {
+        let (trace, lanes) = engine_run(include_str!(
+            "../../tests/cases/isolated-leader-steps-down.toml"
+        ));
+        let b = trace.nodes.iter().position(|n| n.name == "B").expect("B") as NodeId;
+        let wait = lanes.lanes[b as usize]
+            .spans
+            .iter()
+            .find(|s| matches!(s.kind, SpanKind::Waiting { .. }))
+            .expect("B waits");
+        let hover = |now_ms| wait.details(&trace, b, now_ms);
+        assert!(!hover(1_001).contains("refused"), "{}", hover(1_001));
+        assert!(hover(1_010).contains("refused by store1 since 1 002 ms: held by A.1"));
+        // Cut off from the majority, store1 says so until it steps down; then the new
+        // leader refuses B while A's lease lasts.
+        assert!(hover(1_200).contains("refused by store1 since 1 056 ms: no majority"));
+        assert!(
+            hover(6_000).contains("refused by store2"),
+            "{}",
+            hover(6_000)
+        );
+        assert!(hover(6_000).ends_with("held by A.1"), "{}", hover(6_000));
     }
 
     #[test]

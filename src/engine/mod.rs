@@ -110,14 +110,21 @@ enum Timer {
         key: KeyId,
         token: Token,
     },
-    ReplicateKey {
-        key: KeyId,
+    /// `replicated`: send the stream up to this offset (`replication_lag_ms` after it grew).
+    Replicate {
+        up_to: u64,
+    },
+    /// `replicated`: the failover of `epoch` has waited long enough for replicas' offsets.
+    ChoosePrimary {
+        epoch: u64,
     },
     Heartbeat,
     LeaderCheck,
     LockDelayOver {
         key: KeyId,
     },
+    /// `persistence = "everysec"`: the node flushes its log to disk.
+    Flush,
     /// `fair`: the waiter told it is its turn has had a lease length to claim it.
     TurnOver {
         key: KeyId,

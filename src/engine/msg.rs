@@ -1,7 +1,7 @@
 //! Messages between nodes. Every request carries the token it concerns so a reply can be
 //! matched, and a late reply recognised as late.
 
-use crate::trace::{KeyId, NodeId, Token};
+use crate::trace::{KeyId, NodeId, Refusal, Token};
 
 /// A store's answer to an acquire request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,8 +11,8 @@ pub enum AcquireAnswer {
         fence: Option<u64>,
         lease_ms: Option<u64>,
     },
-    /// Someone else holds it (or lock-delay is running).
-    Held,
+    /// Not granted, for the reason given.
+    Refused { why: Refusal },
     /// `fair` waiting: the request joined the queue; a `Granted` follows in turn.
     Queued,
 }
@@ -43,20 +43,68 @@ pub enum Command {
         key: KeyId,
         token: Token,
     },
-    /// Lock-delay is over: grant the key to the next waiter in the queue.
+    /// Lock-delay is over: the key may be granted again; the next waiter's turn comes.
     GrantNext {
+        key: KeyId,
+    },
+    /// `fair`: the waiter told it is its turn did not claim it in a lease length.
+    SkipTurn {
+        key: KeyId,
+        token: Token,
+    },
+    /// An operator deleted the key (`force_release`), through the leader like any write.
+    ForceRelease {
         key: KeyId,
     },
 }
 
-/// A replicated copy of one key's lock (`replicated` topology).
+/// Names one history of a `replicated` data set (Redis's replication ID): a node starts a
+/// new one when it is promoted, or when it comes back empty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplId {
+    /// Store index of the node that started it.
+    pub node: u32,
+    /// How many histories that node had started before this one.
+    pub era: u32,
+}
+
+/// One key's lock as the replication stream carries it (`replicated` topology).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Copy {
     pub token: Token,
     pub fence: Option<u64>,
-    /// Lease left when the copy was sent, ms (`None`: no expiry).
-    pub left_ms: Option<i64>,
+    /// When the lease ends on the primary's lease clock, ms — an absolute time, as Redis 7
+    /// propagates `SET … PXAT` (`None`: no expiry).
+    pub expires_at: Option<i64>,
+    /// `expiry = "client"`: "held until" as the client wrote it, its wall-clock ms.
+    pub client_until: Option<i64>,
     pub count: u32,
+}
+
+/// One command of the replication stream: the state of one key after a change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplEntry {
+    pub key: KeyId,
+    pub value: Option<Copy>,
+    /// The key's last fencing token issued, so a promoted replica never issues one twice.
+    pub fence_counter: u64,
+}
+
+/// A primary's answer to a resync request (Redis PSYNC).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SyncAnswer {
+    /// `+CONTINUE`: the commands after the replica's offset, from the backlog.
+    Partial {
+        id: ReplId,
+        from: u64,
+        entries: Vec<ReplEntry>,
+    },
+    /// `+FULLRESYNC`: a copy of the whole data set (one entry per key) at `offset`.
+    Full {
+        id: ReplId,
+        offset: u64,
+        keys: Vec<ReplEntry>,
+    },
 }
 
 /// Every message of the model.
@@ -71,6 +119,12 @@ pub enum Msg {
         client_now: i64,
     },
     Release {
+        key: KeyId,
+        token: Token,
+    },
+    /// `acquire = "two_step"`: `EXPIRE key ttl`, sent once the SETNX reply is in. It sets a
+    /// TTL on the key if `token` still holds it.
+    Expire {
         key: KeyId,
         token: Token,
     },
@@ -102,7 +156,8 @@ pub enum Msg {
     RenewReply {
         key: KeyId,
         token: Token,
-        ok: bool,
+        /// `None`: renewed.
+        refused: Option<Refusal>,
     },
     FlagValue {
         key: KeyId,
@@ -120,16 +175,45 @@ pub enum Msg {
         token: Token,
         leader: Option<NodeId>,
     },
-    // store ↔ store
+    // store ↔ store, `replicated`
+    /// The primary is alive; `offset`: how much of its stream it has sent.
     Heartbeat {
         epoch: u64,
+        id: ReplId,
+        offset: u64,
     },
-    Replicate {
+    /// Commands `start + 1 ..= start + entries.len()` of history `id`.
+    Stream {
         epoch: u64,
-        key: KeyId,
-        copy: Option<Copy>,
-        fence_counter: u64,
+        id: ReplId,
+        start: u64,
+        entries: Vec<ReplEntry>,
     },
+    /// A replica asks to resync from its history and offset (Redis PSYNC).
+    SyncRequest {
+        req: u32,
+        id: ReplId,
+        offset: u64,
+    },
+    SyncReply {
+        req: u32,
+        epoch: u64,
+        answer: SyncAnswer,
+    },
+    /// A replica that lost its primary asks the others how far each got (as Sentinel reads
+    /// each replica's offset before choosing one to promote).
+    OffsetQuery {
+        epoch: u64,
+    },
+    OffsetReport {
+        epoch: u64,
+        offset: u64,
+    },
+    /// Become the primary of `epoch` (Sentinel's `REPLICAOF NO ONE`).
+    Promote {
+        epoch: u64,
+    },
+    // store ↔ store, `consensus`
     Append {
         term: u64,
         prev_len: usize,
@@ -147,14 +231,18 @@ pub enum Msg {
         /// the leader's own clock.
         echo_ms: i64,
     },
+    /// A vote request; `pre`: only asks whether it would win (etcd's PreVote), in which case
+    /// `term` is the term it would run for.
     Vote {
         term: u64,
         last_len: usize,
         last_term: u64,
+        pre: bool,
     },
     VoteReply {
         term: u64,
         granted: bool,
+        pre: bool,
     },
     // worker ↔ resource
     Read {
@@ -191,33 +279,64 @@ impl Msg {
                 format!("{what} {}", token_name(*token))
             }
             Msg::Release { token, .. } => format!("release {}", token_name(*token)),
+            Msg::Expire { token, .. } => format!("expire ({})", token_name(*token)),
             Msg::Renew { token, .. } => format!("renew {}", token_name(*token)),
             Msg::FlagRead { token, .. } => format!("read flag ({})", token_name(*token)),
             Msg::FlagSet { token, .. } => format!("set flag ({})", token_name(*token)),
             Msg::AcquireReply { token, answer, .. } => match answer {
                 AcquireAnswer::Granted { .. } => format!("granted {}", token_name(*token)),
-                AcquireAnswer::Held => format!("held, not {}", token_name(*token)),
+                AcquireAnswer::Refused { why } => {
+                    format!(
+                        "refused {}: {}",
+                        token_name(*token),
+                        why.phrase(&token_name)
+                    )
+                }
                 AcquireAnswer::Queued => format!("queued {}", token_name(*token)),
             },
             Msg::ReleaseReply { token, .. } => format!("released {}", token_name(*token)),
-            Msg::RenewReply { token, ok, .. } => {
-                format!(
-                    "renew {} {}",
+            Msg::RenewReply { token, refused, .. } => match refused {
+                None => format!("renew {} ok", token_name(*token)),
+                Some(why) => format!(
+                    "renew {} refused: {}",
                     token_name(*token),
-                    if *ok { "ok" } else { "refused" }
-                )
-            }
+                    why.phrase(&token_name)
+                ),
+            },
             Msg::FlagValue { locked, .. } => format!("flag is {locked}"),
             Msg::YourTurn { token, .. } => format!("your turn, {}", token_name(*token)),
             Msg::NotLeader { .. } => "not the leader".to_string(),
-            Msg::Heartbeat { epoch } => format!("heartbeat (epoch {epoch})"),
-            Msg::Replicate { .. } => "replicate".to_string(),
+            Msg::Heartbeat { epoch, offset, .. } => {
+                format!("heartbeat (epoch {epoch}, offset {offset})")
+            }
+            Msg::Stream { start, entries, .. } => match entries.len() {
+                1 => format!("command {}", start + 1),
+                n => format!("commands {}..{}", start + 1, start + n as u64),
+            },
+            Msg::SyncRequest { offset, .. } => format!("resync me from offset {offset}"),
+            Msg::SyncReply { answer, .. } => match answer {
+                SyncAnswer::Partial { entries, .. } => match entries.len() {
+                    1 => "partial resync: 1 command".to_string(),
+                    n => format!("partial resync: {n} commands"),
+                },
+                SyncAnswer::Full { offset, .. } => format!("full copy at offset {offset}"),
+            },
+            Msg::OffsetQuery { .. } => "how far did you get?".to_string(),
+            Msg::OffsetReport { offset, .. } => format!("my offset is {offset}"),
+            Msg::Promote { epoch } => format!("you are the primary (epoch {epoch})"),
             Msg::Append { entries, .. } => format!("append {} entries", entries.len()),
             Msg::AppendReply { ok, .. } => format!("append {}", if *ok { "ok" } else { "refused" }),
-            Msg::Vote { term, .. } => format!("vote for me (term {term})"),
-            Msg::VoteReply { granted, .. } => {
-                format!("vote {}", if *granted { "yes" } else { "no" })
-            }
+            Msg::Vote {
+                term, pre: false, ..
+            } => format!("vote for me (term {term})"),
+            Msg::Vote {
+                term, pre: true, ..
+            } => format!("would you vote for me? (term {term})"),
+            Msg::VoteReply { granted, pre, .. } => format!(
+                "{} {}",
+                if *pre { "pre-vote" } else { "vote" },
+                if *granted { "yes" } else { "no" }
+            ),
             Msg::Read { token, .. } => format!("read ({})", token_name(*token)),
             Msg::ReadReply { value, .. } => format!("value {value}"),
             Msg::Write { token, value, .. } => format!("write {value} ({})", token_name(*token)),

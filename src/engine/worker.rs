@@ -8,8 +8,8 @@ use rand::RngExt;
 
 use super::msg::{AcquireAnswer, Msg};
 use super::{Ev, Sim, Timer};
-use crate::scenario::{Design, LeaseClock, OnLockLoss, Renewal, Topology};
-use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, Token};
+use crate::scenario::{Acquire, Design, LeaseClock, OnLockLoss, Renewal, Topology};
+use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, Refusal, Token};
 
 /// Whether the nested section took the lock and has not yet released it.
 fn inner_open(h: &Hold) -> bool {
@@ -504,6 +504,14 @@ impl Sim<'_> {
             Msg::AcquireReply { key, token, answer } => {
                 let pending = op_for(token)
                     .filter(|o| matches!(o.kind, OpKind::Acquire { .. } | OpKind::FlagSet));
+                let fresh = pending.is_some_and(|o| o.kind == OpKind::Acquire { reenter: false });
+                if fresh
+                    && self.sc.lock.acquire == Acquire::TwoStep
+                    && matches!(answer, AcquireAnswer::Granted { .. })
+                {
+                    // SETNX succeeded on this node: now EXPIRE, the second command.
+                    self.send(w, from, Msg::Expire { key, token });
+                }
                 match (pending, answer) {
                     (Some(_), _) if self.fans_out() => {
                         let granted = matches!(answer, AcquireAnswer::Granted { .. });
@@ -514,7 +522,14 @@ impl Sim<'_> {
                         let until = lease_ms.map(|l| op.started_local + l as i64);
                         self.acquired(w, token, fence, until, from);
                     }
-                    (Some(_), AcquireAnswer::Held) => self.op_failed(w, false),
+                    (Some(o), AcquireAnswer::Refused { why }) => {
+                        // A node that cannot reach a majority may no longer lead: like an
+                        // unanswered request, the next attempt goes to the next node.
+                        if why == Refusal::NoMajority {
+                            self.w(w).leader = (o.target + 1) % self.stores.len();
+                        }
+                        self.op_failed(w, false);
+                    }
                     (Some(op), AcquireAnswer::Queued) => {
                         // Wait for our turn; after a lease length of silence, ask again (a
                         // ZooKeeper client re-registers its watch, a Redisson waiter re-polls),
@@ -592,14 +607,14 @@ impl Sim<'_> {
                     self.after_release(w);
                 }
             }
-            Msg::RenewReply { token, ok, .. }
+            Msg::RenewReply { token, refused, .. }
                 if self.workers[w as usize]
                     .renew
                     .is_some_and(|o| o.token == token) =>
             {
                 if self.fans_out() {
-                    self.fan_out_reply(w, true, ok);
-                } else if ok {
+                    self.fan_out_reply(w, true, refused.is_none());
+                } else if refused.is_none() {
                     self.renewed(w, None);
                 } else {
                     self.op_failed(w, true);

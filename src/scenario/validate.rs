@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use super::{
-    Acquire, Design, Expect, Expiry, FaultKind, Lock, Network, Renewal, Scenario, ScenarioError,
-    Store, Topology, VERSION, Worker,
+    Acquire, Design, Expect, Expiry, FaultKind, Lock, Network, Persistence, Renewal, Scenario,
+    ScenarioError, Store, Topology, VERSION, Worker,
 };
 
 /// Longest horizon, ms (a little under 3 simulated hours): every case fits far inside it, and it
@@ -366,6 +366,16 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
             )
         },
     )?;
+    ensure(
+        lock.acquire == Acquire::OneStep
+            || (lock.expiry == Expiry::Store && store.topology != Topology::Consensus),
+        "lock.acquire",
+        || {
+            "two_step is Redis's SETNX then EXPIRE: it needs a Redis-like store \
+             (single, replicated or redlock) timing the lease, expiry = \"store\""
+                .to_string()
+        },
+    )?;
     ensure(lock.hold_count || lock.reentrant, "lock.hold_count", || {
         "says how a reentrant lock counts repeat acquires; it needs lock.reentrant = true"
             .to_string()
@@ -418,6 +428,15 @@ fn check_store(store: &Store) -> Check {
         },
     )?;
     at_most_horizon(store.replication_lag_ms, "store.replication_lag_ms")?;
+    ensure(
+        !(store.persistence == Persistence::Everysec && store.topology == Topology::Consensus),
+        "store.persistence",
+        || {
+            "everysec is Redis's AOF setting; a consensus store (etcd, ZooKeeper) syncs its log \
+             to disk before it answers: use fsync or none"
+                .to_string()
+        },
+    )?;
     at_least_one(store.failover_ms, "store.failover_ms")
 }
 

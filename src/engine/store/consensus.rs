@@ -5,19 +5,30 @@
 //!
 //! Leases are timed by the leader. Like etcd, a new leader restarts every lease's countdown
 //! in full, and a leader extends a lease only while a majority has answered it recently.
+//!
+//! As etcd runs it (CheckQuorum and PreVote): a leader that no majority has answered for
+//! `failover_ms` steps down, so a leader cut off from the rest stops answering clients and
+//! they try the next node; a node with a live leader ignores bids for a newer term, and a node
+//! asks whether it could win before it raises its term, so one that was cut off rejoins
+//! without deposing the majority's leader. A refusal says why: "no majority", "held by A.1",
+//! "lease gone".
 
 use super::super::msg::{AcquireAnswer, Command, LogEntry, Msg};
 use super::super::{Sim, Timer};
 use super::replicated::client_token;
 use super::table::Held;
 use crate::scenario::{Design, Waiting};
-use crate::trace::{EventKind, KeyId, NodeId, Token};
+use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Role {
     Leader,
+    /// Asking whether it could win an election before starting one (PreVote).
+    PreCandidate,
     Candidate,
-    Follower { leader: Option<usize> },
+    Follower {
+        leader: Option<usize>,
+    },
 }
 
 /// One node's consensus state.
@@ -122,8 +133,11 @@ impl Sim<'_> {
                 term,
                 last_len,
                 last_term,
-            } => self.on_vote(me, from, term, last_len, last_term),
-            Msg::VoteReply { term, granted } => self.on_vote_reply(me, from, term, granted),
+                pre,
+            } => self.on_vote(me, from, (term, last_len, last_term), pre),
+            Msg::VoteReply { term, granted, pre } => {
+                self.on_vote_reply(me, from, term, granted, pre)
+            }
             _ => self.raft_client(me, from, msg),
         }
     }
@@ -149,18 +163,23 @@ impl Sim<'_> {
                 let holder = table.held[k].as_ref().map(|h| h.token);
                 let delayed = table.delay_until[k] > self.lease_clock(me);
                 let retry_mode = self.sc.lock.waiting == Waiting::Retry;
-                // A refusal needs no agreement: a stale leader refusing is still safe.
-                if retry_mode && (delayed || holder.is_some_and(|h| h != token)) {
-                    self.record(me, EventKind::Refused { key, token, holder });
-                    self.send(
-                        me,
-                        from,
-                        Msg::AcquireReply {
-                            key,
-                            token,
-                            answer: AcquireAnswer::Held,
-                        },
-                    );
+                // A refusal needs no agreement: a stale leader refusing is still safe. One
+                // that has not heard from a majority lately says so rather than guess.
+                let why = if !retry_mode {
+                    None
+                } else if !self.leader_has_quorum(me) {
+                    Some(Refusal::NoMajority)
+                } else if delayed {
+                    Some(Refusal::LockDelay)
+                } else {
+                    holder
+                        .filter(|&h| h != token)
+                        .map(|holder| Refusal::Held { holder })
+                };
+                if let Some(why) = why {
+                    self.record(me, EventKind::Refused { key, token, why });
+                    let answer = AcquireAnswer::Refused { why };
+                    self.send(me, from, Msg::AcquireReply { key, token, answer });
                     return;
                 }
                 self.propose(
@@ -176,21 +195,38 @@ impl Sim<'_> {
             Msg::Renew { key, .. } => {
                 let now = self.lease_clock(me);
                 // A lease already due is not revived: its expiry may be on its way to a
-                // majority. A leader that has not caught up may still hold a released lock.
+                // majority. A leader that has not caught up may still hold a released lock,
+                // and one a majority has not answered lately may have been deposed.
                 let ready = self.raft(me).ready;
-                let ok = ready
-                    && self.leader_has_quorum(me)
-                    && self.stores[si].table.held[key as usize]
-                        .as_ref()
-                        .is_some_and(|h| h.token == token && h.expires.is_some_and(|e| e > now));
-                if ok {
-                    let ttl = self.sc.lock.ttl_ms;
-                    if let Some(h) = self.stores[si].table.held[key as usize].as_mut() {
-                        h.expires = Some(now + ttl as i64);
+                let held = self.stores[si].table.held[key as usize]
+                    .as_ref()
+                    .is_some_and(|h| h.token == token && h.expires.is_some_and(|e| e > now));
+                let refused = if !ready || !self.leader_has_quorum(me) {
+                    Some(Refusal::NoMajority)
+                } else if !held {
+                    Some(Refusal::LeaseGone)
+                } else {
+                    None
+                };
+                match refused {
+                    None => {
+                        let ttl = self.sc.lock.ttl_ms;
+                        if let Some(h) = self.stores[si].table.held[key as usize].as_mut() {
+                            h.expires = Some(now + ttl as i64);
+                        }
+                        self.lease_extended(me, key, token);
                     }
-                    self.lease_extended(me, key, token);
+                    Some(why) => self.record(me, EventKind::Refused { key, token, why }),
                 }
-                self.send(me, from, Msg::RenewReply { key, token, ok });
+                self.send(
+                    me,
+                    from,
+                    Msg::RenewReply {
+                        key,
+                        token,
+                        refused,
+                    },
+                );
             }
             _ => {}
         }
@@ -356,6 +392,18 @@ impl Sim<'_> {
         }
     }
 
+    /// CheckQuorum (etcd): a leader no majority has answered for `failover_ms` may have been
+    /// replaced on the other side of a partition, so it stops leading. Its clients, told it
+    /// is not the leader, try the next node.
+    fn lost_quorum(&mut self, me: NodeId) {
+        let si = self.store_index(me);
+        self.stores[si].last_heard = self.mono(me);
+        let r = self.raft(me);
+        r.become_follower(None);
+        let term = r.term;
+        self.record(me, EventKind::SteppedDown { term });
+    }
+
     fn step_down(&mut self, me: NodeId, term: u64) {
         let r = self.raft(me);
         let was_leader = r.role == Role::Leader;
@@ -411,9 +459,23 @@ impl Sim<'_> {
             Command::Noop if leader => self.caught_up(me),
             Command::Noop => {}
             Command::GrantNext { key } => {
-                if self.stores[si].table.held[key as usize].is_none() {
-                    self.raft_grant_next(me, key, index, leader);
+                self.stores[si].table.delayed[key as usize] = false;
+                self.raft_grant_next(me, key, leader);
+            }
+            Command::SkipTurn { key, token } => {
+                let table = &mut self.stores[si].table;
+                if table.turn[key as usize] == Some(token) {
+                    table.turn[key as usize] = None;
+                    self.raft_grant_next(me, key, leader);
                 }
+            }
+            Command::ForceRelease { key } => {
+                let held = self.stores[si].table.held[key as usize].take();
+                if leader {
+                    let holder = held.map(|h| h.token);
+                    self.record(me, EventKind::ForceReleased { key, holder });
+                }
+                self.raft_grant_next(me, key, leader);
             }
             Command::Acquire {
                 key,
@@ -421,11 +483,32 @@ impl Sim<'_> {
                 reenter,
             } => {
                 let k = key as usize;
-                let reentrant = self.sc.lock.reentrant;
+                let counts = self.sc.lock.reentrant && self.sc.lock.hold_count;
                 let table = &mut self.stores[si].table;
-                let answer = match &mut table.held[k] {
-                    Some(h) if h.token == token => {
-                        if reenter && reentrant {
+                let refusal = match (&table.held[k], table.turn[k]) {
+                    (Some(h), _) if h.token == token => None,
+                    (Some(h), _) => Some(Refusal::Held { holder: h.token }),
+                    (None, _) if table.delayed[k] => Some(Refusal::LockDelay),
+                    (None, Some(next)) if next != token => Some(Refusal::Turn { next }),
+                    (None, _) => None,
+                };
+                let answer = match (refusal, &mut table.held[k]) {
+                    (Some(why), _) => {
+                        let answer = if self.sc.lock.waiting == Waiting::Fair {
+                            table.enqueue(k, token);
+                            AcquireAnswer::Queued
+                        } else {
+                            AcquireAnswer::Refused { why }
+                        };
+                        if leader {
+                            self.record(me, EventKind::Refused { key, token, why });
+                        }
+                        answer
+                    }
+                    (None, Some(h)) => {
+                        // Its own lock: a reentrant call (counted, unless `hold_count` is off)
+                        // or a repeated request.
+                        if reenter && counts {
                             h.count += 1;
                         }
                         AcquireAnswer::Granted {
@@ -433,27 +516,8 @@ impl Sim<'_> {
                             lease_ms,
                         }
                     }
-                    Some(h) => {
-                        let holder = h.token;
-                        let answer = if self.sc.lock.waiting == Waiting::Fair {
-                            table.enqueue(k, token);
-                            AcquireAnswer::Queued
-                        } else {
-                            AcquireAnswer::Held
-                        };
-                        if leader {
-                            self.record(
-                                me,
-                                EventKind::Refused {
-                                    key,
-                                    token,
-                                    holder: Some(holder),
-                                },
-                            );
-                        }
-                        answer
-                    }
-                    None => {
+                    (None, None) => {
+                        table.turn[k] = None;
                         let fence = self.raft_grant(me, key, token, index, leader);
                         AcquireAnswer::Granted { fence, lease_ms }
                     }
@@ -466,6 +530,12 @@ impl Sim<'_> {
                 let k = key as usize;
                 let table = &mut self.stores[si].table;
                 table.queue[k].retain(|t| *t != token);
+                if table.turn[k] == Some(token) {
+                    // A waiter that gives up its place passes the turn on.
+                    table.turn[k] = None;
+                    self.raft_grant_next(me, key, leader);
+                }
+                let table = &mut self.stores[si].table;
                 let mine = table.held[k].as_ref().is_some_and(|h| h.token == token);
                 let blind = !design.checks_owner();
                 match &mut table.held[k] {
@@ -483,7 +553,7 @@ impl Sim<'_> {
                                 },
                             );
                         }
-                        self.raft_grant_next(me, key, index, leader);
+                        self.raft_grant_next(me, key, leader);
                     }
                     _ => {
                         if leader {
@@ -502,15 +572,17 @@ impl Sim<'_> {
                     table.held[k] = None;
                     let delay = self.sc.lock.lock_delay_ms as i64;
                     if leader {
-                        let now = self.lease_clock(me);
-                        self.stores[si].table.delay_until[k] = now + delay;
                         self.record(me, EventKind::Expired { key, token });
                     }
                     if delay == 0 {
-                        self.raft_grant_next(me, key, index, leader);
-                    } else if leader {
-                        // Lock-delay: a later entry grants the next waiter, once it is over.
-                        self.set_timer(me, delay, Timer::LockDelayOver { key });
+                        self.raft_grant_next(me, key, leader);
+                    } else {
+                        // Lock-delay: no grant until a later entry, proposed by the leader once
+                        // the delay is over, ends it.
+                        self.stores[si].table.delayed[k] = true;
+                        if leader {
+                            self.set_timer(me, delay, Timer::LockDelayOver { key });
+                        }
                     }
                 }
             }
@@ -548,14 +620,39 @@ impl Sim<'_> {
         fence
     }
 
-    fn raft_grant_next(&mut self, me: NodeId, key: KeyId, index: u64, leader: bool) {
+    /// `fair`: if the key is free, the head of its queue is told it is its turn (ZooKeeper's
+    /// lock recipe: its watch fires and it takes the lock with its own request). Every node
+    /// records the turn; the leader sends the notification and gives it a lease length.
+    fn raft_grant_next(&mut self, me: NodeId, key: KeyId, leader: bool) {
         let si = self.store_index(me);
-        let Some(next) = self.stores[si].table.queue[key as usize].pop_front() else {
+        let k = key as usize;
+        let table = &mut self.stores[si].table;
+        if table.held[k].is_some() || table.turn[k].is_some() || table.delayed[k] {
+            return;
+        }
+        let Some(next) = table.queue[k].pop_front() else {
             return;
         };
-        let fence = self.raft_grant(me, key, next, index, leader);
+        table.turn[k] = Some(next);
         if leader {
-            self.send_queued_grant(me, key, next, fence);
+            self.tell_turn(me, key, next);
+        }
+    }
+
+    /// Sends `token` its turn for `key` and waits a lease length for it to claim it.
+    fn tell_turn(&mut self, me: NodeId, key: KeyId, token: Token) {
+        self.send(me, token.worker, Msg::YourTurn { key, token });
+        self.set_timer(
+            me,
+            self.sc.lock.ttl_ms as i64,
+            Timer::TurnOver { key, token },
+        );
+    }
+
+    /// An operator deletes `key`: proposed on the leader, applied by every node.
+    pub(super) fn raft_force_release(&mut self, me: NodeId, key: KeyId) {
+        if self.raft(me).role == Role::Leader {
+            self.propose(me, Command::ForceRelease { key });
         }
     }
 
@@ -588,15 +685,23 @@ impl Sim<'_> {
             Timer::LeaderCheck => {
                 self.set_timer(me, self.heartbeat_ms(), Timer::LeaderCheck);
                 if self.raft(me).role == Role::Leader {
+                    if !self.leader_has_quorum(me) {
+                        self.lost_quorum(me);
+                    }
                     return;
                 }
                 let patience = self.sc.store.failover_ms as i64 + si as i64 * self.heartbeat_ms();
                 if self.mono(me) - self.stores[si].last_heard >= patience {
-                    self.start_election(me);
+                    self.campaign(me, true);
                 }
             }
             Timer::LockDelayOver { key } if self.raft(me).role == Role::Leader => {
                 self.propose(me, Command::GrantNext { key });
+            }
+            Timer::TurnOver { key, token } if self.raft(me).role == Role::Leader => {
+                if self.stores[si].table.turn[key as usize] == Some(token) {
+                    self.propose(me, Command::SkipTurn { key, token });
+                }
             }
             Timer::Expire { key, token } => {
                 let still = self.raft(me).role == Role::Leader
@@ -619,19 +724,28 @@ impl Sim<'_> {
         }
     }
 
-    fn start_election(&mut self, me: NodeId) {
+    /// Asks every other node for its vote in the next term. A pre-vote first asks whether it
+    /// would win, without raising its own term (etcd's PreVote; Raft thesis §9.6): a node cut
+    /// off from the majority never wins one, so when it comes back its term has not grown
+    /// past the majority's and it cannot depose their leader.
+    fn campaign(&mut self, me: NodeId, pre: bool) {
         let si = self.store_index(me);
         let mono = self.mono(me);
         self.stores[si].last_heard = mono;
         let r = self.raft(me);
-        r.term += 1;
-        r.role = Role::Candidate;
-        r.voted_for = Some(r.me);
+        if pre {
+            r.role = Role::PreCandidate;
+        } else {
+            r.term += 1;
+            r.role = Role::Candidate;
+            r.voted_for = Some(r.me);
+        }
         r.votes = 1 << r.me;
         let msg = Msg::Vote {
-            term: r.term,
+            term: r.term + u64::from(pre),
             last_len: r.log.len(),
             last_term: r.last_term(),
+            pre,
         };
         for other in 0..self.stores.len() {
             if other != si {
@@ -641,15 +755,41 @@ impl Sim<'_> {
         }
     }
 
-    fn on_vote(&mut self, me: NodeId, from: NodeId, term: u64, last_len: usize, last_term: u64) {
+    /// `bid`: the term asked for, and the length and last term of the candidate's log.
+    fn on_vote(&mut self, me: NodeId, from: NodeId, bid: (u64, usize, u64), pre: bool) {
+        let (term, last_len, last_term) = bid;
         let candidate = self.store_index(from);
-        if term > self.raft(me).term {
-            self.step_down(me, term);
-        }
+        let si = self.store_index(me);
         let mono = self.mono(me);
+        let window = self.sc.store.failover_ms as i64;
+        let heard = mono - self.stores[si].last_heard < window;
         let r = self.raft(me);
+        // CheckQuorum's other half (etcd): a node that has a live leader ignores a bid for a
+        // newer term, so a node that was cut off cannot depose it.
+        let in_lease = match r.role {
+            Role::Leader => true,
+            Role::Follower { leader: Some(_) } => heard,
+            _ => false,
+        };
+        if term > r.term && in_lease {
+            return;
+        }
         // Only a candidate whose log is at least as complete may win (Raft §5.4.1).
         let up_to_date = (last_term, last_len) >= (r.last_term(), r.log.len());
+        if pre {
+            let granted = term > r.term && up_to_date;
+            let reply = Msg::VoteReply {
+                term: if granted { term } else { r.term },
+                granted,
+                pre,
+            };
+            self.send(me, from, reply);
+            return;
+        }
+        if term > r.term {
+            self.step_down(me, term);
+        }
+        let r = self.raft(me);
         let granted = term == r.term && r.voted_for.is_none_or(|v| v == candidate) && up_to_date;
         if granted {
             r.voted_for = Some(candidate);
@@ -657,18 +797,37 @@ impl Sim<'_> {
         let reply = Msg::VoteReply {
             term: r.term,
             granted,
+            pre,
         };
         if granted {
-            let si = self.store_index(me);
             self.stores[si].last_heard = mono;
         }
         self.send(me, from, reply);
     }
 
-    fn on_vote_reply(&mut self, me: NodeId, from: NodeId, term: u64, granted: bool) {
+    fn on_vote_reply(&mut self, me: NodeId, from: NodeId, term: u64, granted: bool, pre: bool) {
         let voter = self.store_index(from);
         let majority = self.majority();
         let r = self.raft(me);
+        if pre {
+            if r.role != Role::PreCandidate {
+                return;
+            }
+            if !granted {
+                if term > r.term {
+                    self.step_down(me, term);
+                }
+                return;
+            }
+            if term != r.term + 1 {
+                return;
+            }
+            r.votes |= 1 << voter;
+            if r.votes.count_ones() as usize >= majority {
+                self.campaign(me, false);
+            }
+            return;
+        }
         if term > r.term {
             self.step_down(me, term);
             return;
@@ -688,6 +847,18 @@ impl Sim<'_> {
     fn caught_up(&mut self, me: NodeId) {
         let si = self.store_index(me);
         self.raft(me).ready = true;
+        // What the old leader's timers were waiting for, the new one waits for again in full.
+        for key in 0..self.keys.len() as KeyId {
+            let table = &self.stores[si].table;
+            let (delayed, turn) = (table.delayed[key as usize], table.turn[key as usize]);
+            if delayed {
+                let delay = self.sc.lock.lock_delay_ms as i64;
+                self.set_timer(me, delay, Timer::LockDelayOver { key });
+            }
+            if let Some(token) = turn {
+                self.tell_turn(me, key, token);
+            }
+        }
         let Some(ttl) = self.lease_ms() else { return };
         let now = self.lease_clock(me);
         for key in 0..self.keys.len() as KeyId {
@@ -712,5 +883,110 @@ impl Sim<'_> {
         self.record(me, EventKind::BecameLeader { term });
         self.propose(me, Command::Noop);
         self.set_timer(me, self.heartbeat_ms(), Timer::Heartbeat);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::trace::{Event, EventKind, Refusal, Token, Trace};
+
+    fn run(src: &str) -> Trace {
+        let sc = crate::scenario::parse(src).expect("a valid scenario");
+        crate::engine::run(&sc, sc.seed)
+    }
+
+    fn at<'t>(trace: &'t Trace, name: &str) -> Vec<&'t Event> {
+        trace
+            .events
+            .iter()
+            .filter(|e| trace.node_name(e.node) == name)
+            .collect()
+    }
+
+    fn refusals(trace: &Trace, name: &str) -> Vec<(u64, Refusal)> {
+        at(trace, name)
+            .into_iter()
+            .filter_map(|e| match e.kind {
+                EventKind::Refused { why, .. } => Some((e.at_ms, why)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_leader_cut_off_from_the_majority_says_so_then_steps_down() {
+        let trace = run(include_str!(
+            "../../../tests/cases/isolated-leader-steps-down.toml"
+        ));
+        let stepped = at(&trace, "store1")
+            .into_iter()
+            .find(|e| matches!(e.kind, EventKind::SteppedDown { .. }))
+            .map(|e| e.at_ms)
+            .expect("store1 steps down");
+        // Partition at 100 ms, failover_ms 1000, checked every 250 ms; the heal is at 15 100.
+        assert!(
+            (1100..=1350).contains(&stepped),
+            "stepped down at {stepped}"
+        );
+        let refused = refusals(&trace, "store1");
+        let a1 = Token { worker: 0, seq: 1 };
+        assert!(refused.contains(&(1002, Refusal::Held { holder: a1 })));
+        assert!(refused.iter().any(|&(_, why)| why == Refusal::NoMajority));
+        // Once it has stepped down it refuses nothing: it is no leader and says so.
+        assert!(refused.iter().all(|&(t, _)| t < stepped), "{refused:?}");
+    }
+
+    #[test]
+    fn a_node_that_was_cut_off_rejoins_without_deposing_the_majority_s_leader() {
+        let trace = run(include_str!(
+            "../../../tests/cases/isolated-leader-steps-down.toml"
+        ));
+        let changes = |name| -> Vec<&EventKind> {
+            at(&trace, name)
+                .into_iter()
+                .map(|e| &e.kind)
+                .filter(|k| {
+                    matches!(
+                        k,
+                        EventKind::SteppedDown { .. } | EventKind::BecameLeader { .. }
+                    )
+                })
+                .collect()
+        };
+        // store1's pre-votes find no majority, so its term stays 1 and the heal at 15 100 ms
+        // changes nothing: store2 leads from its election to the end.
+        assert_eq!(changes("store2"), [&EventKind::BecameLeader { term: 2 }]);
+        assert_eq!(changes("store1"), [&EventKind::SteppedDown { term: 1 }]);
+        assert!(changes("store3").is_empty());
+    }
+
+    #[test]
+    fn a_renewal_a_cut_off_leader_cannot_promise_is_refused_for_no_majority() {
+        let trace = run(r#"
+            version = 1
+            name = "renewal without a majority"
+            seed = 1
+            until_ms = 4000
+            [network]
+            delay_ms = [2, 2]
+            [lock]
+            ttl_ms = 3000
+            renewal = "watchdog"
+            [store]
+            topology = "consensus"
+            nodes = 3
+            [[worker]]
+            name = "A"
+            work_ms = 3500
+            [[fault]]
+            at_ms = 100
+            kind = "partition"
+            groups = [["store1", "A"], ["store2", "store3"]]
+        "#);
+        let why: Vec<Refusal> = refusals(&trace, "store1")
+            .into_iter()
+            .map(|(_, w)| w)
+            .collect();
+        assert_eq!(why, vec![Refusal::NoMajority]);
     }
 }

@@ -8,10 +8,15 @@ mod table;
 
 use super::msg::{AcquireAnswer, Msg};
 use super::{Sim, Timer};
-use crate::scenario::{Expiry, Persistence, Scenario, StoreClock, Topology, Waiting};
-use crate::trace::{EventKind, KeyId, NodeId, Token};
+use crate::scenario::{Acquire, Expiry, Persistence, Scenario, StoreClock, Topology, Waiting};
+use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 use consensus::Raft;
+use replicated::Replication;
 use table::{Held, LockTable};
+
+/// `persistence = "everysec"`: how often a node flushes its log, local ms (Redis's
+/// `appendfsync everysec`).
+const FLUSH_EVERY_MS: i64 = 1_000;
 
 /// A replicated node's role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,8 +36,12 @@ pub struct StoreNode {
     pub epoch: u64,
     /// Last time (monotonic local ms) this node heard from its primary or leader.
     pub last_heard: i64,
+    /// `replicated`: its place in the replication stream.
+    pub repl: Option<Replication>,
     /// `consensus` state.
     pub raft: Option<Raft>,
+    /// `persistence = "everysec"`: the table as of the last flush, what a crash leaves.
+    pub disk: Option<LockTable>,
 }
 
 impl StoreNode {
@@ -47,7 +56,10 @@ impl StoreNode {
             },
             epoch: 1,
             last_heard: 0,
+            repl: (sc.store.topology == Topology::Replicated)
+                .then(|| Replication::new(index, replicated::BACKLOG_COMMANDS)),
             raft: (sc.store.topology == Topology::Consensus).then(|| Raft::new(index, nodes)),
+            disk: None,
         }
     }
 }
@@ -55,6 +67,11 @@ impl StoreNode {
 impl Sim<'_> {
     /// Starts the timers the topology needs (heartbeats, failure detectors).
     pub(super) fn start_stores(&mut self) {
+        if self.sc.store.persistence == Persistence::Everysec {
+            for i in 0..self.stores.len() {
+                self.set_timer(self.store_id(i), FLUSH_EVERY_MS, Timer::Flush);
+            }
+        }
         match self.topology() {
             Topology::Replicated | Topology::Consensus => {
                 for i in 0..self.stores.len() {
@@ -98,6 +115,12 @@ impl Sim<'_> {
     }
 
     pub(super) fn store_timer(&mut self, me: NodeId, timer: Timer) {
+        if let Timer::Flush = timer {
+            let si = self.store_index(me);
+            self.stores[si].disk = Some(self.stores[si].table.clone());
+            self.set_timer(me, FLUSH_EVERY_MS, Timer::Flush);
+            return;
+        }
         match (self.topology(), timer) {
             (Topology::Consensus, _) => self.raft_timer(me, timer),
             (_, Timer::Expire { key, token }) => self.on_expire_timer(me, key, token),
@@ -136,7 +159,7 @@ impl Sim<'_> {
                 let now = self.lease_clock(me);
                 let ttl = self.sc.lock.ttl_ms as i64;
                 let held = self.stores[si].table.held[key as usize].as_mut();
-                let ok = match held {
+                let refused = match held {
                     Some(h) if blind || h.token == token => {
                         let holder = h.token;
                         match self.sc.lock.expiry {
@@ -145,11 +168,45 @@ impl Sim<'_> {
                         }
                         self.lease_extended(me, key, holder);
                         self.replicate(me, key);
-                        true
+                        None
                     }
-                    _ => false,
+                    _ => {
+                        let why = Refusal::LeaseGone;
+                        self.record(me, EventKind::Refused { key, token, why });
+                        Some(why)
+                    }
                 };
-                self.send(me, from, Msg::RenewReply { key, token, ok });
+                self.send(
+                    me,
+                    from,
+                    Msg::RenewReply {
+                        key,
+                        token,
+                        refused,
+                    },
+                );
+            }
+            Msg::Expire { key, token } => {
+                self.expire_if_due(me, key);
+                let ttl = self.sc.lock.ttl_ms;
+                let now = self.lease_clock(me);
+                let si = self.store_index(me);
+                let mine = self.stores[si].table.held[key as usize]
+                    .as_mut()
+                    .filter(|h| h.token == token);
+                if let Some(h) = mine {
+                    h.expires = Some(now + ttl as i64);
+                    self.record(
+                        me,
+                        EventKind::TtlSet {
+                            key,
+                            token,
+                            lease_ms: ttl,
+                        },
+                    );
+                    self.arm_expiry(me, key, token);
+                    self.replicate(me, key);
+                }
             }
             Msg::FlagRead { key, token } => {
                 let locked = self.stores[si].table.held[key as usize].is_some();
@@ -199,7 +256,11 @@ impl Sim<'_> {
             if h.token == token {
                 // Our own lock: a reentrant call, or a retransmitted request.
                 if reenter && self.sc.lock.reentrant {
-                    h.count += 1;
+                    // Uncounted (`hold_count = false`): let in again, but the first release
+                    // will free the lock.
+                    if self.sc.lock.hold_count {
+                        h.count += 1;
+                    }
                     let fence = h.fence;
                     if self.sc.lock.design.has_lease() {
                         h.expires = Some(now + ttl);
@@ -225,14 +286,16 @@ impl Sim<'_> {
                 self.record(me, EventKind::Expired { key, token: old });
             } else {
                 let holder = h.token;
-                return self.refuse(me, key, token, Some(holder));
+                return self.refuse(me, key, token, Refusal::Held { holder });
             }
         }
         if self.stores[si].table.delay_until[k] > now {
-            return self.refuse(me, key, token, None);
+            return self.refuse(me, key, token, Refusal::LockDelay);
         }
         match self.stores[si].table.turn[k] {
-            Some(next) if next != token => return self.refuse(me, key, token, Some(next)),
+            Some(next) if next != token => {
+                return self.refuse(me, key, token, Refusal::Turn { next });
+            }
             Some(_) => self.stores[si].table.turn[k] = None,
             None => {}
         }
@@ -243,24 +306,17 @@ impl Sim<'_> {
         }
     }
 
-    fn refuse(
-        &mut self,
-        me: NodeId,
-        key: KeyId,
-        token: Token,
-        holder: Option<Token>,
-    ) -> AcquireAnswer {
+    fn refuse(&mut self, me: NodeId, key: KeyId, token: Token, why: Refusal) -> AcquireAnswer {
+        self.record(me, EventKind::Refused { key, token, why });
         if self.sc.lock.waiting == Waiting::Fair {
             let si = self.store_index(me);
             self.stores[si].table.enqueue(key as usize, token);
-            self.record(me, EventKind::Refused { key, token, holder });
-            if holder.is_none() {
+            if why == Refusal::LockDelay {
                 self.arm_lock_delay(me, key);
             }
             return AcquireAnswer::Queued;
         }
-        self.record(me, EventKind::Refused { key, token, holder });
-        AcquireAnswer::Held
+        AcquireAnswer::Refused { why }
     }
 
     /// Records a new grant on this node; returns its fencing token.
@@ -275,20 +331,24 @@ impl Sim<'_> {
             table.fence_counter[k]
         });
         let mut held = Held::new(token, fence);
+        // Two-step (SETNX, then EXPIRE): the key is created with no TTL; the EXPIRE sets one.
+        let one_step = lock.acquire == Acquire::OneStep;
         if lock.design.has_lease() {
             match lock.expiry {
-                Expiry::Store => held.expires = Some(now + lock.ttl_ms as i64),
+                Expiry::Store if one_step => held.expires = Some(now + lock.ttl_ms as i64),
+                Expiry::Store => {}
                 Expiry::Client => held.client_until = Some(client_now + lock.ttl_ms as i64),
             }
         }
         table.held[k] = Some(held);
+        let lease_ms = self.lease_ms().filter(|_| one_step);
         self.record(
             me,
             EventKind::Granted {
                 key,
                 token,
                 fence,
-                lease_ms: self.lease_ms(),
+                lease_ms,
             },
         );
         self.arm_expiry(me, key, token);
@@ -378,6 +438,10 @@ impl Sim<'_> {
         if !self.nodes[me as usize].alive || !self.is_serving(me) {
             return;
         }
+        if self.topology() == Topology::Consensus {
+            self.raft_force_release(me, key);
+            return;
+        }
         self.expire_if_due(me, key);
         let si = self.store_index(me);
         let held = self.stores[si].table.held[key as usize].take();
@@ -464,15 +528,6 @@ impl Sim<'_> {
         }
     }
 
-    /// Tells a queued waiter it has been granted `key` in its turn.
-    fn send_queued_grant(&mut self, me: NodeId, key: KeyId, token: Token, fence: Option<u64>) {
-        let answer = AcquireAnswer::Granted {
-            fence,
-            lease_ms: self.lease_ms(),
-        };
-        self.send(me, token.worker, Msg::AcquireReply { key, token, answer });
-    }
-
     /// Records that `token`'s lease on `key` runs a full TTL from now, and re-arms its expiry.
     fn lease_extended(&mut self, me: NodeId, key: KeyId, token: Token) {
         let lease_ms = self.sc.lock.ttl_ms;
@@ -519,9 +574,33 @@ impl Sim<'_> {
         }
     }
 
+    /// `everysec`: the node comes back with its table as last flushed; every change since is
+    /// lost (recorded per key), and the flushes start again.
+    fn reload(&mut self, me: NodeId) {
+        let si = self.store_index(me);
+        let keys = self.keys.len();
+        let disk = self.stores[si]
+            .disk
+            .clone()
+            .unwrap_or_else(|| LockTable::new(keys));
+        let before = std::mem::replace(&mut self.stores[si].table, disk);
+        for key in 0..keys as KeyId {
+            let now = self.stores[si].table.held[key as usize].as_ref();
+            let was = before.held[key as usize].as_ref();
+            if now.map(|h| h.token) != was.map(|h| h.token) {
+                let holder = now.map(|h| h.token);
+                self.record(me, EventKind::Reloaded { key, holder });
+            }
+        }
+        self.set_timer(me, FLUSH_EVERY_MS, Timer::Flush);
+    }
+
     /// A store node comes back: with its locks (fsync) or having forgotten them.
     pub(super) fn store_restarted(&mut self, me: NodeId) {
         let si = self.store_index(me);
+        if self.sc.store.persistence == Persistence::Everysec {
+            self.reload(me);
+        }
         if self.sc.store.persistence == Persistence::None {
             let keys = self.keys.len();
             self.stores[si].table = LockTable::new(keys);
@@ -541,6 +620,9 @@ impl Sim<'_> {
             {
                 self.arm_expiry(me, key, t);
             }
+        }
+        if self.topology() == Topology::Replicated {
+            self.replicated_restarted(me);
         }
         if matches!(self.topology(), Topology::Replicated | Topology::Consensus) {
             self.set_timer(me, 0, Timer::Heartbeat);

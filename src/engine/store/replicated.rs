@@ -1,46 +1,262 @@
-//! `replicated`: a primary copies each change to its replicas asynchronously, after
-//! `replication_lag_ms`; a replica that hears nothing from the primary for `failover_ms`
-//! promotes itself (as Redis Sentinel does). A grant acknowledged but not yet copied is lost
-//! in a failover, so the new primary can grant the same lock again (Redis docs).
+//! `replicated`: a primary and asynchronous replicas with automatic failover, as Redis with
+//! Sentinel.
+//!
+//! Replication is one ordered stream per replica (Redis docs, "Replication"): every change
+//! the primary makes is a command at the next offset of its stream, kept in a bounded
+//! backlog, and sent on `replication_lag_ms` later. A replica applies the stream in offset
+//! order. One that missed part of it — cut off, restarted, a message lost — asks to resync
+//! (PSYNC) with its history id and offset: the primary answers with what it missed, from its
+//! backlog (a partial resync), or with a full copy of its data set when its backlog no longer
+//! reaches back that far or the histories parted.
+//!
+//! Failover (Redis Sentinel): a replica that has heard nothing from its primary for
+//! `failover_ms` asks the other replicas how far each got and promotes the most up-to-date
+//! one that answers (ties: lowest index); the others follow the new primary when they hear
+//! it, and resync. A grant the old primary acknowledged but the promoted replica had not yet
+//! received is lost, so the new primary can grant the same lock again (Redis docs). An old
+//! primary that hears of a newer one becomes its replica and resyncs: a full copy if it had
+//! accepted anything the new primary never saw, which it so drops.
 
-use super::super::msg::{Copy, Msg};
+use std::cmp::Reverse;
+use std::collections::VecDeque;
+
+use super::super::msg::{Copy, Msg, ReplEntry, ReplId, SyncAnswer};
 use super::super::{Sim, Timer};
 use super::Role;
-use super::table::Held;
+use super::table::{Held, LockTable};
+use crate::scenario::Persistence;
 use crate::trace::{EventKind, KeyId, NodeId};
 
+/// Commands a backlog keeps. Redis's default `repl-backlog-size` is 1 MB: some ten thousand
+/// lock commands of about a hundred bytes.
+pub const BACKLOG_COMMANDS: usize = 10_000;
+
+/// One node's place in the replication stream, as primary or replica.
+pub struct Replication {
+    /// This node's store index.
+    node: u32,
+    /// Histories this node has started so far.
+    eras: u32,
+    /// The history this node's data follows (its own, if it started it).
+    id: ReplId,
+    /// Commands applied (replica) or issued (primary) so far.
+    offset: u64,
+    /// The history this node followed before its promotion, and how far it had got in it:
+    /// a replica of that history up to there may still resync partially (Redis PSYNC2).
+    prev: Option<(ReplId, u64)>,
+    /// The last commands, oldest first: offsets `offset - len + 1 ..= offset`.
+    backlog: VecDeque<ReplEntry>,
+    capacity: usize,
+    /// Primary: the offset sent to the replicas so far.
+    sent: u64,
+    /// Replica: whether the stream from its primary continues its own data.
+    synced: bool,
+    /// Replica: the resync request it waits for, and when it asked (monotonic local ms).
+    asked: Option<(u32, i64)>,
+    requests: u32,
+    /// Replica: the failover this node is running, if any.
+    round: Option<Round>,
+    /// Highest epoch this node has proposed in a failover.
+    proposed: u64,
+}
+
+/// A failover in progress: the offsets of the replicas that answered so far.
+struct Round {
+    epoch: u64,
+    asked: usize,
+    reports: Vec<(usize, u64)>,
+}
+
+/// What a replica should do with commands `start + 1 ..= start + n` of its history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fit {
+    /// Apply them after skipping the first `skip`, which it already has.
+    Apply { skip: usize },
+    /// It lacks commands before `start + 1`: it must resync.
+    Gap,
+}
+
+impl Replication {
+    /// Every node starts on store1's history at offset 0, in sync: all start empty.
+    pub fn new(node: usize, capacity: usize) -> Self {
+        Replication {
+            node: node as u32,
+            eras: 0,
+            id: ReplId { node: 0, era: 0 },
+            offset: 0,
+            prev: None,
+            backlog: VecDeque::new(),
+            capacity,
+            sent: 0,
+            synced: true,
+            asked: None,
+            requests: 0,
+            round: None,
+            proposed: 0,
+        }
+    }
+
+    /// Offset of the last command before the backlog.
+    fn base(&self) -> u64 {
+        self.offset - self.backlog.len() as u64
+    }
+
+    /// Adds the next command of this node's history.
+    fn push(&mut self, entry: ReplEntry) {
+        if self.backlog.len() == self.capacity {
+            self.backlog.pop_front();
+        }
+        self.backlog.push_back(entry);
+        self.offset += 1;
+    }
+
+    /// The commands after `offset` (which the backlog must reach back to).
+    fn since(&self, offset: u64) -> Vec<ReplEntry> {
+        let skip = (offset - self.base()) as usize;
+        self.backlog.iter().skip(skip).copied().collect()
+    }
+
+    /// PSYNC from a replica at `offset` of history `id`: the commands it lacks, if this
+    /// node's history continues the replica's and the backlog still holds them; else `None`,
+    /// a full copy.
+    fn partial_for(&self, id: ReplId, offset: u64) -> Option<Vec<ReplEntry>> {
+        let shared = if id == self.id {
+            offset <= self.offset
+        } else {
+            self.prev.is_some_and(|(p, upto)| p == id && offset <= upto)
+        };
+        (shared && offset >= self.base()).then(|| self.since(offset))
+    }
+
+    /// Where commands `start + 1 ..= start + n` of this node's history fit.
+    fn fit(&self, start: u64, n: usize) -> Fit {
+        if start > self.offset {
+            return Fit::Gap;
+        }
+        Fit::Apply {
+            skip: ((self.offset - start) as usize).min(n),
+        }
+    }
+
+    /// Starts a new history that continues the current one (a promotion).
+    fn new_history(&mut self) {
+        self.prev = Some((self.id, self.offset));
+        self.eras += 1;
+        self.id = ReplId {
+            node: self.node,
+            era: self.eras,
+        };
+    }
+
+    /// Starts over empty, on a history of its own (a restart without persistence).
+    fn forget(&mut self) {
+        self.eras += 1;
+        self.id = ReplId {
+            node: self.node,
+            era: self.eras,
+        };
+        self.offset = 0;
+        self.prev = None;
+        self.backlog.clear();
+    }
+
+    /// Takes a full copy's place in history `id` at `offset`.
+    fn reset(&mut self, id: ReplId, offset: u64) {
+        self.id = id;
+        self.offset = offset;
+        self.prev = None;
+        self.backlog.clear();
+    }
+}
+
 impl Sim<'_> {
+    fn repl(&mut self, me: NodeId) -> &mut Replication {
+        let si = self.store_index(me);
+        self.stores[si]
+            .repl
+            .as_mut()
+            .expect("replicated topology gives every store node a replication state")
+    }
+
     pub(super) fn replicated_receive(&mut self, me: NodeId, from: NodeId, msg: Msg) {
         let si = self.store_index(me);
         match msg {
-            Msg::Heartbeat { epoch } => {
-                self.heard_from_primary(me, from, epoch);
+            Msg::Heartbeat { epoch, id, offset } => {
+                if !self.heard_from_primary(me, from, epoch) {
+                    return;
+                }
+                let r = self.repl(me);
+                if r.id != id || offset > r.offset {
+                    // Commands it never got, or another history: the stream does not go on
+                    // from what it has.
+                    r.synced = false;
+                }
+                if !r.synced {
+                    self.ask_resync(me, from);
+                }
             }
-            Msg::Replicate {
+            Msg::Stream {
                 epoch,
-                key,
-                copy,
-                fence_counter,
+                id,
+                start,
+                entries,
             } => {
                 if !self.heard_from_primary(me, from, epoch) {
                     return;
                 }
-                let now = self.lease_clock(me);
-                let table = &mut self.stores[si].table;
-                table.held[key as usize] = copy.map(|c| {
-                    let mut h = Held::new(c.token, c.fence);
-                    h.count = c.count;
-                    h.expires = c.left_ms.map(|left| now + left);
-                    h
-                });
-                table.fence_counter[key as usize] = fence_counter;
-                self.record(
-                    me,
-                    EventKind::Replicated {
-                        key,
-                        holder: copy.map(|c| c.token),
-                    },
-                );
+                let r = self.repl(me);
+                let fit = if r.synced && r.id == id {
+                    r.fit(start, entries.len())
+                } else {
+                    Fit::Gap
+                };
+                match fit {
+                    Fit::Apply { skip } => self.apply_commands(me, &entries[skip..]),
+                    Fit::Gap => {
+                        self.repl(me).synced = false;
+                        self.ask_resync(me, from);
+                    }
+                }
+            }
+            Msg::SyncRequest { req, id, offset } => {
+                if self.stores[si].role == Role::Primary {
+                    let answer = self.sync_answer(me, id, offset);
+                    let epoch = self.stores[si].epoch;
+                    self.send(me, from, Msg::SyncReply { req, epoch, answer });
+                }
+            }
+            Msg::SyncReply { req, epoch, answer } => {
+                if !self.heard_from_primary(me, from, epoch) {
+                    return;
+                }
+                let r = self.repl(me);
+                if r.asked.is_none_or(|(asked, _)| asked != req) {
+                    return;
+                }
+                r.asked = None;
+                self.resync(me, from, answer);
+            }
+            Msg::OffsetQuery { epoch } => {
+                if self.stores[si].role != Role::Primary {
+                    let offset = self.repl(me).offset;
+                    self.send(me, from, Msg::OffsetReport { epoch, offset });
+                }
+            }
+            Msg::OffsetReport { epoch, offset } => {
+                let from_index = self.store_index(from);
+                let Some(round) = self.repl(me).round.as_mut().filter(|r| r.epoch == epoch) else {
+                    return;
+                };
+                round.reports.push((from_index, offset));
+                if round.reports.len() >= round.asked {
+                    self.choose_primary(me, epoch);
+                }
+            }
+            Msg::Promote { epoch } => {
+                let s = &self.stores[si];
+                if s.role != Role::Primary && epoch > s.epoch {
+                    self.promote(me, epoch);
+                }
             }
             _ => match self.stores[si].role {
                 Role::Primary => self.serve(me, from, msg),
@@ -59,19 +275,20 @@ impl Sim<'_> {
         let si = self.store_index(me);
         let from_index = self.store_index(from);
         let s = &self.stores[si];
-        // Equal epochs can only mean two replicas promoted at once: the lower index wins.
+        // Two primaries of one epoch (two replicas promoted at once): the lower index wins.
         let newer = epoch > s.epoch || (epoch == s.epoch && from_index < si);
-        match s.role {
+        let follows = match s.role {
             Role::Primary if !newer => return false,
             Role::Primary => {
-                // A primary that learns of a newer one resyncs from it: its own data is dropped.
-                let keys = self.keys.len();
-                self.stores[si].table = super::LockTable::new(keys);
                 self.record(me, EventKind::SteppedDown { term: epoch });
+                false
             }
             Role::Replica { .. } if epoch < s.epoch => return false,
-            Role::Replica { .. } => {}
-        }
+            Role::Replica { primary: Some(p) } if epoch == s.epoch && from_index > p => {
+                return false;
+            }
+            Role::Replica { primary } => primary == Some(from_index),
+        };
         let mono = self.nodes[me as usize].clock.monotonic(self.now);
         let s = &mut self.stores[si];
         s.role = Role::Replica {
@@ -79,7 +296,115 @@ impl Sim<'_> {
         };
         s.epoch = epoch;
         s.last_heard = mono;
+        let r = self.repl(me);
+        r.round = None;
+        if !follows {
+            // A new primary: whether its stream continues this node's data, PSYNC tells.
+            r.synced = false;
+            r.asked = None;
+        }
         true
+    }
+
+    /// Asks the primary `to` for what this replica lacks, unless a request is still due.
+    fn ask_resync(&mut self, me: NodeId, to: NodeId) {
+        let mono = self.nodes[me as usize].clock.monotonic(self.now);
+        let patience = self.heartbeat_ms();
+        let r = self.repl(me);
+        if r.asked.is_some_and(|(_, at)| mono - at < patience) {
+            return;
+        }
+        r.requests += 1;
+        let req = r.requests;
+        r.asked = Some((req, mono));
+        let (id, offset) = (r.id, r.offset);
+        self.send(me, to, Msg::SyncRequest { req, id, offset });
+    }
+
+    /// The primary's answer to a PSYNC: partial from the backlog, or a full copy.
+    fn sync_answer(&mut self, me: NodeId, id: ReplId, offset: u64) -> SyncAnswer {
+        let r = self.repl(me);
+        let own = r.id;
+        if let Some(entries) = r.partial_for(id, offset) {
+            return SyncAnswer::Partial {
+                id: own,
+                from: offset,
+                entries,
+            };
+        }
+        let offset = r.offset;
+        let keys = (0..self.keys.len() as KeyId)
+            .map(|key| self.entry(me, key))
+            .collect();
+        SyncAnswer::Full {
+            id: own,
+            offset,
+            keys,
+        }
+    }
+
+    /// Applies a resync answer from the primary `from`.
+    fn resync(&mut self, me: NodeId, from: NodeId, answer: SyncAnswer) {
+        match answer {
+            SyncAnswer::Partial {
+                id,
+                from: at,
+                entries,
+            } => {
+                let r = self.repl(me);
+                let Fit::Apply { skip } = r.fit(at, entries.len()) else {
+                    return;
+                };
+                r.id = id;
+                r.synced = true;
+                self.apply_commands(me, &entries[skip..]);
+                let offset = self.repl(me).offset;
+                self.record(
+                    me,
+                    EventKind::Resynced {
+                        from,
+                        full: false,
+                        offset,
+                    },
+                );
+            }
+            SyncAnswer::Full { id, offset, keys } => {
+                let si = self.store_index(me);
+                let mut table = LockTable::new(self.keys.len());
+                for e in &keys {
+                    set_key(&mut table, e);
+                }
+                self.stores[si].table = table;
+                let r = self.repl(me);
+                r.reset(id, offset);
+                r.synced = true;
+                self.record(
+                    me,
+                    EventKind::Resynced {
+                        from,
+                        full: true,
+                        offset,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Applies stream commands in order, keeping them in this node's own backlog too (a
+    /// promoted replica serves partial resyncs from it).
+    fn apply_commands(&mut self, me: NodeId, entries: &[ReplEntry]) {
+        let si = self.store_index(me);
+        for e in entries {
+            set_key(&mut self.stores[si].table, e);
+            self.repl(me).push(*e);
+            self.record(
+                me,
+                EventKind::Replicated {
+                    key: e.key,
+                    holder: e.value.map(|c| c.token),
+                },
+            );
+        }
     }
 
     pub(super) fn replicated_timer(&mut self, me: NodeId, timer: Timer) {
@@ -90,89 +415,229 @@ impl Sim<'_> {
                     return;
                 }
                 let epoch = self.stores[si].epoch;
+                let r = self.repl(me);
+                let (id, offset) = (r.id, r.sent);
                 for other in 0..self.stores.len() {
                     if other != si {
                         let to = self.store_id(other);
-                        self.send(me, to, Msg::Heartbeat { epoch });
+                        self.send(me, to, Msg::Heartbeat { epoch, id, offset });
                     }
                 }
                 self.set_timer(me, self.heartbeat_ms(), Timer::Heartbeat);
             }
             Timer::LeaderCheck => {
                 self.set_timer(me, self.heartbeat_ms(), Timer::LeaderCheck);
-                if self.stores[si].role == Role::Primary {
+                if self.stores[si].role == Role::Primary || self.repl(me).round.is_some() {
                     return;
                 }
                 let mono = self.nodes[me as usize].clock.monotonic(self.now);
-                // Lower-numbered replicas give up first, so one promotes and the rest follow it.
+                // Lower-numbered replicas give up first, so one runs the failover.
                 let patience = self.sc.store.failover_ms as i64 + si as i64 * self.heartbeat_ms();
-                if mono - self.stores[si].last_heard < patience {
-                    return;
+                if mono - self.stores[si].last_heard >= patience {
+                    self.start_failover(me);
                 }
-                let s = &mut self.stores[si];
-                s.role = Role::Primary;
-                s.epoch += 1;
-                let epoch = s.epoch;
-                self.record(me, EventKind::BecameLeader { term: epoch });
-                for key in 0..self.keys.len() as KeyId {
-                    if let Some(t) = self.stores[si].table.held[key as usize]
-                        .as_ref()
-                        .map(|h| h.token)
-                    {
-                        self.arm_expiry(me, key, t);
-                    }
-                }
-                self.set_timer(me, 0, Timer::Heartbeat);
             }
-            Timer::ReplicateKey { key } => self.send_copies(me, key),
+            Timer::ChoosePrimary { epoch } => self.choose_primary(me, epoch),
+            Timer::Replicate { up_to } => self.send_stream(me, up_to),
             _ => {}
         }
     }
 
-    /// Schedules copying `key` to the replicas (a no-op outside `replicated`).
-    pub(super) fn replicate(&mut self, me: NodeId, key: KeyId) {
-        if self.topology() != crate::scenario::Topology::Replicated {
+    /// The primary has been silent too long: ask every other replica how far it got.
+    fn start_failover(&mut self, me: NodeId) {
+        let si = self.store_index(me);
+        let Role::Replica { primary } = self.stores[si].role else {
+            return;
+        };
+        let current = self.stores[si].epoch;
+        let r = self.repl(me);
+        let epoch = current.max(r.proposed) + 1;
+        r.proposed = epoch;
+        let others: Vec<usize> = (0..self.stores.len())
+            .filter(|&i| i != si && Some(i) != primary)
+            .collect();
+        self.repl(me).round = Some(Round {
+            epoch,
+            asked: others.len(),
+            reports: Vec::new(),
+        });
+        if others.is_empty() {
+            self.choose_primary(me, epoch);
             return;
         }
-        let lag = self.sc.store.replication_lag_ms as i64;
-        if lag == 0 {
-            self.send_copies(me, key);
+        for i in others {
+            let to = self.store_id(i);
+            self.send(me, to, Msg::OffsetQuery { epoch });
+        }
+        // A replica that has not answered within a heartbeat period counts as unreachable.
+        self.set_timer(me, self.heartbeat_ms(), Timer::ChoosePrimary { epoch });
+    }
+
+    /// Promotes the most up-to-date replica that answered (ties: lowest index), as Sentinel
+    /// chooses.
+    fn choose_primary(&mut self, me: NodeId, epoch: u64) {
+        let si = self.store_index(me);
+        let mono = self.nodes[me as usize].clock.monotonic(self.now);
+        let r = self.repl(me);
+        let Some(round) = r.round.take_if(|round| round.epoch == epoch) else {
+            return;
+        };
+        let own = (si, r.offset);
+        let (best, _) = round
+            .reports
+            .into_iter()
+            .chain([own])
+            .max_by_key(|&(i, offset)| (offset, Reverse(i)))
+            .unwrap_or(own);
+        // The new primary gets a full failover period to make itself heard.
+        self.stores[si].last_heard = mono;
+        if best == si {
+            self.promote(me, epoch);
         } else {
-            self.set_timer(me, lag, Timer::ReplicateKey { key });
+            let to = self.store_id(best);
+            self.send(me, to, Msg::Promote { epoch });
         }
     }
 
-    fn send_copies(&mut self, me: NodeId, key: KeyId) {
+    fn promote(&mut self, me: NodeId, epoch: u64) {
+        let si = self.store_index(me);
+        let s = &mut self.stores[si];
+        s.role = Role::Primary;
+        s.epoch = epoch;
+        let r = self.repl(me);
+        r.new_history();
+        r.sent = r.offset;
+        r.synced = true;
+        r.asked = None;
+        r.round = None;
+        self.record(me, EventKind::BecameLeader { term: epoch });
+        for key in 0..self.keys.len() as KeyId {
+            if let Some(t) = self.stores[si].table.held[key as usize]
+                .as_ref()
+                .map(|h| h.token)
+            {
+                self.arm_expiry(me, key, t);
+            }
+        }
+        self.set_timer(me, 0, Timer::Heartbeat);
+    }
+
+    /// Issues the key's new state as the next command of the stream and sends it
+    /// `replication_lag_ms` later (a no-op outside `replicated`).
+    pub(super) fn replicate(&mut self, me: NodeId, key: KeyId) {
+        if self.topology() != crate::scenario::Topology::Replicated
+            || self.stores[self.store_index(me)].role != Role::Primary
+        {
+            return;
+        }
+        let entry = self.entry(me, key);
+        let r = self.repl(me);
+        r.push(entry);
+        let up_to = r.offset;
+        let lag = self.sc.store.replication_lag_ms as i64;
+        if lag == 0 {
+            self.send_stream(me, up_to);
+        } else {
+            self.set_timer(me, lag, Timer::Replicate { up_to });
+        }
+    }
+
+    /// Sends the replicas every command not yet sent, up to offset `up_to`.
+    fn send_stream(&mut self, me: NodeId, up_to: u64) {
         let si = self.store_index(me);
         if self.stores[si].role != Role::Primary {
             return;
         }
-        let now = self.lease_clock(me);
-        let s = &self.stores[si];
-        let copy = s.table.held[key as usize].as_ref().map(|h| Copy {
-            token: h.token,
-            fence: h.fence,
-            left_ms: h.expires.map(|e| e - now),
-            count: h.count,
-        });
-        let epoch = s.epoch;
-        let fence_counter = s.table.fence_counter[key as usize];
+        let epoch = self.stores[si].epoch;
+        let r = self.repl(me);
+        let up_to = up_to.min(r.offset);
+        // Commands the backlog dropped unsent are missing for good: replicas resync.
+        let start = r.sent.max(r.base());
+        if up_to <= start {
+            return;
+        }
+        let id = r.id;
+        let entries: Vec<ReplEntry> = r
+            .since(start)
+            .into_iter()
+            .take((up_to - start) as usize)
+            .collect();
+        r.sent = up_to;
         for other in 0..self.stores.len() {
             if other != si {
                 let to = self.store_id(other);
+                let entries = entries.clone();
                 self.send(
                     me,
                     to,
-                    Msg::Replicate {
+                    Msg::Stream {
                         epoch,
-                        key,
-                        copy,
-                        fence_counter,
+                        id,
+                        start,
+                        entries,
                     },
                 );
             }
         }
     }
+
+    /// The stream command that sets `key` to what this node holds now.
+    fn entry(&self, me: NodeId, key: KeyId) -> ReplEntry {
+        let table = &self.stores[self.store_index(me)].table;
+        ReplEntry {
+            key,
+            value: table.held[key as usize].as_ref().map(|h| Copy {
+                token: h.token,
+                fence: h.fence,
+                expires_at: h.expires,
+                client_until: h.client_until,
+                count: h.count,
+            }),
+            fence_counter: table.fence_counter[key as usize],
+        }
+    }
+
+    /// A store node of `replicated` comes back: the connection to its primary died with it,
+    /// so a replica resyncs at once (Redis reconnects on start); a primary's unsent commands
+    /// are in its backlog, and its replicas ask for them when its heartbeat shows the gap.
+    pub(super) fn replicated_restarted(&mut self, me: NodeId) {
+        let si = self.store_index(me);
+        // A restart that lost changes (no persistence, or the last second of `everysec`) no
+        // longer matches its stream offset: it starts a new history and resyncs in full.
+        let forgot = self.sc.store.persistence != Persistence::Fsync;
+        let r = self.repl(me);
+        if forgot {
+            r.forget();
+        }
+        r.round = None;
+        r.asked = None;
+        match self.stores[si].role {
+            Role::Primary => {
+                let r = self.repl(me);
+                r.sent = r.offset;
+            }
+            Role::Replica { primary } => {
+                self.repl(me).synced = false;
+                if let Some(p) = primary {
+                    let to = self.store_id(p);
+                    self.ask_resync(me, to);
+                }
+            }
+        }
+    }
+}
+
+/// Sets one key of `table` as a stream command says.
+fn set_key(table: &mut LockTable, e: &ReplEntry) {
+    let k = e.key as usize;
+    table.held[k] = e.value.map(|c| {
+        let mut h = Held::new(c.token, c.fence);
+        h.count = c.count;
+        h.expires = c.expires_at;
+        h.client_until = c.client_until;
+        h
+    });
+    table.fence_counter[k] = e.fence_counter;
 }
 
 /// The token a client request concerns, if `msg` is a client request.
@@ -184,5 +649,233 @@ pub(super) fn client_token(msg: &Msg) -> Option<crate::trace::Token> {
         | Msg::FlagRead { token, .. }
         | Msg::FlagSet { token, .. } => Some(*token),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::{Token, Trace};
+
+    fn entry(key: KeyId, seq: u32) -> ReplEntry {
+        ReplEntry {
+            key,
+            value: Some(Copy {
+                token: Token { worker: 0, seq },
+                fence: None,
+                expires_at: None,
+                client_until: None,
+                count: 1,
+            }),
+            fence_counter: 0,
+        }
+    }
+
+    /// A node that has issued `n` commands, keeping at most `capacity`.
+    fn primary_with(n: u32, capacity: usize) -> Replication {
+        let mut r = Replication::new(0, capacity);
+        for seq in 1..=n {
+            r.push(entry(0, seq));
+        }
+        r
+    }
+
+    #[test]
+    fn a_replica_applies_the_stream_in_order_and_skips_what_it_has() {
+        let r = primary_with(3, 10);
+        assert_eq!(r.fit(3, 2), Fit::Apply { skip: 0 });
+        // Commands 2..=4 when it has 3: the first two are repeats.
+        assert_eq!(r.fit(1, 3), Fit::Apply { skip: 2 });
+        assert_eq!(r.fit(0, 2), Fit::Apply { skip: 2 });
+        // Command 5 before command 4 arrived: it must resync.
+        assert_eq!(r.fit(4, 1), Fit::Gap);
+    }
+
+    #[test]
+    fn psync_is_partial_while_the_backlog_reaches_back_and_full_beyond() {
+        let r = primary_with(5, 3);
+        let id = r.id;
+        assert_eq!(r.base(), 2);
+        let partial = r.partial_for(id, 3).expect("offset 3 is in the backlog");
+        assert_eq!(partial, vec![entry(0, 4), entry(0, 5)]);
+        assert_eq!(r.partial_for(id, 5), Some(Vec::new()));
+        assert_eq!(r.partial_for(id, 2).map(|e| e.len()), Some(3));
+        assert_eq!(r.partial_for(id, 1), None, "command 2 left the backlog");
+        let other = ReplId { node: 1, era: 1 };
+        assert_eq!(r.partial_for(other, 5), None, "another history");
+        assert_eq!(r.partial_for(id, 6), None, "ahead of this node");
+    }
+
+    #[test]
+    fn a_promoted_replica_resyncs_its_old_primarys_replicas_partially_up_to_the_fork() {
+        let mut r = primary_with(4, 10);
+        let old = r.id;
+        r.node = 2;
+        r.new_history();
+        assert_ne!(r.id, old);
+        r.push(entry(0, 5));
+        assert_eq!(r.partial_for(old, 2).map(|e| e.len()), Some(3));
+        assert_eq!(r.partial_for(old, 4), Some(vec![entry(0, 5)]));
+        // The old primary accepted a fifth command the new one never saw: it must drop it.
+        assert_eq!(r.partial_for(old, 5), None);
+    }
+
+    #[test]
+    fn a_node_that_forgets_starts_a_history_of_its_own_and_a_full_copy_replaces_it() {
+        let mut r = primary_with(4, 10);
+        let old = r.id;
+        r.node = 1;
+        r.forget();
+        assert_eq!((r.offset, r.backlog.len()), (0, 0));
+        assert_ne!(r.id, old);
+        r.reset(old, 4);
+        assert_eq!((r.id, r.offset, r.base()), (old, 4, 4));
+        assert_eq!(r.fit(4, 1), Fit::Apply { skip: 0 });
+    }
+
+    fn run(src: &str) -> Trace {
+        let sc = crate::scenario::parse(src).expect("a valid scenario");
+        crate::engine::run(&sc, sc.seed)
+    }
+
+    /// What happened at the node called `name`, in order.
+    fn at<'t>(trace: &'t Trace, name: &str) -> Vec<&'t EventKind> {
+        trace
+            .events
+            .iter()
+            .filter(|e| trace.node_name(e.node) == name)
+            .map(|e| &e.kind)
+            .collect()
+    }
+
+    const TWO_NODES: &str = r#"
+        version = 1
+        name = "replica restart"
+        seed = 1
+        until_ms = 3000
+        [network]
+        delay_ms = [2, 2]
+        [lock]
+        ttl_ms = 10000
+        [store]
+        topology = "replicated"
+        nodes = 2
+        persistence = "PERSISTENCE"
+        [[worker]]
+        name = "A"
+        start_ms = 500
+        work_ms = 2000
+        [[fault]]
+        at_ms = 200
+        kind = "crash"
+        node = "store2"
+        [[fault]]
+        at_ms = 700
+        kind = "restart"
+        node = "store2"
+    "#;
+
+    fn resyncs(trace: &Trace, name: &str) -> Vec<(bool, u64)> {
+        at(trace, name)
+            .into_iter()
+            .filter_map(|k| match k {
+                EventKind::Resynced { full, offset, .. } => Some((*full, *offset)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_restarted_replica_that_kept_its_data_catches_up_from_the_backlog() {
+        let trace = run(&TWO_NODES.replace("PERSISTENCE", "fsync"));
+        assert_eq!(resyncs(&trace, "store2"), vec![(false, 1)]);
+        let a1 = Token { worker: 0, seq: 1 };
+        assert!(at(&trace, "store2").contains(&&EventKind::Replicated {
+            key: 0,
+            holder: Some(a1)
+        }));
+    }
+
+    #[test]
+    fn a_restarted_replica_that_forgot_everything_takes_a_full_copy() {
+        let trace = run(&TWO_NODES.replace("PERSISTENCE", "none"));
+        assert_eq!(resyncs(&trace, "store2"), vec![(true, 1)]);
+    }
+
+    #[test]
+    fn failover_promotes_the_replica_that_got_furthest_and_the_other_follows_it() {
+        // store2 gets nothing from store1 for 3 s; store1 crashes after granting A.1, which
+        // only store3 received. store2 gives up on store1 first but promotes store3.
+        let trace = run(r#"
+            version = 1
+            name = "promotion choice"
+            seed = 1
+            until_ms = 6000
+            [network]
+            delay_ms = [2, 2]
+            [lock]
+            ttl_ms = 10000
+            [store]
+            topology = "replicated"
+            nodes = 3
+            [[worker]]
+            name = "A"
+            work_ms = 5000
+            [[fault]]
+            at_ms = 0
+            kind = "delay"
+            from = "store1"
+            to = "store2"
+            extra_ms = 3000
+            for_ms = 1000
+            [[fault]]
+            at_ms = 1000
+            kind = "crash"
+            node = "store1"
+        "#);
+        let promoted = |name| {
+            at(&trace, name)
+                .iter()
+                .any(|k| matches!(k, EventKind::BecameLeader { .. }))
+        };
+        assert!(promoted("store3"));
+        assert!(!promoted("store2"));
+        // store3's history continues store1's, so store2 catches up from its backlog.
+        assert_eq!(resyncs(&trace, "store2"), vec![(false, 1)]);
+    }
+
+    #[test]
+    fn an_old_primary_that_comes_back_drops_what_it_accepted_meanwhile() {
+        // store1 and A are cut off from store2 and B; store2 takes over, and A's grant on
+        // store1 exists nowhere else. After the heal store1 follows store2 with a full copy.
+        let trace = run(r#"
+            version = 1
+            name = "old primary returns"
+            seed = 1
+            until_ms = 6000
+            [network]
+            delay_ms = [2, 2]
+            [lock]
+            ttl_ms = 10000
+            [store]
+            topology = "replicated"
+            nodes = 2
+            [[worker]]
+            name = "A"
+            start_ms = 1500
+            work_ms = 3000
+            [[fault]]
+            at_ms = 100
+            kind = "partition"
+            groups = [["store1", "A"], ["store2"]]
+            for_ms = 3000
+        "#);
+        let store1 = at(&trace, "store1");
+        assert!(store1.contains(&&EventKind::SteppedDown { term: 2 }));
+        let (full, _) = resyncs(&trace, "store1")[0];
+        assert!(full, "store1 accepted commands store2 never saw");
+        // A, done after the heal, finds its grant gone from the store: it was never copied.
+        let a1 = Token { worker: 0, seq: 1 };
+        assert!(at(&trace, "store2").contains(&&EventKind::ReleaseIgnored { key: 0, by: a1 }));
     }
 }

@@ -45,6 +45,9 @@ pub struct LockTable {
     pub delay_until: Vec<i64>,
     /// `fair`: the waiter told it is its turn, whose claim the free key awaits.
     pub turn: Vec<Option<Token>>,
+    /// `consensus`: an expiry started lock-delay and no `GrantNext` has ended it yet. Part of
+    /// the replicated state, so every node refuses the same acquires.
+    pub delayed: Vec<bool>,
 }
 
 impl LockTable {
@@ -55,6 +58,7 @@ impl LockTable {
             queue: vec![VecDeque::new(); keys],
             delay_until: vec![i64::MIN; keys],
             turn: vec![None; keys],
+            delayed: vec![false; keys],
         }
     }
 
