@@ -1828,7 +1828,7 @@ mod tests {
         assert!(hover(1_010).contains("refused by store1 since 1 002 ms: held by A.1"));
         // Cut off from the majority, store1 says so until it steps down; then the new
         // leader refuses B while A's lease lasts.
-        assert!(hover(1_200).contains("refused by store1 since 1 056 ms: no majority"));
+        assert!(hover(1_200).contains("refused by store1 since 1 066 ms: no majority"));
         assert!(
             hover(6_000).contains("refused by store2"),
             "{}",

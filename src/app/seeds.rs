@@ -12,7 +12,7 @@ use egui_plot::{Bar, BarChart, Plot};
 use super::style;
 use crate::checker::{self, Kind, Verdict, fmt_ms};
 use crate::engine;
-use crate::scenario::{Design, Expiry, FaultKind, Lock, Renewal, Scenario, Topology};
+use crate::scenario::{Acquire, Design, Expiry, FaultKind, Lock, Renewal, Scenario, Topology};
 
 /// Work done per frame, in engine events. A run costs about its handled events
 /// ([`crate::trace::Trace::steps`]) plus a fixed share for setting up, recording and checking
@@ -93,8 +93,10 @@ pub fn rung(scenario: &Scenario, design: Design) -> Result<Scenario, String> {
     } else {
         s.lock.renewal = Renewal::None;
         s.lock.expiry = Expiry::Store;
+        s.lock.acquire = Acquire::OneStep;
     }
     s.lock.reentrant &= design.checks_owner();
+    s.lock.hold_count |= !s.lock.reentrant;
     if s.validate().is_err() && s.store.topology != Topology::Single {
         to_single_store(&mut s);
     }

@@ -262,9 +262,14 @@ impl Net {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::msg::ReplId;
 
     fn msg() -> Msg {
-        Msg::Heartbeat { epoch: 1 }
+        Msg::Heartbeat {
+            epoch: 1,
+            id: ReplId { node: 0, era: 0 },
+            offset: 0,
+        }
     }
 
     #[test]
