@@ -298,6 +298,9 @@ mod tests {
         Expired(Option<Token>),
     }
 
+    /// A name, the lock's rules, and commands on a fresh table with what each must return.
+    type Case = (&'static str, Lock, Vec<(Op, Out)>);
+
     fn lock(design: Design) -> Lock {
         Lock {
             design,
@@ -339,7 +342,7 @@ mod tests {
     #[test]
     fn transitions() {
         let token = lock(Design::Token);
-        let cases: Vec<(&str, Lock, Vec<(Op, Out)>)> = vec![
+        let cases: Vec<Case> = vec![
             (
                 "SET NX PX: one holder, refusals name it, a lease runs ttl_ms",
                 token.clone(),
