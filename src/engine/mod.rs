@@ -16,6 +16,10 @@ mod resource;
 mod store;
 mod worker;
 
+/// A single store node's lock table, for tests that hold the model to a real store
+/// (`tests/redis_conformance.rs`).
+pub use store::{Acquire, LockTable, Release};
+
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

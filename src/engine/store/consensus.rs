@@ -698,10 +698,11 @@ impl Sim<'_> {
             Timer::LockDelayOver { key } if self.raft(me).role == Role::Leader => {
                 self.propose(me, Command::GrantNext { key });
             }
-            Timer::TurnOver { key, token } if self.raft(me).role == Role::Leader => {
-                if self.stores[si].table.turn[key as usize] == Some(token) {
-                    self.propose(me, Command::SkipTurn { key, token });
-                }
+            Timer::TurnOver { key, token }
+                if self.raft(me).role == Role::Leader
+                    && self.stores[si].table.turn[key as usize] == Some(token) =>
+            {
+                self.propose(me, Command::SkipTurn { key, token });
             }
             Timer::Expire { key, token } => {
                 let still = self.raft(me).role == Role::Leader

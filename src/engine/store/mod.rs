@@ -6,13 +6,17 @@ mod consensus;
 mod replicated;
 mod table;
 
+pub use table::{Acquire, LockTable, Release};
+
 use super::msg::{AcquireAnswer, Msg};
 use super::{Sim, Timer};
-use crate::scenario::{Acquire, Expiry, Persistence, Scenario, StoreClock, Topology, Waiting};
+use crate::scenario::{
+    Acquire as AcquireSteps, Persistence, Scenario, StoreClock, Topology, Waiting,
+};
 use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 use consensus::Raft;
 use replicated::Replication;
-use table::{Held, LockTable};
+use table::Held;
 
 /// `persistence = "everysec"`: how often a node flushes its log, local ms (Redis's
 /// `appendfsync everysec`).
@@ -155,27 +159,22 @@ impl Sim<'_> {
                 client_now,
             } => {
                 self.expire_if_due(me, key);
-                let blind = !self.sc.lock.design.checks_owner();
                 let now = self.lease_clock(me);
-                let ttl = self.sc.lock.ttl_ms as i64;
-                let held = self.stores[si].table.held[key as usize].as_mut();
-                let refused = match held {
-                    Some(h) if blind || h.token == token => {
-                        let holder = h.token;
-                        match self.sc.lock.expiry {
-                            Expiry::Store => h.expires = Some(now + ttl),
-                            Expiry::Client => h.client_until = Some(client_now + ttl),
-                        }
-                        self.lease_extended(me, key, holder);
-                        self.replicate(me, key);
-                        None
-                    }
-                    _ => {
-                        let why = Refusal::LeaseGone;
-                        self.record(me, EventKind::Refused { key, token, why });
-                        Some(why)
-                    }
-                };
+                let renewed = self.stores[si].table.renew(
+                    &self.sc.lock,
+                    key as usize,
+                    token,
+                    now,
+                    client_now,
+                );
+                if let Some(holder) = renewed {
+                    self.lease_extended(me, key, holder);
+                    self.replicate(me, key);
+                }
+                let refused = renewed.is_none().then_some(Refusal::LeaseGone);
+                if let Some(why) = refused {
+                    self.record(me, EventKind::Refused { key, token, why });
+                }
                 self.send(
                     me,
                     from,
@@ -190,7 +189,6 @@ impl Sim<'_> {
                 self.expire_if_due(me, key);
                 let ttl = self.sc.lock.ttl_ms;
                 let now = self.lease_clock(me);
-                let si = self.store_index(me);
                 let mine = self.stores[si].table.held[key as usize]
                     .as_mut()
                     .filter(|h| h.token == token);
@@ -238,7 +236,8 @@ impl Sim<'_> {
         }
     }
 
-    /// The atomic acquire of every design from `setnx` up.
+    /// The atomic acquire of every design from `setnx` up ([`LockTable::acquire`]), after
+    /// expiring a lapsed lease.
     fn try_acquire(
         &mut self,
         me: NodeId,
@@ -249,99 +248,64 @@ impl Sim<'_> {
     ) -> AcquireAnswer {
         self.expire_if_due(me, key);
         let si = self.store_index(me);
-        let k = key as usize;
         let now = self.lease_clock(me);
-        let ttl = self.sc.lock.ttl_ms as i64;
-        if let Some(h) = &mut self.stores[si].table.held[k] {
-            if h.token == token {
-                // Our own lock: a reentrant call, or a retransmitted request.
-                if reenter && self.sc.lock.reentrant {
-                    // Uncounted (`hold_count = false`): let in again, but the first release
-                    // will free the lock.
-                    if self.sc.lock.hold_count {
-                        h.count += 1;
-                    }
-                    let fence = h.fence;
+        let outcome = self.stores[si].table.acquire(
+            &self.sc.lock,
+            key as usize,
+            token,
+            reenter,
+            now,
+            client_now,
+        );
+        match outcome {
+            Acquire::Own { fence, reentered } => {
+                if reentered {
                     if self.sc.lock.design.has_lease() {
-                        h.expires = Some(now + ttl);
                         self.lease_extended(me, key, token);
                     }
                     self.replicate(me, key);
-                    return AcquireAnswer::Granted {
-                        fence,
-                        lease_ms: self.lease_ms(),
-                    };
                 }
-                return AcquireAnswer::Granted {
-                    fence: h.fence,
+                AcquireAnswer::Granted {
+                    fence,
                     lease_ms: self.lease_ms(),
-                };
+                }
             }
-            let client_expired = self.sc.lock.expiry == Expiry::Client
-                && h.client_until.is_some_and(|until| until < client_now);
-            if client_expired {
-                // The contender judged the lease over by comparing with ITS clock.
-                let old = h.token;
-                self.stores[si].table.held[k] = None;
-                self.record(me, EventKind::Expired { key, token: old });
-            } else {
-                let holder = h.token;
-                return self.refuse(me, key, token, Refusal::Held { holder });
+            Acquire::Granted { fence, expired } => {
+                if let Some(old) = expired {
+                    self.record(me, EventKind::Expired { key, token: old });
+                }
+                self.granted(me, key, token, fence);
+                AcquireAnswer::Granted {
+                    fence,
+                    lease_ms: self.lease_ms(),
+                }
             }
-        }
-        if self.stores[si].table.delay_until[k] > now {
-            return self.refuse(me, key, token, Refusal::LockDelay);
-        }
-        match self.stores[si].table.turn[k] {
-            Some(next) if next != token => {
-                return self.refuse(me, key, token, Refusal::Turn { next });
+            Acquire::Refused {
+                why,
+                queued,
+                expired,
+            } => {
+                if let Some(old) = expired {
+                    self.record(me, EventKind::Expired { key, token: old });
+                }
+                self.record(me, EventKind::Refused { key, token, why });
+                if !queued {
+                    return AcquireAnswer::Refused { why };
+                }
+                if why == Refusal::LockDelay {
+                    self.arm_lock_delay(me, key);
+                }
+                AcquireAnswer::Queued
             }
-            Some(_) => self.stores[si].table.turn[k] = None,
-            None => {}
-        }
-        let fence = self.grant(me, key, token, client_now);
-        AcquireAnswer::Granted {
-            fence,
-            lease_ms: self.lease_ms(),
         }
     }
 
-    fn refuse(&mut self, me: NodeId, key: KeyId, token: Token, why: Refusal) -> AcquireAnswer {
-        self.record(me, EventKind::Refused { key, token, why });
-        if self.sc.lock.waiting == Waiting::Fair {
-            let si = self.store_index(me);
-            self.stores[si].table.enqueue(key as usize, token);
-            if why == Refusal::LockDelay {
-                self.arm_lock_delay(me, key);
-            }
-            return AcquireAnswer::Queued;
-        }
-        AcquireAnswer::Refused { why }
-    }
-
-    /// Records a new grant on this node; returns its fencing token.
-    fn grant(&mut self, me: NodeId, key: KeyId, token: Token, client_now: i64) -> Option<u64> {
-        let si = self.store_index(me);
-        let k = key as usize;
-        let now = self.lease_clock(me);
-        let lock = &self.sc.lock;
-        let table = &mut self.stores[si].table;
-        let fence = (lock.design == crate::scenario::Design::Fencing).then(|| {
-            table.fence_counter[k] += 1;
-            table.fence_counter[k]
-        });
-        let mut held = Held::new(token, fence);
-        // Two-step (SETNX, then EXPIRE): the key is created with no TTL; the EXPIRE sets one.
-        let one_step = lock.acquire == Acquire::OneStep;
-        if lock.design.has_lease() {
-            match lock.expiry {
-                Expiry::Store if one_step => held.expires = Some(now + lock.ttl_ms as i64),
-                Expiry::Store => {}
-                Expiry::Client => held.client_until = Some(client_now + lock.ttl_ms as i64),
-            }
-        }
-        table.held[k] = Some(held);
-        let lease_ms = self.lease_ms().filter(|_| one_step);
+    /// Records a new grant on this node, arms its expiry and replicates it.
+    fn granted(&mut self, me: NodeId, key: KeyId, token: Token, fence: Option<u64>) {
+        // Two-step (SETNX, then EXPIRE): the key has no TTL until the EXPIRE arrives.
+        let lease_ms = self
+            .lease_ms()
+            .filter(|_| self.sc.lock.acquire == AcquireSteps::OneStep);
         self.record(
             me,
             EventKind::Granted {
@@ -353,80 +317,44 @@ impl Sim<'_> {
         );
         self.arm_expiry(me, key, token);
         self.replicate(me, key);
-        fence
     }
 
-    /// Release by `by`: compare-and-delete for owner-token designs, blind delete below them.
+    /// Release by `by` ([`LockTable::release`]).
     fn release(&mut self, me: NodeId, key: KeyId, by: Token) {
         let si = self.store_index(me);
-        let k = key as usize;
-        self.stores[si].table.queue[k].retain(|t| *t != by);
-        if self.stores[si].table.turn[k] == Some(by) {
+        if self.stores[si].table.turn[key as usize] == Some(by) {
             // A waiter that gives up its place passes the turn on.
-            self.stores[si].table.turn[k] = None;
+            self.stores[si].table.turn[key as usize] = None;
             self.grant_next(me, key);
         }
-        let checks_owner = self.sc.lock.design.checks_owner();
-        let Some(h) = &mut self.stores[si].table.held[k] else {
-            self.record(me, EventKind::ReleaseIgnored { key, by });
-            return;
-        };
-        if checks_owner && h.token != by {
-            self.record(me, EventKind::ReleaseIgnored { key, by });
-            return;
+        match self.stores[si]
+            .table
+            .release(&self.sc.lock, key as usize, by)
+        {
+            Release::Ignored => self.record(me, EventKind::ReleaseIgnored { key, by }),
+            Release::Decremented => self.replicate(me, key),
+            Release::Removed {
+                holder,
+                also_set_by,
+            } => {
+                for holder in std::iter::once(holder).chain(also_set_by) {
+                    self.record(me, EventKind::Removed { key, holder, by });
+                }
+                self.replicate(me, key);
+                self.grant_next(me, key);
+            }
         }
-        if checks_owner && h.count > 1 {
-            h.count -= 1;
-            self.replicate(me, key);
-            return;
-        }
-        let Some(h) = self.stores[si].table.held[k].take() else {
-            return;
-        };
-        self.record(
-            me,
-            EventKind::Removed {
-                key,
-                holder: h.token,
-                by,
-            },
-        );
-        for other in h.also_set_by {
-            self.record(
-                me,
-                EventKind::Removed {
-                    key,
-                    holder: other,
-                    by,
-                },
-            );
-        }
-        self.replicate(me, key);
-        self.grant_next(me, key);
     }
 
     /// Expires the key's lease if this node's lease clock says it is over.
     fn expire_if_due(&mut self, me: NodeId, key: KeyId) {
         let si = self.store_index(me);
-        let k = key as usize;
         let now = self.lease_clock(me);
-        let due = self.stores[si].table.held[k]
-            .as_ref()
-            .is_some_and(|h| h.expires.is_some_and(|e| e <= now));
-        if !due {
-            return;
-        }
-        let Some(h) = self.stores[si].table.held[k].take() else {
+        let lock = &self.sc.lock;
+        let Some(token) = self.stores[si].table.expire_if_due(lock, key as usize, now) else {
             return;
         };
-        self.record(
-            me,
-            EventKind::Expired {
-                key,
-                token: h.token,
-            },
-        );
-        self.stores[si].table.delay_until[k] = now + self.sc.lock.lock_delay_ms as i64;
+        self.record(me, EventKind::Expired { key, token });
         self.replicate(me, key);
         self.grant_next(me, key);
     }

@@ -1,12 +1,18 @@
 //! A lock table: what one store node (or the consensus state machine) holds, per key.
+//!
+//! The commands a single node decides alone — acquire, release, renew and lazy expiry — are
+//! pure transitions here: each takes the node's lease-clock reading and returns what happened.
+//! The engine records the trace events, arms the timers, replicates and replies from those
+//! outcomes, and `tests/redis_conformance.rs` drives the same transitions beside a real Redis.
 
 use std::collections::VecDeque;
 
-use crate::trace::Token;
+use crate::scenario::{Acquire as AcquireSteps, Design, Expiry, Lock, Waiting};
+use crate::trace::{Refusal, Token};
 
 /// One held lock.
 #[derive(Clone, Debug)]
-pub struct Held {
+pub(crate) struct Held {
     /// Whose grant this is (for `flag`, the first setter).
     pub token: Token,
     pub fence: Option<u64>,
@@ -33,24 +39,71 @@ impl Held {
     }
 }
 
+/// What [`LockTable::acquire`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Acquire {
+    /// The requester's token already holds the key. `reentered`: a reentrant acquire, so its
+    /// hold count went up and a lease restarted; otherwise a retransmitted request that changed
+    /// nothing.
+    Own { fence: Option<u64>, reentered: bool },
+    /// A new grant. `expired`: the grant before it, whose lease the requester found over by its
+    /// own clock (`expiry = "client"`).
+    Granted {
+        fence: Option<u64>,
+        expired: Option<Token>,
+    },
+    /// Refused, for `why`: another grant holds the key, lock-delay runs after an expiry, or
+    /// (`fair`) the free key awaits the waiter whose turn it is. `queued`: the requester now
+    /// waits in the key's fair queue. `expired` as for [`Acquire::Granted`].
+    Refused {
+        why: Refusal,
+        queued: bool,
+        expired: Option<Token>,
+    },
+}
+
+/// What [`LockTable::release`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Release {
+    /// Nothing: the key was free, or held under another token (compare-and-delete refused).
+    Ignored,
+    /// One level of a reentrant hold let go; the lock is still held.
+    Decremented,
+    /// The lock is gone. `holder` held it; with `flag`, so did every token in `also_set_by`.
+    Removed {
+        holder: Token,
+        also_set_by: Vec<Token>,
+    },
+}
+
 /// Locks by key index, with the fencing counter and the fair queue of each key.
+///
+/// Times are the node's lease clock in local ms (`now_ms`), or for `expiry = "client"` the
+/// requesting client's wall clock (`client_now_ms`). With `design = "token"`, `expiry =
+/// "store"`, `waiting = "retry"` and no lock-delay, the transitions follow Redis's commands as
+/// the Redis docs give them: [`acquire`](Self::acquire) is `SET key token NX PX ttl`,
+/// [`release`](Self::release) the release script of "Distributed Locks with Redis", and
+/// [`renew`](Self::renew) the script that page describes for extending a lock (`PEXPIRE` if the
+/// value is still the token); [`expire_if_due`](Self::expire_if_due) is Redis's passive expiry
+/// of a key when it is accessed ("How Redis expires keys", `EXPIRE` docs).
 #[derive(Clone, Debug)]
 pub struct LockTable {
-    pub held: Vec<Option<Held>>,
+    pub(crate) held: Vec<Option<Held>>,
     /// Last fencing token issued per key.
-    pub fence_counter: Vec<u64>,
+    pub(crate) fence_counter: Vec<u64>,
     /// `fair` waiting: tokens in arrival order.
-    pub queue: Vec<VecDeque<Token>>,
+    pub(crate) queue: Vec<VecDeque<Token>>,
     /// Lock-delay: no new grant before this local time.
-    pub delay_until: Vec<i64>,
+    pub(crate) delay_until: Vec<i64>,
     /// `fair`: the waiter told it is its turn, whose claim the free key awaits.
-    pub turn: Vec<Option<Token>>,
+    pub(crate) turn: Vec<Option<Token>>,
     /// `consensus`: an expiry started lock-delay and no `GrantNext` has ended it yet. Part of
     /// the replicated state, so every node refuses the same acquires.
-    pub delayed: Vec<bool>,
+    pub(crate) delayed: Vec<bool>,
 }
 
 impl LockTable {
+    /// A table of `keys` free keys.
     pub fn new(keys: usize) -> Self {
         LockTable {
             held: vec![None; keys],
@@ -63,9 +116,415 @@ impl LockTable {
     }
 
     /// Puts `token` at the back of the key's queue unless it is already waiting.
-    pub fn enqueue(&mut self, key: usize, token: Token) {
+    pub(crate) fn enqueue(&mut self, key: usize, token: Token) {
         if !self.queue[key].contains(&token) {
             self.queue[key].push_back(token);
         }
+    }
+
+    /// The token holding `key`, if any, as the table stands (call
+    /// [`expire_if_due`](Self::expire_if_due) first to read it as Redis's `GET` would).
+    pub fn holder(&self, key: usize) -> Option<Token> {
+        self.held[key].as_ref().map(|h| h.token)
+    }
+
+    /// Drops the key's lock if its lease ended at or before `now_ms`, and starts the lock-delay;
+    /// returns the token whose lease ended. Redis expires a key passively like this whenever a
+    /// command touches it (`EXPIRE` docs, "How Redis expires keys").
+    pub fn expire_if_due(&mut self, lock: &Lock, key: usize, now_ms: i64) -> Option<Token> {
+        let h = self.held[key].take_if(|h| h.expires.is_some_and(|e| e <= now_ms))?;
+        self.delay_until[key] = now_ms + lock.lock_delay_ms as i64;
+        Some(h.token)
+    }
+
+    /// The atomic acquire of every design from `setnx` up: grants a free key to `token`,
+    /// refuses a held one. As `SET key token NX PX ttl` (Redis `SET` docs: `NX` sets only if the
+    /// key does not exist, `PX` gives it a time to live in ms), plus what the other rungs add:
+    /// a fencing counter, a reentrant hold count, a client-written expiry, a lock-delay and a
+    /// fair queue. Does not expire a lapsed lease itself: call
+    /// [`expire_if_due`](Self::expire_if_due) first, as Redis looks the key up first.
+    pub fn acquire(
+        &mut self,
+        lock: &Lock,
+        key: usize,
+        token: Token,
+        reenter: bool,
+        now_ms: i64,
+        client_now_ms: i64,
+    ) -> Acquire {
+        let mut expired = None;
+        if let Some(h) = &mut self.held[key] {
+            if h.token == token {
+                // Our own lock: a reentrant call, or a retransmitted request.
+                let reentered = reenter && lock.reentrant;
+                if reentered {
+                    // Uncounted (`hold_count = false`): let in again, but the first release
+                    // frees the lock (MySQL `GET_LOCK` before 5.7.5).
+                    if lock.hold_count {
+                        h.count += 1;
+                    }
+                    if lock.design.has_lease() {
+                        h.expires = Some(now_ms + lock.ttl_ms as i64);
+                    }
+                }
+                return Acquire::Own {
+                    fence: h.fence,
+                    reentered,
+                };
+            }
+            let holder = h.token;
+            let client_expired = lock.expiry == Expiry::Client
+                && h.client_until.is_some_and(|until| until < client_now_ms);
+            if !client_expired {
+                return self.refuse(lock, key, token, Refusal::Held { holder }, None);
+            }
+            // The contender judged the lease over by comparing with ITS clock.
+            self.held[key] = None;
+            expired = Some(holder);
+        }
+        if self.delay_until[key] > now_ms {
+            return self.refuse(lock, key, token, Refusal::LockDelay, expired);
+        }
+        match self.turn[key] {
+            Some(next) if next != token => {
+                return self.refuse(lock, key, token, Refusal::Turn { next }, expired);
+            }
+            Some(_) => self.turn[key] = None,
+            None => {}
+        }
+        let fence = self.grant(lock, key, token, now_ms, client_now_ms);
+        Acquire::Granted { fence, expired }
+    }
+
+    fn refuse(
+        &mut self,
+        lock: &Lock,
+        key: usize,
+        token: Token,
+        why: Refusal,
+        expired: Option<Token>,
+    ) -> Acquire {
+        let queued = lock.waiting == Waiting::Fair;
+        if queued {
+            self.enqueue(key, token);
+        }
+        Acquire::Refused {
+            why,
+            queued,
+            expired,
+        }
+    }
+
+    /// Hands the key to `token` (free or not); returns its fencing token.
+    pub(crate) fn grant(
+        &mut self,
+        lock: &Lock,
+        key: usize,
+        token: Token,
+        now_ms: i64,
+        client_now_ms: i64,
+    ) -> Option<u64> {
+        let fence = (lock.design == Design::Fencing).then(|| {
+            self.fence_counter[key] += 1;
+            self.fence_counter[key]
+        });
+        let mut held = Held::new(token, fence);
+        // Two-step (SETNX, then EXPIRE): the key is created with no TTL; the EXPIRE sets one.
+        let one_step = lock.acquire == AcquireSteps::OneStep;
+        if lock.design.has_lease() {
+            let ttl = lock.ttl_ms as i64;
+            match lock.expiry {
+                Expiry::Store if one_step => held.expires = Some(now_ms + ttl),
+                Expiry::Store => {}
+                Expiry::Client => held.client_until = Some(client_now_ms + ttl),
+            }
+        }
+        self.held[key] = Some(held);
+        fence
+    }
+
+    /// Release by `by`, who also leaves the key's fair queue: compare-and-delete for
+    /// owner-token designs — the release script of "Distributed Locks with Redis" (Redis docs):
+    /// `if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("del",KEYS[1])` — and a
+    /// blind `DEL` below them. A reentrant hold lets go one level at a time.
+    pub fn release(&mut self, lock: &Lock, key: usize, by: Token) -> Release {
+        self.queue[key].retain(|t| *t != by);
+        let checks_owner = lock.design.checks_owner();
+        let Some(mut h) = self.held[key].take() else {
+            return Release::Ignored;
+        };
+        if checks_owner && h.token != by {
+            self.held[key] = Some(h);
+            return Release::Ignored;
+        }
+        if checks_owner && h.count > 1 {
+            h.count -= 1;
+            self.held[key] = Some(h);
+            return Release::Decremented;
+        }
+        Release::Removed {
+            holder: h.token,
+            also_set_by: h.also_set_by,
+        }
+    }
+
+    /// Restarts the lease of the key's lock for a full `ttl_ms` if `token` holds it (any holder
+    /// for designs that do not check the owner); returns the holder whose lease was renewed.
+    /// The extension "Distributed Locks with Redis" describes: a script that sets a new TTL
+    /// (`PEXPIRE key ttl`) only if the key's value is still the token.
+    pub fn renew(
+        &mut self,
+        lock: &Lock,
+        key: usize,
+        token: Token,
+        now_ms: i64,
+        client_now_ms: i64,
+    ) -> Option<Token> {
+        let blind = !lock.design.checks_owner();
+        let h = self.held[key]
+            .as_mut()
+            .filter(|h| blind || h.token == token)?;
+        let ttl = lock.ttl_ms as i64;
+        match lock.expiry {
+            Expiry::Store => h.expires = Some(now_ms + ttl),
+            Expiry::Client => h.client_until = Some(client_now_ms + ttl),
+        }
+        Some(h.token)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: Token = Token { worker: 0, seq: 1 };
+    const B: Token = Token { worker: 1, seq: 1 };
+    const TTL_MS: u64 = 100;
+
+    /// One command on key 0; times are the node's lease clock (and the client's wall clock for
+    /// `expiry = "client"`), ms.
+    enum Op {
+        Acquire { by: Token, reenter: bool, at: i64 },
+        Release { by: Token },
+        Renew { by: Token, at: i64 },
+        Expire { at: i64 },
+    }
+
+    /// What the command must return.
+    #[derive(Debug, PartialEq)]
+    enum Out {
+        Acquire(Acquire),
+        Release(Release),
+        Renewed(Option<Token>),
+        Expired(Option<Token>),
+    }
+
+    /// A name, the lock's rules, and commands on a fresh table with what each must return.
+    type Case = (&'static str, Lock, Vec<(Op, Out)>);
+
+    fn lock(design: Design) -> Lock {
+        Lock {
+            design,
+            ttl_ms: TTL_MS,
+            ..Lock::default()
+        }
+    }
+
+    fn acq(by: Token, at: i64) -> Op {
+        Op::Acquire {
+            by,
+            reenter: false,
+            at,
+        }
+    }
+
+    fn granted(fence: Option<u64>) -> Out {
+        Out::Acquire(Acquire::Granted {
+            fence,
+            expired: None,
+        })
+    }
+
+    fn refused(why: Refusal, queued: bool) -> Out {
+        Out::Acquire(Acquire::Refused {
+            why,
+            queued,
+            expired: None,
+        })
+    }
+
+    fn held_by(holder: Token) -> Refusal {
+        Refusal::Held { holder }
+    }
+
+    fn removed(holder: Token) -> Out {
+        Out::Release(Release::Removed {
+            holder,
+            also_set_by: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn transitions() {
+        let token = lock(Design::Token);
+        let cases: Vec<Case> = vec![
+            (
+                "SET NX PX: one holder, refusals name it, a lease runs ttl_ms",
+                token.clone(),
+                vec![
+                    (acq(A, 0), granted(None)),
+                    (acq(B, 10), refused(held_by(A), false)),
+                    (Op::Expire { at: 99 }, Out::Expired(None)),
+                    (Op::Expire { at: 100 }, Out::Expired(Some(A))),
+                    (acq(B, 100), granted(None)),
+                ],
+            ),
+            (
+                "compare-and-delete and compare-and-PEXPIRE check the token",
+                token.clone(),
+                vec![
+                    (acq(A, 0), granted(None)),
+                    (Op::Release { by: B }, Out::Release(Release::Ignored)),
+                    (Op::Renew { by: B, at: 50 }, Out::Renewed(None)),
+                    (Op::Renew { by: A, at: 50 }, Out::Renewed(Some(A))),
+                    (Op::Expire { at: 149 }, Out::Expired(None)),
+                    (Op::Release { by: A }, removed(A)),
+                    (Op::Release { by: A }, Out::Release(Release::Ignored)),
+                    (Op::Renew { by: A, at: 160 }, Out::Renewed(None)),
+                ],
+            ),
+            (
+                "ttl: blind DEL and blind renewal act on whoever holds",
+                lock(Design::Ttl),
+                vec![
+                    (acq(A, 0), granted(None)),
+                    (Op::Renew { by: B, at: 50 }, Out::Renewed(Some(A))),
+                    (Op::Release { by: B }, removed(A)),
+                ],
+            ),
+            (
+                "setnx: no lease, so nothing expires",
+                lock(Design::Setnx),
+                vec![
+                    (acq(A, 0), granted(None)),
+                    (Op::Expire { at: 1_000_000 }, Out::Expired(None)),
+                ],
+            ),
+            (
+                "fencing: each grant a higher fence; a retransmission gets the same one",
+                lock(Design::Fencing),
+                vec![
+                    (acq(A, 0), granted(Some(1))),
+                    (
+                        acq(A, 5),
+                        Out::Acquire(Acquire::Own {
+                            fence: Some(1),
+                            reentered: false,
+                        }),
+                    ),
+                    (Op::Release { by: A }, removed(A)),
+                    (acq(B, 10), granted(Some(2))),
+                ],
+            ),
+            (
+                "reentrant: a hold count, released a level at a time, lease restarted",
+                Lock {
+                    reentrant: true,
+                    ..token.clone()
+                },
+                vec![
+                    (acq(A, 0), granted(None)),
+                    (
+                        Op::Acquire {
+                            by: A,
+                            reenter: true,
+                            at: 60,
+                        },
+                        Out::Acquire(Acquire::Own {
+                            fence: None,
+                            reentered: true,
+                        }),
+                    ),
+                    (Op::Expire { at: 159 }, Out::Expired(None)),
+                    (Op::Release { by: A }, Out::Release(Release::Decremented)),
+                    (Op::Release { by: A }, removed(A)),
+                ],
+            ),
+            (
+                "fair: a refused requester queues; its release leaves the queue",
+                Lock {
+                    waiting: Waiting::Fair,
+                    ..token.clone()
+                },
+                vec![
+                    (acq(A, 0), granted(None)),
+                    (acq(B, 10), refused(held_by(A), true)),
+                    (Op::Release { by: B }, Out::Release(Release::Ignored)),
+                    (acq(B, 20), refused(held_by(A), true)),
+                ],
+            ),
+            (
+                "lock-delay: after an expiry (not a release) a free key is refused a while",
+                Lock {
+                    lock_delay_ms: 30,
+                    ..token.clone()
+                },
+                vec![
+                    (acq(A, 0), granted(None)),
+                    (Op::Expire { at: 100 }, Out::Expired(Some(A))),
+                    (acq(B, 129), refused(Refusal::LockDelay, false)),
+                    (acq(B, 130), granted(None)),
+                    (Op::Release { by: B }, removed(B)),
+                    (acq(A, 131), granted(None)),
+                ],
+            ),
+            (
+                "client expiry: the contender's clock decides, strictly after the written time",
+                Lock {
+                    expiry: Expiry::Client,
+                    ..token.clone()
+                },
+                vec![
+                    (acq(A, 0), granted(None)),
+                    (Op::Expire { at: 1_000 }, Out::Expired(None)),
+                    (acq(B, 100), refused(held_by(A), false)),
+                    (
+                        acq(B, 101),
+                        Out::Acquire(Acquire::Granted {
+                            fence: None,
+                            expired: Some(A),
+                        }),
+                    ),
+                ],
+            ),
+        ];
+        for (name, lock, steps) in cases {
+            let mut table = LockTable::new(1);
+            for (i, (op, want)) in steps.into_iter().enumerate() {
+                let got = match op {
+                    Op::Acquire { by, reenter, at } => {
+                        Out::Acquire(table.acquire(&lock, 0, by, reenter, at, at))
+                    }
+                    Op::Release { by } => Out::Release(table.release(&lock, 0, by)),
+                    Op::Renew { by, at } => Out::Renewed(table.renew(&lock, 0, by, at, at)),
+                    Op::Expire { at } => Out::Expired(table.expire_if_due(&lock, 0, at)),
+                };
+                assert_eq!(got, want, "{name}: step {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn holder_is_the_current_token_and_queue_has_no_duplicates() {
+        let lock = Lock {
+            waiting: Waiting::Fair,
+            ..lock(Design::Token)
+        };
+        let mut table = LockTable::new(2);
+        table.acquire(&lock, 1, A, false, 0, 0);
+        table.acquire(&lock, 1, B, false, 1, 1);
+        table.acquire(&lock, 1, B, false, 2, 2);
+        assert_eq!((table.holder(0), table.holder(1)), (None, Some(A)));
+        assert_eq!(table.queue[1], [B]);
     }
 }
