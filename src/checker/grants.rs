@@ -99,7 +99,7 @@ impl Grants {
 }
 
 /// Store nodes whose promise to `token` covers true instant `x`, sorted.
-pub(super) fn nodes_at(facts: &Facts, token: u32, x: u64) -> Vec<NodeId> {
+fn nodes_at(facts: &Facts, token: u32, x: u64) -> Vec<NodeId> {
     let nodes = facts
         .leases
         .iter()
@@ -223,7 +223,7 @@ fn one_authority(trace: &Trace, facts: &Facts, a: &Lease, b: &Lease) -> Violatio
         &facts.tokens[a.token as usize],
         &facts.tokens[b.token as usize],
     );
-    let until = if a.end_ms >= trace.until_ms {
+    let until = if a.end_ms >= trace.simulated_until_ms() {
         "for the rest of the run".to_string()
     } else {
         format!("until {}", fmt_ms(a.end_ms))

@@ -11,6 +11,8 @@ macro_rules! embed {
 
 /// The course's scenarios, `tests/scenarios/`. A test checks this list against the directory.
 pub const COURSE: &[(&str, &str)] = embed!("scenarios":
+    "four-workers-token-fair.toml",
+    "four-workers-token-shared.toml",
     "step1-flag-holder-crash.toml",
     "step1-flag-race.toml",
     "step1-lease-fixes-both.toml",
@@ -55,10 +57,13 @@ pub const INCIDENTS: &[(&str, &str)] = embed!("cases":
     "partitioned-holder-unfenced.toml",
     "pause-past-lease-fenced.toml",
     "pause-past-lease-unfenced.toml",
+    "paused-waiter-not-starved.toml",
     "progress-renewal-lets-go.toml",
     "redlock-clock-jump.toml",
     "redlock-monotonic-clock.toml",
+    "release-in-flight-at-horizon.toml",
     "release-with-token.toml",
     "release-without-token.toml",
+    "store-forgets-lock-not-stuck.toml",
     "watchdog-keeps-stalled-holder.toml",
 );
