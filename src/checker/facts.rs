@@ -46,6 +46,9 @@ pub(super) struct TokenFacts {
     /// First `LetGo`, true ms, and why.
     pub let_go_ms: Option<u64>,
     pub let_go_reason: Option<LetGoReason>,
+    /// First release request its worker sent for it, true ms (for a token never acquired:
+    /// a grant handed back after the worker gave up that attempt).
+    pub release_sent_ms: Option<u64>,
     /// First `Read` at the resource, true ms.
     pub read_ms: Option<u64>,
     /// First and last accepted write.
@@ -327,6 +330,7 @@ impl Gatherer {
             acquired: None,
             let_go_ms: None,
             let_go_reason: None,
+            release_sent_ms: None,
             read_ms: None,
             first_write: None,
             last_write_ms: None,
@@ -691,6 +695,9 @@ impl Gatherer {
                     && let Some(t) = self.release_token(e.node, what)
                 {
                     self.releases.insert(*msg, (t, *to));
+                    self.facts.tokens[t as usize]
+                        .release_sent_ms
+                        .get_or_insert(now);
                 }
             }
             EventKind::Deliver { msg, .. } | EventKind::Drop { msg, .. }

@@ -16,6 +16,8 @@ enum Cause {
     Crashed,
     Stalled,
     LetGo,
+    /// It gave up the attempt before the grant came, and sent the grant back.
+    HandedBack,
     WaitsOnItself,
 }
 
@@ -27,6 +29,10 @@ fn no_progress(facts: &Facts, f: &TokenFacts) -> Option<(u64, Cause)> {
         (node.and_then(|n| n.crashed_since), Cause::Crashed),
         (node.and_then(|n| n.stalled_since), Cause::Stalled),
         (f.let_go_ms, Cause::LetGo),
+        (
+            f.release_sent_ms.filter(|_| f.acquired.is_none()),
+            Cause::HandedBack,
+        ),
         // Once it let go, the let-go is what keeps the lock held, not the nested wait.
         (
             f.self_wait_ms.filter(|_| f.let_go_ms.is_none()),
@@ -128,8 +134,8 @@ fn still_held(trace: &Trace, facts: &Facts) -> Vec<StillHeld> {
 /// `stuck`: at the end of simulated time the store side still holds a lock (DESIGN §3: its own
 /// state, not what it once promised — a lock it expired, forgot or had removed is not held,
 /// and one whose release is still on its way is about to be free) for a holder that is
-/// crashed, stalled (a watchdog may keep renewing for it), already let go (its release was
-/// lost or never reached the store) or waiting on itself. One per token, at the moment the
+/// crashed, stalled (a watchdog may keep renewing for it), already let go or handed a late
+/// grant back (its release was lost or never reached the store), or waiting on itself. One per token, at the moment the
 /// condition began.
 pub(super) fn stuck(trace: &Trace, facts: &Facts, out: &mut Vec<Violation>) {
     let mut reported = vec![false; facts.tokens.len()];
@@ -156,6 +162,11 @@ pub(super) fn stuck(trace: &Trace, facts: &Facts, out: &mut Vec<Violation>) {
             ),
             Cause::LetGo => format!(
                 "{worker} let go of it at {} and its release never took effect",
+                fmt_ms(since)
+            ),
+            Cause::HandedBack => format!(
+                "{worker} had given up that attempt and sent the grant back at {}, and that \
+                 release never took effect",
                 fmt_ms(since)
             ),
             Cause::WaitsOnItself => format!(
@@ -481,6 +492,32 @@ mod tests {
             "A.1 still held 'lock' at the horizon (20 000 ms), but A crashed at 1 000 ms and \
              came back without it, so nobody will release it."
         );
+    }
+
+    /// A's attempt A.1 timed out; the grant came later and A sent it straight back.
+    #[test]
+    fn a_late_grant_handed_back_is_stuck_only_if_the_release_is_lost() {
+        for (lost, stuck) in [(false, false), (true, true)] {
+            let mut t = TraceBuilder::single(&["A"]);
+            let (a1, a2) = (t.tok("A", 1), t.tok("A", 2));
+            t.started(0, a1)
+                .granted(300, 1, a1, None)
+                .started(250, a2)
+                .send(305, "A", "store1", 7, "release A.1");
+            if lost {
+                t.dropped(306, 7, "A", "store1");
+            }
+            let v = t.check();
+            assert_eq!(v.has(Kind::Stuck), stuck, "lost: {lost}");
+            if stuck {
+                assert_eq!(
+                    only(&v, Kind::Stuck)[0].explanation,
+                    "A.1 still held 'lock' at the horizon (20 000 ms), but A had given up that \
+                     attempt and sent the grant back at 305 ms, and that release never took \
+                     effect."
+                );
+            }
+        }
     }
 
     /// Redlock: A.1 holds store1..3 (no lease); A let go at 19 000 ms and sent a release to

@@ -11,8 +11,6 @@ macro_rules! embed {
 
 /// The course's scenarios, `tests/scenarios/`. A test checks this list against the directory.
 pub const COURSE: &[(&str, &str)] = embed!("scenarios":
-    "four-workers-token-fair.toml",
-    "four-workers-token-shared.toml",
     "step1-flag-holder-crash.toml",
     "step1-flag-race.toml",
     "step1-lease-fixes-both.toml",
@@ -32,6 +30,8 @@ pub const COURSE: &[(&str, &str)] = embed!("scenarios":
     "step6-redlock-clock-jump.toml",
     "step6-single-store-down.toml",
     "step7-fair-queue.toml",
+    "step7-four-workers-token-fair.toml",
+    "step7-four-workers-token-shared.toml",
     "step7-long-task-no-renewal.toml",
     "step7-nested-not-reentrant.toml",
     "step7-nested-reentrant.toml",
