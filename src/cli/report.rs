@@ -89,8 +89,8 @@ impl<'a> RunJson<'a> {
     }
 }
 
-/// Writes the counts, a warning if the run was cut short, then SAFE/UNSAFE and LIVE/NOT LIVE,
-/// then every violation in time order.
+/// Writes the counts, then SAFE/UNSAFE and LIVE/NOT LIVE, then every violation in time order,
+/// then, if the engine's event budget cut the run short, a sentence saying so.
 pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> io::Result<()> {
     let s = Stats::of(trace);
     writeln!(
@@ -103,15 +103,6 @@ pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> 
         s.writes_accepted,
         s.writes_rejected
     )?;
-    if let Some(at) = verdict.cut_short_at_ms {
-        writeln!(
-            out,
-            "\nCUT SHORT at {} of {}. {}",
-            fmt_ms(at),
-            fmt_ms(trace.until_ms),
-            describe::cut_short(at)
-        )?;
-    }
     let safe = if verdict.safe { "SAFE" } else { "UNSAFE" };
     let live = if verdict.live { "LIVE" } else { "NOT LIVE" };
     let n = verdict.violations.len();
@@ -120,7 +111,17 @@ pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> 
         1 => "1 violation".to_string(),
         _ => format!("{n} violations"),
     };
-    writeln!(out, "\nverdict: {safe}, {live}, {found}")?;
+    let cut = verdict
+        .cut_short_at_ms
+        .map(|at| {
+            format!(
+                ", CUT SHORT at {} of {}",
+                fmt_ms(at),
+                fmt_ms(trace.until_ms)
+            )
+        })
+        .unwrap_or_default();
+    writeln!(out, "\nverdict: {safe}, {live}, {found}{cut}")?;
     let kind_w = verdict
         .violations
         .iter()
@@ -150,6 +151,10 @@ pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> 
             out,
             "  (the lock misbehaved, but no bad write reached the resource: still SAFE)"
         )?;
+    }
+    if let Some(at) = verdict.cut_short_at_ms {
+        // Last, after what may be thousands of violations, where it cannot scroll away.
+        writeln!(out, "\n{}", describe::cut_short(at))?;
     }
     Ok(())
 }
@@ -258,9 +263,14 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(
             text.contains(
-                "\nCUT SHORT at 12 345 ms of 20 000 ms. Cut short: the engine's budget of \
-                 5 000 000 events ran out at 12 345 ms. Nothing after that was simulated, so \
-                 liveness is judged only up to 12 345 ms.\n"
+                "\nverdict: SAFE, LIVE, 1 violation, CUT SHORT at 12 345 ms of 20 000 ms\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(
+                "\n\nCut short: the engine's budget of 5 000 000 events ran out at 12 345 ms. \
+                 Nothing after that was simulated, so liveness is judged only up to 12 345 ms.\n"
             ),
             "{text}"
         );
