@@ -15,6 +15,19 @@ pub fn fmt_clock_ms(ms: i64) -> String {
     format!("{sign}{}", fmt_ms(ms.unsigned_abs()))
 }
 
+/// The sentence every front end shows for a run the engine's event budget cut short at
+/// `at_ms` (true ms, see [`crate::trace::Trace::cut_short_at_ms`]).
+pub fn cut_short(at_ms: u64) -> String {
+    let budget = fmt_ms(crate::engine::MAX_STEPS);
+    let budget = budget.trim_end_matches(" ms");
+    format!(
+        "Cut short: the engine's budget of {budget} events ran out at {}. Nothing after that \
+         was simulated, so liveness is judged only up to {}.",
+        fmt_ms(at_ms),
+        fmt_ms(at_ms),
+    )
+}
+
 /// Whether an event is message plumbing (a send, a delivery, a loss). Front ends hide these by
 /// default: the worker and store events around them already say what the messages did.
 pub fn is_network(kind: &EventKind) -> bool {

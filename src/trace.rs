@@ -58,6 +58,10 @@ pub struct Trace {
     pub events: Vec<Event>,
     /// Queue events the engine handled (recorded or not).
     pub steps: u64,
+    /// `Some(t)` when the run hit the engine's event budget ([`crate::engine::MAX_STEPS`])
+    /// before the horizon: every instant before `t` (true ms) was simulated, nothing from `t`
+    /// on. `None`: the run reached `until_ms`.
+    pub cut_short_at_ms: Option<u64>,
 }
 
 /// One thing that happened.
@@ -384,6 +388,11 @@ impl Trace {
     /// The name of a key.
     pub fn key_name(&self, key: KeyId) -> &str {
         &self.keys[key as usize]
+    }
+
+    /// The end of simulated time, true ms: the horizon, or where the event budget cut the run.
+    pub fn simulated_until_ms(&self) -> u64 {
+        self.cut_short_at_ms.unwrap_or(self.until_ms)
     }
 
     /// Count of store nodes.

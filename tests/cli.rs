@@ -84,6 +84,10 @@ fn run_json_has_the_documented_keys() {
         );
         assert!(v["explanation"].is_string(), "{v}");
     }
+    assert!(
+        doc["cut_short_at_ms"].is_null(),
+        "a short run is not cut: {doc}"
+    );
     let stats = &doc["stats"];
     for key in [
         "events",
@@ -140,6 +144,8 @@ fn check_json_counts_every_run_and_kind() {
     let out = locksim(&["check", path.to_str().unwrap(), "--seeds", "3", "--json"]);
     let doc = json(&out);
     assert_eq!(doc["runs"], 3);
+    assert!(doc["events"].as_u64().is_some_and(|n| n > 0), "{doc}");
+    assert_eq!(doc["cut_short"], 0);
     let safe = doc["safe"].as_u64().expect("safe is a count");
     let live = doc["live"].as_u64().expect("live is a count");
     assert!(safe <= 3 && live <= 3);
@@ -163,6 +169,38 @@ fn check_json_counts_every_run_and_kind() {
     }
     // stderr is a pipe here, so the progress bar must not draw.
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
+
+/// Sixty-four workers that want one token lock for 50 simulated minutes: about ten million
+/// events, more than the engine's budget allows, so the run is cut short.
+fn sixty_four_workers() -> String {
+    let mut s = String::from(
+        "version = 1\nname = \"Sixty-four workers\"\nuntil_ms = 3000000\n\n\
+         [lock]\ndesign = \"token\"\nttl_ms = 1000\n",
+    );
+    for i in 0..64 {
+        s += &format!("\n[[worker]]\nname = \"W{i}\"\nrepeat = 0\nretry_ms = 50\nwork_ms = 100\n");
+    }
+    s
+}
+
+#[test]
+fn a_run_cut_short_by_the_event_budget_says_so() {
+    let path = scenario_file("sixty-four-workers.toml", &sixty_four_workers());
+    let path = path.to_str().unwrap();
+    let run = json(&locksim(&["run", path, "--json"]));
+    let cut = run["cut_short_at_ms"]
+        .as_u64()
+        .expect("the run stopped at the event budget and says where");
+    assert!(0 < cut && cut < 3_000_000, "cut at {cut} ms");
+    // Nothing is judged for time never simulated.
+    for v in run["violations"].as_array().expect("violations") {
+        assert!(v["at_ms"].as_u64().is_some_and(|at| at < cut), "{v}");
+    }
+    let check = json(&locksim(&["check", path, "--seeds", "1", "--json"]));
+    assert_eq!(check["runs"], 1);
+    assert_eq!(check["cut_short"], 1);
+    assert_eq!(check["events"], run["stats"]["events"]);
 }
 
 #[test]

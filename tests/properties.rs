@@ -11,7 +11,8 @@
 //! - fencing tokens checked at the resource (`single` or `consensus` store) never let a
 //!   `stale_write` through, whatever pauses, stalls, delays, partitions, clock jumps and worker
 //!   crashes happen;
-//! - owner-token designs (`token`, `fencing`) never report a `foreign_release`;
+//! - owner-token designs (`token`, `fencing`) never report a `foreign_release` but an
+//!   operator's `force_release`;
 //! - a store that keeps its state and times leases on a monotonic clock (`single`, `redlock`,
 //!   `consensus`) never grants one lock to two owners at once, whatever the faults;
 //! - designs without a lease (`flag`, `setnx`) never expire a lock;
@@ -104,7 +105,8 @@ struct RawLock {
 struct RawStore {
     extra_nodes: u32,
     wall_clock: bool,
-    no_persistence: bool,
+    /// 0: fsync, 1: none, 2: everysec.
+    persistence: u8,
     replication_lag_ms: u64,
     failover_ms: u64,
 }
@@ -161,6 +163,10 @@ enum RawFault {
         to: Index,
         extra_ms: u64,
         for_ms: u64,
+    },
+    /// An operator deletes the lock, on one store node (an index) or all of them.
+    ForceRelease {
+        node: Option<Index>,
     },
 }
 
@@ -288,15 +294,15 @@ fn raw_store() -> impl Strategy<Value = RawStore> {
     (
         0u32..=2,
         any::<bool>(),
-        proptest::bool::weighted(0.3),
+        prop_oneof![4 => Just(0u8), 2 => Just(1u8), 1 => Just(2u8)],
         prop_oneof![Just(0u64), 1u64..=300],
         100u64..=2_000,
     )
         .prop_map(
-            |(extra_nodes, wall_clock, no_persistence, replication_lag_ms, failover_ms)| RawStore {
+            |(extra_nodes, wall_clock, persistence, replication_lag_ms, failover_ms)| RawStore {
                 extra_nodes,
                 wall_clock,
-                no_persistence,
+                persistence,
                 replication_lag_ms,
                 failover_ms,
             },
@@ -403,6 +409,8 @@ fn raw_fault(profile: Profile) -> BoxedStrategy<RawFault> {
             for_ms,
         },
     );
+    let force =
+        proptest::option::of(any::<Index>()).prop_map(|node| RawFault::ForceRelease { node });
     match profile {
         Profile::Fenced => prop_oneof![
             pause,
@@ -412,7 +420,8 @@ fn raw_fault(profile: Profile) -> BoxedStrategy<RawFault> {
             partition,
             Just(RawFault::Heal),
             jump,
-            delay
+            delay,
+            force
         ]
         .boxed(),
         Profile::Any | Profile::OwnerToken | Profile::Authority | Profile::NoLease => prop_oneof![
@@ -424,7 +433,8 @@ fn raw_fault(profile: Profile) -> BoxedStrategy<RawFault> {
             partition,
             Just(RawFault::Heal),
             jump,
-            delay
+            delay,
+            force
         ]
         .boxed(),
     }
@@ -524,6 +534,7 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
         })
         .collect();
     let worker_names: Vec<String> = workers.iter().map(|w| w.name.clone()).collect();
+    let first_key = workers[0].key.clone();
     let mut all_names = worker_names.clone();
     all_names.extend((1..=nodes).map(|n| format!("store{n}")));
     all_names.push("resource".to_string());
@@ -578,6 +589,10 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
                         for_ms,
                     }
                 }
+                RawFault::ForceRelease { node } => FaultKind::ForceRelease {
+                    key: first_key.clone(),
+                    node: node.map(|i| format!("store{}", i.index(nodes as usize) + 1)),
+                },
             };
             Fault {
                 at_ms: at_ms % until_ms,
@@ -585,6 +600,10 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             }
         })
         .collect();
+    let client_expiry = lock.client_expiry
+        && has_lease
+        && topology == Topology::Single
+        && profile != Profile::Authority;
     Scenario {
         version: scenario::VERSION,
         name: "generated".to_string(),
@@ -596,11 +615,7 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
         lock: Lock {
             design,
             ttl_ms: lock.ttl_ms,
-            expiry: if lock.client_expiry
-                && has_lease
-                && topology == Topology::Single
-                && profile != Profile::Authority
-            {
+            expiry: if client_expiry {
                 Expiry::Client
             } else {
                 Expiry::Store
@@ -621,7 +636,12 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             retry_ms: lock.retry_ms,
             lock_delay_ms: lock.lock_delay_ms,
             retry_jitter_ms: lock.retry_jitter_ms,
-            acquire: if lock.two_step && has_lease {
+            // SETNX then EXPIRE: Redis's commands, with the store timing the lease.
+            acquire: if lock.two_step
+                && has_lease
+                && !client_expiry
+                && topology != Topology::Consensus
+            {
                 Acquire::TwoStep
             } else {
                 Acquire::OneStep
@@ -636,10 +656,12 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             } else {
                 StoreClock::Monotonic
             }),
-            persistence: if store.no_persistence && profile != Profile::Authority {
-                Persistence::None
-            } else {
-                Persistence::Fsync
+            persistence: match store.persistence {
+                _ if profile == Profile::Authority => Persistence::Fsync,
+                1 => Persistence::None,
+                // Redis's AOF setting; a consensus store syncs before it answers.
+                2 if topology != Topology::Consensus => Persistence::Everysec,
+                _ => Persistence::Fsync,
             },
             replication_lag_ms: store.replication_lag_ms,
             failover_ms: store.failover_ms,
@@ -852,10 +874,19 @@ proptest! {
                 );
             }
         }
-        prop_assert!(
-            !v.has(Kind::ForeignRelease),
-            "foreign_release with owner tokens:\n{}{}", listing(&v), repro(&sc)
-        );
+        // The only foreign release left is an operator's delete (`force_release`).
+        let forced: Vec<u64> = trace
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::ForceReleased { holder: Some(_), .. }))
+            .map(|e| e.at_ms)
+            .collect();
+        for x in v.violations.iter().filter(|x| x.kind == Kind::ForeignRelease) {
+            prop_assert!(
+                forced.contains(&x.at_ms),
+                "foreign_release with owner tokens:\n{}{}", listing(&v), repro(&sc)
+            );
+        }
     }
 }
 

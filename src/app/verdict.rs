@@ -7,7 +7,8 @@ use super::lanes::fmt_ms;
 use super::style;
 use crate::checker::{Kind, Verdict};
 
-/// The badges (SAFE or UNSAFE, LIVE or NOT LIVE) and a sentence saying what they mean.
+/// The badges (SAFE or UNSAFE, LIVE or NOT LIVE), a sentence saying what they mean, and a
+/// warning when the engine's event budget cut the run short.
 pub fn badges(ui: &mut Ui, verdict: &Verdict) {
     ui.horizontal(|ui| {
         badge(
@@ -31,6 +32,15 @@ pub fn badges(ui: &mut Ui, verdict: &Verdict) {
     });
     ui.add_space(4.0);
     ui.label(summary(verdict));
+    if let Some(at) = verdict.cut_short_at_ms {
+        // Loud: the badges above speak only for the time that was simulated.
+        ui.add_space(4.0);
+        ui.label(
+            RichText::new(whole_numbers(&crate::describe::cut_short(at)))
+                .strong()
+                .color(style::ANOMALY),
+        );
+    }
 }
 
 /// Lists the violations, each as a card that selects it when clicked. While the run is

@@ -1,6 +1,9 @@
 //! One linear pass over the trace that gathers everything the checks need: per-token facts,
-//! node-level lease intervals, accepted writes, foreign releases, waits and each node's fault
-//! state at the horizon.
+//! node-level lease intervals, accepted writes, foreign releases, waits, each node's fault
+//! state and time off, and what the store nodes hold at the horizon.
+//!
+//! "The horizon" is [`Trace::simulated_until_ms`]: where the run ended, or where the engine's
+//! event budget cut it.
 //!
 //! Tokens get dense numbers (in order of first appearance) so per-token facts live in a `Vec`
 //! rather than a map: the checker runs once per seed in the many-seeds benchmark.
@@ -8,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use crate::scenario::Topology;
-use crate::trace::{Event, EventKind, KeyId, NodeId, Role, Token, Trace};
+use crate::trace::{Event, EventKind, KeyId, LetGoReason, MsgId, NodeId, Role, Token, Trace};
 
 /// "No entry" in the dense lookup tables.
 const NONE: u32 = u32::MAX;
@@ -40,8 +43,12 @@ pub(super) struct TokenFacts {
     pub granted: Option<Stamp>,
     /// First `Acquired` at the worker.
     pub acquired: Option<Stamp>,
-    /// First `LetGo`, true ms.
+    /// First `LetGo`, true ms, and why.
     pub let_go_ms: Option<u64>,
+    pub let_go_reason: Option<LetGoReason>,
+    /// First release request its worker sent for it, true ms (for a token never acquired:
+    /// a grant handed back after the worker gave up that attempt).
+    pub release_sent_ms: Option<u64>,
     /// First `Read` at the resource, true ms.
     pub read_ms: Option<u64>,
     /// First and last accepted write.
@@ -89,7 +96,8 @@ pub(super) struct Removal {
     pub at_ms: u64,
     pub node: NodeId,
     pub holder: u32,
-    pub by: u32,
+    /// The releasing grant; `None`: an operator (`force_release`).
+    pub by: Option<u32>,
 }
 
 /// One wait of a worker for a lock: from the first `AcquireStarted` after its previous
@@ -102,8 +110,9 @@ pub(super) struct Wait {
     pub token: u32,
     pub start_ms: u64,
     pub end_ms: u64,
-    /// The wait ran to the horizon with the worker crashed.
-    pub crashed_at_end: bool,
+    /// A token of the same key the worker believed it held when the wait began: a nested
+    /// acquire, waiting on itself unless the lock is reentrant.
+    pub held: Option<u32>,
 }
 
 /// Fault state and beliefs of one node while the pass runs; at the end, its state at the horizon.
@@ -115,8 +124,11 @@ pub(super) struct NodeFacts {
     pub paused_since: Option<u64>,
     /// Stalled (no later `Unstalled`) since, ms.
     pub stalled_since: Option<u64>,
-    /// The wait in progress: start ms, its first token, key.
-    waiting: Option<(u64, u32, KeyId)>,
+    /// Time the node could not act on its own: paused, crashed or stalled, as disjoint
+    /// `[start_ms, end_ms)` stretches in time order, the last one closed at the horizon.
+    pub off: Vec<(u64, u64)>,
+    /// The wait in progress: start ms, its first token, key, the token it held meanwhile.
+    waiting: Option<(u64, u32, KeyId, Option<u32>)>,
     /// Tokens this worker currently believes it holds (acquired, not let go).
     holding: Vec<u32>,
 }
@@ -136,6 +148,35 @@ pub(super) struct Facts {
     pub waits: Vec<Wait>,
     /// Indexed by `NodeId`; state at the horizon.
     pub nodes: Vec<NodeFacts>,
+    /// What the store nodes hold at the horizon.
+    pub store_end: StoreEnd,
+}
+
+/// The store side's own state at the horizon, from its events alone (DESIGN §3, `stuck`):
+/// each node's lock table as its grants, extensions and replicated copies set it and its
+/// expiries, removals, forgetting and resyncs cleared it.
+#[derive(Debug, Default)]
+pub(super) struct StoreEnd {
+    /// Per store node that holds a key at the horizon: `(node, key, dense token)`, by node.
+    pub holds: Vec<(NodeId, KeyId, u32)>,
+    /// `replicated`: store nodes that are primary at the horizon, the most recently promoted
+    /// first (store1 is primary from the start).
+    pub primaries: Vec<NodeId>,
+    /// `consensus`: per key, the committed holder as the leaders recorded it, with the leader
+    /// that recorded its last grant or extension, unless a majority of nodes forgot it since.
+    pub committed: Vec<Option<(u32, NodeId)>>,
+    /// Release requests sent but neither delivered nor dropped: `(dense token, store node)`.
+    pub releases_in_flight: Vec<(u32, NodeId)>,
+}
+
+/// `consensus`: a key's committed holder while the pass runs.
+#[derive(Clone, Debug)]
+struct Committed {
+    token: u32,
+    /// The leader whose grant or extension recorded it last.
+    node: NodeId,
+    /// Store nodes that restarted without persistence since.
+    forgot: Vec<NodeId>,
 }
 
 impl Facts {
@@ -202,6 +243,19 @@ struct Gatherer {
     /// that node, or `NONE`. Per (token, node) intervals never overlap, so a count of valid
     /// intervals is a count of distinct nodes (what Redlock's majority needs).
     latest: Vec<u32>,
+    topology: Topology,
+    keys: usize,
+    /// `[slot * keys + key]`: the dense token that store node holds the key for now, or `NONE`.
+    table: Vec<u32>,
+    /// `replicated`: per slot, the index of the event that made it primary, while it is one
+    /// (store1 starts as primary: 0).
+    primary_since: Vec<Option<usize>>,
+    /// `consensus`: per key.
+    committed: Vec<Option<Committed>>,
+    /// Release requests neither delivered nor dropped yet, by message id.
+    releases: BTreeMap<MsgId, (u32, NodeId)>,
+    /// Worker names, to read which token a release message names.
+    names: Vec<String>,
     facts: Facts,
 }
 
@@ -220,8 +274,9 @@ impl Gatherer {
                 }
             })
             .collect();
+        let keys = trace.keys.len();
         Gatherer {
-            until_ms: trace.until_ms,
+            until_ms: trace.simulated_until_ms(),
             independent_nodes: trace.topology == Topology::Redlock,
             released: Vec::new(),
             index: TokenIndex {
@@ -232,6 +287,23 @@ impl Gatherer {
             store_slot,
             stores,
             latest: Vec::new(),
+            topology: trace.topology,
+            keys,
+            table: vec![NONE; stores.saturating_mul(keys)],
+            primary_since: (0..stores).map(|s| (s == 0).then_some(0)).collect(),
+            committed: vec![None; keys],
+            releases: BTreeMap::new(),
+            names: trace
+                .nodes
+                .iter()
+                .map(|n| {
+                    if n.role == Role::Worker {
+                        n.name.clone()
+                    } else {
+                        String::new()
+                    }
+                })
+                .collect(),
             facts: Facts {
                 tokens: Vec::new(),
                 leases: Vec::new(),
@@ -239,6 +311,7 @@ impl Gatherer {
                 removals: Vec::new(),
                 waits: Vec::new(),
                 nodes: vec![NodeFacts::default(); trace.nodes.len()],
+                store_end: StoreEnd::default(),
             },
         }
     }
@@ -257,6 +330,8 @@ impl Gatherer {
             granted: None,
             acquired: None,
             let_go_ms: None,
+            let_go_reason: None,
+            release_sent_ms: None,
             read_ms: None,
             first_write: None,
             last_write_ms: None,
@@ -321,6 +396,65 @@ impl Gatherer {
         });
     }
 
+    /// Store node `slot` now holds `key` for dense token `t` (`NONE`: for nobody).
+    fn set_table(&mut self, slot: usize, key: KeyId, t: u32) {
+        if (key as usize) < self.keys
+            && let Some(c) = self.table.get_mut(slot * self.keys + key as usize)
+        {
+            *c = t;
+        }
+    }
+
+    /// Store node `slot` lost its whole table (a restart without persistence, or a demoted
+    /// primary that drops its data to resync).
+    fn clear_table(&mut self, slot: usize) {
+        let row = slot * self.keys;
+        if let Some(cells) = self.table.get_mut(row..row + self.keys) {
+            cells.fill(NONE);
+        }
+    }
+
+    /// A grant or extension on store node `node`: what its table, or for `consensus` the
+    /// committed state, now holds.
+    fn store_holds(&mut self, slot: usize, node: NodeId, key: KeyId, t: u32) {
+        if self.topology == Topology::Consensus {
+            if let Some(c) = self.committed.get_mut(key as usize) {
+                *c = Some(Committed {
+                    token: t,
+                    node,
+                    forgot: Vec::new(),
+                });
+            }
+        } else {
+            self.set_table(slot, key, t);
+        }
+    }
+
+    /// The key is gone from store node `slot` (expired or removed), or for `consensus` from
+    /// the committed state.
+    fn store_drops(&mut self, slot: usize, key: KeyId) {
+        if self.topology == Topology::Consensus {
+            if let Some(c) = self.committed.get_mut(key as usize) {
+                *c = None;
+            }
+        } else {
+            self.set_table(slot, key, NONE);
+        }
+    }
+
+    /// The token a worker's message names if it is a release request ("release A.1": the
+    /// engine's label for it), as a dense number.
+    fn release_token(&self, worker: NodeId, what: &str) -> Option<u32> {
+        let name = self.names.get(worker as usize).filter(|n| !n.is_empty())?;
+        let seq = what
+            .strip_prefix("release ")?
+            .strip_prefix(name.as_str())?
+            .strip_prefix('.')?
+            .parse()
+            .ok()?;
+        self.index.get(Token { worker, seq })
+    }
+
     fn node(&mut self, node: NodeId) -> Option<&mut NodeFacts> {
         self.facts.nodes.get_mut(node as usize)
     }
@@ -347,6 +481,7 @@ impl Gatherer {
                 f.granted.get_or_insert(at);
                 let end = lease_ms.map_or(self.until_ms, |l| now.saturating_add(l));
                 self.promise(t, slot, e.node, *key, at, end);
+                self.store_holds(slot, e.node, *key, t);
             }
             EventKind::LeaseExtended {
                 key,
@@ -358,6 +493,7 @@ impl Gatherer {
                 };
                 let t = self.token(*token, *key);
                 self.promise(t, slot, e.node, *key, at, now.saturating_add(*lease_ms));
+                self.store_holds(slot, e.node, *key, t);
             }
             EventKind::Removed { key, holder, by } => {
                 let Some(slot) = self.slot(e.node) else {
@@ -379,14 +515,53 @@ impl Gatherer {
                         self.facts.leases[id].end_ms = now;
                     }
                 }
+                self.store_drops(slot, *key);
                 if holder != by {
                     let b = self.token(*by, *key);
                     self.facts.removals.push(Removal {
                         at_ms: now,
                         node: e.node,
                         holder: h,
-                        by: b,
+                        by: Some(b),
                     });
+                }
+            }
+            EventKind::ForceReleased { key, holder } => {
+                let Some(slot) = self.slot(e.node) else {
+                    return;
+                };
+                self.store_drops(slot, *key);
+                if let Some(holder) = holder {
+                    // The operator's delete ends the promise: what follows is not a double
+                    // grant, but the delete itself is a release by someone who did not own it.
+                    let h = self.token(*holder, *key);
+                    if let Some(id) = self.valid_lease(h, slot, now) {
+                        self.facts.leases[id].end_ms = now;
+                    }
+                    self.facts.removals.push(Removal {
+                        at_ms: now,
+                        node: e.node,
+                        holder: h,
+                        by: None,
+                    });
+                }
+            }
+            EventKind::TtlSet {
+                key,
+                token,
+                lease_ms,
+            } => {
+                // EXPIRE after SETNX: the key's promise, unbounded until now, ends a TTL away.
+                let Some(slot) = self.slot(e.node) else {
+                    return;
+                };
+                let t = self.token(*token, *key);
+                self.promise(t, slot, e.node, *key, at, now.saturating_add(*lease_ms));
+            }
+            EventKind::Reloaded { key, holder } => {
+                if let Some(slot) = self.slot(e.node) {
+                    let t = holder.map_or(NONE, |h| self.token(h, *key));
+                    self.set_table(slot, *key, t);
                 }
             }
             EventKind::AcquireStarted { key, token } => {
@@ -394,13 +569,15 @@ impl Gatherer {
                 let Some(n) = self.facts.nodes.get_mut(e.node as usize) else {
                     return;
                 };
-                n.waiting.get_or_insert((now, t, *key));
+                let mut own = None;
                 for &h in &n.holding {
                     let held = &mut self.facts.tokens[h as usize];
                     if h != t && held.key == *key {
                         held.self_wait_ms.get_or_insert(now);
+                        own.get_or_insert(h);
                     }
                 }
+                n.waiting.get_or_insert((now, t, *key, own));
             }
             EventKind::Acquired {
                 key, token, fence, ..
@@ -412,14 +589,14 @@ impl Gatherer {
                 let Some(n) = self.facts.nodes.get_mut(e.node as usize) else {
                     return;
                 };
-                if let Some((start_ms, first, wkey)) = n.waiting.take() {
+                if let Some((start_ms, first, wkey, held)) = n.waiting.take() {
                     self.facts.waits.push(Wait {
                         worker: e.node,
                         key: wkey,
                         token: first,
                         start_ms,
                         end_ms: now,
-                        crashed_at_end: false,
+                        held,
                     });
                 }
                 // A nested acquire that came through is no longer waiting on itself.
@@ -433,9 +610,13 @@ impl Gatherer {
                     n.holding.push(t);
                 }
             }
-            EventKind::LetGo { key, token, .. } => {
+            EventKind::LetGo { key, token, reason } => {
                 let t = self.token(*token, *key);
-                self.facts.tokens[t as usize].let_go_ms.get_or_insert(now);
+                let f = &mut self.facts.tokens[t as usize];
+                if f.let_go_ms.is_none() {
+                    f.let_go_ms = Some(now);
+                    f.let_go_reason = Some(*reason);
+                }
                 if let Some(n) = self.node(e.node) {
                     n.holding.retain(|&h| h != t);
                 }
@@ -470,8 +651,10 @@ impl Gatherer {
                 }
             }
             EventKind::Resumed => {
-                if let Some(n) = self.node(e.node) {
-                    n.paused_since = None;
+                if let Some(n) = self.node(e.node)
+                    && let Some(since) = n.paused_since.take()
+                {
+                    n.off.push((since, now));
                 }
             }
             EventKind::Stalled { .. } => {
@@ -480,8 +663,10 @@ impl Gatherer {
                 }
             }
             EventKind::Unstalled => {
-                if let Some(n) = self.node(e.node) {
-                    n.stalled_since = None;
+                if let Some(n) = self.node(e.node)
+                    && let Some(since) = n.stalled_since.take()
+                {
+                    n.off.push((since, now));
                 }
             }
             EventKind::Crashed => {
@@ -490,9 +675,74 @@ impl Gatherer {
                 }
             }
             EventKind::Restarted => {
-                if let Some(n) = self.node(e.node) {
-                    n.crashed_since = None;
+                if let Some(n) = self.node(e.node)
+                    && let Some(since) = n.crashed_since.take()
+                {
+                    n.off.push((since, now));
                 }
+            }
+            EventKind::Expired { key, .. } => {
+                if let Some(slot) = self.slot(e.node) {
+                    self.store_drops(slot, *key);
+                }
+            }
+            EventKind::Replicated { key, holder } => {
+                if let Some(slot) = self.slot(e.node) {
+                    let t = holder.map_or(NONE, |h| self.token(h, *key));
+                    self.set_table(slot, *key, t);
+                }
+            }
+            EventKind::Forgot => {
+                let Some(slot) = self.slot(e.node) else {
+                    return;
+                };
+                self.clear_table(slot);
+                // A consensus store loses a committed entry only when a majority lost it.
+                let majority = self.stores / 2 + 1;
+                for c in &mut self.committed {
+                    if let Some(k) = c {
+                        if !k.forgot.contains(&e.node) {
+                            k.forgot.push(e.node);
+                        }
+                        if k.forgot.len() >= majority {
+                            *c = None;
+                        }
+                    }
+                }
+            }
+            EventKind::BecameLeader { .. } => {
+                if let Some(slot) = self.slot(e.node)
+                    && let Some(p) = self.primary_since.get_mut(slot)
+                {
+                    *p = Some(i);
+                }
+            }
+            EventKind::SteppedDown { .. } => {
+                let Some(slot) = self.slot(e.node) else {
+                    return;
+                };
+                if let Some(p) = self.primary_since.get_mut(slot) {
+                    *p = None;
+                }
+                // A demoted Redis primary drops its data and resyncs from the new one.
+                if self.topology == Topology::Replicated {
+                    self.clear_table(slot);
+                }
+            }
+            EventKind::Send { msg, to, what } => {
+                if self.slot(*to).is_some()
+                    && let Some(t) = self.release_token(e.node, what)
+                {
+                    self.releases.insert(*msg, (t, *to));
+                    self.facts.tokens[t as usize]
+                        .release_sent_ms
+                        .get_or_insert(now);
+                }
+            }
+            EventKind::Deliver { msg, .. } | EventKind::Drop { msg, .. }
+                if !self.releases.is_empty() =>
+            {
+                self.releases.remove(msg);
             }
             _ => {}
         }
@@ -501,19 +751,62 @@ impl Gatherer {
     fn finish(mut self) -> Facts {
         let until = self.until_ms;
         for (id, n) in self.facts.nodes.iter_mut().enumerate() {
-            if let Some((start_ms, token, key)) = n.waiting.take() {
+            if let Some((start_ms, token, key, held)) = n.waiting.take() {
                 self.facts.waits.push(Wait {
                     worker: id as NodeId,
                     key,
                     token,
                     start_ms,
                     end_ms: until.max(start_ms),
-                    crashed_at_end: n.crashed_since.is_some(),
+                    held,
                 });
             }
+            let open = [n.paused_since, n.crashed_since, n.stalled_since];
+            n.off
+                .extend(open.into_iter().flatten().map(|s| (s, until.max(s))));
+            n.off = merged(std::mem::take(&mut n.off));
         }
+        // Store slots are numbered in node order.
+        let node_of: Vec<NodeId> = (0..self.store_slot.len() as NodeId)
+            .filter(|&n| self.slot(n).is_some())
+            .collect();
+        let end = &mut self.facts.store_end;
+        for (cell, &t) in self.table.iter().enumerate() {
+            let slot = cell.checked_div(self.keys).and_then(|s| node_of.get(s));
+            if let (Some(&node), true) = (slot, t != NONE) {
+                end.holds.push((node, (cell % self.keys) as KeyId, t));
+            }
+        }
+        let mut primaries: Vec<(usize, NodeId)> = self
+            .primary_since
+            .iter()
+            .zip(&node_of)
+            .filter_map(|(since, &node)| Some(((*since)?, node)))
+            .collect();
+        // Most recently promoted first.
+        primaries.sort_unstable_by(|a, b| b.cmp(a));
+        end.primaries = primaries.into_iter().map(|(_, n)| n).collect();
+        end.committed = self
+            .committed
+            .into_iter()
+            .map(|c| c.map(|c| (c.token, c.node)))
+            .collect();
+        end.releases_in_flight = self.releases.into_values().collect();
         // An empty promise (zero lease, or removed the instant it was made) covers no instant.
         self.facts.leases.retain(|l| l.start_ms < l.end_ms);
         self.facts
     }
+}
+
+/// `[start, end)` stretches sorted and merged where they overlap or touch.
+fn merged(mut spans: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
+    spans.sort_unstable();
+    let mut out: Vec<(u64, u64)> = Vec::with_capacity(spans.len());
+    for (s, e) in spans {
+        match out.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => out.push((s, e)),
+        }
+    }
+    out
 }

@@ -99,7 +99,7 @@ impl Grants {
 }
 
 /// Store nodes whose promise to `token` covers true instant `x`, sorted.
-pub(super) fn nodes_at(facts: &Facts, token: u32, x: u64) -> Vec<NodeId> {
+fn nodes_at(facts: &Facts, token: u32, x: u64) -> Vec<NodeId> {
     let nodes = facts
         .leases
         .iter()
@@ -223,7 +223,7 @@ fn one_authority(trace: &Trace, facts: &Facts, a: &Lease, b: &Lease) -> Violatio
         &facts.tokens[a.token as usize],
         &facts.tokens[b.token as usize],
     );
-    let until = if a.end_ms >= trace.until_ms {
+    let until = if a.end_ms >= trace.simulated_until_ms() {
         "for the rest of the run".to_string()
     } else {
         format!("until {}", fmt_ms(a.end_ms))
@@ -286,10 +286,23 @@ pub(super) fn foreign_release(trace: &Trace, facts: &Facts, out: &mut Vec<Violat
         if !seen.insert((r.by, r.holder)) {
             continue;
         }
-        let (by, holder) = (
-            facts.tokens[r.by as usize].token,
-            facts.tokens[r.holder as usize].token,
-        );
+        let holder = facts.tokens[r.holder as usize].token;
+        let Some(by) = r.by.map(|b| facts.tokens[b as usize].token) else {
+            out.push(Violation {
+                kind: Kind::ForeignRelease,
+                at_ms: r.at_ms,
+                nodes: explain::nodes(vec![holder.worker, r.node]),
+                grants: vec![holder],
+                explanation: format!(
+                    "An operator deleted '{}' on {} at {} while {} held it.",
+                    trace.key_name(facts.tokens[r.holder as usize].key),
+                    explain::node(trace, r.node),
+                    fmt_ms(r.at_ms),
+                    explain::token(trace, holder),
+                ),
+            });
+            continue;
+        };
         out.push(Violation {
             kind: Kind::ForeignRelease,
             at_ms: r.at_ms,

@@ -1,20 +1,23 @@
 //! The liveness properties: `stuck` (a lock nobody can free) and `starved` (a live worker that
-//! waited too long).
+//! waited too long). Both are judged up to the end of simulated time: the horizon, or where
+//! the engine's event budget cut the run; nothing is judged for time never simulated.
 
 use super::explain::{self, fmt_ms};
 use super::facts::{Facts, TokenFacts};
-use super::grants::{Grants, nodes_at};
 use super::{Kind, Violation};
-use crate::trace::{KeyId, NodeId, Token, Trace};
+use crate::scenario::Topology;
+use crate::trace::{KeyId, LetGoReason, NodeId, Role, Trace};
 
 /// Why a holder can make no progress, in the order preferred when two began at once (a crash
-/// also lets go; the crash is the reason).
+/// also lets go; the crash is the reason). A pause is not one: a paused holder resumes and
+/// goes on (DESIGN §3).
 #[derive(Clone, Copy, Debug)]
 enum Cause {
     Crashed,
-    Paused,
     Stalled,
     LetGo,
+    /// It gave up the attempt before the grant came, and sent the grant back.
+    HandedBack,
     WaitsOnItself,
 }
 
@@ -24,9 +27,12 @@ fn no_progress(facts: &Facts, f: &TokenFacts) -> Option<(u64, Cause)> {
     let node = facts.nodes.get(f.token.worker as usize);
     [
         (node.and_then(|n| n.crashed_since), Cause::Crashed),
-        (node.and_then(|n| n.paused_since), Cause::Paused),
         (node.and_then(|n| n.stalled_since), Cause::Stalled),
         (f.let_go_ms, Cause::LetGo),
+        (
+            f.release_sent_ms.filter(|_| f.acquired.is_none()),
+            Cause::HandedBack,
+        ),
         // Once it let go, the let-go is what keeps the lock held, not the nested wait.
         (
             f.self_wait_ms.filter(|_| f.let_go_ms.is_none()),
@@ -39,37 +45,107 @@ fn no_progress(facts: &Facts, f: &TokenFacts) -> Option<(u64, Cause)> {
     .min_by_key(|&(since, _)| since)
 }
 
-/// `stuck`: a token the store side still held at the last instant before the horizon, whose
-/// holder is crashed, paused, stalled (a watchdog may keep renewing for it), already let go
-/// (its release was lost or never reached the store), or waiting on itself. One per token, at
-/// the moment the condition began.
-pub(super) fn stuck(trace: &Trace, facts: &Facts, grants: &Grants, out: &mut Vec<Violation>) {
-    let last = trace.until_ms.saturating_sub(1);
-    let mut reported = vec![false; facts.tokens.len()];
-    for h in &grants.held {
-        if !(h.start_ms <= last && last < h.end_ms) {
-            continue;
+/// A lock the store side still holds at the end of simulated time: dense token, key, and the
+/// store nodes it is held on.
+struct StillHeld {
+    token: u32,
+    key: KeyId,
+    nodes: Vec<NodeId>,
+}
+
+/// What the store side holds at the end of simulated time, from its own state (see
+/// [`super::facts::StoreEnd`]), leaving out locks whose release is still on its way:
+/// - `single`: the node, if it is up;
+/// - `redlock`: a majority of nodes that are up and have no release of it on the way;
+/// - `replicated`: the most recently promoted primary that is up;
+/// - `consensus`: the committed state the leaders recorded, while a majority of nodes is up
+///   (fewer cannot serve anyone: the store is down, not the lock stuck).
+///
+/// A node that is down holds nothing for anyone: a store outage is not a stuck lock.
+fn still_held(trace: &Trace, facts: &Facts) -> Vec<StillHeld> {
+    let end = &facts.store_end;
+    let up = |n: NodeId| {
+        facts
+            .nodes
+            .get(n as usize)
+            .is_some_and(|n| n.crashed_since.is_none())
+    };
+    let on_the_way = |t: u32, to: Option<NodeId>| {
+        end.releases_in_flight
+            .iter()
+            .any(|&(rt, n)| rt == t && to.is_none_or(|to| to == n))
+    };
+    let mut out: Vec<StillHeld> = Vec::new();
+    match trace.topology {
+        Topology::Single | Topology::Redlock => {
+            let majority = match trace.topology {
+                Topology::Redlock => trace.store_nodes() / 2 + 1,
+                _ => 1,
+            };
+            for &(node, key, t) in &end.holds {
+                if !up(node) || on_the_way(t, Some(node)) {
+                    continue;
+                }
+                match out.iter_mut().find(|h| h.token == t && h.key == key) {
+                    Some(h) => h.nodes.push(node),
+                    None => out.push(StillHeld {
+                        token: t,
+                        key,
+                        nodes: vec![node],
+                    }),
+                }
+            }
+            out.retain(|h| h.nodes.len() >= majority);
         }
+        Topology::Replicated => {
+            if let Some(&primary) = end.primaries.iter().find(|&&n| up(n)) {
+                out.extend(
+                    end.holds
+                        .iter()
+                        .filter(|&&(node, _, t)| node == primary && !on_the_way(t, None))
+                        .map(|&(node, key, token)| StillHeld {
+                            token,
+                            key,
+                            nodes: vec![node],
+                        }),
+                );
+            }
+        }
+        Topology::Consensus => {
+            let stores = trace.store_nodes();
+            let serving = (0..trace.nodes.len() as NodeId)
+                .filter(|&n| trace.nodes[n as usize].role == Role::Store && up(n))
+                .count();
+            if serving > stores / 2 {
+                out.extend(end.committed.iter().enumerate().filter_map(|(key, c)| {
+                    let (token, node) = (*c)?;
+                    (!on_the_way(token, None)).then(|| StillHeld {
+                        token,
+                        key: key as KeyId,
+                        nodes: vec![node],
+                    })
+                }));
+            }
+        }
+    }
+    out
+}
+
+/// `stuck`: at the end of simulated time the store side still holds a lock (DESIGN §3: its own
+/// state, not what it once promised — a lock it expired, forgot or had removed is not held,
+/// and one whose release is still on its way is about to be free) for a holder that is
+/// crashed, stalled (a watchdog may keep renewing for it), already let go or handed a late
+/// grant back (its release was lost or never reached the store), or waiting on itself. One per token, at the moment the
+/// condition began.
+pub(super) fn stuck(trace: &Trace, facts: &Facts, out: &mut Vec<Violation>) {
+    let mut reported = vec![false; facts.tokens.len()];
+    for h in still_held(trace, facts) {
         let (Some(f), Some(done)) = (
             facts.tokens.get(h.token as usize),
             reported.get_mut(h.token as usize),
         ) else {
             continue;
         };
-        // A lock only blocks anyone where a live store node still holds it: a promise left on
-        // a node that crashed for good (after a failover) keeps nobody out.
-        let mut nodes: Vec<NodeId> = nodes_at(facts, h.token, last)
-            .into_iter()
-            .filter(|n| {
-                facts
-                    .nodes
-                    .get(*n as usize)
-                    .is_some_and(|n| n.crashed_since.is_none())
-            })
-            .collect();
-        if nodes.len() < grants.majority.unwrap_or(1) {
-            continue;
-        }
         let Some((since, cause)) = no_progress(facts, f) else {
             continue;
         };
@@ -79,10 +155,18 @@ pub(super) fn stuck(trace: &Trace, facts: &Facts, grants: &Grants, out: &mut Vec
         let worker = explain::node(trace, f.token.worker);
         let reason = match cause {
             Cause::Crashed => format!("{worker} crashed at {} and never restarted", fmt_ms(since)),
-            Cause::Paused => format!("{worker} has been paused since {}", fmt_ms(since)),
             Cause::Stalled => format!("{worker} has been stalled since {}", fmt_ms(since)),
+            Cause::LetGo if f.let_go_reason == Some(LetGoReason::Crashed) => format!(
+                "{worker} crashed at {} and came back without it, so nobody will release it",
+                fmt_ms(since)
+            ),
             Cause::LetGo => format!(
                 "{worker} let go of it at {} and its release never took effect",
+                fmt_ms(since)
+            ),
+            Cause::HandedBack => format!(
+                "{worker} had given up that attempt and sent the grant back at {}, and that \
+                 release never took effect",
                 fmt_ms(since)
             ),
             Cause::WaitsOnItself => format!(
@@ -91,6 +175,7 @@ pub(super) fn stuck(trace: &Trace, facts: &Facts, grants: &Grants, out: &mut Vec
                 fmt_ms(since)
             ),
         };
+        let mut nodes = h.nodes;
         nodes.push(f.token.worker);
         out.push(Violation {
             kind: Kind::Stuck,
@@ -98,19 +183,20 @@ pub(super) fn stuck(trace: &Trace, facts: &Facts, grants: &Grants, out: &mut Vec
             nodes: explain::nodes(nodes),
             grants: vec![f.token],
             explanation: format!(
-                "{} still held {} at the horizon ({}), but {reason}.",
+                "{} still held {} {}, but {reason}.",
                 explain::token(trace, f.token),
                 explain::key(trace, h.key),
-                fmt_ms(trace.until_ms),
+                explain::horizon(trace),
             ),
         });
     }
 }
 
 /// `starved`: a wait (first attempt after the previous acquisition, through failures, queueing
-/// and retries, to the next acquisition or the horizon) that lasted longer than
-/// `starve_after_ms`, by a worker not crashed at its end. One per wait, reported at the moment
-/// it went over the limit.
+/// and retries, to the next acquisition or the end of simulated time) in which the worker
+/// spent longer than `starve_after_ms` running and asking. Time it was itself paused, crashed
+/// or stalled does not count: it was not kept out then. One per wait, reported at the moment
+/// its running time reached the limit.
 pub(super) fn starved(
     trace: &Trace,
     facts: &Facts,
@@ -118,58 +204,86 @@ pub(super) fn starved(
     out: &mut Vec<Violation>,
 ) {
     for w in &facts.waits {
-        if w.crashed_at_end || w.end_ms.saturating_sub(w.start_ms) <= starve_after_ms {
+        let off = facts
+            .nodes
+            .get(w.worker as usize)
+            .map_or(&[][..], |n| n.off.as_slice());
+        let Some(at_ms) = limit_passed(w.start_ms, w.end_ms, off, starve_after_ms) else {
             continue;
-        }
+        };
         let Some(f) = facts.tokens.get(w.token as usize) else {
             continue;
         };
+        let worker = explain::node(trace, w.worker);
+        let key = explain::key(trace, w.key);
+        let mut explanation = match w.held.and_then(|h| facts.tokens.get(h as usize)) {
+            // A nested acquire of a lock it holds: it is waiting on itself.
+            Some(own) => format!(
+                "{worker} waited from {} to take {key} again — it already held it as {} — and \
+                 still did not have it after {}",
+                fmt_ms(w.start_ms),
+                explain::token(trace, own.token),
+                fmt_ms(starve_after_ms),
+            ),
+            None => format!(
+                "{worker} waited for {key} from {} and still did not have it after {}",
+                fmt_ms(w.start_ms),
+                fmt_ms(starve_after_ms),
+            ),
+        };
+        let not_counted = at_ms - w.start_ms - starve_after_ms;
+        if not_counted > 0 {
+            explanation += &format!(
+                " of asking (by {}; the {} it spent paused, stalled or crashed meanwhile are \
+                 not counted)",
+                fmt_ms(at_ms),
+                fmt_ms(not_counted),
+            );
+        }
+        explanation.push('.');
         out.push(Violation {
             kind: Kind::Starved,
-            at_ms: w.start_ms.saturating_add(starve_after_ms),
+            at_ms,
             nodes: vec![w.worker],
             grants: vec![f.token],
-            explanation: match held_meanwhile(facts, w.worker, w.key, w.start_ms) {
-                // A nested acquire of a lock it holds: it is waiting on itself.
-                Some(own) => format!(
-                    "{} waited from {} to take {} again — it already held it as {} — and \
-                     still did not have it after {}.",
-                    explain::node(trace, w.worker),
-                    fmt_ms(w.start_ms),
-                    explain::key(trace, w.key),
-                    explain::token(trace, own),
-                    fmt_ms(starve_after_ms),
-                ),
-                None => format!(
-                    "{} waited for {} from {} and still did not have it after {}.",
-                    explain::node(trace, w.worker),
-                    explain::key(trace, w.key),
-                    fmt_ms(w.start_ms),
-                    fmt_ms(starve_after_ms),
-                ),
-            },
+            explanation,
         });
     }
 }
 
-/// A token of `worker` on `key` it believed it held at `at_ms`, if any.
-fn held_meanwhile(facts: &Facts, worker: NodeId, key: KeyId, at_ms: u64) -> Option<Token> {
-    facts
-        .tokens
-        .iter()
-        .find(|f| {
-            f.token.worker == worker
-                && f.key == key
-                && f.acquired.is_some_and(|a| a.at_ms <= at_ms)
-                && f.let_go_ms.is_none_or(|l| l > at_ms)
-        })
-        .map(|f| f.token)
+/// For a wait over `[start_ms, end_ms)` with the worker off (paused, crashed, stalled) in the
+/// disjoint, sorted stretches `off`: the instant its running time reached `limit_ms`, if it
+/// ran for longer than that in all.
+fn limit_passed(start_ms: u64, end_ms: u64, off: &[(u64, u64)], limit_ms: u64) -> Option<u64> {
+    let mut left = limit_ms;
+    let mut reached = None;
+    let mut from = start_ms;
+    // The running stretches: between the off ones, clipped to the wait.
+    let ends = off.iter().copied().chain(std::iter::once((end_ms, end_ms)));
+    for (a, b) in ends {
+        let until = a.min(end_ms);
+        if until > from {
+            let ran = until - from;
+            match reached {
+                Some(_) => return reached,
+                None if ran > left => return Some(from + left),
+                None if ran == left => reached = Some(until),
+                None => left -= ran,
+            }
+        }
+        from = from.max(b);
+        if from >= end_ms {
+            break;
+        }
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::Kind;
     use super::super::testkit::{TraceBuilder, only};
+    use crate::scenario::Topology;
     use crate::trace::EventKind;
 
     /// A holds store1 with a watchdog renewing every 1 000 ms until the horizon.
@@ -236,8 +350,261 @@ mod tests {
         let a = t.tok("A", 1);
         t.granted(0, 1, a, Some(10_000))
             .acquired(1, a)
-            .on(1_000, "A", EventKind::Crashed);
+            .on(1_000, "A", EventKind::Crashed)
+            .expired(10_000, 1, a);
         assert!(!t.check().has(Kind::Stuck));
+    }
+
+    /// What the store side holds at the horizon decides, not what it once promised: one
+    /// holder, A.1, granted by store1 with no lease at 0 ms; each row adds events and says
+    /// whether A.1 is stuck.
+    #[test]
+    fn stuck_is_judged_from_the_store_state_at_the_horizon() {
+        type Row = (&'static str, fn(&mut TraceBuilder), bool);
+        let rows: [Row; 11] = [
+            (
+                "a crashed holder",
+                |t| {
+                    t.on(1_000, "A", EventKind::Crashed);
+                },
+                true,
+            ),
+            (
+                "a crashed holder whose store forgot the lock on restart",
+                |t| {
+                    t.on(1_000, "A", EventKind::Crashed)
+                        .on(2_000, "store1", EventKind::Crashed)
+                        .on(2_010, "store1", EventKind::Restarted)
+                        .on(2_010, "store1", EventKind::Forgot);
+                },
+                false,
+            ),
+            (
+                "a crashed holder whose store expired the lock",
+                |t| {
+                    let a = t.tok("A", 1);
+                    t.on(1_000, "A", EventKind::Crashed).expired(3_000, 1, a);
+                },
+                false,
+            ),
+            (
+                "a crashed holder on a store that is down at the horizon",
+                |t| {
+                    t.on(1_000, "A", EventKind::Crashed)
+                        .on(2_000, "store1", EventKind::Crashed);
+                },
+                false,
+            ),
+            (
+                "a holder paused past the horizon (it will resume and go on)",
+                |t| {
+                    t.on(1_000, "A", EventKind::Paused { for_ms: 60_000 });
+                },
+                false,
+            ),
+            (
+                "a holder stalled to the horizon",
+                |t| {
+                    t.on(1_000, "A", EventKind::Stalled { for_ms: 60_000 });
+                },
+                true,
+            ),
+            (
+                "a holder that let go and sent no release",
+                |t| {
+                    let a = t.tok("A", 1);
+                    t.let_go(19_000, a);
+                },
+                true,
+            ),
+            (
+                "a release still in flight at the horizon",
+                |t| {
+                    let a = t.tok("A", 1);
+                    t.let_go(19_995, a)
+                        .send(19_995, "A", "store1", 7, "release A.1");
+                },
+                false,
+            ),
+            (
+                "a release lost on the way",
+                |t| {
+                    let a = t.tok("A", 1);
+                    t.let_go(19_000, a)
+                        .send(19_000, "A", "store1", 7, "release A.1")
+                        .dropped(19_001, 7, "A", "store1");
+                },
+                true,
+            ),
+            (
+                "a release delivered, the lock removed",
+                |t| {
+                    let a = t.tok("A", 1);
+                    t.let_go(19_000, a)
+                        .send(19_000, "A", "store1", 7, "release A.1")
+                        .delivered(19_005, 7, "A", "store1")
+                        .removed(19_005, 1, a, a);
+                },
+                false,
+            ),
+            (
+                "another message in flight is not a release of A.1",
+                |t| {
+                    let a = t.tok("A", 1);
+                    t.let_go(19_000, a)
+                        .send(19_990, "A", "store1", 8, "release A.11")
+                        .send(19_990, "A", "store1", 9, "acquire A.2");
+                },
+                true,
+            ),
+        ];
+        for (what, add, stuck) in rows {
+            let mut t = TraceBuilder::single(&["A"]);
+            let a = t.tok("A", 1);
+            t.granted(0, 1, a, None).acquired(1, a);
+            add(&mut t);
+            assert_eq!(t.check().has(Kind::Stuck), stuck, "{what}");
+        }
+    }
+
+    #[test]
+    fn a_holder_that_crashed_and_restarted_without_its_lock_leaves_it_stuck() {
+        let mut t = TraceBuilder::single(&["A"]);
+        let a = t.tok("A", 1);
+        t.granted(0, 1, a, None)
+            .acquired(1, a)
+            .on(1_000, "A", EventKind::Crashed)
+            .at(
+                1_000,
+                0,
+                EventKind::LetGo {
+                    key: 0,
+                    token: a,
+                    reason: crate::trace::LetGoReason::Crashed,
+                },
+            )
+            .on(1_500, "A", EventKind::Restarted);
+        let v = t.check();
+        let s = only(&v, Kind::Stuck);
+        assert_eq!(s.len(), 1);
+        assert_eq!(
+            s[0].explanation,
+            "A.1 still held 'lock' at the horizon (20 000 ms), but A crashed at 1 000 ms and \
+             came back without it, so nobody will release it."
+        );
+    }
+
+    /// A's attempt A.1 timed out; the grant came later and A sent it straight back.
+    #[test]
+    fn a_late_grant_handed_back_is_stuck_only_if_the_release_is_lost() {
+        for (lost, stuck) in [(false, false), (true, true)] {
+            let mut t = TraceBuilder::single(&["A"]);
+            let (a1, a2) = (t.tok("A", 1), t.tok("A", 2));
+            t.started(0, a1)
+                .granted(300, 1, a1, None)
+                .started(250, a2)
+                .send(305, "A", "store1", 7, "release A.1");
+            if lost {
+                t.dropped(306, 7, "A", "store1");
+            }
+            let v = t.check();
+            assert_eq!(v.has(Kind::Stuck), stuck, "lost: {lost}");
+            if stuck {
+                assert_eq!(
+                    only(&v, Kind::Stuck)[0].explanation,
+                    "A.1 still held 'lock' at the horizon (20 000 ms), but A had given up that \
+                     attempt and sent the grant back at 305 ms, and that release never took \
+                     effect."
+                );
+            }
+        }
+    }
+
+    /// Redlock: A.1 holds store1..3 (no lease); A let go at 19 000 ms and sent a release to
+    /// each node. It is stuck only if a majority still holds it with no release on the way.
+    #[test]
+    fn a_redlock_lock_is_stuck_only_on_a_majority_with_no_release_on_the_way() {
+        let cases: [(&str, bool, bool); 3] = [
+            ("store2's release in flight, store3's lost", false, false),
+            ("both lost", true, true),
+            ("store2's release in flight, store3 crashed", false, true),
+        ];
+        for (what, store2_lost, store3_crashed) in cases {
+            let mut t = TraceBuilder::new(&["A"], 3, Topology::Redlock);
+            let a = t.tok("A", 1);
+            for store in 1..=3 {
+                t.granted(0, store, a, None);
+            }
+            t.acquired(1, a).let_go(19_000, a);
+            for (msg, store) in [(1, "store1"), (2, "store2"), (3, "store3")] {
+                t.send(19_000, "A", store, msg, "release A.1");
+            }
+            t.delivered(19_002, 1, "A", "store1")
+                .removed(19_002, 1, a, a);
+            t.dropped(19_003, 3, "A", "store3");
+            if store2_lost {
+                t.dropped(19_003, 2, "A", "store2");
+            }
+            if store3_crashed {
+                t.on(19_500, "store3", EventKind::Crashed);
+            }
+            let v = t.check();
+            let expect = store2_lost && !store3_crashed;
+            assert_eq!(v.has(Kind::Stuck), expect, "{what}");
+            if expect {
+                let s = only(&v, Kind::Stuck);
+                assert_eq!(s[0].nodes, vec![t.node("A"), t.store(2), t.store(3)]);
+            }
+        }
+    }
+
+    /// Replicated: store1 granted A.1 (no lease) and A crashed; store1 then crashed and store2
+    /// was promoted. A.1 is stuck only if store2 had received the copy.
+    #[test]
+    fn a_replicated_lock_is_judged_on_the_current_primary() {
+        for copied in [true, false] {
+            let mut t = TraceBuilder::new(&["A"], 2, Topology::Replicated);
+            let a = t.tok("A", 1);
+            t.granted(0, 1, a, None).acquired(1, a);
+            if copied {
+                t.replicated(5, 2, Some(a));
+            }
+            t.on(1_000, "A", EventKind::Crashed)
+                .on(2_000, "store1", EventKind::Crashed)
+                .on(3_000, "store2", EventKind::BecameLeader { term: 2 });
+            let v = t.check();
+            assert_eq!(v.has(Kind::Stuck), copied, "copied: {copied}");
+            if copied {
+                assert_eq!(
+                    only(&v, Kind::Stuck)[0].nodes,
+                    vec![t.node("A"), t.store(2)]
+                );
+            }
+        }
+    }
+
+    /// Consensus: the leader store1 committed A.1 (no lease) and A crashed. The committed
+    /// state survives one node restarting empty, not a majority.
+    #[test]
+    fn a_consensus_lock_is_lost_only_when_a_majority_forgot_it() {
+        for forgetting in [1usize, 2] {
+            let mut t = TraceBuilder::new(&["A"], 3, Topology::Consensus);
+            let a = t.tok("A", 1);
+            t.granted(0, 1, a, None)
+                .acquired(1, a)
+                .on(1_000, "A", EventKind::Crashed);
+            for store in 2..=forgetting + 1 {
+                let node = format!("store{store}");
+                t.on(2_000, &node, EventKind::Crashed)
+                    .on(2_010, &node, EventKind::Restarted)
+                    .on(2_010, &node, EventKind::Forgot);
+            }
+            assert_eq!(
+                t.check().has(Kind::Stuck),
+                forgetting < 2,
+                "{forgetting} forgot"
+            );
+        }
     }
 
     #[test]
@@ -319,8 +686,136 @@ mod tests {
             // Exactly the limit is not longer than it.
             .started(1_500, b)
             .acquired(11_500, b)
+            // C asked for 5 000 ms, then crashed for good: it was not kept out after that.
             .started(0, c)
-            .on(15_000, "C", EventKind::Crashed);
+            .on(5_000, "C", EventKind::Crashed);
         assert!(!t.check().has(Kind::Starved));
+    }
+
+    /// Only time the waiter was running and asking counts. B waits for A's lock (held to the
+    /// horizon, 20 000 ms) from 1 500 ms; each row takes B off for some stretches.
+    #[test]
+    fn starved_counts_only_running_asking_time() {
+        // What, B's fault events and their times, when B is reported starved.
+        type Row = (
+            &'static str,
+            &'static [EventKind],
+            &'static [u64],
+            Option<u64>,
+        );
+        let rows: [Row; 6] = [
+            ("never off", &[], &[], Some(11_500)),
+            (
+                "paused 13 s: only 5 500 ms of asking",
+                &[EventKind::Paused { for_ms: 13_000 }, EventKind::Resumed],
+                &[2_000, 15_000],
+                None,
+            ),
+            (
+                "paused 3 s: the limit is reached 3 s later",
+                &[EventKind::Paused { for_ms: 3_000 }, EventKind::Resumed],
+                &[2_000, 5_000],
+                Some(14_500),
+            ),
+            (
+                "stalled 13 s",
+                &[EventKind::Stalled { for_ms: 13_000 }, EventKind::Unstalled],
+                &[2_000, 15_000],
+                None,
+            ),
+            (
+                "crashed and restarted 13 s later",
+                &[EventKind::Crashed, EventKind::Restarted],
+                &[2_000, 15_000],
+                None,
+            ),
+            (
+                "crashed after asking 12 s",
+                &[EventKind::Crashed],
+                &[13_500],
+                Some(11_500),
+            ),
+        ];
+        for (what, faults, times, starved_at) in rows {
+            let mut t = TraceBuilder::single(&["A", "B"]);
+            let (a, b) = (t.tok("A", 1), t.tok("B", 1));
+            t.started(0, a)
+                .granted(1, 1, a, None)
+                .acquired(2, a)
+                .started(1_500, b);
+            for (kind, &at) in faults.iter().zip(times) {
+                t.on(at, "B", kind.clone());
+            }
+            let v = t.check();
+            let got: Vec<u64> = only(&v, Kind::Starved).iter().map(|s| s.at_ms).collect();
+            assert_eq!(got, starved_at.into_iter().collect::<Vec<_>>(), "{what}");
+        }
+    }
+
+    #[test]
+    fn a_starved_wait_with_time_off_says_what_was_not_counted() {
+        let mut t = TraceBuilder::single(&["A", "B"]);
+        let (a, b) = (t.tok("A", 1), t.tok("B", 1));
+        t.started(0, a)
+            .granted(1, 1, a, None)
+            .acquired(2, a)
+            .started(1_500, b)
+            .on(2_000, "B", EventKind::Paused { for_ms: 3_000 })
+            .on(5_000, "B", EventKind::Resumed);
+        let v = t.check();
+        assert_eq!(
+            only(&v, Kind::Starved)[0].explanation,
+            "B waited for 'lock' from 1 500 ms and still did not have it after 10 000 ms of \
+             asking (by 14 500 ms; the 3 000 ms it spent paused, stalled or crashed meanwhile \
+             are not counted)."
+        );
+    }
+
+    #[test]
+    fn the_limit_is_reached_after_the_running_time_only() {
+        use super::limit_passed;
+        let off: &[(u64, u64)] = &[(100, 200), (300, 1_000)];
+        // (start, end, limit) → instant the running time reached the limit, if it then ran on.
+        let rows: [((u64, u64, u64), Option<u64>); 7] = [
+            ((0, 2_000, 50), Some(50)),
+            ((0, 2_000, 150), Some(250)),
+            // Reached at 300 ms, the start of an off stretch; over it only once it runs again.
+            ((0, 2_000, 200), Some(300)),
+            ((0, 1_000, 200), None),
+            ((0, 1_001, 200), Some(300)),
+            ((150, 400, 50), Some(250)),
+            ((150, 400, 100), None),
+        ];
+        for ((start, end, limit), want) in rows {
+            assert_eq!(
+                limit_passed(start, end, off, limit),
+                want,
+                "{start}..{end}, limit {limit}"
+            );
+        }
+    }
+
+    /// A run cut short by the event budget: nothing is judged for time never simulated.
+    #[test]
+    fn a_cut_run_is_judged_only_up_to_the_cut() {
+        let mut t = TraceBuilder::single(&["A", "B"]);
+        let (a, b) = (t.tok("A", 1), t.tok("B", 1));
+        t.started(0, a)
+            .granted(1, 1, a, None)
+            .acquired(2, a)
+            .on(1_000, "A", EventKind::Crashed)
+            .started(1_500, b)
+            .cut_short(8_000);
+        let v = t.check();
+        assert_eq!(v.cut_short_at_ms, Some(8_000));
+        // B asked for 6 500 ms of simulated time: not starved, whatever the horizon says.
+        assert!(!v.has(Kind::Starved));
+        assert_eq!(
+            only(&v, Kind::Stuck)[0].explanation,
+            "A.1 still held 'lock' when the run was cut short (8 000 ms), but A crashed at \
+             1 000 ms and never restarted."
+        );
+        t.cut_short(20_000);
+        assert!(t.check().has(Kind::Starved));
     }
 }

@@ -107,6 +107,9 @@ pub struct Verdict {
     pub live: bool,
     /// Sorted by time, then kind, then grants.
     pub violations: Vec<Violation>,
+    /// `Some(t)` when the engine's event budget cut the run short at true time `t` (ms):
+    /// nothing from `t` on was simulated, so liveness was judged only up to `t`.
+    pub cut_short_at_ms: Option<u64>,
 }
 
 impl Verdict {
@@ -114,11 +117,20 @@ impl Verdict {
     pub fn has(&self, kind: Kind) -> bool {
         self.violations.iter().any(|v| v.kind == kind)
     }
+
+    /// Whether the lock itself misbehaved (`overlap`, `double_grant`, `foreign_release`),
+    /// whatever reached the resource.
+    pub fn lock_misbehaved(&self) -> bool {
+        self.violations
+            .iter()
+            .any(|v| !v.kind.breaks_safety() && !v.kind.breaks_liveness())
+    }
 }
 
 /// Checks a trace. `scenario` supplies thresholds (`check.starve_after_ms`) and the resource
 /// mode (in `idempotent` mode no resource-level violation is reported); the store topology is
-/// read from the trace. Never panics, whatever the trace holds.
+/// read from the trace. A run cut short by the engine's event budget is judged only up to the
+/// cut ([`Trace::simulated_until_ms`]). Never panics, whatever the trace holds.
 pub fn check(scenario: &Scenario, trace: &Trace) -> Verdict {
     let facts = facts::Facts::gather(trace);
     let grants = grants::Grants::compute(trace, &facts);
@@ -130,7 +142,7 @@ pub fn check(scenario: &Scenario, trace: &Trace) -> Verdict {
     overlap::overlap(trace, &facts, &mut violations);
     grants::double_grant(trace, &facts, &grants, &mut violations);
     grants::foreign_release(trace, &facts, &mut violations);
-    liveness::stuck(trace, &facts, &grants, &mut violations);
+    liveness::stuck(trace, &facts, &mut violations);
     liveness::starved(
         trace,
         &facts,
@@ -146,6 +158,7 @@ pub fn check(scenario: &Scenario, trace: &Trace) -> Verdict {
         safe: !violations.iter().any(|v| v.kind.breaks_safety()),
         live: !violations.iter().any(|v| v.kind.breaks_liveness()),
         violations,
+        cut_short_at_ms: trace.cut_short_at_ms,
     }
 }
 

@@ -32,7 +32,7 @@ pub(super) fn overlap(trace: &Trace, facts: &Facts, out: &mut Vec<Violation>) {
             let end_ms = f
                 .let_go_ms
                 .filter(|&g| g >= start_ms)
-                .unwrap_or(trace.until_ms);
+                .unwrap_or(trace.simulated_until_ms());
             // A belief let go the instant it began covers no instant.
             (start_ms < end_ms).then_some(Belief {
                 token: t as u32,

@@ -7,7 +7,7 @@ use super::{Kind, Verdict, check};
 use crate::scenario::{
     Check, Lock, Network, Resource, ResourceMode, Scenario, Store, Topology, Worker,
 };
-use crate::trace::{Event, RejectReason};
+use crate::trace::{DropReason, Event, RejectReason};
 use crate::trace::{EventKind, LetGoReason, NodeId, NodeInfo, Role, Token, Trace};
 
 pub struct TraceBuilder {
@@ -43,6 +43,7 @@ impl TraceBuilder {
                 keys: vec!["lock".into()],
                 events: Vec::new(),
                 steps: 0,
+                cut_short_at_ms: None,
             },
             workers: workers.len(),
         }
@@ -221,6 +222,38 @@ impl TraceBuilder {
                 reason: RejectReason::VersionMoved,
             },
         )
+    }
+
+    /// A message `msg` from `from` to `to`, labelled as the engine labels it ("release A.1").
+    pub fn send(&mut self, at: u64, from: &str, to: &str, msg: u32, what: &str) -> &mut Self {
+        let to = self.node(to);
+        let what = what.to_string();
+        self.on(at, from, EventKind::Send { msg, to, what })
+    }
+
+    /// Message `msg` from `from` arrived at `to`.
+    pub fn delivered(&mut self, at: u64, msg: u32, from: &str, to: &str) -> &mut Self {
+        let from = self.node(from);
+        self.on(at, to, EventKind::Deliver { msg, from })
+    }
+
+    /// Message `msg` from `from` to `to` was lost in a partition.
+    pub fn dropped(&mut self, at: u64, msg: u32, from: &str, to: &str) -> &mut Self {
+        let from = self.node(from);
+        let reason = DropReason::Partition;
+        self.on(at, to, EventKind::Drop { msg, from, reason })
+    }
+
+    /// `store{i}` applied a replicated copy: it now holds the key for `holder` (or nobody).
+    pub fn replicated(&mut self, at: u64, store: usize, holder: Option<Token>) -> &mut Self {
+        let node = self.store(store);
+        self.at(at, node, EventKind::Replicated { key: 0, holder })
+    }
+
+    /// The engine's event budget stopped the run at `at_ms`.
+    pub fn cut_short(&mut self, at_ms: u64) -> &mut Self {
+        self.trace.cut_short_at_ms = Some(at_ms);
+        self
     }
 
     /// A fault or other node-local event at the named node.

@@ -9,6 +9,7 @@ use serde::{Serialize, Serializer};
 use super::args::CheckArgs;
 use super::{Status, input, output};
 use crate::checker::{Kind, Verdict};
+use crate::describe::fmt_ms;
 use crate::{checker, engine};
 
 /// Runs the scenario once per seed and reports how often each kind of violation appeared.
@@ -37,7 +38,11 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
     let mut tally = Tally::new();
     for seed in from..=last {
         let trace = engine::run(&scenario, seed);
-        tally.add(seed, &checker::check(&scenario, &trace));
+        tally.add(
+            seed,
+            trace.events.len() as u64,
+            &checker::check(&scenario, &trace),
+        );
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -61,10 +66,17 @@ struct Tally {
     runs: u64,
     safe: u64,
     live: u64,
+    /// Events recorded over every run (the sum of `run --json`'s `stats.events`).
+    events: u64,
+    /// Runs the engine's event budget cut short: judged only up to where they stopped.
+    cut_short: u64,
     kinds: KindCounts,
     /// The first seed that was unsafe or not live: the run to look at first.
     #[serde(skip)]
     first_failing: Option<u64>,
+    /// The first seed cut short, and where it stopped (true ms).
+    #[serde(skip)]
+    first_cut: Option<(u64, u64)>,
 }
 
 /// One entry per checker kind, in [`Kind::ALL`] order (safety first).
@@ -91,15 +103,24 @@ impl Tally {
             runs: 0,
             safe: 0,
             live: 0,
+            events: 0,
+            cut_short: 0,
             kinds: KindCounts(Kind::ALL.map(|k| (k, KindCount::default()))),
             first_failing: None,
+            first_cut: None,
         }
     }
 
-    fn add(&mut self, seed: u64, verdict: &Verdict) {
+    /// Counts one run of `seed` that recorded `events` events.
+    fn add(&mut self, seed: u64, events: u64, verdict: &Verdict) {
         self.runs += 1;
         self.safe += u64::from(verdict.safe);
         self.live += u64::from(verdict.live);
+        self.events += events;
+        if let Some(at) = verdict.cut_short_at_ms {
+            self.cut_short += 1;
+            self.first_cut.get_or_insert((seed, at));
+        }
         if !(verdict.safe && verdict.live) {
             self.first_failing.get_or_insert(seed);
         }
@@ -115,10 +136,25 @@ impl Tally {
         self.safe == self.runs && self.live == self.runs
     }
 
-    /// The table: per kind, how many runs reported it and the first seed that did; then how
-    /// many runs were safe and live; then the command that replays the first bad run.
+    /// The table: first a warning if runs were cut short; per kind, how many runs reported it
+    /// and the first seed that did; then how many runs were safe and live; then the command
+    /// that replays the first bad run.
     fn write_table(&self, out: &mut impl Write, file: &Path) -> io::Result<()> {
         let percent = |n: u64| 100.0 * n as f64 / self.runs as f64;
+        if let Some((seed, at)) = self.first_cut {
+            let budget = fmt_ms(engine::MAX_STEPS);
+            writeln!(
+                out,
+                "CUT SHORT: {} of {} runs hit the engine's budget of {} events before the \
+                 horizon (seed {seed} stopped at {}). Nothing after the cut was simulated: \
+                 those runs are judged only up to where they stopped.\n  replay: {}\n",
+                self.cut_short,
+                self.runs,
+                budget.trim_end_matches(" ms"),
+                fmt_ms(at),
+                output::reproduce(file, seed),
+            )?;
+        }
         let label_w = Kind::ALL
             .iter()
             .map(|k| k.as_str().len())
@@ -169,10 +205,10 @@ mod tests {
 
     fn tally() -> Tally {
         let mut tally = Tally::new();
-        tally.add(5, &verdict(true, &[Kind::Overlap]));
-        tally.add(6, &verdict(false, &[Kind::Overlap, Kind::StaleWrite]));
-        tally.add(7, &verdict(true, &[]));
-        tally.add(8, &verdict(false, &[Kind::StaleWrite]));
+        tally.add(5, 100, &verdict(true, &[Kind::Overlap]));
+        tally.add(6, 120, &verdict(false, &[Kind::Overlap, Kind::StaleWrite]));
+        tally.add(7, 90, &verdict(true, &[]));
+        tally.add(8, 110, &verdict(false, &[Kind::StaleWrite]));
         tally
     }
 
@@ -182,6 +218,8 @@ mod tests {
         assert_eq!(json["runs"], 4);
         assert_eq!(json["safe"], 2);
         assert_eq!(json["live"], 4);
+        assert_eq!(json["events"], 420);
+        assert_eq!(json["cut_short"], 0);
         assert_eq!(
             json["kinds"]["stale_write"],
             serde_json::json!({"runs": 2, "first_seed": 6})
@@ -205,5 +243,30 @@ mod tests {
         assert!(text.contains("  stuck                  0    0.0%\n"));
         assert!(text.contains("  safe runs              2   50.0%\n"));
         assert!(text.ends_with("first unsafe or not-live run: locksim run s.toml --seed 6\n"));
+        assert!(!text.contains("CUT SHORT"));
+    }
+
+    #[test]
+    fn runs_cut_short_are_counted_and_named_first() {
+        let mut tally = tally();
+        let mut cut = verdict(true, &[]);
+        cut.cut_short_at_ms = Some(1_311_968);
+        tally.add(9, 10_430_275, &cut);
+        tally.add(10, 10_000_000, &cut);
+        let json = serde_json::to_value(&tally).unwrap();
+        assert_eq!(json["cut_short"], 2);
+        assert_eq!(json["events"], 20_430_695);
+        let mut out = Vec::new();
+        tally.write_table(&mut out, Path::new("s.toml")).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with(
+                "CUT SHORT: 2 of 6 runs hit the engine's budget of 5 000 000 events before the \
+                 horizon (seed 9 stopped at 1 311 968 ms). Nothing after the cut was simulated: \
+                 those runs are judged only up to where they stopped.\n  replay: locksim run \
+                 s.toml --seed 9\n\n"
+            ),
+            "{text}"
+        );
     }
 }

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::checker::{Kind, Verdict};
-use crate::describe::fmt_ms;
+use crate::describe::{self, fmt_ms};
 use crate::trace::{EventKind, Trace};
 
 /// Counts that say how much happened in one run.
@@ -52,6 +52,8 @@ impl Stats {
 pub struct RunJson<'a> {
     safe: bool,
     live: bool,
+    /// Where the engine's event budget cut the run, true ms; `null` when it reached its horizon.
+    cut_short_at_ms: Option<u64>,
     violations: Vec<ViolationJson<'a>>,
     stats: Stats,
 }
@@ -71,6 +73,7 @@ impl<'a> RunJson<'a> {
         RunJson {
             safe: verdict.safe,
             live: verdict.live,
+            cut_short_at_ms: verdict.cut_short_at_ms,
             violations: verdict
                 .violations
                 .iter()
@@ -86,7 +89,8 @@ impl<'a> RunJson<'a> {
     }
 }
 
-/// Writes the counts, then SAFE/UNSAFE and LIVE/NOT LIVE, then every violation in time order.
+/// Writes the counts, then SAFE/UNSAFE and LIVE/NOT LIVE, then every violation in time order,
+/// then, if the engine's event budget cut the run short, a sentence saying so.
 pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> io::Result<()> {
     let s = Stats::of(trace);
     writeln!(
@@ -107,7 +111,17 @@ pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> 
         1 => "1 violation".to_string(),
         _ => format!("{n} violations"),
     };
-    writeln!(out, "\nverdict: {safe}, {live}, {found}")?;
+    let cut = verdict
+        .cut_short_at_ms
+        .map(|at| {
+            format!(
+                ", CUT SHORT at {} of {}",
+                fmt_ms(at),
+                fmt_ms(trace.until_ms)
+            )
+        })
+        .unwrap_or_default();
+    writeln!(out, "\nverdict: {safe}, {live}, {found}{cut}")?;
     let kind_w = verdict
         .violations
         .iter()
@@ -129,13 +143,18 @@ pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> 
             v.explanation
         )?;
     }
-    if n > 0 && verdict.safe {
+    if verdict.safe && verdict.lock_misbehaved() {
         // A lock-level anomaly with SAFE is the lesson of fencing: the lock failed, the
         // resource still turned the stale writer away. Say so, or the two words look at odds.
+        // A liveness failure alone is no misbehaviour of that kind: no such line then.
         writeln!(
             out,
             "  (the lock misbehaved, but no bad write reached the resource: still SAFE)"
         )?;
+    }
+    if let Some(at) = verdict.cut_short_at_ms {
+        // Last, after what may be thousands of violations, where it cannot scroll away.
+        writeln!(out, "\n{}", describe::cut_short(at))?;
     }
     Ok(())
 }
@@ -177,6 +196,7 @@ mod tests {
                 grants: Vec::new(),
                 explanation: "A and B both believed they held 'lock'.".to_string(),
             }],
+            cut_short_at_ms: None,
         }
     }
 
@@ -204,6 +224,58 @@ mod tests {
             serde_json::json!(["A", "store2"])
         );
         assert_eq!(json["stats"]["grants"], 1);
+    }
+
+    #[test]
+    fn still_safe_is_said_only_when_the_lock_itself_misbehaved() {
+        use crate::cli::testing::verdict;
+        let rows: [(bool, &[Kind], bool); 6] = [
+            (true, &[Kind::Overlap], true),
+            (true, &[Kind::DoubleGrant, Kind::Starved], true),
+            (true, &[Kind::ForeignRelease], true),
+            (true, &[Kind::Stuck], false),
+            (true, &[Kind::Starved, Kind::Stuck], false),
+            (false, &[Kind::StaleWrite, Kind::Overlap], false),
+        ];
+        for (safe, kinds, said) in rows {
+            let mut v = verdict(safe, kinds);
+            v.live = !kinds.iter().any(|k| k.breaks_liveness());
+            let mut out = Vec::new();
+            write_verdict(&mut out, &granted_twice(), &v).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert_eq!(text.contains("still SAFE"), said, "{kinds:?}\n{text}");
+        }
+    }
+
+    #[test]
+    fn a_cut_run_says_so_in_text_and_json() {
+        let trace = granted_twice();
+        let mut v = verdict();
+        let mut out = Vec::new();
+        write_verdict(&mut out, &trace, &v).unwrap();
+        assert!(!String::from_utf8(out).unwrap().contains("CUT SHORT"));
+        let json = serde_json::to_value(RunJson::new(&trace, &v)).unwrap();
+        assert!(json["cut_short_at_ms"].is_null());
+
+        v.cut_short_at_ms = Some(12_345);
+        let mut out = Vec::new();
+        write_verdict(&mut out, &trace, &v).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains(
+                "\nverdict: SAFE, LIVE, 1 violation, CUT SHORT at 12 345 ms of 20 000 ms\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(
+                "\n\nCut short: the engine's budget of 5 000 000 events ran out at 12 345 ms. \
+                 Nothing after that was simulated, so liveness is judged only up to 12 345 ms.\n"
+            ),
+            "{text}"
+        );
+        let json = serde_json::to_value(RunJson::new(&trace, &v)).unwrap();
+        assert_eq!(json["cut_short_at_ms"], 12_345);
     }
 
     #[test]

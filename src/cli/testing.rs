@@ -38,6 +38,7 @@ pub fn trace(events: Vec<Event>) -> Trace {
         keys: vec!["lock".to_string()],
         events,
         steps: 0,
+        cut_short_at_ms: None,
     }
 }
 
@@ -66,5 +67,6 @@ pub fn verdict(safe: bool, kinds: &[Kind]) -> Verdict {
                 explanation: String::new(),
             })
             .collect(),
+        cut_short_at_ms: None,
     }
 }

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use super::args::VerifyArgs;
 use super::{Status, input, output};
 use crate::checker::Verdict;
+use crate::describe::fmt_ms;
 use crate::scenario::Expect;
 use crate::{checker, engine};
 
@@ -22,14 +23,20 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> io::Result<Status> {
                 continue;
             }
         };
+        let mut cut = None;
         let problems = match &scenario.expect {
             None => vec!["no [expect] table".to_string()],
             Some(expect) => {
                 let trace = engine::run(&scenario, scenario.seed);
-                unmet(expect, &checker::check(&scenario, &trace))
+                let verdict = checker::check(&scenario, &trace);
+                cut = verdict.cut_short_at_ms;
+                unmet(expect, &verdict)
             }
         };
-        let head = format!("{name:<width$}  ({})", scenario.name);
+        let mut head = format!("{name:<width$}  ({})", scenario.name);
+        if let Some(at) = cut {
+            head += &format!(" [CUT SHORT at {}: judged only up to there]", fmt_ms(at));
+        }
         if problems.is_empty() {
             writeln!(out, "ok    {head}")?;
         } else {

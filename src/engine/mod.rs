@@ -48,8 +48,9 @@ pub fn run_unrecorded(scenario: &Scenario, seed: u64) -> u64 {
     sim.steps
 }
 
-/// Hard bound on handled events per run, so a pathological scenario still ends.
-const MAX_STEPS: u64 = 5_000_000;
+/// Hard bound on handled queue events per run, so a pathological scenario still ends. A run
+/// that reaches it stops early and says where ([`Trace::cut_short_at_ms`]).
+pub const MAX_STEPS: u64 = 5_000_000;
 
 /// Something due at a true time.
 enum Ev {
@@ -164,6 +165,8 @@ struct Sim<'a> {
     events: Option<Vec<Event>>,
     msg_count: u32,
     steps: u64,
+    /// Where the event budget stopped the run, true ms (see [`Trace::cut_short_at_ms`]).
+    cut_short_at_ms: Option<u64>,
 }
 
 impl<'a> Sim<'a> {
@@ -239,6 +242,7 @@ impl<'a> Sim<'a> {
             events: record.then(|| Vec::with_capacity(1024)),
             msg_count: 0,
             steps: 0,
+            cut_short_at_ms: None,
         }
     }
 
@@ -259,7 +263,12 @@ impl<'a> Sim<'a> {
         }
         self.start_stores();
         while let Some((at, ev)) = self.queue.pop() {
-            if at >= self.sc.until_ms || self.steps >= MAX_STEPS {
+            if at >= self.sc.until_ms {
+                break;
+            }
+            if self.steps >= MAX_STEPS {
+                // Events are handled in time order: every instant before `at` is complete.
+                self.cut_short_at_ms = Some(at);
                 break;
             }
             self.now = at;
@@ -547,6 +556,7 @@ impl<'a> Sim<'a> {
             keys: self.keys,
             events: self.events.unwrap_or_default(),
             steps: self.steps,
+            cut_short_at_ms: self.cut_short_at_ms,
         }
     }
 
