@@ -1,7 +1,7 @@
 //! A fair queue stays live when messages are lost: a waiter whose wake-up is dropped asks
 //! again after a lease length of silence, and a release that goes unanswered is sent again.
 //!
-//! Measured when this test was written: 992 of 1 000 seeds live (99.2 %), none unsafe. The
+//! Measured when this test was written: 993 of 1 000 seeds live (99.3 %), none unsafe. The
 //! runs that are not live lose a release or a wake-up in the last seconds before the horizon.
 
 use locksim::{checker, engine, scenario};

@@ -693,6 +693,49 @@ mod tests {
         }
     }
 
+    #[test]
+    fn force_releasing_the_lock_is_a_foreign_release_the_fence_still_catches() {
+        let fenced = load("scenarios/step5-fencing-token.toml");
+        let forced = apply(&fenced, &Breakage::ForceRelease { at_ms: 1_000 }).unwrap();
+        let v = verdict(&forced);
+        assert!(v.has(crate::checker::Kind::ForeignRelease));
+        assert!(v.safe, "fencing holds whoever deletes the lock");
+        let unfenced = apply(&forced, &Breakage::RemoveFencing).unwrap();
+        assert!(!verdict(&unfenced).safe);
+    }
+
+    #[test]
+    fn drifting_a_redlock_node_past_the_allowance_grants_twice() {
+        let case = load("cases/redlock-store-clock-drift.toml");
+        let mut steady = case.clone();
+        steady.store_clocks.clear();
+        assert!(!verdict(&steady).has(crate::checker::Kind::DoubleGrant));
+        let drifted = apply(
+            &steady,
+            &Breakage::DriftClock {
+                node: "store3".to_string(),
+                drift_ppm: DEFAULT_DRIFT_PPM,
+            },
+        )
+        .unwrap();
+        assert!(verdict(&drifted).has(crate::checker::Kind::DoubleGrant));
+        // Within Redlock's 1 % allowance the same run is safe.
+        let slight = apply(
+            &steady,
+            &Breakage::DriftClock {
+                node: "store3".to_string(),
+                drift_ppm: 5_000,
+            },
+        )
+        .unwrap();
+        assert!(!verdict(&slight).has(crate::checker::Kind::DoubleGrant));
+        let wrong = Breakage::DriftClock {
+            node: "store9".to_string(),
+            drift_ppm: 1,
+        };
+        assert!(apply(&steady, &wrong).is_err());
+    }
+
     fn killed_store_is_not_live(s: Scenario) {
         assert!(verdict(&s).live);
         let defaults = Defaults::read(&s, &run(&s, s.seed));
