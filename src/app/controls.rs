@@ -27,7 +27,8 @@ pub fn show(
     preview: &mut bool,
 ) {
     ui.add_space(6.0);
-    ui.horizontal(|ui| {
+    // Wraps on a narrow window, so no control is drawn over another.
+    ui.horizontal_wrapped(|ui| {
         if icon_button(ui, Icon::ToStart, None)
             .on_hover_text("Back to the start (Home)")
             .clicked()
@@ -61,21 +62,31 @@ pub fn show(
         speed_control(ui, playback);
         ui.add_space(16.0);
         ui.checkbox(preview, "show what is ahead, dimmed");
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            ui.label(
-                RichText::new(format!(
-                    "{} / {}",
-                    fmt_ms(playback.now_ms().round() as u64),
-                    fmt_ms(until_ms)
-                ))
-                .monospace()
-                .size(14.0),
-            );
-        });
+        let time = RichText::new(format!(
+            "{} / {}",
+            fmt_ms(playback.now_ms().round() as u64),
+            fmt_ms(until_ms)
+        ))
+        .monospace()
+        .size(14.0);
+        // At the right end of the row when it fits there, else on the next row.
+        let galley = egui::WidgetText::from(time.clone()).into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Body,
+        );
+        if ui.available_size_before_wrap().x >= galley.size().x + ui.spacing().item_spacing.x {
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                ui.label(time);
+            });
+        } else {
+            ui.label(time);
+        }
     });
     ui.add_space(4.0);
     let mut now = playback.now_ms();
-    ui.spacing_mut().slider_width = ui.available_width() - 8.0;
+    ui.spacing_mut().slider_width = (ui.available_width() - 8.0).max(40.0);
     let slider = egui::Slider::new(&mut now, 0.0..=playback.end_ms()).show_value(false);
     let response = ui.add(slider);
     // Named for screen readers (and UI tests): the slider shows no text of its own.

@@ -5,6 +5,16 @@
 //! picks the view ([`super::share`]), and every change of view is written back into the
 //! address bar with `history.replaceState` (no new history entry, no reload), so copying the
 //! address shares exactly what is on screen.
+//!
+//! Sizes: eframe's runner sizes the canvas's drawing buffer in device pixels (a resize
+//! observer on the canvas's CSS box) and gives egui the device pixel ratio as its native
+//! pixels per point, so the app's logical size is the canvas's CSS size at every ratio;
+//! `web/style.css` makes that the whole page. The browser's own zoom changes the ratio, and
+//! presenter mode multiplies egui's zoom on top.
+//!
+//! A panic (a bug) shows "locksim stopped: <reason>" in the page, with a Reload button
+//! (`index.html`, `web/main.js`), instead of leaving a dead canvas; the progress saved before
+//! it is kept.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,6 +40,9 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
     // No fragment at all: the app restores the learner's own progress from storage instead.
     let state = state.filter(|_| fragment.len() > 1);
 
+    // Before the runner's own hook (installed by `new`), which logs the panic to the console
+    // and then calls this one.
+    std::panic::set_hook(Box::new(|info| show_stopped(&super::stop_line(info))));
     let runner = eframe::WebRunner::new();
     runner
         .start(
@@ -45,6 +58,7 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
                 Ok(Box::new(WebApp {
                     app,
                     published: None,
+                    layout: String::new(),
                 }))
             }),
         )
@@ -52,6 +66,29 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
     // The runner lives as long as the page: its event handlers hold what they need.
     std::mem::forget(runner);
     Ok(notice)
+}
+
+/// Replaces the canvas with the page's "locksim stopped" message, saying `line`. The page's
+/// Reload button and its advice are in `index.html`; `web/style.css` shows them once the
+/// document is marked stopped.
+fn show_stopped(line: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(reason) = document.get_element_by_id("stopped-reason") {
+        reason.set_text_content(Some(line));
+    }
+    if let Some(root) = document.document_element() {
+        // Failing here leaves the canvas as it is: nothing more can be done.
+        let _ = root.set_attribute("data-stopped", "");
+    }
+}
+
+/// Panics on purpose. The browser test calls it to check that a panic shows its message in
+/// the page, not a blank canvas, and that the saved progress survives it.
+#[wasm_bindgen]
+pub fn panic_for_test() {
+    panic!("a panic on purpose, for the browser test");
 }
 
 /// The web build's fonts, in place of `FontDefinitions::default()` (the desktop's): egui's
@@ -96,6 +133,8 @@ struct WebApp {
     app: LocksimApp,
     /// The fragment last written to the address bar (`None` before the first frame).
     published: Option<String>,
+    /// The layout last written into the page for tests (see [`WebApp::publish_layout`]).
+    layout: String,
 }
 
 impl WebApp {
@@ -141,6 +180,41 @@ impl WebApp {
     }
 }
 
+impl WebApp {
+    /// Writes the app's logical size and its top bar's items into the page, in CSS pixels,
+    /// for the browser test: `data-screen` on the document is `"<width>x<height>@<device
+    /// pixel ratio>"` and `data-top-bar` a JSON list of `[name, x, y, width, height]`.
+    fn publish_layout(&mut self, ctx: &egui::Context) {
+        // egui's points times its zoom are CSS pixels; the canvas starts at the page's corner.
+        let zoom = ctx.zoom_factor();
+        let screen = ctx.content_rect().size() * zoom;
+        let items: Vec<(&str, [f32; 4])> = self
+            .app
+            .top_bar_items()
+            .iter()
+            .map(|(name, r)| {
+                let r = *r * zoom;
+                (name.as_str(), [r.min.x, r.min.y, r.width(), r.height()])
+            })
+            .collect();
+        let ratio = ctx.native_pixels_per_point().unwrap_or(1.0);
+        let screen = format!("{}x{}@{ratio}", screen.x, screen.y);
+        let top_bar = serde_json::to_string(&items).unwrap_or_default();
+        let layout = format!("{screen} {top_bar}");
+        if layout == self.layout {
+            return;
+        }
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = root.set_attribute("data-screen", &screen);
+            let _ = root.set_attribute("data-top-bar", &top_bar);
+        }
+        self.layout = layout;
+    }
+}
+
 /// How often progress is written to the browser's storage.
 const SAVE_INTERVAL: Duration = Duration::from_secs(2);
 
@@ -152,6 +226,7 @@ impl eframe::App for WebApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         self.app.ui(ui, frame);
         self.publish(ui.ctx());
+        self.publish_layout(ui.ctx());
         // Whatever the learner did may have changed what is saved: make sure a frame runs
         // after the save interval, since eframe only saves from within a frame.
         if ui.input(|i| !i.events.is_empty()) {
