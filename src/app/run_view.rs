@@ -184,7 +184,13 @@ impl RunView {
     /// What the run is, then the timeline and its legend, filling `ui`.
     pub fn timeline(&mut self, ui: &mut Ui) {
         ui.add_space(4.0);
-        ui.label(RichText::new(&self.title).size(18.0).strong());
+        // Smaller on a phone, where a long title would take the timeline's room.
+        let size = if ui.available_width() < 600.0 {
+            15.0
+        } else {
+            18.0
+        };
+        ui.label(RichText::new(&self.title).size(size).strong());
         if !self.changed.is_empty() {
             ui.label(
                 RichText::new(format!(
@@ -352,19 +358,24 @@ pub fn show_run(
                     ui.set_max_width(ui.available_width());
                     left(ui, run.as_deref())
                 });
-            verdict_below(ui, id("verdict"), size.y, run.as_deref_mut(), note);
+            verdict_below(ui, id("verdict"), size.y, 0.24, run.as_deref_mut(), note);
             playback_bar(ui, run.as_deref_mut());
         }
         Arrangement::Stacked => {
-            egui::Panel::top(id("left"))
+            // Until there is a run, the decision has the room; then the timeline gets more.
+            let (panel, share) = match run {
+                Some(_) => ("left", 0.34),
+                None => ("left before a run", 0.6),
+            };
+            egui::Panel::top(id(panel))
                 .resizable(true)
-                .default_size(layout::fit(size.y * 0.42, 160.0, 420.0))
+                .default_size(layout::fit(size.y * share, 160.0, 520.0))
                 .size_range(layout::range(120.0, size.y * 0.7))
                 .show(ui, |ui| {
                     ui.set_max_width(ui.available_width());
                     left(ui, run.as_deref())
                 });
-            verdict_below(ui, id("verdict"), size.y, run.as_deref_mut(), note);
+            verdict_below(ui, id("verdict"), size.y, 0.2, run.as_deref_mut(), note);
             playback_bar(ui, run.as_deref_mut());
         }
     }
@@ -395,17 +406,19 @@ fn playback_bar(ui: &mut Ui, run: Option<&mut RunView>) {
     }
 }
 
-/// The verdict in a panel along the bottom, under the timeline, for a window of `height`.
+/// The verdict in a panel along the bottom, under the timeline: at first `share` of the
+/// window's `height`, within readable bounds.
 fn verdict_below(
     ui: &mut Ui,
     id: impl egui::AsIdSalt,
     height: f32,
+    share: f32,
     run: Option<&mut RunView>,
     note: impl FnOnce(&mut Ui),
 ) {
     egui::Panel::bottom(id)
         .resizable(true)
-        .default_size(layout::fit(height * 0.24, 110.0, 300.0))
+        .default_size(layout::fit(height * share, 100.0, 300.0))
         .size_range(layout::range(72.0, height * 0.5))
         .show(ui, |ui| verdict_panel(ui, run, note));
 }

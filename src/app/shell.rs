@@ -15,10 +15,21 @@ use crate::course::STEPS;
 /// sit at the right end of the last row when they fit there, else they wrap like the rest.
 pub fn top_bar(ui: &mut Ui, progress: &mut Progress, help: &mut bool) -> Vec<(String, Rect)> {
     let mut items = Vec::new();
+    // On a phone, tighter spacing keeps the course's pages on one row, and separators would
+    // only start rows.
+    let narrow = ui.available_width() < NARROW;
     ui.horizontal_wrapped(|ui| {
+        if narrow {
+            ui.spacing_mut().item_spacing.x = 3.0;
+        }
+        let separator = |ui: &mut Ui| {
+            if !narrow {
+                ui.separator();
+            }
+        };
         let name = ui.label(RichText::new("locksim").strong().size(18.0));
         items.push(("locksim".to_string(), name.rect));
-        ui.separator();
+        separator(ui);
         for place in Place::course() {
             let (text, hover) = match place {
                 Place::Intro => ("Intro".to_string(), "What this course is".to_string()),
@@ -50,7 +61,7 @@ pub fn top_bar(ui: &mut Ui, progress: &mut Progress, help: &mut bool) -> Vec<(St
             }
             items.push((text, response.rect));
         }
-        ui.separator();
+        separator(ui);
         for (place, text, hover) in [
             (Place::Sandbox, "Sandbox", "Edit any scenario and run it"),
             (
@@ -87,6 +98,9 @@ pub fn top_bar(ui: &mut Ui, progress: &mut Progress, help: &mut bool) -> Vec<(St
     });
     items
 }
+
+/// Below this width (points) the top bar packs its items tighter.
+const NARROW: f32 = 600.0;
 
 /// The theme, presenter and help buttons, laid out right to left.
 fn settings(

@@ -6,11 +6,15 @@
 //! address bar with `history.replaceState` (no new history entry, no reload), so copying the
 //! address shares exactly what is on screen.
 //!
-//! Sizes: eframe's runner sizes the canvas's drawing buffer in device pixels (a resize
-//! observer on the canvas's CSS box) and gives egui the device pixel ratio as its native
-//! pixels per point, so the app's logical size is the canvas's CSS size at every ratio;
-//! `web/style.css` makes that the whole page. The browser's own zoom changes the ratio, and
-//! presenter mode multiplies egui's zoom on top.
+//! Sizes: the app's logical size is the canvas's CSS size (`web/style.css` makes that the
+//! whole page) at every device pixel ratio, drawn at the ratio's resolution. eframe's runner
+//! gives egui the ratio as its native pixels per point and sizes the canvas's drawing buffer
+//! from a resize observer's `devicePixelContentBoxSize`; headless Chromium with an emulated
+//! ratio reports that box in CSS pixels, so eframe's logical size came out at half the page
+//! at a ratio of 2 (everything twice as big, and the panels' sums inside out).
+//! [`WebApp::fit_canvas`] sets the buffer from the CSS size and the ratio instead, each
+//! frame. The browser's own zoom changes the ratio; presenter mode multiplies egui's zoom
+//! on top.
 //!
 //! A panic (a bug) shows "locksim stopped: <reason>" in the page, with a Reload button
 //! (`index.html`, `web/main.js`), instead of leaving a dead canvas; the progress saved before
@@ -44,6 +48,7 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
     // and then calls this one.
     std::panic::set_hook(Box::new(|info| show_stopped(&super::stop_line(info))));
     let runner = eframe::WebRunner::new();
+    let page_canvas = canvas.clone();
     runner
         .start(
             canvas,
@@ -57,6 +62,7 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
                 };
                 Ok(Box::new(WebApp {
                     app,
+                    canvas: page_canvas,
                     published: None,
                     layout: String::new(),
                 }))
@@ -131,6 +137,8 @@ pub fn fonts() -> FontDefinitions {
 /// The app, plus the address bar kept in step with it.
 struct WebApp {
     app: LocksimApp,
+    /// The page's canvas, which eframe draws on.
+    canvas: web_sys::HtmlCanvasElement,
     /// The fragment last written to the address bar (`None` before the first frame).
     published: Option<String>,
     /// The layout last written into the page for tests (see [`WebApp::publish_layout`]).
@@ -181,6 +189,28 @@ impl WebApp {
 }
 
 impl WebApp {
+    /// Makes the canvas's drawing buffer its CSS size times the device pixel ratio, and the
+    /// screen egui lays out this frame its CSS size (over egui's zoom), whatever eframe's
+    /// resize observer measured (see the module's note). A buffer within a pixel of that is
+    /// left as it is: the observer's exact device pixels are the crispest.
+    fn fit_canvas(&self, ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        let ratio = raw_input.viewport().native_pixels_per_point.unwrap_or(1.0);
+        let css = self.canvas.get_bounding_client_rect();
+        let css = egui::vec2(css.width() as f32, css.height() as f32);
+        if !(ratio > 0.0 && css.x > 0.0 && css.y > 0.0) {
+            return;
+        }
+        let pixels = (css * ratio).round();
+        let buffer = egui::vec2(self.canvas.width() as f32, self.canvas.height() as f32);
+        if (buffer - pixels).abs().max_elem() > 1.0 {
+            self.canvas.set_width(pixels.x as u32);
+            self.canvas.set_height(pixels.y as u32);
+        }
+        let buffer = egui::vec2(self.canvas.width() as f32, self.canvas.height() as f32);
+        let points = buffer / (ratio * ctx.zoom_factor());
+        raw_input.screen_rect = Some(egui::Rect::from_min_size(egui::Pos2::ZERO, points));
+    }
+
     /// Writes the app's logical size and its top bar's items into the page, in CSS pixels,
     /// for the browser test: `data-screen` on the document is `"<width>x<height>@<device
     /// pixel ratio>"` and `data-top-bar` a JSON list of `[name, x, y, width, height]`.
@@ -256,6 +286,7 @@ impl eframe::App for WebApp {
     }
 
     fn raw_input_hook(&mut self, ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        self.fit_canvas(ctx, raw_input);
         self.app.raw_input_hook(ctx, raw_input);
     }
 }
