@@ -73,7 +73,7 @@ fn on_screen(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
 
 fn press(h: &mut Harness<'_, LocksimApp>, key: Key) {
     h.key_press(key);
-    h.run_steps(3);
+    h.run_steps(2);
 }
 
 fn click(h: &mut Harness<'_, LocksimApp>, label: &str) {

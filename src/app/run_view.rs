@@ -425,23 +425,27 @@ fn verdict_below(
 
 /// The verdict: badges, where to look, `note`, and the violations, scrolling if long.
 fn verdict_panel(ui: &mut Ui, run: Option<&mut RunView>, note: impl FnOnce(&mut Ui)) {
-    egui::ScrollArea::vertical().show(ui, |ui| {
-        ui.add_space(8.0);
-        ui.heading("Verdict");
-        ui.add_space(4.0);
-        let Some(run) = run else {
-            ui.label(RichText::new("It appears here when a run ends.").weak());
-            return;
-        };
-        run.verdict_head(ui);
-        ui.add_space(8.0);
-        if run.seen_to_end() {
-            note(ui);
+    // Filling the panel: a panel along the bottom would otherwise shrink to a short first
+    // verdict ("It appears here...") and keep that height.
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
             ui.add_space(8.0);
-        }
-        ui.separator();
-        run.violations(ui);
-    });
+            ui.heading("Verdict");
+            ui.add_space(4.0);
+            let Some(run) = run else {
+                ui.label(RichText::new("It appears here when a run ends.").weak());
+                return;
+            };
+            run.verdict_head(ui);
+            ui.add_space(8.0);
+            if run.seen_to_end() {
+                note(ui);
+                ui.add_space(8.0);
+            }
+            ui.separator();
+            run.violations(ui);
+        });
 }
 
 /// The speed that plays a run of `until_ms` in [`PLAY_WITHIN_MS`], never slower than real

@@ -12,7 +12,8 @@ use crate::course::STEPS;
 /// it was drawn (points), so that tests can check that none is drawn over another.
 ///
 /// The items wrap onto more rows on a narrow window; the theme, presenter and help buttons
-/// sit at the right end of the last row when they fit there, else they wrap like the rest.
+/// sit at the right end of the last row, or of a row of their own when they do not fit
+/// there (on a window too narrow even for that, they wrap like the rest).
 pub fn top_bar(ui: &mut Ui, progress: &mut Progress, help: &mut bool) -> Vec<(String, Rect)> {
     let mut items = Vec::new();
     // On a phone, tighter spacing keeps the course's pages on one row, and separators would
@@ -85,6 +86,9 @@ pub fn top_bar(ui: &mut Ui, progress: &mut Progress, help: &mut bool) -> Vec<(St
             .iter()
             .map(|text| button_width(ui, text) + spacing)
             .sum();
+        if ui.available_size_before_wrap().x < needed + spacing && ui.max_rect().width() >= needed {
+            ui.end_row();
+        }
         if ui.available_size_before_wrap().x >= needed + spacing {
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 settings(ui, progress, help, &mut items);
