@@ -12,6 +12,17 @@ function showNotice(message) {
 notice.querySelector('button').addEventListener('click', () => {
   notice.hidden = true;
 });
+// If the app stops on a bug, it shows #stopped (src/app/web.rs); Reload opens the page again,
+// where the saved progress restores the learner's place.
+document.getElementById('reload').addEventListener('click', () => location.reload());
+const address = document.getElementById('stopped-address');
+address.href = location.href;
+address.textContent = location.href;
+window.addEventListener('hashchange', () => {
+  address.href = location.href;
+  address.textContent = location.href;
+});
+
 // The app keeps the fragment in step with the view without firing `hashchange`; the event
 // means the learner pasted or followed a link to another view of this page. Opening it anew
 // restores that view exactly as a fresh visit would (the module comes from the cache).

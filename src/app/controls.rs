@@ -27,7 +27,10 @@ pub fn show(
     preview: &mut bool,
 ) {
     ui.add_space(6.0);
-    ui.horizontal(|ui| {
+    // On a phone the bar packs tighter: the play button without its word, the time beside
+    // the buttons, a shorter speed track. Everything wraps rather than overlap.
+    let narrow = ui.available_width() < NARROW;
+    ui.horizontal_wrapped(|ui| {
         if icon_button(ui, Icon::ToStart, None)
             .on_hover_text("Back to the start (Home)")
             .clicked()
@@ -45,8 +48,8 @@ pub fn show(
         } else {
             (Icon::Play, "Play")
         };
-        if icon_button(ui, icon, Some(text))
-            .on_hover_text("Space")
+        if icon_button(ui, icon, (!narrow).then_some(text))
+            .on_hover_text(format!("{text} (Space)"))
             .clicked()
         {
             playback.toggle();
@@ -57,25 +60,32 @@ pub fn show(
         {
             playback.step_forward(moments);
         }
+        let track = if narrow { 100.0 } else { 150.0 };
+        if narrow {
+            time(ui, playback.now_ms(), until_ms);
+            ui.end_row();
+        } else if ui.available_size_before_wrap().x < track + SPEED_EXTRA + 16.0 {
+            // The speed control is one unit, label, track and value: it goes to the next
+            // row whole when the rest of this one is too short for it.
+            ui.end_row();
+        } else {
+            ui.add_space(16.0);
+        }
+        speed_control(ui, playback, track);
         ui.add_space(16.0);
-        speed_control(ui, playback);
-        ui.add_space(16.0);
-        ui.checkbox(preview, "show what is ahead, dimmed");
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            ui.label(
-                RichText::new(format!(
-                    "{} / {}",
-                    fmt_ms(playback.now_ms().round() as u64),
-                    fmt_ms(until_ms)
-                ))
-                .monospace()
-                .size(14.0),
-            );
-        });
+        let ahead = if narrow {
+            "show ahead"
+        } else {
+            "show what is ahead, dimmed"
+        };
+        ui.checkbox(preview, ahead);
+        if !narrow {
+            time(ui, playback.now_ms(), until_ms);
+        }
     });
     ui.add_space(4.0);
     let mut now = playback.now_ms();
-    ui.spacing_mut().slider_width = ui.available_width() - 8.0;
+    ui.spacing_mut().slider_width = (ui.available_width() - 8.0).max(40.0);
     let slider = egui::Slider::new(&mut now, 0.0..=playback.end_ms()).show_value(false);
     let response = ui.add(slider);
     // Named for screen readers (and UI tests): the slider shows no text of its own.
@@ -86,13 +96,48 @@ pub fn show(
     ui.add_space(6.0);
 }
 
+/// Below this width (points) the bar packs tighter.
+const NARROW: f32 = 600.0;
+/// The speed control's width besides its track: its label and value, points.
+const SPEED_EXTRA: f32 = 110.0;
+
+/// "now / end of the run", at the right end of the row when it fits there, else on the
+/// next row.
+fn time(ui: &mut Ui, now_ms: f64, until_ms: u64) {
+    let text = RichText::new(format!(
+        "{} / {}",
+        fmt_ms(now_ms.round() as u64),
+        fmt_ms(until_ms)
+    ))
+    .monospace()
+    .size(14.0);
+    let width = egui::WidgetText::from(text.clone())
+        .into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Body,
+        )
+        .size()
+        .x;
+    let label = egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend);
+    if ui.available_size_before_wrap().x >= width + ui.spacing().item_spacing.x {
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.add(label);
+        });
+    } else {
+        ui.end_row();
+        ui.add(label);
+    }
+}
+
 /// A slider on a log scale from [`MIN_SPEED`] to [`MAX_SPEED`]: each step of its track
 /// multiplies the speed by the same factor, so 0.1×–1× gets as much room as 10×–100×. The
 /// number beside it can be dragged or typed into.
-fn speed_control(ui: &mut Ui, playback: &mut Playback) {
+fn speed_control(ui: &mut Ui, playback: &mut Playback, track: f32) {
     ui.label("speed");
     let mut speed = playback.speed();
-    ui.spacing_mut().slider_width = 150.0;
+    ui.spacing_mut().slider_width = track;
     let slider = egui::Slider::new(&mut speed, MIN_SPEED..=MAX_SPEED)
         .logarithmic(true)
         .custom_formatter(|v, _| speed_text(v))

@@ -13,6 +13,7 @@ mod course_view;
 mod headless;
 mod keys;
 mod lanes;
+mod layout;
 pub mod library;
 mod pages;
 mod playback;
@@ -41,22 +42,97 @@ use tools::Tools;
 /// The key the learner's progress is saved under.
 const PROGRESS_KEY: &str = "locksim-progress";
 
-/// Opens the desktop window, where the learner left off.
+/// Opens the desktop window, where the learner left off. The window follows the OS scale
+/// factor (egui's native pixels per point); Ctrl+plus / Ctrl+minus and presenter mode zoom on
+/// top of it.
+///
+/// Should the app hit a bug, the window closes, the reason goes to stderr ("locksim stopped:
+/// ...") and the progress saved before it is kept; the error returned says so.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn run_native() -> Result<(), String> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("locksim")
             .with_inner_size([1280.0, 800.0])
-            .with_min_inner_size([900.0, 560.0]),
+            // Narrow windows stack the page's panels (see `layout`): a phone's width works.
+            .with_min_inner_size([320.0, 480.0]),
         ..Default::default()
     };
-    eframe::run_native(
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("{}", stop_line(info));
+        eprintln!(
+            "Your progress up to the last save is kept. Please report this message, and what \
+             you were doing, to whoever gave you locksim."
+        );
+        let backtrace = std::backtrace::Backtrace::capture();
+        if backtrace.status() == std::backtrace::BacktraceStatus::Captured {
+            eprintln!("{backtrace}");
+        }
+    }));
+    let stopped = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = std::sync::Arc::clone(&stopped);
+    let result = eframe::run_native(
         "locksim",
         options,
-        Box::new(|cc| Ok(Box::new(LocksimApp::new(cc)))),
+        Box::new(move |cc| {
+            Ok(Box::new(NativeApp {
+                app: LocksimApp::new(cc),
+                stopped: flag,
+            }))
+        }),
     )
-    .map_err(|e| e.to_string())
+    .map_err(|e| e.to_string());
+    if stopped.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err("it stopped on an internal error (reported above)".to_string());
+    }
+    result
+}
+
+/// The one line that says why the app stopped on a bug: "locksim stopped: <reason>", and
+/// where in the code, for the report. Both the desktop and the web build show it.
+pub fn stop_line(info: &std::panic::PanicHookInfo<'_>) -> String {
+    let reason = info.payload_as_str().unwrap_or("an internal error");
+    match info.location() {
+        Some(at) => format!("locksim stopped: {reason} (at {}:{})", at.file(), at.line()),
+        None => format!("locksim stopped: {reason}"),
+    }
+}
+
+/// The desktop app: the app, and the way out of a frame that panicked.
+#[cfg(not(target_arch = "wasm32"))]
+struct NativeApp {
+    app: LocksimApp,
+    /// Set once a frame panicked: the window is closing and nothing more is saved.
+    stopped: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl eframe::App for NativeApp {
+    fn ui(&mut self, ui: &mut Ui, frame: &mut eframe::Frame) {
+        use std::sync::atomic::Ordering;
+        if self.stopped.load(Ordering::Relaxed) {
+            return;
+        }
+        // The panic hook has already printed why; the half-drawn frame is dropped and the
+        // window closed, rather than the panic unwinding through the window system.
+        let shown =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.app.ui(ui, frame)));
+        if shown.is_err() {
+            self.stopped.store(true, Ordering::Relaxed);
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        // After a panic the state may be half-updated: what was saved before it stays.
+        if !self.stopped.load(std::sync::atomic::Ordering::Relaxed) {
+            self.app.save(storage);
+        }
+    }
+
+    fn persist_egui_memory(&self) -> bool {
+        self.app.persist_egui_memory()
+    }
 }
 
 /// The whole app: the course, the tools, and the learner's progress.
@@ -66,6 +142,8 @@ pub struct LocksimApp {
     tools: Tools,
     help_open: bool,
     look: theme::Look,
+    /// The top bar's items and where they were drawn last frame, points.
+    top_bar: Vec<(String, egui::Rect)>,
 }
 
 impl LocksimApp {
@@ -88,6 +166,7 @@ impl LocksimApp {
             tools: Tools::default(),
             help_open: false,
             look: theme::Look::default(),
+            top_bar: Vec::new(),
         }
     }
 
@@ -102,7 +181,7 @@ impl LocksimApp {
 
         egui::Panel::top("nav").show(ui, |ui| {
             ui.add_space(4.0);
-            shell::top_bar(ui, &mut self.progress, &mut self.help_open);
+            self.top_bar = shell::top_bar(ui, &mut self.progress, &mut self.help_open);
             ui.add_space(2.0);
         });
         let place = self.progress.place;
@@ -123,6 +202,12 @@ impl LocksimApp {
             self.progress.place = place;
         }
         shell::help_window(&ctx, &mut self.help_open);
+    }
+
+    /// The top bar's items (their names: "Intro", "1", "Sandbox", "Dark"...) and where they
+    /// were drawn in the last frame, in points. Tests check that none overlaps another.
+    pub fn top_bar_items(&self) -> &[(String, egui::Rect)] {
+        &self.top_bar
     }
 
     fn shortcut(&mut self, shortcut: Shortcut) {

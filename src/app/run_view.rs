@@ -5,6 +5,7 @@
 use eframe::egui::{self, RichText, Ui};
 
 use super::lanes::{Lanes, fmt_ms};
+use super::layout::{self, Arrangement, LEFT_MIN, VERDICT_MIN};
 use super::playback::Playback;
 use super::timeline::{self, Action, Timeline, View};
 use super::{controls, style, verdict, watch};
@@ -183,7 +184,13 @@ impl RunView {
     /// What the run is, then the timeline and its legend, filling `ui`.
     pub fn timeline(&mut self, ui: &mut Ui) {
         ui.add_space(4.0);
-        ui.label(RichText::new(&self.title).size(18.0).strong());
+        // Smaller on a phone, where a long title would take the timeline's room.
+        let size = if ui.available_width() < 600.0 {
+            15.0
+        } else {
+            18.0
+        };
+        ui.label(RichText::new(&self.title).size(size).strong());
         if !self.changed.is_empty() {
             ui.label(
                 RichText::new(format!(
@@ -202,7 +209,7 @@ impl RunView {
         ui.add_space(6.0);
         // Keep room for three rows of legend under the lanes, so the lanes do not jump as
         // the legend grows while the run plays.
-        let max_height = ui.available_height() - 96.0;
+        let max_height = (ui.available_height() - 96.0).max(0.0);
         let action = Timeline {
             trace: &self.trace,
             lanes: &self.lanes,
@@ -299,12 +306,16 @@ impl RunView {
     }
 }
 
-/// Lays out a page with a run: `left` (the decision, or a tool, shown the run) fills a panel
-/// on the left,
-/// the verdict on the right, the timeline in the middle, and the playback bar along the
-/// whole bottom (it needs the width). `note` goes under the verdict once it is told;
-/// `empty` fills the middle while there is no run. `page` names the page: each page keeps
-/// its own panel widths, so a panel widened on one page does not squash another's timeline.
+/// Lays out a page with a run: `left` (the decision, or a tool, shown the run), the timeline,
+/// the playback bar under the timeline, and the verdict. `note` goes under the verdict once
+/// it is told; `empty` fills the middle while there is no run. `page` names the page: each
+/// page keeps its own panel sizes, so a panel widened on one page does not squash another's
+/// timeline.
+///
+/// The arrangement follows the width ([`Arrangement`]): three columns on a wide window; on a
+/// narrower one the verdict moves under the timeline; on a phone in portrait everything is
+/// one column, `left` above the timeline and the verdict under it. Every panel can be
+/// resized and scrolls what does not fit.
 pub fn show_run(
     ui: &mut Ui,
     page: &'static str,
@@ -313,47 +324,61 @@ pub fn show_run(
     empty: &str,
     note: impl FnOnce(&mut Ui),
 ) {
-    if let Some(run) = run.as_deref_mut() {
-        egui::Panel::bottom("playback").show(ui, |ui| run.controls(ui));
-    }
-    // Side panels start at a share of the window, within readable bounds; a learner's own
+    let size = ui.available_size();
+    let arrangement = Arrangement::for_width(size.x);
+    // Panels start at a share of the window, within readable bounds; a learner's own
     // resizing is kept from then on (not across restarts: egui's memory is not saved). Each
-    // page and each zoom level (presenter mode is one) keeps its own widths: a width chosen
-    // on one page or at one scale would crowd out the timeline on another. Content never
-    // widens a panel past its maximum: long lines wrap.
-    let width = ui.available_width();
+    // page, arrangement and zoom level (presenter mode is one) keeps its own sizes: a size
+    // chosen on one page or at one scale would crowd out the timeline on another.
     let zoom = (ui.ctx().zoom_factor() * 10.0).round() as u32;
-    egui::Panel::left(("left", page, zoom))
-        .resizable(true)
-        .default_size((width * 0.29).clamp(290.0, 480.0))
-        .size_range(260.0..=(width * 0.4).clamp(300.0, 520.0))
-        .show(ui, |ui| {
-            ui.set_max_width(ui.available_width());
-            left(ui, run.as_deref())
-        });
-    egui::Panel::right(("verdict", page, zoom))
-        .resizable(true)
-        .default_size((width * 0.23).clamp(250.0, 400.0))
-        .size_range(240.0..=(width * 0.3).clamp(260.0, 460.0))
-        .show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                ui.add_space(8.0);
-                ui.heading("Verdict");
-                ui.add_space(4.0);
-                let Some(run) = run.as_deref_mut() else {
-                    ui.label(RichText::new("It appears here when a run ends.").weak());
-                    return;
-                };
-                run.verdict_head(ui);
-                ui.add_space(8.0);
-                if run.seen_to_end() {
-                    note(ui);
-                    ui.add_space(8.0);
-                }
-                ui.separator();
-                run.violations(ui);
-            });
-        });
+    let id = |panel: &'static str| (panel, page, arrangement, zoom);
+    match arrangement {
+        Arrangement::Columns => {
+            playback_bar(ui, run.as_deref_mut());
+            egui::Panel::left(id("left"))
+                .resizable(true)
+                .default_size(layout::fit(size.x * 0.29, 290.0, 480.0))
+                .size_range(layout::range(LEFT_MIN, (size.x * 0.4).min(520.0)))
+                .show(ui, |ui| {
+                    ui.set_max_width(ui.available_width());
+                    left(ui, run.as_deref())
+                });
+            egui::Panel::right(id("verdict"))
+                .resizable(true)
+                .default_size(layout::fit(size.x * 0.23, 250.0, 400.0))
+                .size_range(layout::range(VERDICT_MIN, (size.x * 0.3).min(460.0)))
+                .show(ui, |ui| verdict_panel(ui, run.as_deref_mut(), note));
+        }
+        Arrangement::Split => {
+            egui::Panel::left(id("left"))
+                .resizable(true)
+                .default_size(layout::fit(size.x * 0.36, LEFT_MIN, 400.0))
+                .size_range(layout::range(LEFT_MIN, size.x * 0.5))
+                .show(ui, |ui| {
+                    ui.set_max_width(ui.available_width());
+                    left(ui, run.as_deref())
+                });
+            verdict_below(ui, id("verdict"), size.y, 0.24, run.as_deref_mut(), note);
+            playback_bar(ui, run.as_deref_mut());
+        }
+        Arrangement::Stacked => {
+            // Until there is a run, the decision has the room; then the timeline gets more.
+            let (panel, share) = match run {
+                Some(_) => ("left", 0.34),
+                None => ("left before a run", 0.6),
+            };
+            egui::Panel::top(id(panel))
+                .resizable(true)
+                .default_size(layout::fit(size.y * share, 160.0, 520.0))
+                .size_range(layout::range(120.0, size.y * 0.7))
+                .show(ui, |ui| {
+                    ui.set_max_width(ui.available_width());
+                    left(ui, run.as_deref())
+                });
+            verdict_below(ui, id("verdict"), size.y, 0.2, run.as_deref_mut(), note);
+            playback_bar(ui, run.as_deref_mut());
+        }
+    }
     egui::CentralPanel::default().show(ui, |ui| match run {
         // Scrolls only if the window is too short for the lanes and the legend together.
         Some(run) => {
@@ -364,7 +389,7 @@ pub fn show_run(
         None => {
             ui.add_space(ui.available_height() * 0.3);
             // Wrapped to the panel (narrow in presenter mode), centred.
-            let width = (ui.available_width() - 24.0).clamp(120.0, 520.0);
+            let width = layout::fit(ui.available_width() - 24.0, 120.0, 520.0);
             ui.vertical_centered(|ui| {
                 ui.allocate_ui(egui::vec2(width, 0.0), |ui| {
                     ui.label(RichText::new(empty).size(17.0).weak());
@@ -372,6 +397,55 @@ pub fn show_run(
             });
         }
     });
+}
+
+/// The playback bar along the bottom, when there is a run.
+fn playback_bar(ui: &mut Ui, run: Option<&mut RunView>) {
+    if let Some(run) = run {
+        egui::Panel::bottom("playback").show(ui, |ui| run.controls(ui));
+    }
+}
+
+/// The verdict in a panel along the bottom, under the timeline: at first `share` of the
+/// window's `height`, within readable bounds.
+fn verdict_below(
+    ui: &mut Ui,
+    id: impl egui::AsIdSalt,
+    height: f32,
+    share: f32,
+    run: Option<&mut RunView>,
+    note: impl FnOnce(&mut Ui),
+) {
+    egui::Panel::bottom(id)
+        .resizable(true)
+        .default_size(layout::fit(height * share, 100.0, 300.0))
+        .size_range(layout::range(72.0, height * 0.5))
+        .show(ui, |ui| verdict_panel(ui, run, note));
+}
+
+/// The verdict: badges, where to look, `note`, and the violations, scrolling if long.
+fn verdict_panel(ui: &mut Ui, run: Option<&mut RunView>, note: impl FnOnce(&mut Ui)) {
+    // Filling the panel: a panel along the bottom would otherwise shrink to a short first
+    // verdict ("It appears here...") and keep that height.
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            ui.add_space(8.0);
+            ui.heading("Verdict");
+            ui.add_space(4.0);
+            let Some(run) = run else {
+                ui.label(RichText::new("It appears here when a run ends.").weak());
+                return;
+            };
+            run.verdict_head(ui);
+            ui.add_space(8.0);
+            if run.seen_to_end() {
+                note(ui);
+                ui.add_space(8.0);
+            }
+            ui.separator();
+            run.violations(ui);
+        });
 }
 
 /// The speed that plays a run of `until_ms` in [`PLAY_WITHIN_MS`], never slower than real

@@ -1,18 +1,36 @@
 //! The frame around every page: the top bar (course navigation, the tools, theme,
 //! presenter mode, help) and the help window.
 
-use eframe::egui::{self, Id, RichText, Ui};
+use eframe::egui::{self, Id, Rect, RichText, Ui};
 
 use super::keys;
 use super::progress::{Place, Progress};
 use super::style;
 use crate::course::STEPS;
 
-/// The bar along the top. `help` opens the help window.
-pub fn top_bar(ui: &mut Ui, progress: &mut Progress, help: &mut bool) {
+/// The bar along the top. `help` opens the help window. Returns each item's name and where
+/// it was drawn (points), so that tests can check that none is drawn over another.
+///
+/// The items wrap onto more rows on a narrow window; the theme, presenter and help buttons
+/// sit at the right end of the last row, or of a row of their own when they do not fit
+/// there (on a window too narrow even for that, they wrap like the rest).
+pub fn top_bar(ui: &mut Ui, progress: &mut Progress, help: &mut bool) -> Vec<(String, Rect)> {
+    let mut items = Vec::new();
+    // On a phone, tighter spacing keeps the course's pages on one row, and separators would
+    // only start rows.
+    let narrow = ui.available_width() < NARROW;
     ui.horizontal_wrapped(|ui| {
-        ui.label(RichText::new("locksim").strong().size(18.0));
-        ui.separator();
+        if narrow {
+            ui.spacing_mut().item_spacing.x = 3.0;
+        }
+        let separator = |ui: &mut Ui| {
+            if !narrow {
+                ui.separator();
+            }
+        };
+        let name = ui.label(RichText::new("locksim").strong().size(18.0));
+        items.push(("locksim".to_string(), name.rect));
+        separator(ui);
         for place in Place::course() {
             let (text, hover) = match place {
                 Place::Intro => ("Intro".to_string(), "What this course is".to_string()),
@@ -30,23 +48,21 @@ pub fn top_bar(ui: &mut Ui, progress: &mut Progress, help: &mut bool) {
                     "The ladder of fixes and your calls".to_string(),
                 ),
             };
-            let mut text = RichText::new(text);
+            let mut rich = RichText::new(&text);
             if let Place::Step(n) = place
                 && let Some((_, right)) = progress.first_call(n)
             {
                 // Steps already answered show how: green right first time, amber not.
-                text = text.color(if right { style::SAFE } else { style::ANOMALY });
+                rich = rich.color(if right { style::SAFE } else { style::ANOMALY });
             }
             let selected = progress.place == place;
-            if ui
-                .selectable_label(selected, text)
-                .on_hover_text(hover)
-                .clicked()
-            {
+            let response = ui.selectable_label(selected, rich).on_hover_text(hover);
+            if response.clicked() {
                 progress.place = place;
             }
+            items.push((text, response.rect));
         }
-        ui.separator();
+        separator(ui);
         for (place, text, hover) in [
             (Place::Sandbox, "Sandbox", "Edit any scenario and run it"),
             (
@@ -55,30 +71,84 @@ pub fn top_bar(ui: &mut Ui, progress: &mut Progress, help: &mut bool) {
                 "Every scenario that ships with locksim",
             ),
         ] {
-            if ui
+            let response = ui
                 .selectable_label(progress.place == place, text)
-                .on_hover_text(hover)
-                .clicked()
-            {
+                .on_hover_text(hover);
+            if response.clicked() {
                 progress.place = place;
             }
+            items.push((text.to_string(), response.rect));
         }
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            if ui
-                .button(" ? ")
-                .on_hover_text("Keyboard shortcuts (F1)")
-                .clicked()
-            {
-                *help = true;
-            }
-            ui.toggle_value(&mut progress.presenter, "Presenter")
-                .on_hover_text(
-                    "Large type for a projector; answers stay hidden until you reveal them",
-                );
-            ui.toggle_value(&mut progress.dark, "Dark")
-                .on_hover_text("Dark or light theme");
-        });
+        // Right to left: help, presenter, theme.
+        let buttons = [" ? ", "Presenter", "Dark"];
+        let spacing = ui.spacing().item_spacing.x;
+        let needed: f32 = buttons
+            .iter()
+            .map(|text| button_width(ui, text) + spacing)
+            .sum();
+        if ui.available_size_before_wrap().x < needed + spacing && ui.max_rect().width() >= needed {
+            ui.end_row();
+        }
+        if ui.available_size_before_wrap().x >= needed + spacing {
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                settings(ui, progress, help, &mut items);
+            });
+        } else {
+            // In reading order, as they wrap.
+            dark_toggle(ui, progress, &mut items);
+            presenter_toggle(ui, progress, &mut items);
+            help_button(ui, help, &mut items);
+        }
     });
+    items
+}
+
+/// Below this width (points) the top bar packs its items tighter.
+const NARROW: f32 = 600.0;
+
+/// The theme, presenter and help buttons, laid out right to left.
+fn settings(
+    ui: &mut Ui,
+    progress: &mut Progress,
+    help: &mut bool,
+    items: &mut Vec<(String, Rect)>,
+) {
+    help_button(ui, help, items);
+    presenter_toggle(ui, progress, items);
+    dark_toggle(ui, progress, items);
+}
+
+fn help_button(ui: &mut Ui, help: &mut bool, items: &mut Vec<(String, Rect)>) {
+    let response = ui.button(" ? ").on_hover_text("Keyboard shortcuts (F1)");
+    if response.clicked() {
+        *help = true;
+    }
+    items.push(("?".to_string(), response.rect));
+}
+
+fn presenter_toggle(ui: &mut Ui, progress: &mut Progress, items: &mut Vec<(String, Rect)>) {
+    let response = ui
+        .toggle_value(&mut progress.presenter, "Presenter")
+        .on_hover_text("Large type for a projector; answers stay hidden until you reveal them");
+    items.push(("Presenter".to_string(), response.rect));
+}
+
+fn dark_toggle(ui: &mut Ui, progress: &mut Progress, items: &mut Vec<(String, Rect)>) {
+    let response = ui
+        .toggle_value(&mut progress.dark, "Dark")
+        .on_hover_text("Dark or light theme");
+    items.push(("Dark".to_string(), response.rect));
+}
+
+/// How wide a button with `text` is drawn, points.
+fn button_width(ui: &Ui, text: &str) -> f32 {
+    let galley = egui::WidgetText::from(text).into_galley(
+        ui,
+        Some(egui::TextWrapMode::Extend),
+        f32::INFINITY,
+        egui::TextStyle::Button,
+    );
+    galley.size().x + 2.0 * ui.spacing().button_padding.x
 }
 
 /// ": right first time" and the like, for a step's hover text.

@@ -6,7 +6,10 @@ use eframe::egui::{Button, Color32, Context, FontFamily, FontId, RichText, TextS
 const PRESENTER_ZOOM: f32 = 1.3;
 
 /// Applies the learner's settings to the egui context when they change (not every frame:
-/// the zoom is also the user's Ctrl+plus / Ctrl+minus, which must stick).
+/// the zoom is also the user's Ctrl+plus / Ctrl+minus, which must stick). Presenter mode
+/// multiplies whatever zoom there is, and leaving it divides it out again; the screen's own
+/// scale (the OS scale factor, the browser's device pixel ratio) is egui's native pixels per
+/// point, under both.
 #[derive(Default)]
 pub struct Look {
     applied: Option<(bool, bool)>,
@@ -23,8 +26,14 @@ impl Look {
             return;
         }
         ctx.set_theme(if dark { Theme::Dark } else { Theme::Light });
-        if self.applied.map(|(_, p)| p) != Some(presenter) {
-            ctx.set_zoom_factor(if presenter { PRESENTER_ZOOM } else { 1.0 });
+        let was_presenter = self.applied.is_some_and(|(_, p)| p);
+        if was_presenter != presenter {
+            let zoom = ctx.zoom_factor();
+            ctx.set_zoom_factor(if presenter {
+                zoom * PRESENTER_ZOOM
+            } else {
+                zoom / PRESENTER_ZOOM
+            });
         }
         self.applied = Some((dark, presenter));
     }

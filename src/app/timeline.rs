@@ -17,7 +17,7 @@ use eframe::egui::{
 // Public with the timeline so that a caller outside the app (benches/frame.rs) can build one.
 pub use super::lanes::Lanes;
 use super::lanes::{Partition, Swatch, WriteOutcome, fmt_ms};
-use super::style;
+use super::{layout, style};
 use crate::checker::{Kind, Verdict};
 use crate::trace::{NodeId, RejectReason, Role, Trace};
 
@@ -27,6 +27,8 @@ const GUTTER: f32 = 150.0;
 const AXIS: f32 = 46.0;
 /// Free space right of the plot so the last tick label fits, px.
 const RIGHT_PAD: f32 = 24.0;
+/// The narrowest plot the timeline draws, px.
+const MIN_PLOT: f32 = 120.0;
 /// Narrowest window of time one can zoom into, ms.
 const MIN_VIEW_MS: f64 = 5.0;
 /// Zoom per pixel of mouse-wheel scroll: 100 px (one notch on many mice) zooms by ≈ 1.35.
@@ -249,7 +251,10 @@ impl Timeline<'_> {
     pub fn show(&self, ui: &mut Ui, view: &mut View, max_height: f32) -> Option<Action> {
         let lane_count = self.lanes.lanes.len().max(1);
         let lane_h = ((max_height - AXIS) / lane_count as f32).clamp(40.0, 110.0);
-        let size = vec2(ui.available_width(), AXIS + lane_h * lane_count as f32);
+        // Never narrower than the lane names and a plot to read: a narrower panel clips the
+        // right edge rather than turning the plot inside out.
+        let width = ui.available_width().max(GUTTER + RIGHT_PAD + MIN_PLOT);
+        let size = vec2(width, AXIS + lane_h * lane_count as f32);
         let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
         let until = self.lanes.until_ms as f64;
         let plot = Rect::from_min_max(
@@ -276,7 +281,7 @@ impl Timeline<'_> {
         let mut clip = plot;
         clip.set_top(axis.top());
         if !self.preview {
-            clip.set_right(geo.x(self.now_ms).clamp(plot.left(), plot.right()) + 1.0);
+            clip.set_right(layout::fit(geo.x(self.now_ms), plot.left(), plot.right()) + 1.0);
         }
         let mut c = Canvas {
             content: painter.with_clip_rect(clip),
@@ -614,7 +619,11 @@ fn paint_playhead(painter: &egui::Painter, geo: &Geometry, now_ms: f64) {
     let text = fmt_ms(now_ms.round() as u64);
     let galley = painter.layout_no_wrap(text, FontId::proportional(12.0), Color32::WHITE);
     let size = galley.size() + vec2(10.0, 4.0);
-    let left = (x - size.x / 2.0).clamp(geo.plot.left() - GUTTER / 2.0, geo.plot.right() - size.x);
+    let left = layout::fit(
+        x - size.x / 2.0,
+        geo.plot.left() - GUTTER / 2.0,
+        geo.plot.right() - size.x,
+    );
     let label = Rect::from_min_size(pos2(left, geo.axis.top() + 2.0), size);
     painter.rect_filled(label, 3.0, style::PLAYHEAD);
     painter.galley(label.min + vec2(5.0, 2.0), galley, Color32::WHITE);

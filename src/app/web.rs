@@ -5,6 +5,20 @@
 //! picks the view ([`super::share`]), and every change of view is written back into the
 //! address bar with `history.replaceState` (no new history entry, no reload), so copying the
 //! address shares exactly what is on screen.
+//!
+//! Sizes: the app's logical size is the canvas's CSS size (`web/style.css` makes that the
+//! whole page) at every device pixel ratio, drawn at the ratio's resolution. eframe's runner
+//! gives egui the ratio as its native pixels per point and sizes the canvas's drawing buffer
+//! from a resize observer's `devicePixelContentBoxSize`; headless Chromium with an emulated
+//! ratio reports that box in CSS pixels, so eframe's logical size came out at half the page
+//! at a ratio of 2 (everything twice as big, and the panels' sums inside out).
+//! [`WebApp::fit_canvas`] sets the buffer from the CSS size and the ratio instead, each
+//! frame. The browser's own zoom changes the ratio; presenter mode multiplies egui's zoom
+//! on top.
+//!
+//! A panic (a bug) shows "locksim stopped: <reason>" in the page, with a Reload button
+//! (`index.html`, `web/main.js`), instead of leaving a dead canvas; the progress saved before
+//! it is kept.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,7 +44,11 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
     // No fragment at all: the app restores the learner's own progress from storage instead.
     let state = state.filter(|_| fragment.len() > 1);
 
+    // Before the runner's own hook (installed by `new`), which logs the panic to the console
+    // and then calls this one.
+    std::panic::set_hook(Box::new(|info| show_stopped(&super::stop_line(info))));
     let runner = eframe::WebRunner::new();
+    let page_canvas = canvas.clone();
     runner
         .start(
             canvas,
@@ -44,7 +62,9 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
                 };
                 Ok(Box::new(WebApp {
                     app,
+                    canvas: page_canvas,
                     published: None,
+                    layout: String::new(),
                 }))
             }),
         )
@@ -52,6 +72,29 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
     // The runner lives as long as the page: its event handlers hold what they need.
     std::mem::forget(runner);
     Ok(notice)
+}
+
+/// Replaces the canvas with the page's "locksim stopped" message, saying `line`. The page's
+/// Reload button and its advice are in `index.html`; `web/style.css` shows them once the
+/// document is marked stopped.
+fn show_stopped(line: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(reason) = document.get_element_by_id("stopped-reason") {
+        reason.set_text_content(Some(line));
+    }
+    if let Some(root) = document.document_element() {
+        // Failing here leaves the canvas as it is: nothing more can be done.
+        let _ = root.set_attribute("data-stopped", "");
+    }
+}
+
+/// Panics on purpose. The browser test calls it to check that a panic shows its message in
+/// the page, not a blank canvas, and that the saved progress survives it.
+#[wasm_bindgen]
+pub fn panic_for_test() {
+    panic!("a panic on purpose, for the browser test");
 }
 
 /// The web build's fonts, in place of `FontDefinitions::default()` (the desktop's): egui's
@@ -94,8 +137,12 @@ pub fn fonts() -> FontDefinitions {
 /// The app, plus the address bar kept in step with it.
 struct WebApp {
     app: LocksimApp,
+    /// The page's canvas, which eframe draws on.
+    canvas: web_sys::HtmlCanvasElement,
     /// The fragment last written to the address bar (`None` before the first frame).
     published: Option<String>,
+    /// The layout last written into the page for tests (see [`WebApp::publish_layout`]).
+    layout: String,
 }
 
 impl WebApp {
@@ -141,6 +188,63 @@ impl WebApp {
     }
 }
 
+impl WebApp {
+    /// Makes the canvas's drawing buffer its CSS size times the device pixel ratio, and the
+    /// screen egui lays out this frame its CSS size (over egui's zoom), whatever eframe's
+    /// resize observer measured (see the module's note). A buffer within a pixel of that is
+    /// left as it is: the observer's exact device pixels are the crispest.
+    fn fit_canvas(&self, ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        let ratio = raw_input.viewport().native_pixels_per_point.unwrap_or(1.0);
+        let css = self.canvas.get_bounding_client_rect();
+        let css = egui::vec2(css.width() as f32, css.height() as f32);
+        if !(ratio > 0.0 && css.x > 0.0 && css.y > 0.0) {
+            return;
+        }
+        let pixels = (css * ratio).round();
+        let buffer = egui::vec2(self.canvas.width() as f32, self.canvas.height() as f32);
+        if (buffer - pixels).abs().max_elem() > 1.0 {
+            self.canvas.set_width(pixels.x as u32);
+            self.canvas.set_height(pixels.y as u32);
+        }
+        let buffer = egui::vec2(self.canvas.width() as f32, self.canvas.height() as f32);
+        let points = buffer / (ratio * ctx.zoom_factor());
+        raw_input.screen_rect = Some(egui::Rect::from_min_size(egui::Pos2::ZERO, points));
+    }
+
+    /// Writes the app's logical size and its top bar's items into the page, in CSS pixels,
+    /// for the browser test: `data-screen` on the document is `"<width>x<height>@<device
+    /// pixel ratio>"` and `data-top-bar` a JSON list of `[name, x, y, width, height]`.
+    fn publish_layout(&mut self, ctx: &egui::Context) {
+        // egui's points times its zoom are CSS pixels; the canvas starts at the page's corner.
+        let zoom = ctx.zoom_factor();
+        let screen = ctx.content_rect().size() * zoom;
+        let items: Vec<(&str, [f32; 4])> = self
+            .app
+            .top_bar_items()
+            .iter()
+            .map(|(name, r)| {
+                let r = *r * zoom;
+                (name.as_str(), [r.min.x, r.min.y, r.width(), r.height()])
+            })
+            .collect();
+        let ratio = ctx.native_pixels_per_point().unwrap_or(1.0);
+        let screen = format!("{}x{}@{ratio}", screen.x, screen.y);
+        let top_bar = serde_json::to_string(&items).unwrap_or_default();
+        let layout = format!("{screen} {top_bar}");
+        if layout == self.layout {
+            return;
+        }
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = root.set_attribute("data-screen", &screen);
+            let _ = root.set_attribute("data-top-bar", &top_bar);
+        }
+        self.layout = layout;
+    }
+}
+
 /// How often progress is written to the browser's storage.
 const SAVE_INTERVAL: Duration = Duration::from_secs(2);
 
@@ -152,6 +256,7 @@ impl eframe::App for WebApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         self.app.ui(ui, frame);
         self.publish(ui.ctx());
+        self.publish_layout(ui.ctx());
         // Whatever the learner did may have changed what is saved: make sure a frame runs
         // after the save interval, since eframe only saves from within a frame.
         if ui.input(|i| !i.events.is_empty()) {
@@ -181,6 +286,7 @@ impl eframe::App for WebApp {
     }
 
     fn raw_input_hook(&mut self, ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        self.fit_canvas(ctx, raw_input);
         self.app.raw_input_hook(ctx, raw_input);
     }
 }

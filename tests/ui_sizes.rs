@@ -1,0 +1,144 @@
+//! Every page of the app at the sizes screens have, from a 320-point phone to a 2560-point
+//! monitor, at 1, 1.5, 2 and 3 pixels per point (egui_kittest, headless): no layout
+//! arithmetic may panic, the top bar's items never overlap or leave the window, and each
+//! page still shows what it is for.
+//!
+//! The pixels per point are the screen's own (native): the logical size is the same at every
+//! density, as it is on a high-density screen on the web or the desktop.
+
+#![cfg(feature = "gui")]
+
+use eframe::egui::{Key, Rect, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use locksim::app::LocksimApp;
+use locksim::course::STEPS;
+
+/// Window sizes in points: phones in portrait and landscape, tablets, laptops, monitors.
+const SIZES: [(f32, f32); 11] = [
+    (320.0, 568.0),
+    (390.0, 844.0),
+    (480.0, 320.0),
+    (640.0, 360.0),
+    (768.0, 1024.0),
+    (900.0, 600.0),
+    (1024.0, 768.0),
+    (1280.0, 800.0),
+    (1440.0, 900.0),
+    (1920.0, 1080.0),
+    (2560.0, 1440.0),
+];
+
+/// Draws the page on screen at every size, checking the top bar at each; `shows` must be on
+/// the page at every size.
+fn sweep(h: &mut Harness<'_, LocksimApp>, page: &str, shows: &str) {
+    for (width, height) in SIZES {
+        h.set_size(vec2(width, height));
+        // One frame: a panic comes in the first frame at a size, and the top bar's items are
+        // placed in it.
+        h.run_steps(1);
+        let at = format!("{page} at {width}×{height}");
+        top_bar_fits(h.state().top_bar_items(), width, &at);
+        assert!(on_screen(h, shows), "{at}: {shows:?} is on the page");
+    }
+}
+
+/// No two of the top bar's items overlap, and each lies inside the window's width.
+fn top_bar_fits(items: &[(String, Rect)], width: f32, at: &str) {
+    assert!(items.len() >= 15, "{at}: the top bar has all its items");
+    for (i, (name, rect)) in items.iter().enumerate() {
+        assert!(
+            rect.left() >= 0.0 && rect.right() <= width,
+            "{at}: {name} ({rect:?}) is inside the window"
+        );
+        for (other, other_rect) in &items[i + 1..] {
+            // Touching edges are fine; egui rounds to pixels.
+            assert!(
+                !rect.shrink(0.5).intersects(other_rect.shrink(0.5)),
+                "{at}: {name} ({rect:?}) overlaps {other} ({other_rect:?})"
+            );
+        }
+    }
+}
+
+/// Whether some node's text (a label's value, a button's label) contains `text`.
+fn on_screen(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
+    h.query_all_by(|node| {
+        node.value().is_some_and(|v| v.contains(text))
+            || node.label().is_some_and(|l| l.contains(text))
+    })
+    .next()
+    .is_some()
+}
+
+fn press(h: &mut Harness<'_, LocksimApp>, key: Key) {
+    h.key_press(key);
+    h.run_steps(2);
+}
+
+fn click(h: &mut Harness<'_, LocksimApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run_steps(3);
+}
+
+/// Walks the whole app at `pixels_per_point`: the introduction, every step with a choice
+/// made and played to its end, the recap, each sandbox tab with a run, and the library with
+/// a scenario open.
+fn every_page_at(pixels_per_point: f32) {
+    let (width, height) = SIZES[0];
+    let mut h = Harness::builder()
+        .with_size(vec2(width, height))
+        .with_pixels_per_point(pixels_per_point)
+        .build_ui_state(
+            |ui, app: &mut LocksimApp| app.show(ui),
+            LocksimApp::restore(None),
+        );
+    h.run_steps(3);
+    sweep(&mut h, "intro", "Begin");
+    for (n, step) in STEPS.iter().enumerate() {
+        press(&mut h, Key::PageDown);
+        // The last option: steps differ in how many they have, and it is often the right call.
+        let keys = [Key::Num1, Key::Num2, Key::Num3, Key::Num4];
+        press(&mut h, keys[step.options.len() - 1]);
+        press(&mut h, Key::End);
+        sweep(&mut h, &format!("step {}", n + 1), step.question);
+    }
+    press(&mut h, Key::PageDown);
+    sweep(&mut h, "recap", "The ladder of fixes");
+    click(&mut h, "Sandbox");
+    sweep(&mut h, "sandbox: edit", "Run");
+    click(&mut h, "Break it");
+    sweep(&mut h, "sandbox: break it", "Break it");
+    click(&mut h, "Across seeds");
+    sweep(&mut h, "sandbox: across seeds", "Across seeds");
+    click(&mut h, "Library");
+    h.get_all_by_label("Open")
+        .next()
+        .expect("an Open button")
+        .click();
+    h.run_steps(3);
+    sweep(&mut h, "library, a scenario open", "Verdict");
+}
+
+// One test per density (an ordinary screen, a 150 % Windows laptop, a Retina laptop, a
+// phone), so they run in parallel.
+
+#[test]
+fn every_page_at_1_pixel_per_point() {
+    every_page_at(1.0);
+}
+
+#[test]
+fn every_page_at_1_5_pixels_per_point() {
+    every_page_at(1.5);
+}
+
+#[test]
+fn every_page_at_2_pixels_per_point() {
+    every_page_at(2.0);
+}
+
+#[test]
+fn every_page_at_3_pixels_per_point() {
+    every_page_at(3.0);
+}

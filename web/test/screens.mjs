@@ -1,0 +1,188 @@
+// The browser test at the screens learners have (issue #7): phones, tablets, laptops with
+// high-density displays, monitors. At each screen (CSS pixels × device pixel ratio), Debian's
+// Chromium opens every page — the introduction, each step with a choice made and played to its
+// end, the recap, the sandbox and the library with a scenario open — and checks that
+// - the console stays clean (no error, no warning, no page error: a panic would show here);
+// - the app's logical size is the page's CSS size, whatever the ratio (the app writes its
+//   size and ratio into the page on purpose: `data-screen` on the document);
+// - the top bar's items neither overlap nor leave the window (`data-top-bar`: each item's
+//   name and rectangle, in CSS pixels);
+// - the canvas is painted, and a screenshot of it is kept in web/test/out/screens/.
+// Then it makes the app panic on purpose and checks that the page says so, offers a reload
+// and keeps the saved progress.
+// Run: `npm test` in web/ (after `npm ci` and web/build.sh).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { serve, launch, firstFrame, pixelStats, repo } from './harness.mjs';
+
+const out = path.join(repo, 'web', 'test', 'out', 'screens');
+fs.mkdirSync(out, { recursive: true });
+
+/// [CSS width, CSS height, device pixel ratio, touch]: a phone in portrait, a tablet both
+/// ways, Retina laptops, a full-HD and a QHD monitor.
+const SCREENS = [
+  [390, 844, 3, true],
+  [768, 1024, 2, true],
+  [1024, 768, 2, true],
+  [1280, 800, 2, false],
+  [1440, 900, 2, false],
+  [1920, 1080, 1, false],
+  [2560, 1440, 1, false],
+];
+const STEPS = 8;
+
+const server = await serve();
+const browser = await launch();
+const results = [];
+
+/// A link to page `step` showing `file` (a scenario in tests/), made as the app makes them:
+/// raw deflate, base64url without padding.
+function link(file, step) {
+  const toml = fs.readFileSync(path.join(repo, file));
+  return `v=1&step=${step}&scenario=${zlib.deflateRawSync(toml, { level: 9 }).toString('base64url')}`;
+}
+
+/// What the app says about its layout, read from the page.
+async function layout(page) {
+  return page.evaluate(() => ({
+    screen: document.documentElement.dataset.screen,
+    topBar: JSON.parse(document.documentElement.dataset.topBar ?? '[]'),
+    css: [innerWidth, innerHeight, devicePixelRatio],
+  }));
+}
+
+/// Checks the page on screen and keeps its screenshot as `<screen>-<name>.png`.
+async function looks(page, log, screen, name) {
+  // egui finds what it draws in the frame after a change of page; let both frames run.
+  await page.waitForTimeout(400);
+  const { screen: size, topBar, css } = await layout(page);
+  const [width, height, ratio] = css;
+  // Points may differ from CSS pixels by the rounding of the drawing buffer to whole pixels.
+  const [, w, h, r] = /^([\d.]+)x([\d.]+)@([\d.]+)$/.exec(size ?? '') ?? [];
+  assert.ok(
+    Math.abs(w - width) < 1 && Math.abs(h - height) < 1 && Number(r) === ratio,
+    `${name}: the app's size ${size} is the page's CSS size ${width}x${height}@${ratio}`,
+  );
+  assert.ok(topBar.length >= 15, `${name}: the top bar has all its items (${topBar.length})`);
+  for (const [i, [item, [x, y, w, h]]] of topBar.entries()) {
+    assert.ok(x >= 0 && x + w <= width + 0.5, `${name}: ${item} is inside the page (${x}+${w} of ${width})`);
+    for (const [other, [ox, oy, ow, oh]] of topBar.slice(i + 1)) {
+      const apart = x + w <= ox + 0.5 || ox + ow <= x + 0.5 || y + h <= oy + 0.5 || oy + oh <= y + 0.5;
+      assert.ok(apart, `${name}: ${item} [${x},${y},${w},${h}] overlaps ${other} [${ox},${oy},${ow},${oh}]`);
+    }
+  }
+  const picture = await page.screenshot({ path: path.join(out, `${screen}-${name}.png`) });
+  const stats = pixelStats(picture);
+  assert.ok(stats.colours > 50 && stats.inked > 0.005, `${name}: the page is painted (${JSON.stringify(stats)})`);
+  assert.deepEqual(log.problems, [], `${name}: the console has no errors or warnings`);
+}
+
+/// Presses `key` on the app (the canvas has the keyboard) and waits for the address to
+/// match `hash`.
+async function press(page, key, hash) {
+  await page.keyboard.press(key);
+  await page.waitForFunction((h) => h.test(location.hash), hash, { timeout: 10000 });
+}
+
+// `node test/screens.mjs 390x844x3 1280x800x2` runs those screens only (and no panic check).
+const only = process.argv.slice(2);
+for (const [width, height, ratio, touch] of SCREENS) {
+  const screen = `${width}x${height}x${ratio}`;
+  if (only.length && !only.includes(screen)) continue;
+  const context = await browser.newContext({
+    viewport: { width, height },
+    deviceScaleFactor: ratio,
+    hasTouch: touch,
+    isMobile: touch && width < 800,
+  });
+  const page = await context.newPage();
+  const log = { problems: [] };
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') log.problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => log.problems.push(`page error: ${e.message}`));
+  const started = Date.now();
+  try {
+    await page.goto(server.url);
+    await firstFrame(page);
+    await looks(page, log, screen, 'intro');
+    await page.locator('canvas').focus();
+    for (let n = 1; n <= STEPS; n++) {
+      await press(page, 'PageDown', new RegExp(`^#v=1&step=${n}(&|$)`));
+      // The first option, played to its end: the verdict is told.
+      await press(page, '1', new RegExp(`^#v=1&step=${n}&choices=(0\\.)*0$`));
+      await page.waitForTimeout(200); // the run is made in the frame after the choice
+      await page.keyboard.press('End');
+      await looks(page, log, screen, `step${n}`);
+    }
+    await press(page, 'PageDown', /^#v=1&step=9&/);
+    await looks(page, log, screen, 'recap');
+    for (const [name, fragment, title] of [
+      ['sandbox', link('tests/scenarios/step5-pause-unfenced.toml', 10), /^locksim · Sandbox · Step 5/],
+      ['library', link('tests/scenarios/step5-fencing-token.toml', 11), /^locksim · Library · Step 5/],
+    ]) {
+      await page.goto(`${server.url}#${fragment}`);
+      await firstFrame(page);
+      assert.match(await page.title(), title);
+      await looks(page, log, screen, name);
+    }
+    results.push(true);
+    console.log(`ok   ${screen}: every page (${Date.now() - started} ms)`);
+  } catch (error) {
+    results.push(false);
+    console.log(`FAIL ${screen}\n     ${String(error.stack ?? error).replaceAll('\n', '\n     ')}`);
+    await page.screenshot({ path: path.join(out, `${screen}-failure.png`) }).catch(() => {});
+  } finally {
+    await context.close();
+  }
+}
+
+// A panic is never a blank page: the page says what stopped, offers a reload, and keeps the
+// progress saved before it.
+if (!only.length) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  try {
+    await page.goto(`${server.url}#v=1&step=2&choices=0.1`);
+    await firstFrame(page);
+    await page.waitForFunction(() => localStorage.getItem('locksim-progress')?.includes('Step(1)'), null, {
+      timeout: 10000,
+    });
+    const saved = await page.evaluate(() => localStorage.getItem('locksim-progress'));
+    const outcome = await page.evaluate(() =>
+      import('./locksim.js').then((m) => m.panic_for_test()).then(() => 'returned', (e) => `threw: ${e}`),
+    );
+    assert.match(outcome, /^threw/, 'the panic ends the call');
+    const stopped = page.locator('#stopped');
+    assert.ok(await stopped.isVisible(), 'the message is shown');
+    assert.ok(await page.locator('canvas').isHidden(), 'the dead canvas is hidden');
+    assert.match(
+      await page.locator('#stopped-reason').textContent(),
+      /^locksim stopped: a panic on purpose, for the browser test \(at src\/app\/web\.rs:\d+\)$/,
+    );
+    assert.ok(errors.some((e) => e.includes('a panic on purpose')), 'the console has the panic too');
+    await page.screenshot({ path: path.join(out, 'stopped.png') });
+    assert.equal(await page.evaluate(() => localStorage.getItem('locksim-progress')), saved, 'progress is kept');
+    await Promise.all([page.waitForEvent('load'), page.locator('#reload').click()]);
+    await firstFrame(page);
+    assert.ok(await page.locator('#stopped').isHidden(), 'after the reload the app runs again');
+    assert.match(await page.title(), /^locksim · Step 2 · /);
+    results.push(true);
+    console.log('ok   a panic shows its message, a reload button, and keeps progress');
+  } catch (error) {
+    results.push(false);
+    console.log(`FAIL a panic\n     ${String(error.stack ?? error).replaceAll('\n', '\n     ')}`);
+  } finally {
+    await context.close();
+  }
+}
+
+await browser.close();
+await server.close();
+const failed = results.filter((ok) => !ok).length;
+console.log(`${results.length - failed} passed, ${failed} failed; screenshots in web/test/out/screens/`);
+process.exit(failed ? 1 : 0);
