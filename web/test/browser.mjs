@@ -48,6 +48,20 @@ async function check(name, body) {
 /// Lets the app draw a page it has just switched to: egui finds what a click hits in the
 /// layout of the frame before.
 const settle = (page) => page.waitForTimeout(300);
+/// Clicks at `point` until the fragment reads `hash`: on a loaded machine the first click can
+/// land while the app still lays out the page it has just switched to, and egui then takes it
+/// for a hover. Fails after a few tries.
+async function clickUntil(page, point, hash) {
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    await page.mouse.click(point.x, point.y);
+    const done = await page
+      .waitForFunction((h) => location.hash === h, hash, { timeout: 2000 })
+      .then(() => true, () => false);
+    if (done) return;
+    await settle(page);
+  }
+  assert.fail(`clicking at (${point.x}, ${point.y}) never led to ${hash}`);
+}
 const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 const shot = async (page, name) => page.screenshot({ path: path.join(out, `${name}.png`) });
 const fragment = (page) => new URL(page.url()).hash.replace(/^#/, '');
@@ -109,15 +123,13 @@ const OPTION_2 = { x: 185, y: 276 }; // step 1's second option
 await check('a click on a course option changes what is shown', async (page, log) => {
   await page.goto(server.url);
   await firstFrame(page);
-  await page.mouse.click(BEGIN.x, BEGIN.y);
-  await page.waitForFunction(() => location.hash === '#v=1&step=1');
+  await clickUntil(page, BEGIN, '#v=1&step=1');
   assert.equal(await page.title(), 'locksim · Step 1 · The stuck flag');
   await page.mouse.move(700, 600); // off the options, so no hover highlight differs
   await settle(page);
   const before = await shot(page, 'course-step1');
-  await page.mouse.click(OPTION_2.x, OPTION_2.y);
   // The app exposes its state on purpose in the fragment: step 1, option 2 (index 1) chosen.
-  await page.waitForFunction(() => location.hash === '#v=1&step=1&choices=1');
+  await clickUntil(page, OPTION_2, '#v=1&step=1&choices=1');
   await page.mouse.move(700, 600);
   await page.waitForTimeout(500);
   const after = await shot(page, 'course-step1-option2');
@@ -208,11 +220,9 @@ for (const [name, bad, says] of [
 await check("the browser's storage keeps the learner's progress", async (page, log) => {
   await page.goto(server.url);
   await firstFrame(page);
-  await page.mouse.click(BEGIN.x, BEGIN.y);
-  await page.waitForFunction(() => location.hash === '#v=1&step=1');
+  await clickUntil(page, BEGIN, '#v=1&step=1');
   await settle(page);
-  await page.mouse.click(OPTION_2.x, OPTION_2.y);
-  await page.waitForFunction(() => location.hash === '#v=1&step=1&choices=1');
+  await clickUntil(page, OPTION_2, '#v=1&step=1&choices=1');
   // eframe writes to localStorage on its auto-save tick; the app asks for one 2 s after a change.
   await page.waitForFunction(() => localStorage.getItem('locksim-progress')?.includes('Step(0)'), null, {
     timeout: 10000,
