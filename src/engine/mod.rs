@@ -314,6 +314,7 @@ impl<'a> Sim<'a> {
     }
 
     /// A transmission of message `id` reaches `to`'s side of the link.
+    #[inline]
     fn arrive(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg) {
         match self.sc.network.transport {
             Transport::Datagram => {
@@ -333,14 +334,18 @@ impl<'a> Sim<'a> {
                     self.retry(from, to, id, msg);
                     return;
                 }
-                for ready in self.net.arrive(from, to, id, msg) {
-                    self.hand_over(from, to, ready.id, ready.msg);
+                if let Some(msg) = self.net.arrive(from, to, id, msg) {
+                    self.hand_over(from, to, id, msg);
+                    while let Some(ready) = self.net.next_ready(from, to) {
+                        self.hand_over(from, to, ready.id, ready.msg);
+                    }
                 }
             }
         }
     }
 
     /// The receiving process gets the message: now, after its pause, or never if it is down.
+    #[inline]
     fn hand_over(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg) {
         let node = &mut self.nodes[to as usize];
         if !node.alive {
@@ -358,6 +363,7 @@ impl<'a> Sim<'a> {
         }
     }
 
+    #[inline]
     fn dropped(&mut self, from: NodeId, to: NodeId, id: MsgId, reason: DropReason) {
         self.record(
             to,
@@ -411,6 +417,7 @@ impl<'a> Sim<'a> {
 
     /// Sends `msg`. Over TCP it is delivered in order, late if its link is cut or a packet is
     /// lost, and lost only with its connection; as a datagram it is dropped by a cut or `loss`.
+    #[inline]
     fn send(&mut self, from: NodeId, to: NodeId, msg: Msg) {
         self.msg_count += 1;
         let id = self.msg_count;
@@ -436,6 +443,7 @@ impl<'a> Sim<'a> {
     }
 
     /// TCP: one transmission of message `id` (the first, or a retransmission).
+    #[inline]
     fn transmit(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg, again: bool) {
         if self.lost() || self.net.is_cut(from, to) {
             if !again {
@@ -465,12 +473,14 @@ impl<'a> Sim<'a> {
     }
 
     /// Whether `network.loss` takes this transmission.
+    #[inline]
     fn lost(&mut self) -> bool {
         let loss = self.sc.network.loss;
         loss > 0.0 && self.rng.random_bool(loss.min(1.0))
     }
 
     /// The message travels the link's delay (plus any `delay` window on it).
+    #[inline]
     fn put_on_wire(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg) {
         let [lo, hi] = self.sc.network.delay_ms;
         let delay = if hi > lo {
@@ -497,6 +507,7 @@ impl<'a> Sim<'a> {
         );
     }
 
+    #[inline]
     fn record(&mut self, node: NodeId, kind: EventKind) {
         if let Some(events) = &mut self.events {
             events.push(Event {

@@ -124,6 +124,7 @@ impl Net {
     }
 
     /// Whether a message between `a` and `b` is blocked now.
+    #[inline]
     pub fn is_cut(&self, a: NodeId, b: NodeId) -> bool {
         self.cuts
             .iter()
@@ -144,6 +145,7 @@ impl Net {
     }
 
     /// Extra delay for a message sent now on `from → to`, ms.
+    #[inline]
     pub fn extra_ms(&self, from: NodeId, to: NodeId, now_ms: u64) -> u64 {
         self.slows
             .iter()
@@ -152,15 +154,18 @@ impl Net {
             .sum()
     }
 
+    #[inline]
     fn conn(&mut self, from: NodeId, to: NodeId) -> &mut VecDeque<InFlight> {
         &mut self.conns[from as usize * self.nodes + to as usize]
     }
 
+    #[inline]
     fn find(&mut self, from: NodeId, to: NodeId, id: MsgId) -> Option<&mut InFlight> {
         self.conn(from, to).iter_mut().find(|m| m.id == id)
     }
 
     /// TCP: a new message enters the connection `from → to` at `now_ms`, on the wire.
+    #[inline]
     pub fn open(&mut self, from: NodeId, to: NodeId, id: MsgId, now_ms: u64) {
         self.conn(from, to).push_back(InFlight {
             id,
@@ -171,6 +176,7 @@ impl Net {
     }
 
     /// TCP: whether the connection still carries message `id` (a dead connection lost it).
+    #[inline]
     pub fn carries(&mut self, from: NodeId, to: NodeId, id: MsgId) -> bool {
         self.find(from, to, id).is_some()
     }
@@ -201,35 +207,45 @@ impl Net {
     }
 
     /// TCP: a retransmission of `id` goes out now.
+    #[inline]
     pub fn on_wire(&mut self, from: NodeId, to: NodeId, id: MsgId) {
         if let Some(m) = self.find(from, to, id) {
             m.stage = Stage::OnWire;
         }
     }
 
-    /// TCP: message `id` reached the receiver's end of the connection. Returns, in order, every
-    /// message the receiving process can now read: none if an earlier one is still missing.
-    pub fn arrive(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg) -> Vec<Flushed> {
+    /// TCP: message `id` reached the receiver's end of the connection. Returns it if the
+    /// receiving process can read it now (every earlier message is in); otherwise it waits
+    /// there, and [`Net::next_ready`] hands it out once the gap before it is filled.
+    #[inline]
+    pub fn arrive(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg) -> Option<Msg> {
         let conn = self.conn(from, to);
-        let Some(m) = conn.iter_mut().find(|m| m.id == id) else {
-            return Vec::new();
-        };
-        m.stage = Stage::Arrived(msg);
-        let mut ready = Vec::new();
-        while conn
-            .front()
-            .is_some_and(|m| matches!(m.stage, Stage::Arrived(_)))
-        {
-            if let Some(InFlight {
+        if conn.front().is_some_and(|m| m.id == id) {
+            conn.pop_front();
+            return Some(msg);
+        }
+        if let Some(m) = conn.iter_mut().find(|m| m.id == id) {
+            m.stage = Stage::Arrived(msg);
+        }
+        None
+    }
+
+    /// TCP: the next message the receiving process can read on `from → to`, in the order sent:
+    /// `None` while the oldest one still travels (or the connection is empty).
+    #[inline]
+    pub fn next_ready(&mut self, from: NodeId, to: NodeId) -> Option<Flushed> {
+        let conn = self.conn(from, to);
+        if !matches!(conn.front()?.stage, Stage::Arrived(_)) {
+            return None;
+        }
+        match conn.pop_front() {
+            Some(InFlight {
                 id,
                 stage: Stage::Arrived(msg),
                 ..
-            }) = conn.pop_front()
-            {
-                ready.push(Flushed { id, msg });
-            }
+            }) => Some(Flushed { id, msg }),
+            _ => None,
         }
-        ready
     }
 
     /// TCP: the connection `from → to` dies; returns the ids of the messages it lost.
@@ -303,10 +319,14 @@ mod tests {
         net.open(0, 1, 1, 0);
         net.open(0, 1, 2, 1);
         net.retry_at(0, 1, 1, 3, 900_000);
-        assert!(net.arrive(0, 1, 2, msg()).is_empty());
+        assert!(net.arrive(0, 1, 2, msg()).is_none(), "2 waits behind 1");
+        assert!(net.next_ready(0, 1).is_none());
         net.on_wire(0, 1, 1);
-        let ids: Vec<MsgId> = net.arrive(0, 1, 1, msg()).iter().map(|f| f.id).collect();
-        assert_eq!(ids, [1, 2]);
+        assert!(net.arrive(0, 1, 1, msg()).is_some(), "1 is read at once");
+        let ids: Vec<MsgId> = std::iter::from_fn(|| net.next_ready(0, 1))
+            .map(|f| f.id)
+            .collect();
+        assert_eq!(ids, [2]);
     }
 
     #[test]
