@@ -5,7 +5,9 @@
 //! node beside it (a column, a lane), so "A: acquired 'lock' as A.1" would say A twice.
 
 use crate::scenario::Topology;
-use crate::trace::{DropReason, Event, EventKind, LetGoReason, MsgId, RejectReason, Token, Trace};
+use crate::trace::{
+    DropReason, Event, EventKind, LetGoReason, MsgId, NodeId, RejectReason, Token, Trace,
+};
 
 pub use crate::checker::fmt_ms;
 
@@ -45,9 +47,23 @@ pub fn is_network(kind: &EventKind) -> bool {
 /// engine records at node 0 but which hit the whole network.
 pub fn node_label<'t>(trace: &'t Trace, event: &Event) -> &'t str {
     match event.kind {
-        EventKind::PartitionStarted { .. } | EventKind::Healed => "network",
+        EventKind::PartitionStarted { .. }
+        | EventKind::PartitionEnded { .. }
+        | EventKind::Healed => "network",
         _ => trace.node_name(event.node),
     }
+}
+
+/// A partition's groups as `[A] | [store1, store2]`.
+fn sides(trace: &Trace, groups: &[Vec<NodeId>]) -> String {
+    let groups: Vec<String> = groups
+        .iter()
+        .map(|g| {
+            let names: Vec<&str> = g.iter().map(|&n| trace.node_name(n)).collect();
+            format!("[{}]", names.join(", "))
+        })
+        .collect();
+    groups.join(" | ")
 }
 
 /// One short line saying what `event` (an event of `trace`) was.
@@ -104,14 +120,13 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
             )
         }
         EventKind::PartitionStarted { groups } => {
-            let groups: Vec<String> = groups
-                .iter()
-                .map(|g| {
-                    let names: Vec<&str> = g.iter().map(|n| name(*n)).collect();
-                    format!("[{}]", names.join(", "))
-                })
-                .collect();
-            format!("partition: no messages between {}", groups.join(" | "))
+            format!("partition: no messages between {}", sides(trace, groups))
+        }
+        EventKind::PartitionEnded { groups } => {
+            format!(
+                "partition over: links between {} work again",
+                sides(trace, groups)
+            )
         }
         EventKind::Healed => "partition healed: every link works again".to_string(),
         EventKind::DelayStarted {

@@ -203,6 +203,10 @@ pub enum EventKind {
     PartitionStarted {
         groups: Vec<Vec<NodeId>>,
     },
+    /// The partition between these groups ended (its `for_ms` ran out).
+    PartitionEnded {
+        groups: Vec<Vec<NodeId>>,
+    },
     /// Every partition ended.
     Healed,
     /// Messages `node` → `to` take `extra_ms` longer for `for_ms`.

@@ -82,6 +82,7 @@ fn matters(kind: &EventKind) -> bool {
         | K::Restarted
         | K::ClockJumped { .. }
         | K::PartitionStarted { .. }
+        | K::PartitionEnded { .. }
         | K::Healed
         | K::DelayStarted { .. }
         // Rare (only across a cut link) and they explain a late write or a late release.

@@ -633,6 +633,15 @@ impl<'a> Builder<'a> {
                     p.end_ms = at;
                 }
             }
+            EventKind::PartitionEnded { ref groups } => {
+                if let Some(p) = self
+                    .partitions
+                    .iter_mut()
+                    .find(|p| p.end_ms == horizon && p.groups == *groups)
+                {
+                    p.end_ms = at;
+                }
+            }
             EventKind::AcquireStarted { key, .. } => match self.waiting.get(&(node, key)) {
                 Some(&index) => {
                     if let SpanKind::Waiting { attempts, .. } = &mut self.span_mut(node, index).kind

@@ -309,7 +309,11 @@ impl<'a> Sim<'a> {
             Ev::Resume(node) => self.resume(node),
             Ev::Unstall(node) => self.unstall(node),
             Ev::Restart(node) => self.restart(node),
-            Ev::EndCut(id) => self.net.end_cut(id),
+            Ev::EndCut(id) => {
+                if let Some(groups) = self.net.end_cut(id) {
+                    self.record(0, EventKind::PartitionEnded { groups });
+                }
+            }
         }
     }
 

@@ -37,6 +37,7 @@ pub fn retry_offset_ms(n: u32) -> u64 {
 struct Cut {
     id: u32,
     group_of: Vec<Option<u16>>,
+    groups: Vec<Vec<NodeId>>,
 }
 
 /// A window during which messages on one link take longer.
@@ -109,13 +110,15 @@ impl Net {
         self.cuts.push(Cut {
             id: self.next_cut,
             group_of,
+            groups: groups.to_vec(),
         });
         self.next_cut
     }
 
-    /// Ends one partition (no-op if already healed).
-    pub fn end_cut(&mut self, id: u32) {
-        self.cuts.retain(|c| c.id != id);
+    /// Ends one partition; returns its groups, or `None` if a heal already ended it.
+    pub fn end_cut(&mut self, id: u32) -> Option<Vec<Vec<NodeId>>> {
+        let i = self.cuts.iter().position(|c| c.id == id)?;
+        Some(self.cuts.remove(i).groups)
     }
 
     /// Ends every partition.
@@ -349,7 +352,8 @@ mod tests {
         let id = net.cut(&[vec![0], vec![1, 2]]);
         assert!(net.is_cut(0, 1) && net.is_cut(2, 0));
         assert!(!net.is_cut(1, 2) && !net.is_cut(0, 3));
-        net.end_cut(id);
+        assert_eq!(net.end_cut(id), Some(vec![vec![0], vec![1, 2]]));
         assert!(!net.is_cut(0, 1));
+        assert_eq!(net.end_cut(id), None, "already over");
     }
 }
