@@ -39,6 +39,9 @@ pub struct Lanes {
     pub messages: Vec<Message>,
     /// The messages' flights, send to arrival, in the same order.
     pub flights: Intervals,
+    /// Indexes into `messages` of those TCP held across a cut link: few, and each one matters,
+    /// so the timeline draws them even where the others are summed up as haze.
+    pub held: Vec<usize>,
     /// The verdict's violations in time order, as indexes into `Verdict::violations`.
     pub violations: Vec<usize>,
     /// Their times, classed by [`ViolationClass`], in the same order.
@@ -953,6 +956,7 @@ impl<'a> Builder<'a> {
         // Sends are recorded in time order; the sort only makes that a checked promise.
         messages.sort_by_key(|m| m.sent_ms);
         let flights = Intervals::new(messages.iter().map(|m| (m.sent_ms, m.end_ms)).collect());
+        let held = (0..messages.len()).filter(|&i| messages[i].held).collect();
         let mut violations: Vec<usize> = (0..self.verdict.violations.len()).collect();
         violations.sort_by_key(|&i| self.verdict.violations[i].at_ms);
         let violation_times = Instants::new(violations.iter().map(|&i| {
@@ -967,6 +971,7 @@ impl<'a> Builder<'a> {
             legend,
             messages,
             flights,
+            held,
             violations,
             violation_times,
         }
@@ -1803,6 +1808,26 @@ mod tests {
     }
 
     const CONSENSUS: &str = include_str!("../../tests/scenarios/step6-consensus-failover.toml");
+
+    #[test]
+    fn a_write_held_by_tcp_waits_then_lands_and_its_partition_ends() {
+        let (trace, lanes) = engine_run(include_str!(
+            "../../tests/cases/partition-holds-write-until-heal.toml"
+        ));
+        let held: Vec<&Message> = lanes.held.iter().map(|&i| &lanes.messages[i]).collect();
+        let write = held
+            .iter()
+            .find(|m| m.what.starts_with("write"))
+            .expect("A's write is held");
+        // Sent at 1 008 ms into the cut, sent again at + 12 600 ms, after the heal at 8 990.
+        assert_eq!((write.sent_ms, write.left_ms), (1_008, 13_608));
+        assert!(write.end_ms > write.left_ms && write.dropped.is_none());
+        assert!(write.details(&trace, 20_000).contains("TCP held it"));
+        assert_eq!(
+            lanes.partitions[0].end_ms, 8_990,
+            "the cut ends when it heals"
+        );
+    }
 
     #[test]
     fn messages_fly_from_send_to_arrival_or_loss() {

@@ -91,6 +91,13 @@ pub(super) fn plan(c: &Canvas, lanes: &Lanes) -> Plan {
             }),
         }
     }
+    // A held message is rare and tells the story of its run: it gets its arrow at any zoom.
+    for &i in &lanes.held {
+        let m = &lanes.messages[i];
+        if m.sent_ms as f64 <= to && m.end_ms as f64 >= from && !arrows.contains(&i) {
+            arrows.push(i);
+        }
+    }
     Plan { arrows, haze }
 }
 
