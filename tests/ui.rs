@@ -170,7 +170,7 @@ fn step5_a_wrong_call_is_unsafe_and_the_fence_is_safe() {
 fn digits_pick_options_and_space_pauses() {
     let mut h = fresh();
     go_to_step(&mut h, 4);
-    press(&mut h, Key::Num4);
+    press(&mut h, Key::Num5);
     assert!(shows(&h, "Your call: Owner tokens already stop this"));
     assert!(shows(&h, "Playing…"));
     press(&mut h, Key::Space);
