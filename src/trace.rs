@@ -259,6 +259,12 @@ pub enum EventKind {
         token: Token,
         count: u32,
     },
+    /// No answer to the worker's write came within its `write_timeout_ms`: it goes on as if
+    /// the write landed (the write itself may still arrive, late).
+    WriteTimedOut {
+        key: KeyId,
+        token: Token,
+    },
     /// The worker's renewal was acknowledged; it believes the lease lasts `lease_ms` more.
     Renewed {
         key: KeyId,

@@ -68,6 +68,7 @@ fn matters(kind: &EventKind) -> bool {
         | K::Acquired { .. }
         | K::Reentered { .. }
         | K::LeftNested { .. }
+        | K::WriteTimedOut { .. }
         | K::Reloaded { .. }
         | K::TtlSet { .. }
         | K::ForceReleased { .. }

@@ -11,7 +11,7 @@ pub fn write(out: &mut impl Write, trace: &Trace, all: bool) -> io::Result<()> {
     let shown: Vec<&Event> = trace
         .events
         .iter()
-        .filter(|e| all || !is_network(&e.kind))
+        .filter(|e| all || !is_network(trace, e))
         .collect();
     let hidden = trace.events.len() - shown.len();
 

@@ -831,10 +831,14 @@ impl Sim<'_> {
             Phase::Reading => self.start_work(w),
             Phase::Writing => {
                 // No answer: the worker goes on as if the write happened.
-                if let Some(h) = worker.hold.as_mut() {
-                    h.writes_done += 1;
-                }
+                let key = worker.key;
+                let Some(h) = worker.hold.as_mut() else {
+                    return;
+                };
+                h.writes_done += 1;
+                let token = h.token;
                 worker.phase = Phase::Working;
+                self.record(w, EventKind::WriteTimedOut { key, token });
                 self.continue_work(w);
             }
             _ => {}
