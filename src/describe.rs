@@ -6,10 +6,11 @@
 
 use std::collections::HashMap;
 
+use crate::checker::Kind;
 use crate::scenario::Topology;
 use crate::trace::{DropReason, Event, EventKind, LetGoReason, MsgId, RejectReason, Token, Trace};
 
-pub use crate::checker::fmt_ms;
+pub use crate::checker::{fmt_count, fmt_ms};
 
 /// A node's clock reading, which can be negative (a clock set behind true time 0).
 pub fn fmt_clock_ms(ms: i64) -> String {
@@ -28,6 +29,12 @@ pub fn cut_short(at_ms: u64) -> String {
         fmt_ms(at_ms),
         fmt_ms(at_ms),
     )
+}
+
+/// The line every front end shows for violations found but not kept
+/// ([`crate::checker::Verdict::more`]): "and 277 305 more foreign_release".
+pub fn and_more(kind: Kind, count: u64) -> String {
+    format!("and {} more {kind}", fmt_count(count))
 }
 
 /// Whether an event is message plumbing (a send, a delivery, a loss). Front ends hide these by

@@ -7,7 +7,14 @@ use crate::trace::{KeyId, NodeId, Token, Trace};
 /// Formats a simulated time or duration in ms for people: digits in groups of three separated
 /// by a space, then the unit, e.g. `1840` → `"1 840 ms"`, `20000` → `"20 000 ms"`.
 pub fn fmt_ms(ms: u64) -> String {
-    let digits = ms.to_string();
+    let mut out = fmt_count(ms);
+    out.push_str(" ms");
+    out
+}
+
+/// A count for people, digits in groups of three: `277305` → `"277 305"`.
+pub fn fmt_count(n: u64) -> String {
+    let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 3);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
@@ -15,7 +22,6 @@ pub fn fmt_ms(ms: u64) -> String {
         }
         out.push(c);
     }
-    out.push_str(" ms");
     out
 }
 

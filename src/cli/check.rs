@@ -261,7 +261,7 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(
             text.starts_with(
-                "CUT SHORT: 2 of 6 runs hit the engine's budget of 5 000 000 events before the \
+                "CUT SHORT: 2 of 6 runs hit the engine's budget of 500 000 events before the \
                  horizon (seed 9 stopped at 1 311 968 ms). Nothing after the cut was simulated: \
                  those runs are judged only up to where they stopped.\n  replay: locksim run \
                  s.toml --seed 9\n\n"
