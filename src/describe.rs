@@ -10,7 +10,7 @@ use crate::checker::Kind;
 use crate::scenario::Topology;
 use crate::trace::{DropReason, Event, EventKind, LetGoReason, MsgId, RejectReason, Token, Trace};
 
-pub use crate::checker::{fmt_count, fmt_ms};
+pub use crate::checker::{fmt_count, fmt_ms, printable};
 
 /// A node's clock reading, which can be negative (a clock set behind true time 0).
 pub fn fmt_clock_ms(ms: i64) -> String {
@@ -96,7 +96,7 @@ impl<'t> Labels<'t> {
 
 /// The line for `event`; `message` says what a message id carried.
 fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> String {
-    let key = |k| format!("'{}'", trace.key_name(k));
+    let key = |k| format!("'{}'", printable(trace.key_name(k), false));
     let tok = |t| trace.token_name(t);
     let name = |n| trace.node_name(n);
     match &event.kind {
@@ -615,5 +615,27 @@ mod tests {
         }
         let unsent = event(0, A, 0, EventKind::Deliver { msg: 999, from: A });
         assert_eq!(labels.describe(&unsent), "receive message #999 from A");
+    }
+
+    #[test]
+    fn printed_text_escapes_what_a_terminal_would_obey() {
+        assert_eq!(printable("lock", false), "lock");
+        assert_eq!(
+            printable("\u{1b}[2Jx\u{7}\n", false),
+            "\\u{1b}[2Jx\\u{7}\\u{a}"
+        );
+        assert_eq!(printable("a\nb\tc\r", true), "a\nb\tc\\u{d}");
+        assert_eq!(printable("R\u{202e}X", true), "R\\u{202e}X");
+        let mut t = trace(vec![event(
+            0,
+            A,
+            0,
+            EventKind::AcquireStarted { key: 0, token: A1 },
+        )]);
+        t.keys[0] = "lock\nfake line".to_string();
+        assert_eq!(
+            describe(&t, &t.events[0]),
+            "tries to acquire 'lock\\u{a}fake line' as A.1"
+        );
     }
 }

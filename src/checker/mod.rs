@@ -19,7 +19,7 @@ use std::collections::BinaryHeap;
 
 use serde::{Deserialize, Serialize};
 
-pub use explain::{fmt_count, fmt_ms};
+pub use explain::{fmt_count, fmt_ms, is_bidi_control, printable};
 
 use crate::scenario::{ResourceMode, Scenario};
 use crate::trace::{KeyId, NodeId, Token, Trace};

@@ -9,7 +9,7 @@ use serde::{Serialize, Serializer};
 use super::args::CheckArgs;
 use super::{Status, input, output};
 use crate::checker::{Kind, Verdict};
-use crate::describe::fmt_ms;
+use crate::describe::{fmt_ms, printable};
 use crate::{checker, engine};
 
 /// Runs the scenario once per seed and reports how often each kind of violation appeared.
@@ -53,7 +53,8 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
         writeln!(
             out,
             "{}: {} runs, seeds {from} to {last}\n",
-            scenario.name, tally.runs
+            printable(&scenario.name, false),
+            tally.runs
         )?;
         tally.write_table(out, &args.file)?;
     }

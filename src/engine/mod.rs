@@ -19,6 +19,8 @@ mod worker;
 /// A single store node's lock table, for tests that hold the model to a real store
 /// (`tests/redis_conformance.rs`).
 pub use store::{Acquire, LockTable, Release};
+/// The consensus leader's flow-control bounds (etcd's `MaxSizePerMsg`, `MaxInflightMsgs`).
+pub use store::{MAX_APPEND_ENTRIES, MAX_INFLIGHT_APPENDS};
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
