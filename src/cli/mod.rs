@@ -33,6 +33,9 @@ enum Status {
     Fail,
     /// A file could not be read or is not a valid scenario: exit 2.
     Invalid,
+    /// `check` was stopped by Ctrl-C and printed the tally so far: exit 130, as a shell
+    /// reports a command ended by SIGINT (128 + 2).
+    Interrupted,
 }
 
 impl Status {
@@ -47,6 +50,7 @@ impl From<Status> for ExitCode {
             Status::Pass => 0,
             Status::Fail => 1,
             Status::Invalid => 2,
+            Status::Interrupted => 130,
         })
     }
 }
