@@ -30,12 +30,17 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
     // No fragment at all: the app restores the learner's own progress from storage instead.
     let state = state.filter(|_| fragment.len() > 1);
 
+    // Filled while the app is created (the runner calls the closure before `start` resolves):
+    // a saved progress that cannot be read is told like a link that cannot be used.
+    let storage_notice = std::rc::Rc::new(std::cell::Cell::new(None));
+    let noted = std::rc::Rc::clone(&storage_notice);
     let runner = eframe::WebRunner::new();
     runner
         .start(
             canvas,
             eframe::WebOptions::default(),
             Box::new(move |cc| {
+                noted.set(LocksimApp::storage_notice(cc.storage));
                 // Before the first frame lays out any text: there are no fonts until then.
                 cc.egui_ctx.set_fonts(fonts());
                 let app = match state {
@@ -51,6 +56,10 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
         .await?;
     // The runner lives as long as the page: its event handlers hold what they need.
     std::mem::forget(runner);
+    let notice = match (notice, storage_notice.take()) {
+        (Some(link), Some(saved)) => Some(format!("{link} {saved}")),
+        (link, saved) => link.or(saved),
+    };
     Ok(notice)
 }
 

@@ -57,10 +57,16 @@ impl fmt::Display for InputError {
     }
 }
 
-/// Reads and parses (which validates) the scenario at `path`. A file over
-/// [`scenario::MAX_BYTES`] is refused at once: by its size when the file system knows it, and
-/// otherwise (a pipe, `/dev/zero`) as soon as one byte more than the limit has been read.
+/// Reads and parses (which validates) the scenario at `path`.
 pub fn load(path: &Path) -> Result<Scenario, InputError> {
+    let bytes = read(path)?;
+    scenario::parse_bytes(&bytes).map_err(|e| InputError::invalid(path, e))
+}
+
+/// The bytes of the scenario file at `path`. A file over [`scenario::MAX_BYTES`] is refused
+/// at once: by its size when the file system knows it, and otherwise (a pipe, `/dev/zero`) as
+/// soon as one byte more than the limit has been read. The desktop app's Load reads this way.
+pub fn read(path: &Path) -> Result<Vec<u8>, InputError> {
     let unreadable = |e: std::io::Error| InputError::unreadable(path, &e);
     let file = File::open(path).map_err(unreadable)?;
     let known = file.metadata().map_err(unreadable)?.len();
@@ -74,7 +80,7 @@ pub fn load(path: &Path) -> Result<Scenario, InputError> {
     if bytes.len() > scenario::MAX_BYTES {
         return Err(InputError::invalid(path, scenario::too_large(None)));
     }
-    scenario::parse_bytes(&bytes).map_err(|e| InputError::invalid(path, e))
+    Ok(bytes)
 }
 
 #[cfg(test)]

@@ -8,6 +8,8 @@ mod args;
 mod check;
 mod course;
 mod input;
+
+pub use input::{InputError, read as read_scenario_file};
 mod output;
 mod report;
 mod run;
@@ -22,7 +24,6 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use args::{Cli, Command};
-use input::InputError;
 
 /// How a command ended. Ordered by severity, so several results combine with `max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
