@@ -10,6 +10,10 @@
 //! inputs. A failure names the seed and the inputs that led to it.
 
 #![cfg(feature = "gui")]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "frame times are measured in real time; the app under test reads egui's clock"
+)]
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};

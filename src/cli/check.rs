@@ -4,7 +4,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Serialize, Serializer};
@@ -38,7 +38,7 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
     if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} seeds  {eta} left") {
         bar.set_style(style);
     }
-    let mut lines = (!io::stderr().is_terminal()).then(|| ProgressLines::new(Instant::now()));
+    let mut lines = (!io::stderr().is_terminal()).then(ProgressLines::new);
     // Ctrl-C ends the loop between runs (a run is bounded by the event budget), so the tally
     // so far is printed rather than lost. Setting the handler fails only if one is set already.
     let stop = Arc::new(AtomicBool::new(false));
@@ -59,7 +59,7 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
         bar.inc(1);
         if let Some(line) = lines
             .as_mut()
-            .and_then(|l| l.due(Instant::now(), &tally, args.seeds))
+            .and_then(|l| l.due(bar.elapsed(), &tally, args.seeds))
         {
             let _ = writeln!(io::stderr(), "{line}");
         }
@@ -99,34 +99,33 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
 /// often enough to show it is alive, rarely enough to keep a log short.
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
-/// Plain progress lines for a stderr that is not a terminal, one per [`PROGRESS_EVERY`].
+/// Plain progress lines for a stderr that is not a terminal, one per [`PROGRESS_EVERY`]. Time
+/// is the progress bar's own count since it started (the crate keeps a monotonic clock).
 struct ProgressLines {
-    started: Instant,
-    next: Instant,
+    next: Duration,
 }
 
 impl ProgressLines {
-    fn new(now: Instant) -> Self {
+    fn new() -> Self {
         ProgressLines {
-            started: now,
-            next: now + PROGRESS_EVERY,
+            next: PROGRESS_EVERY,
         }
     }
 
-    /// The line to print at `now`, if one is due: runs done of `total`, how many were unsafe
-    /// or not live, and the time taken.
-    fn due(&mut self, now: Instant, tally: &Tally, total: u64) -> Option<String> {
-        if now < self.next {
+    /// The line to print `elapsed` after the start, if one is due: runs done of `total`, how
+    /// many were unsafe or not live, and the time taken.
+    fn due(&mut self, elapsed: Duration, tally: &Tally, total: u64) -> Option<String> {
+        if elapsed < self.next {
             return None;
         }
-        self.next = now + PROGRESS_EVERY;
+        self.next = elapsed + PROGRESS_EVERY;
         Some(format!(
             "check: {} of {} seeds, {} unsafe, {} not live, {} s",
             tally.runs,
             total,
             tally.runs - tally.safe,
             tally.runs - tally.live,
-            (now - self.started).as_secs()
+            elapsed.as_secs()
         ))
     }
 }
@@ -346,19 +345,15 @@ mod tests {
 
     #[test]
     fn progress_lines_come_every_few_seconds() {
-        let t0 = Instant::now();
-        let mut lines = ProgressLines::new(t0);
+        let mut lines = ProgressLines::new();
         let tally = tally();
-        assert_eq!(lines.due(t0 + Duration::from_secs(1), &tally, 100), None);
+        let s = Duration::from_secs;
+        assert_eq!(lines.due(s(1), &tally, 100), None);
         assert_eq!(
-            lines.due(t0 + PROGRESS_EVERY, &tally, 100).as_deref(),
+            lines.due(PROGRESS_EVERY, &tally, 100).as_deref(),
             Some("check: 4 of 100 seeds, 2 unsafe, 0 not live, 5 s")
         );
-        assert_eq!(lines.due(t0 + Duration::from_secs(6), &tally, 100), None);
-        assert!(
-            lines
-                .due(t0 + Duration::from_secs(11), &tally, 100)
-                .is_some()
-        );
+        assert_eq!(lines.due(s(6), &tally, 100), None);
+        assert!(lines.due(s(11), &tally, 100).is_some());
     }
 }

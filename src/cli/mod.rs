@@ -69,7 +69,8 @@ pub fn main() -> ExitCode {
     let Some(command) = cli.command else {
         return open_app().into();
     };
-    let mut out = io::stdout().lock();
+    // Buffered: stdout alone flushes at every line, a write call per line of a long timeline.
+    let mut out = io::BufWriter::new(io::stdout().lock());
     let result = match &command {
         Command::Run(args) => run::run(args, &mut out),
         Command::Verify(args) => verify::verify(args, &mut out),
