@@ -5,8 +5,8 @@
 //! valid, is replaced only by input on the sandbox or library page (where the learner edits or
 //! picks it), never silently by something elsewhere.
 //!
-//! `cargo test` runs [`INPUTS`] inputs; `LOCKSIM_MONKEY_INPUTS=10000 cargo test --test monkey
-//! -- --nocapture` runs more and prints the frame times. `LOCKSIM_MONKEY_SEED` picks other
+//! `cargo test` runs [`INPUTS`] inputs; `LOCKSIM_MONKEY_INPUTS=10000 cargo test --release --test
+//! monkey -- --nocapture` runs more and prints the frame times. `LOCKSIM_MONKEY_SEED` picks other
 //! inputs. A failure names the seed and the inputs that led to it.
 
 #![cfg(feature = "gui")]
@@ -31,12 +31,16 @@ const WINDOW: [f32; 2] = [1280.0, 800.0];
 /// Inputs in `cargo test`: every page many times, about a minute in a debug build.
 const INPUTS: usize = 400;
 
-/// The slowest frame allowed, debug build included. Measured here (10 000 inputs, debug build
-/// on 2 shared cores): most frames take 5–30 ms, the slowest, which lays out a fresh run's
-/// timeline after a page switch or a pick from the library, about 250 ms. The budget leaves room
-/// for a busy machine while still catching a frame that hangs, as a run without an event budget
-/// or a quadratic label did.
-const FRAME_BUDGET: Duration = Duration::from_millis(1_500);
+/// The slowest frame allowed. Measured here (2 shared cores): a release build over 10 000
+/// inputs had a median frame under 1 ms, p99 13 ms and the slowest 40 ms (a page switch that
+/// lays out a fresh run); a debug build's median 19 ms, p99 0.4 s and slowest 0.8–1.5 s under
+/// load. The budgets leave room for a busy machine while still catching a frame that hangs,
+/// as a run without an event budget or a quadratic label would.
+const FRAME_BUDGET: Duration = if cfg!(debug_assertions) {
+    Duration::from_secs(5)
+} else {
+    Duration::from_millis(250)
+};
 
 /// Buttons that open the desktop's native file dialogs: a headless test cannot answer them.
 const NATIVE_DIALOGS: [&str; 2] = ["Load file…", "Save as…"];
@@ -216,10 +220,15 @@ fn random_input_never_panics_stalls_or_replaces_the_sandbox_scenario() {
     let inputs = env_number("LOCKSIM_MONKEY_INPUTS", INPUTS as u64) as usize;
     let seed = env_number("LOCKSIM_MONKEY_SEED", 7);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut h = Harness::builder().with_size(WINDOW).build_ui_state(
-        |ui, app: &mut LocksimApp| app.show(ui),
-        LocksimApp::restore(None),
-    );
+    // The app's own policy for characters no font has (typed CJK, emoji): draw a box, as
+    // egui does outside tests, where the harness would panic instead.
+    let mut h = Harness::builder()
+        .with_size(WINDOW)
+        .allow_missing_glyphs()
+        .build_ui_state(
+            |ui, app: &mut LocksimApp| app.show(ui),
+            LocksimApp::restore(None),
+        );
     h.run_steps(3);
 
     let mut history: Vec<String> = Vec::new();
