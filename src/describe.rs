@@ -4,12 +4,15 @@
 //! A description never starts with the event's own node: every front end already shows the
 //! node beside it (a column, a lane), so "A: acquired 'lock' as A.1" would say A twice.
 
+use std::collections::HashMap;
+
+use crate::checker::Kind;
 use crate::scenario::Topology;
 use crate::trace::{
     DropReason, Event, EventKind, LetGoReason, MsgId, NodeId, RejectReason, Role, Token, Trace,
 };
 
-pub use crate::checker::fmt_ms;
+pub use crate::checker::{fmt_count, fmt_ms, printable};
 
 /// A node's clock reading, which can be negative (a clock set behind true time 0).
 pub fn fmt_clock_ms(ms: i64) -> String {
@@ -28,6 +31,12 @@ pub fn cut_short(at_ms: u64) -> String {
         fmt_ms(at_ms),
         fmt_ms(at_ms),
     )
+}
+
+/// The line every front end shows for violations found but not kept
+/// ([`crate::checker::Verdict::more`]): "and 277 305 more foreign_release".
+pub fn and_more(kind: Kind, count: u64) -> String {
+    format!("and {} more {kind}", fmt_count(count))
 }
 
 /// Whether an event of `trace` is message plumbing (a send, a delivery, a loss, and the
@@ -67,24 +76,59 @@ fn sides(trace: &Trace, groups: &[Vec<NodeId>]) -> String {
     groups.join(" | ")
 }
 
-/// One short line saying what `event` (an event of `trace`) was.
+/// One short line saying what `event` (an event of `trace`) was. A delivery or a loss names
+/// its message by a search of the trace: fine for one event; to label many, use [`Labels`].
 pub fn describe(trace: &Trace, event: &Event) -> String {
-    let key = |k| format!("'{}'", trace.key_name(k));
+    line(trace, event, &|msg| message(trace, msg))
+}
+
+/// Labels every event of one trace. What each message carried is indexed once, so labelling
+/// a whole run is linear in its events (a search per delivery made `run --all` quadratic).
+pub struct Labels<'t> {
+    trace: &'t Trace,
+    /// What each message carried, by id, from its send event.
+    sent: HashMap<MsgId, &'t str>,
+}
+
+impl<'t> Labels<'t> {
+    pub fn new(trace: &'t Trace) -> Self {
+        let mut sent = HashMap::new();
+        for e in &trace.events {
+            if let EventKind::Send { msg, what, .. } = &e.kind {
+                // The first send of an id, as `describe` finds it.
+                sent.entry(*msg).or_insert(what.as_str());
+            }
+        }
+        Labels { trace, sent }
+    }
+
+    /// The same line as [`describe`], without searching the trace.
+    pub fn describe(&self, event: &Event) -> String {
+        line(self.trace, event, &|msg| match self.sent.get(&msg) {
+            Some(what) => what.to_string(),
+            None => unknown_message(msg),
+        })
+    }
+}
+
+/// The line for `event`; `message` says what a message id carried.
+fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> String {
+    let key = |k| format!("'{}'", printable(trace.key_name(k), false));
     let tok = |t| trace.token_name(t);
     let name = |n| trace.node_name(n);
     match &event.kind {
         EventKind::Send { to, what, .. } => format!("send {what} → {}", name(*to)),
         EventKind::Deliver { msg, from } => {
-            format!("receive {} from {}", message(trace, *msg), name(*from))
+            format!("receive {} from {}", message(*msg), name(*from))
         }
         EventKind::Held { msg, to } => format!(
             "link to {} cut: TCP holds {} and retransmits it",
             name(*to),
-            message(trace, *msg)
+            message(*msg)
         ),
         EventKind::Retransmitted { msg, to } => format!(
             "TCP's next retransmission of {} to {} gets through (the link is up again)",
-            message(trace, *msg),
+            message(*msg),
             name(*to)
         ),
         EventKind::Drop { msg, from, reason } => {
@@ -95,11 +139,7 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
                 DropReason::Reset => "its sender crashed before it got through",
                 DropReason::GaveUp => "TCP gave up retransmitting it and dropped the connection",
             };
-            format!(
-                "never got {} from {}: {why}",
-                message(trace, *msg),
-                name(*from)
-            )
+            format!("never got {} from {}: {why}", message(*msg), name(*from))
         }
 
         EventKind::Paused { for_ms } => format!("paused for {}", fmt_ms(*for_ms)),
@@ -378,8 +418,7 @@ fn writer(trace: &Trace, token: Token, fence: Option<u64>) -> String {
     }
 }
 
-/// What message `msg` carried, from its send event. Deliveries and drops record only the id;
-/// the search is linear, which is fine for one hover or one printed timeline of a lesson.
+/// What message `msg` carried, from its send event. Deliveries and drops record only the id.
 fn message(trace: &Trace, msg: MsgId) -> String {
     trace
         .events
@@ -388,7 +427,12 @@ fn message(trace: &Trace, msg: MsgId) -> String {
             EventKind::Send { msg: m, what, .. } if *m == msg => Some(what.clone()),
             _ => None,
         })
-        .unwrap_or_else(|| format!("message #{msg}"))
+        .unwrap_or_else(|| unknown_message(msg))
+}
+
+/// A message whose send the trace does not hold.
+fn unknown_message(msg: MsgId) -> String {
+    format!("message #{msg}")
 }
 
 #[cfg(test)]
@@ -574,5 +618,45 @@ mod tests {
         assert_eq!(describe(&t, &t.events[0]), "promoted to primary (epoch 2)");
         t.topology = Topology::Consensus;
         assert_eq!(describe(&t, &t.events[0]), "became leader (term 2)");
+    }
+
+    #[test]
+    fn labels_say_what_describe_says_for_every_event_of_a_run() {
+        let src = "version = 1\nname = \"m\"\nuntil_ms = 3000\n[network]\ntransport = \"datagram\"\nloss = 0.3\n[[worker]]\nname = \"A\"\nrepeat = 0\nwork_ms = 100\n";
+        let scenario = crate::scenario::parse(src).expect("valid");
+        let t = crate::engine::run(&scenario, 3);
+        assert!(
+            t.events
+                .iter()
+                .any(|e| matches!(e.kind, EventKind::Drop { .. }))
+        );
+        let labels = Labels::new(&t);
+        for e in &t.events {
+            assert_eq!(labels.describe(e), describe(&t, e));
+        }
+        let unsent = event(0, A, 0, EventKind::Deliver { msg: 999, from: A });
+        assert_eq!(labels.describe(&unsent), "receive message #999 from A");
+    }
+
+    #[test]
+    fn printed_text_escapes_what_a_terminal_would_obey() {
+        assert_eq!(printable("lock", false), "lock");
+        assert_eq!(
+            printable("\u{1b}[2Jx\u{7}\n", false),
+            "\\u{1b}[2Jx\\u{7}\\u{a}"
+        );
+        assert_eq!(printable("a\nb\tc\r", true), "a\nb\tc\\u{d}");
+        assert_eq!(printable("R\u{202e}X", true), "R\\u{202e}X");
+        let mut t = trace(vec![event(
+            0,
+            A,
+            0,
+            EventKind::AcquireStarted { key: 0, token: A1 },
+        )]);
+        t.keys[0] = "lock\nfake line".to_string();
+        assert_eq!(
+            describe(&t, &t.events[0]),
+            "tries to acquire 'lock\\u{a}fake line' as A.1"
+        );
     }
 }

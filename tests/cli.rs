@@ -254,3 +254,44 @@ fn every_library_scenario_meets_its_expectations() {
     let output = locksim(&args);
     assert_eq!(status(&output), 0, "{}", text(&output.stdout));
 }
+
+/// Ctrl-C during a long `check` prints the tally of the runs done, then exits 130.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_check_prints_the_tally_so_far() {
+    use std::process::Stdio;
+    let path = scenario_file("interrupted.toml", MINIMAL);
+    for json_flag in [false, true] {
+        let mut args = vec!["check", path.to_str().unwrap(), "--seeds", "100000000"];
+        if json_flag {
+            args.push("--json");
+        }
+        let child = Command::new(env!("CARGO_BIN_EXE_locksim"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start locksim");
+        std::thread::sleep(std::time::Duration::from_millis(1_500));
+        let sent = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(sent.success());
+        let out = child.wait_with_output().expect("locksim ends");
+        assert_eq!(status(&out), 130, "{}", text(&out.stderr));
+        if json_flag {
+            let doc = json(&out);
+            assert_eq!(doc["interrupted"], true);
+            assert!(doc["runs"].as_u64().is_some_and(|n| n > 0), "{doc}");
+        } else {
+            let stdout = text(&out.stdout);
+            assert!(stdout.contains("(stopped by Ctrl-C after "), "{stdout}");
+            assert!(
+                stdout.contains("of 100000000: the tally so far)"),
+                "{stdout}"
+            );
+            assert!(stdout.contains("  safe runs "), "{stdout}");
+        }
+    }
+}

@@ -1146,3 +1146,112 @@ fn every_duration_is_bounded_by_the_longest_horizon() {
     assert_eq!(err.field, "worker[0].work_ms");
     assert!(err.message.contains("at most"), "{}", err.message);
 }
+
+// ---- hostile input: each answered like any other error ----
+
+#[test]
+fn a_bad_fault_value_is_blamed_on_its_key_even_when_another_key_has_the_same_value() {
+    // `node = "A"` comes first with an equal value; the bad one is `for_ms`.
+    let src = with_fault("at_ms = 5\nkind = \"pause\"\nnode = \"A\"\nfor_ms = \"A\"");
+    let e = rejects(
+        &src,
+        "fault[1].for_ms",
+        "for_ms = \"A\"",
+        "must be a whole number",
+    );
+    assert_eq!(e.column, Some(10));
+    let src = with_fault("at_ms = 2\nkind = \"partition\"\ngroups = [[\"A\"], [2]]");
+    rejects(
+        &src,
+        "fault[1].groups[1][0]",
+        "groups = [[",
+        "must be a string in quotes; got 2",
+    );
+}
+
+#[test]
+fn a_fault_kind_that_is_not_a_string_names_the_kinds() {
+    for value in ["7", "[\"pause\"]", "{ a = 1 }", "true"] {
+        let src = with_fault(&format!("at_ms = 5\nkind = {value}"));
+        rejects(
+            &src,
+            "fault[1].kind",
+            &format!("kind = {value}"),
+            "must be one of pause, stall, crash",
+        );
+    }
+}
+
+#[test]
+fn an_enum_value_that_is_not_a_string_names_the_choices() {
+    let src = with("design = \"token\"", "design = 5");
+    rejects(
+        &src,
+        "lock.design",
+        "design = 5",
+        "must be one of flag, setnx",
+    );
+}
+
+#[test]
+fn deep_nesting_is_an_error_in_plain_words() {
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let src = with("for_ms = 500", &format!("for_ms = 500\nx = {deep}"));
+    let e = parse(&src).unwrap_err();
+    assert!(e.message.starts_with("nested too deeply"), "{e}");
+    assert!(e.line.is_some(), "{e}");
+    assert!(!e.message.contains("recurs"), "{e}");
+}
+
+#[test]
+fn text_shown_to_people_refuses_control_characters() {
+    let e = rejects(
+        &with("name = \"Rules\"", "name = \"R\\u001b[2J\""),
+        "name",
+        "name = \"R",
+        "must not contain control characters; found U+001B",
+    );
+    assert_eq!(e.column, Some(1));
+    rejects(
+        &with("key = \"lock\"", "key = \"lock\\nfake line\""),
+        "worker[1].key",
+        "key = \"lock",
+        "found U+000A",
+    );
+    rejects(
+        &with(
+            "name = \"Rules\"",
+            "name = \"Rules\"\ndescription = \"a\\u0007\"",
+        ),
+        "description",
+        "description",
+        "found U+0007",
+    );
+    // A description may break lines; a right-to-left override never belongs in a title.
+    parse(&with(
+        "name = \"Rules\"",
+        "name = \"Rules\"\ndescription = \"a\\nb\\tc\"",
+    ))
+    .unwrap();
+    rejects(
+        &with("name = \"Rules\"", "name = \"R\\u202eX\""),
+        "name",
+        "name = \"R",
+        "found U+202E",
+    );
+}
+
+#[test]
+fn a_byte_that_is_not_text_is_reported_at_its_line_and_column() {
+    let mut bytes = with("name = \"B\"", "name = \"B?\"").into_bytes();
+    let at = bytes.iter().position(|&b| b == b'?').unwrap();
+    bytes[at] = 0xC3;
+    let e = locksim::scenario::parse_bytes(&bytes).unwrap_err();
+    assert_eq!(e.field, "worker[1].name");
+    assert_eq!(e.message, "not UTF-8 text (byte 0xC3)");
+    assert_eq!(
+        e.line,
+        Some(line_of(&with("name = \"B\"", "name = \"B?\""), "B?"))
+    );
+    assert_eq!(e.column, Some(10));
+}

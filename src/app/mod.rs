@@ -75,6 +75,11 @@ pub fn run_native() -> Result<(), String> {
         "locksim",
         options,
         Box::new(move |cc| {
+            // The desktop has no notice area of its own before the first frame: say it where
+            // a launch from a terminal shows it.
+            if let Some(notice) = LocksimApp::storage_notice(cc.storage) {
+                eprintln!("locksim: {notice}");
+            }
             Ok(Box::new(NativeApp {
                 app: LocksimApp::new(cc),
                 stopped: flag,
@@ -156,10 +161,7 @@ impl LocksimApp {
     /// Starts the app from `storage` (none: a first visit). What [`Self::new`] does, without
     /// a window; UI tests use it.
     pub fn restore(storage: Option<&dyn eframe::Storage>) -> Self {
-        let progress = storage
-            .and_then(|s| eframe::get_value::<Progress>(s, PROGRESS_KEY))
-            .map(Progress::fit_to_course)
-            .unwrap_or_default();
+        let (progress, _) = Progress::load(storage, PROGRESS_KEY);
         LocksimApp {
             progress,
             course: CourseView::default(),
@@ -168,6 +170,25 @@ impl LocksimApp {
             look: theme::Look::default(),
             top_bar: Vec::new(),
         }
+    }
+
+    /// What to tell the learner about the progress saved in `storage`: `Some` when a record is
+    /// there but cannot be read, so [`Self::restore`] started afresh.
+    pub fn storage_notice(storage: Option<&dyn eframe::Storage>) -> Option<String> {
+        Progress::load(storage, PROGRESS_KEY).1
+    }
+
+    /// The sandbox form's scenario as edited so far (`None` before the sandbox was opened).
+    /// UI tests watch it: nothing but the learner's own edits, or an explicit pick from the
+    /// library, may replace it.
+    pub fn sandbox_draft(&self) -> Option<&crate::scenario::Scenario> {
+        self.tools.draft()
+    }
+
+    /// Whether a tool page (the sandbox or the library) is on screen: the pages where the
+    /// learner edits or picks the sandbox's scenario.
+    pub fn on_tool_page(&self) -> bool {
+        matches!(self.progress.place, Place::Sandbox | Place::Library)
     }
 
     /// Draws one frame of the whole window into `ui`.

@@ -352,7 +352,13 @@ impl Sandbox {
     /// Puts `text` in the TOML box and, if it is a valid scenario, in the form; otherwise the
     /// form stays and the box shows where the text goes wrong.
     fn take_text(&mut self, text: String) {
-        match scenario::parse(&text) {
+        self.take_bytes(text.as_bytes());
+    }
+
+    /// [`Self::take_text`] for the bytes of a file, which may not be text: a byte that is not
+    /// UTF-8 is reported at its line and column like any other error.
+    fn take_bytes(&mut self, bytes: &[u8]) {
+        match scenario::parse_bytes(bytes) {
             Ok(s) => {
                 self.draft = s;
                 self.text_error = None;
@@ -367,7 +373,7 @@ impl Sandbox {
                 ));
             }
         }
-        self.text = text;
+        self.text = String::from_utf8_lossy(bytes).into_owned();
     }
 
     /// Draws the form; returns the draft when Run is pressed.
@@ -433,12 +439,9 @@ impl Sandbox {
                 .add_filter("scenario", &["toml"])
                 .pick_file();
             if let Some(path) = picked {
-                match std::fs::read_to_string(&path) {
-                    Ok(text) => self.take_text(text),
-                    Err(e) => {
-                        self.notice =
-                            Some((format!("Could not read {}: {e}", path.display()), true));
-                    }
+                match crate::cli::read_scenario_file(&path) {
+                    Ok(bytes) => self.take_bytes(&bytes),
+                    Err(e) => self.notice = Some((format!("Could not load {e}"), true)),
                 }
             }
         }

@@ -594,4 +594,78 @@ mod tests {
         );
         assert_eq!(app.shared_state(), SharedState::default());
     }
+
+    /// A fragment that may be anything: random text, a real link cut short or with characters
+    /// changed, a real link with junk added, or hostile values in every field.
+    fn hostile() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let real = encode(&full());
+        let cut = {
+            let real = real.clone();
+            any::<proptest::sample::Index>().prop_map(move |i| {
+                let chars: Vec<char> = real.chars().collect();
+                chars[..i.index(chars.len() + 1)].iter().collect::<String>()
+            })
+        };
+        let changed = {
+            let real = real.clone();
+            proptest::collection::vec((any::<proptest::sample::Index>(), any::<char>()), 1..6)
+                .prop_map(move |edits| {
+                    let mut chars: Vec<char> = real.chars().collect();
+                    for (at, c) in edits {
+                        let i = at.index(chars.len());
+                        chars[i] = c;
+                    }
+                    chars.into_iter().collect::<String>()
+                })
+        };
+        let appended = {
+            let real = real.clone();
+            ".{0,40}".prop_map(move |junk| format!("{real}{junk}"))
+        };
+        let fields = (
+            prop_oneof![Just("1".to_string()), "[0-9]{0,25}", ".{0,8}"],
+            prop_oneof!["[0-9]{0,25}", ".{0,8}"],
+            prop_oneof!["[-0-9.]{0,200}", ".{0,8}"],
+            prop_oneof!["[A-Za-z0-9_-]{0,400}", ".{0,8}"],
+        )
+            .prop_map(|(v, step, choices, scenario)| {
+                format!("#v={v}&step={step}&choices={choices}&seed={step}&scenario={scenario}")
+            });
+        prop_oneof![".{0,300}", cut, changed, appended, fields]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config {
+            cases: 512,
+            failure_persistence: None,
+            ..Default::default()
+        })]
+
+        /// Whatever a link holds, decoding gives a state or an error a learner can read, never
+        /// a panic; and the app opens from any state it gives.
+        #[test]
+        fn any_fragment_decodes_or_says_why(fragment in hostile()) {
+            match decode(&fragment) {
+                Ok(state) => {
+                    let app = crate::app::LocksimApp::from_shared(state, None);
+                    let _ = app.title();
+                }
+                Err(e) => proptest::prop_assert!(
+                    e.to_string().starts_with("This link's saved state cannot be used")
+                ),
+            }
+        }
+
+        /// A deflated payload of random bytes, or of a huge text, is refused as damaged.
+        #[test]
+        fn a_hostile_payload_is_refused(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600), repeat in 1usize..200_000) {
+            let junk = format!("v=1&scenario={}", base64url::encode(&bytes));
+            let _ = decode(&junk);
+            let big = "#".repeat(repeat);
+            let packed = miniz_oxide::deflate::compress_to_vec(big.as_bytes(), 9);
+            let fragment = format!("v=1&scenario={}", base64url::encode(&packed));
+            proptest::prop_assert!(decode(&fragment).is_err());
+        }
+    }
 }

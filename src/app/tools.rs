@@ -129,6 +129,11 @@ impl Tools {
         }
     }
 
+    /// The sandbox form's scenario as edited so far, once the sandbox has been opened.
+    pub fn draft(&self) -> Option<&Scenario> {
+        self.sandbox.as_ref().map(Sandbox::draft)
+    }
+
     /// The scenario of the run on screen at tool page `place` (a shared link carries it).
     pub fn shown(&self, place: Place) -> Option<&Scenario> {
         match place {

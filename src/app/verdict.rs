@@ -122,6 +122,11 @@ pub fn violations(
         }
         ui.add_space(6.0);
     }
+    if seen_to_end {
+        for &(kind, count) in &verdict.more {
+            ui.label(RichText::new(whole_numbers(&crate::describe::and_more(kind, count))).weak());
+        }
+    }
     clicked
 }
 

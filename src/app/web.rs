@@ -47,6 +47,10 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
     // Before the runner's own hook (installed by `new`), which logs the panic to the console
     // and then calls this one.
     std::panic::set_hook(Box::new(|info| show_stopped(&super::stop_line(info))));
+    // Filled while the app is created (the runner calls the closure before `start` resolves):
+    // a saved progress that cannot be read is told like a link that cannot be used.
+    let storage_notice = std::rc::Rc::new(std::cell::Cell::new(None));
+    let noted = std::rc::Rc::clone(&storage_notice);
     let runner = eframe::WebRunner::new();
     let page_canvas = canvas.clone();
     runner
@@ -54,6 +58,7 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
             canvas,
             eframe::WebOptions::default(),
             Box::new(move |cc| {
+                noted.set(LocksimApp::storage_notice(cc.storage));
                 // Before the first frame lays out any text: there are no fonts until then.
                 cc.egui_ctx.set_fonts(fonts());
                 let app = match state {
@@ -71,6 +76,10 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
         .await?;
     // The runner lives as long as the page: its event handlers hold what they need.
     std::mem::forget(runner);
+    let notice = match (notice, storage_notice.take()) {
+        (Some(link), Some(saved)) => Some(format!("{link} {saved}")),
+        (link, saved) => link.or(saved),
+    };
     Ok(notice)
 }
 

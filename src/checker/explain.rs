@@ -2,12 +2,21 @@
 //!
 //! Strings are only built for violations that are reported, never per event.
 
+use std::borrow::Cow;
+
 use crate::trace::{KeyId, NodeId, Token, Trace};
 
 /// Formats a simulated time or duration in ms for people: digits in groups of three separated
 /// by a space, then the unit, e.g. `1840` → `"1 840 ms"`, `20000` → `"20 000 ms"`.
 pub fn fmt_ms(ms: u64) -> String {
-    let digits = ms.to_string();
+    let mut out = fmt_count(ms);
+    out.push_str(" ms");
+    out
+}
+
+/// A count for people, digits in groups of three: `277305` → `"277 305"`.
+pub fn fmt_count(n: u64) -> String {
+    let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 3);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
@@ -15,8 +24,34 @@ pub fn fmt_ms(ms: u64) -> String {
         }
         out.push(c);
     }
-    out.push_str(" ms");
     out
+}
+
+/// `text` safe to print on a terminal: control characters (escape sequences that clear the
+/// screen, retitle the window or hide what follows) and the invisible bidirectional overrides
+/// that reorder a line are written as `\u{1b}` escapes. Line breaks and tabs are kept if
+/// `newlines`.
+/// Validation already refuses them in names, keys and descriptions; this is the second guard.
+pub fn printable(text: &str, newlines: bool) -> Cow<'_, str> {
+    let kept = |c: char| newlines && matches!(c, '\n' | '\t');
+    let hidden = |c: char| (c.is_control() && !kept(c)) || is_bidi_control(c);
+    if !text.chars().any(hidden) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hidden(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The Unicode characters that silently reorder text (embeddings, overrides, isolates).
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// A node's name; `?` for an id the trace does not list (the checker never panics on a trace).
@@ -29,10 +64,8 @@ pub(super) fn node(trace: &Trace, id: NodeId) -> &str {
 
 /// A key's name, quoted as students see it in the sentences: `'lock'`.
 pub(super) fn key(trace: &Trace, id: KeyId) -> String {
-    format!(
-        "'{}'",
-        trace.keys.get(id as usize).map_or("?", String::as_str)
-    )
+    let name = trace.keys.get(id as usize).map_or("?", String::as_str);
+    format!("'{}'", printable(name, false))
 }
 
 /// A token as `A.1`, via [`Trace::token_name`] when its worker is a known node.

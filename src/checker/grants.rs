@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use super::explain::{self, fmt_ms};
 use super::facts::{Facts, Lease, Stamp};
-use super::{Kind, Violation, for_overlapping};
+use super::{Found, Kind, Violation, for_overlapping};
 use crate::scenario::Topology;
 use crate::trace::{KeyId, NodeId, Trace};
 
@@ -178,12 +178,7 @@ fn majority_periods(
 /// `double_grant`: the store side promised one key to two tokens for overlapping true time.
 /// One authority: any two node-level promises overlap; Redlock: two majorities at once.
 /// One violation per token pair, at the first instant both were valid.
-pub(super) fn double_grant(
-    trace: &Trace,
-    facts: &Facts,
-    grants: &Grants,
-    out: &mut Vec<Violation>,
-) {
+pub(super) fn double_grant(trace: &Trace, facts: &Facts, grants: &Grants, out: &mut Found) {
     let mut seen = BTreeSet::new();
     match grants.majority {
         None => {
@@ -280,7 +275,7 @@ fn two_majorities(trace: &Trace, facts: &Facts, a: &Held, b: &Held) -> Violation
 
 /// `foreign_release`: a release removed the lock of another grant (a blind delete after the
 /// releaser's own lease ran out). One violation per (releaser, holder) pair, the first time.
-pub(super) fn foreign_release(trace: &Trace, facts: &Facts, out: &mut Vec<Violation>) {
+pub(super) fn foreign_release(trace: &Trace, facts: &Facts, out: &mut Found) {
     let mut seen = BTreeSet::new();
     for r in &facts.removals {
         if !seen.insert((r.by, r.holder)) {

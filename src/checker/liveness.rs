@@ -4,7 +4,7 @@
 
 use super::explain::{self, fmt_ms};
 use super::facts::{Facts, TokenFacts};
-use super::{Kind, Violation};
+use super::{Found, Kind, Violation};
 use crate::scenario::Topology;
 use crate::trace::{KeyId, LetGoReason, NodeId, Role, Trace};
 
@@ -137,7 +137,7 @@ fn still_held(trace: &Trace, facts: &Facts) -> Vec<StillHeld> {
 /// crashed, stalled (a watchdog may keep renewing for it), already let go or handed a late
 /// grant back (its release was lost or never reached the store), or waiting on itself. One per token, at the moment the
 /// condition began.
-pub(super) fn stuck(trace: &Trace, facts: &Facts, out: &mut Vec<Violation>) {
+pub(super) fn stuck(trace: &Trace, facts: &Facts, out: &mut Found) {
     let mut reported = vec![false; facts.tokens.len()];
     for h in still_held(trace, facts) {
         let (Some(f), Some(done)) = (
@@ -197,12 +197,7 @@ pub(super) fn stuck(trace: &Trace, facts: &Facts, out: &mut Vec<Violation>) {
 /// spent longer than `starve_after_ms` running and asking. Time it was itself paused, crashed
 /// or stalled does not count: it was not kept out then. One per wait, reported at the moment
 /// its running time reached the limit.
-pub(super) fn starved(
-    trace: &Trace,
-    facts: &Facts,
-    starve_after_ms: u64,
-    out: &mut Vec<Violation>,
-) {
+pub(super) fn starved(trace: &Trace, facts: &Facts, starve_after_ms: u64, out: &mut Found) {
     for w in &facts.waits {
         let off = facts
             .nodes

@@ -14,9 +14,12 @@ mod writes;
 #[cfg(test)]
 mod testkit;
 
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
 use serde::{Deserialize, Serialize};
 
-pub use explain::fmt_ms;
+pub use explain::{fmt_count, fmt_ms, is_bidi_control, printable};
 
 use crate::scenario::{ResourceMode, Scenario};
 use crate::trace::{KeyId, NodeId, Token, Trace};
@@ -110,9 +113,99 @@ pub struct Verdict {
     /// `Some(t)` when the engine's event budget cut the run short at true time `t` (ms):
     /// nothing from `t` on was simulated, so liveness was judged only up to `t`.
     pub cut_short_at_ms: Option<u64>,
+    /// Violations found beyond the first [`MAX_KEPT_PER_KIND`] of a kind, counted but not
+    /// kept: (kind, how many more), in [`Kind::ALL`] order, kinds with none left out.
+    pub more: Vec<(Kind, u64)>,
 }
 
+/// Violations kept per kind: the earliest ones. 64 workers on a `flag` lock overlap in
+/// hundreds of thousands of pairs; a person reads the first few, and the rest are counted, so
+/// memory and output stay bounded whatever the scenario.
+pub const MAX_KEPT_PER_KIND: usize = 100;
+
+/// Collects violations as the checks find them: per kind, the [`MAX_KEPT_PER_KIND`] earliest
+/// (by time, then grants), and a count of all.
+#[derive(Default)]
+pub(crate) struct Found {
+    /// Per kind (index in [`Kind::ALL`]), a max-heap of those kept: the latest on top, to go
+    /// when an earlier one comes.
+    kept: [BinaryHeap<Ranked>; Kind::ALL.len()],
+    total: [u64; Kind::ALL.len()],
+}
+
+impl Found {
+    pub(crate) fn push(&mut self, v: Violation) {
+        let i = Kind::ALL.iter().position(|&k| k == v.kind).unwrap_or(0);
+        self.total[i] += 1;
+        let heap = &mut self.kept[i];
+        heap.push(Ranked(v));
+        if heap.len() > MAX_KEPT_PER_KIND {
+            heap.pop();
+        }
+    }
+
+    /// Every violation kept, sorted by time, then kind, then grants; and the counts of the rest.
+    fn finish(self) -> (Vec<Violation>, Vec<(Kind, u64)>) {
+        let mut more = Vec::new();
+        let mut violations = Vec::new();
+        for ((kind, heap), total) in Kind::ALL.iter().zip(self.kept).zip(self.total) {
+            if total > heap.len() as u64 {
+                more.push((*kind, total - heap.len() as u64));
+            }
+            violations.extend(heap.into_iter().map(|r| r.0));
+        }
+        violations.sort_by(|a, b| {
+            (a.at_ms, a.kind)
+                .cmp(&(b.at_ms, b.kind))
+                .then_with(|| a.grants.cmp(&b.grants))
+        });
+        (violations, more)
+    }
+}
+
+/// A violation ordered by when it happened, then its grants, nodes and text: a total order,
+/// so which ones are kept never depends on the order the checks found them.
+struct Ranked(Violation);
+
+impl Ranked {
+    fn rank(&self) -> (u64, &[Token], &[NodeId], &str) {
+        let v = &self.0;
+        (v.at_ms, &v.grants, &v.nodes, &v.explanation)
+    }
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.rank() == other.rank()
+    }
+}
+
+impl Eq for Ranked {}
+
 impl Verdict {
+    /// How many violations of `kind` were found, kept or not.
+    pub fn count(&self, kind: Kind) -> u64 {
+        let kept = self.violations.iter().filter(|v| v.kind == kind).count() as u64;
+        kept + self
+            .more
+            .iter()
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, n)| n)
+            .sum::<u64>()
+    }
+
     /// Whether at least one violation of `kind` was found.
     pub fn has(&self, kind: Kind) -> bool {
         self.violations.iter().any(|v| v.kind == kind)
@@ -134,7 +227,7 @@ impl Verdict {
 pub fn check(scenario: &Scenario, trace: &Trace) -> Verdict {
     let facts = facts::Facts::gather(trace);
     let grants = grants::Grants::compute(trace, &facts);
-    let mut violations = Vec::new();
+    let mut violations = Found::default();
     if scenario.resource.mode != ResourceMode::Idempotent {
         writes::stale_write(trace, &facts, &grants, &mut violations);
         writes::interleaved_writes(trace, &facts, &mut violations);
@@ -149,16 +242,13 @@ pub fn check(scenario: &Scenario, trace: &Trace) -> Verdict {
         scenario.check.starve_after_ms,
         &mut violations,
     );
-    violations.sort_by(|a, b| {
-        (a.at_ms, a.kind)
-            .cmp(&(b.at_ms, b.kind))
-            .then_with(|| a.grants.cmp(&b.grants))
-    });
+    let (violations, more) = violations.finish();
     Verdict {
         safe: !violations.iter().any(|v| v.kind.breaks_safety()),
         live: !violations.iter().any(|v| v.kind.breaks_liveness()),
         violations,
         cut_short_at_ms: trace.cut_short_at_ms,
+        more,
     }
 }
 
@@ -228,6 +318,42 @@ mod tests {
         );
         assert!(!v.safe);
         assert!(v.live);
+    }
+
+    #[test]
+    fn only_the_earliest_of_a_kind_are_kept_and_the_rest_counted() {
+        use super::{Found, MAX_KEPT_PER_KIND, Violation};
+        let mut found = Found::default();
+        let total = MAX_KEPT_PER_KIND as u64 * 3 + 7;
+        // Latest first, so keeping the first ones found would keep the wrong ones.
+        for at_ms in (0..total).rev() {
+            found.push(Violation {
+                kind: Kind::ForeignRelease,
+                at_ms,
+                nodes: Vec::new(),
+                grants: Vec::new(),
+                explanation: String::new(),
+            });
+        }
+        found.push(Violation {
+            kind: Kind::Stuck,
+            at_ms: 5,
+            nodes: Vec::new(),
+            grants: Vec::new(),
+            explanation: String::new(),
+        });
+        let (kept, more) = found.finish();
+        let releases: Vec<u64> = kept
+            .iter()
+            .filter(|v| v.kind == Kind::ForeignRelease)
+            .map(|v| v.at_ms)
+            .collect();
+        assert_eq!(releases, (0..MAX_KEPT_PER_KIND as u64).collect::<Vec<_>>());
+        assert_eq!(kept.len(), MAX_KEPT_PER_KIND + 1);
+        assert_eq!(
+            more,
+            vec![(Kind::ForeignRelease, total - MAX_KEPT_PER_KIND as u64)]
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use super::explain::{self, fmt_ms};
 use super::facts::Facts;
-use super::{Kind, Violation, for_overlapping};
+use super::{Found, Kind, Violation, for_overlapping};
 use crate::trace::{KeyId, NodeId, Trace};
 
 /// A worker's belief: from `Acquired` to `LetGo` (or the horizon), true ms, half-open.
@@ -22,7 +22,7 @@ struct Belief {
 
 /// Reports one `overlap` per pair of tokens of different workers whose beliefs on one key
 /// overlap, at the later of the two starts.
-pub(super) fn overlap(trace: &Trace, facts: &Facts, out: &mut Vec<Violation>) {
+pub(super) fn overlap(trace: &Trace, facts: &Facts, out: &mut Found) {
     let mut beliefs: Vec<Belief> = facts
         .tokens
         .iter()

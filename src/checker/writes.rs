@@ -10,13 +10,13 @@ use std::collections::BTreeSet;
 use super::explain::{self, fmt_ms};
 use super::facts::Facts;
 use super::grants::Grants;
-use super::{Kind, Violation, for_overlapping};
+use super::{Found, Kind, Violation, for_overlapping};
 use crate::trace::{KeyId, NodeId, Role, Token, Trace};
 
 /// `stale_write`: per key, the resource accepted a write from a grant older than the newest
 /// grant it had already accepted a write from. One violation per (older, newer) pair, at the
 /// first such write.
-pub(super) fn stale_write(trace: &Trace, facts: &Facts, grants: &Grants, out: &mut Vec<Violation>) {
+pub(super) fn stale_write(trace: &Trace, facts: &Facts, grants: &Grants, out: &mut Found) {
     // Per key: the newest grant with an accepted write so far, and when it first wrote.
     let mut newest: Vec<(KeyId, u32, u64)> = Vec::new();
     let mut seen = BTreeSet::new();
@@ -81,7 +81,7 @@ struct Span {
 /// (`a.start < b.end && b.start < a.end`): one read-modify-write can overwrite the other's
 /// update. Serial spans (B read after A's last accepted write) are fine. One violation per
 /// pair, at the earlier of the two last writes.
-pub(super) fn interleaved_writes(trace: &Trace, facts: &Facts, out: &mut Vec<Violation>) {
+pub(super) fn interleaved_writes(trace: &Trace, facts: &Facts, out: &mut Found) {
     let mut spans: Vec<Span> = facts
         .tokens
         .iter()

@@ -1,7 +1,10 @@
 //! `locksim check FILE --seeds N [--from S] [--json]`: "usually exclusive" as a number.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Serialize, Serializer};
@@ -9,7 +12,7 @@ use serde::{Serialize, Serializer};
 use super::args::CheckArgs;
 use super::{Status, input, output};
 use crate::checker::{Kind, Verdict};
-use crate::describe::fmt_ms;
+use crate::describe::{fmt_ms, printable};
 use crate::{checker, engine};
 
 /// Runs the scenario once per seed and reports how often each kind of violation appeared.
@@ -29,14 +32,24 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
         return Ok(Status::Invalid);
     };
 
-    // indicatif draws on stderr and hides itself when stderr is not a terminal, so piped or
-    // redirected output stays clean.
+    // indicatif draws on stderr and hides itself when stderr is not a terminal; a log or a
+    // CI job gets a plain line every few seconds instead.
     let bar = ProgressBar::new(args.seeds);
     if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} seeds  {eta} left") {
         bar.set_style(style);
     }
+    let mut lines = (!io::stderr().is_terminal()).then(ProgressLines::new);
+    // Ctrl-C ends the loop between runs (a run is bounded by the event budget), so the tally
+    // so far is printed rather than lost. Setting the handler fails only if one is set already.
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     let mut tally = Tally::new();
     for seed in from..=last {
+        if stop.load(Ordering::SeqCst) {
+            tally.interrupted = true;
+            break;
+        }
         let trace = engine::run(&scenario, seed);
         tally.add(
             seed,
@@ -44,20 +57,77 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
             &checker::check(&scenario, &trace),
         );
         bar.inc(1);
+        if let Some(line) = lines
+            .as_mut()
+            .and_then(|l| l.due(bar.elapsed(), &tally, args.seeds))
+        {
+            let _ = writeln!(io::stderr(), "{line}");
+        }
     }
     bar.finish_and_clear();
 
     if args.json {
         output::write_json(out, &tally)?;
     } else {
+        let done = match tally.runs.checked_sub(1) {
+            Some(n) => format!("seeds {from} to {}", from + n),
+            None => "no seeds".to_string(),
+        };
+        let stopped = if tally.interrupted {
+            format!(
+                " (stopped by Ctrl-C after {} of {}: the tally so far)",
+                tally.runs, args.seeds
+            )
+        } else {
+            String::new()
+        };
         writeln!(
             out,
-            "{}: {} runs, seeds {from} to {last}\n",
-            scenario.name, tally.runs
+            "{}: {} runs, {done}{stopped}\n",
+            printable(&scenario.name, false),
+            tally.runs
         )?;
         tally.write_table(out, &args.file)?;
     }
+    if tally.interrupted {
+        return Ok(Status::Interrupted);
+    }
     Ok(Status::of(tally.all_safe_and_live()))
+}
+
+/// How often `check` says how far it is when stderr is not a terminal (a pipe, a log, CI):
+/// often enough to show it is alive, rarely enough to keep a log short.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
+/// Plain progress lines for a stderr that is not a terminal, one per [`PROGRESS_EVERY`]. Time
+/// is the progress bar's own count since it started (the crate keeps a monotonic clock).
+struct ProgressLines {
+    next: Duration,
+}
+
+impl ProgressLines {
+    fn new() -> Self {
+        ProgressLines {
+            next: PROGRESS_EVERY,
+        }
+    }
+
+    /// The line to print `elapsed` after the start, if one is due: runs done of `total`, how
+    /// many were unsafe or not live, and the time taken.
+    fn due(&mut self, elapsed: Duration, tally: &Tally, total: u64) -> Option<String> {
+        if elapsed < self.next {
+            return None;
+        }
+        self.next = elapsed + PROGRESS_EVERY;
+        Some(format!(
+            "check: {} of {} seeds, {} unsafe, {} not live, {} s",
+            tally.runs,
+            total,
+            tally.runs - tally.safe,
+            tally.runs - tally.live,
+            elapsed.as_secs()
+        ))
+    }
 }
 
 /// Counts over many runs; serialises as the `--json` document of DESIGN §4.
@@ -70,6 +140,8 @@ struct Tally {
     events: u64,
     /// Runs the engine's event budget cut short: judged only up to where they stopped.
     cut_short: u64,
+    /// Ctrl-C stopped the runs before the last seed: the counts are of the runs done.
+    interrupted: bool,
     kinds: KindCounts,
     /// The first seed that was unsafe or not live: the run to look at first.
     #[serde(skip)]
@@ -105,6 +177,7 @@ impl Tally {
             live: 0,
             events: 0,
             cut_short: 0,
+            interrupted: false,
             kinds: KindCounts(Kind::ALL.map(|k| (k, KindCount::default()))),
             first_failing: None,
             first_cut: None,
@@ -140,7 +213,7 @@ impl Tally {
     /// and the first seed that did; then how many runs were safe and live; then the command
     /// that replays the first bad run.
     fn write_table(&self, out: &mut impl Write, file: &Path) -> io::Result<()> {
-        let percent = |n: u64| 100.0 * n as f64 / self.runs as f64;
+        let percent = |n: u64| 100.0 * n as f64 / self.runs.max(1) as f64;
         if let Some((seed, at)) = self.first_cut {
             let budget = fmt_ms(engine::MAX_STEPS);
             writeln!(
@@ -261,12 +334,26 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(
             text.starts_with(
-                "CUT SHORT: 2 of 6 runs hit the engine's budget of 5 000 000 events before the \
+                "CUT SHORT: 2 of 6 runs hit the engine's budget of 500 000 events before the \
                  horizon (seed 9 stopped at 1 311 968 ms). Nothing after the cut was simulated: \
                  those runs are judged only up to where they stopped.\n  replay: locksim run \
                  s.toml --seed 9\n\n"
             ),
             "{text}"
         );
+    }
+
+    #[test]
+    fn progress_lines_come_every_few_seconds() {
+        let mut lines = ProgressLines::new();
+        let tally = tally();
+        let s = Duration::from_secs;
+        assert_eq!(lines.due(s(1), &tally, 100), None);
+        assert_eq!(
+            lines.due(PROGRESS_EVERY, &tally, 100).as_deref(),
+            Some("check: 4 of 100 seeds, 2 unsafe, 0 not live, 5 s")
+        );
+        assert_eq!(lines.due(s(6), &tally, 100), None);
+        assert!(lines.due(s(11), &tally, 100).is_some());
     }
 }

@@ -2,6 +2,8 @@
 //! form that editors and terminals turn into a link.
 
 use std::fmt;
+use std::fs::File;
+use std::io::Read;
 use std::path::Path;
 
 use crate::scenario::{self, Scenario, ScenarioError};
@@ -57,8 +59,28 @@ impl fmt::Display for InputError {
 
 /// Reads and parses (which validates) the scenario at `path`.
 pub fn load(path: &Path) -> Result<Scenario, InputError> {
-    let src = std::fs::read_to_string(path).map_err(|e| InputError::unreadable(path, &e))?;
-    scenario::parse(&src).map_err(|e| InputError::invalid(path, e))
+    let bytes = read(path)?;
+    scenario::parse_bytes(&bytes).map_err(|e| InputError::invalid(path, e))
+}
+
+/// The bytes of the scenario file at `path`. A file over [`scenario::MAX_BYTES`] is refused
+/// at once: by its size when the file system knows it, and otherwise (a pipe, `/dev/zero`) as
+/// soon as one byte more than the limit has been read. The desktop app's Load reads this way.
+pub fn read(path: &Path) -> Result<Vec<u8>, InputError> {
+    let unreadable = |e: std::io::Error| InputError::unreadable(path, &e);
+    let file = File::open(path).map_err(unreadable)?;
+    let known = file.metadata().map_err(unreadable)?.len();
+    if known > scenario::MAX_BYTES as u64 {
+        return Err(InputError::invalid(path, scenario::too_large(Some(known))));
+    }
+    let mut bytes = Vec::new();
+    file.take(scenario::MAX_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() > scenario::MAX_BYTES {
+        return Err(InputError::invalid(path, scenario::too_large(None)));
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]

@@ -8,6 +8,8 @@ mod args;
 mod check;
 mod course;
 mod input;
+
+pub use input::{InputError, read as read_scenario_file};
 mod output;
 mod report;
 mod run;
@@ -22,7 +24,6 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use args::{Cli, Command};
-use input::InputError;
 
 /// How a command ended. Ordered by severity, so several results combine with `max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -33,6 +34,9 @@ enum Status {
     Fail,
     /// A file could not be read or is not a valid scenario: exit 2.
     Invalid,
+    /// `check` was stopped by Ctrl-C and printed the tally so far: exit 130, as a shell
+    /// reports a command ended by SIGINT (128 + 2).
+    Interrupted,
 }
 
 impl Status {
@@ -47,6 +51,7 @@ impl From<Status> for ExitCode {
             Status::Pass => 0,
             Status::Fail => 1,
             Status::Invalid => 2,
+            Status::Interrupted => 130,
         })
     }
 }
@@ -64,7 +69,8 @@ pub fn main() -> ExitCode {
     let Some(command) = cli.command else {
         return open_app().into();
     };
-    let mut out = io::stdout().lock();
+    // Buffered: stdout alone flushes at every line, a write call per line of a long timeline.
+    let mut out = io::BufWriter::new(io::stdout().lock());
     let result = match &command {
         Command::Run(args) => run::run(args, &mut out),
         Command::Verify(args) => verify::verify(args, &mut out),

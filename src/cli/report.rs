@@ -1,6 +1,6 @@
 //! What `locksim run` concludes: the verdict in words or as JSON, and counts of the run.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
 
 use serde::Serialize;
@@ -55,6 +55,9 @@ pub struct RunJson<'a> {
     /// Where the engine's event budget cut the run, true ms; `null` when it reached its horizon.
     cut_short_at_ms: Option<u64>,
     violations: Vec<ViolationJson<'a>>,
+    /// Violations found beyond the first [`crate::checker::MAX_KEPT_PER_KIND`] of their kind,
+    /// counted by kind: `{"foreign_release": 277305}`; `{}` when every one is listed.
+    more: BTreeMap<Kind, u64>,
     stats: Stats,
 }
 
@@ -84,6 +87,7 @@ impl<'a> RunJson<'a> {
                     explanation: &v.explanation,
                 })
                 .collect(),
+            more: verdict.more.iter().copied().collect(),
             stats: Stats::of(trace),
         }
     }
@@ -105,10 +109,16 @@ pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> 
     )?;
     let safe = if verdict.safe { "SAFE" } else { "UNSAFE" };
     let live = if verdict.live { "LIVE" } else { "NOT LIVE" };
-    let n = verdict.violations.len();
+    let more: u64 = verdict.more.iter().map(|(_, n)| n).sum();
+    let n = verdict.violations.len() as u64 + more;
     let found = match n {
         0 => "no violations".to_string(),
         1 => "1 violation".to_string(),
+        _ if more > 0 => format!(
+            "{} violations (the first {} of each kind listed)",
+            describe::fmt_count(n),
+            crate::checker::MAX_KEPT_PER_KIND
+        ),
         _ => format!("{n} violations"),
     };
     let cut = verdict
@@ -142,6 +152,9 @@ pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> 
             fmt_ms(v.at_ms),
             v.explanation
         )?;
+    }
+    for &(kind, count) in &verdict.more {
+        writeln!(out, "  {}", describe::and_more(kind, count))?;
     }
     if verdict.safe && verdict.lock_misbehaved() {
         // A lock-level anomaly with SAFE is the lesson of fencing: the lock failed, the
@@ -197,6 +210,7 @@ mod tests {
                 explanation: "A and B both believed they held 'lock'.".to_string(),
             }],
             cut_short_at_ms: None,
+            more: Vec::new(),
         }
     }
 
@@ -269,13 +283,41 @@ mod tests {
         );
         assert!(
             text.ends_with(
-                "\n\nCut short: the engine's budget of 5 000 000 events ran out at 12 345 ms. \
+                "\n\nCut short: the engine's budget of 500 000 events ran out at 12 345 ms. \
                  Nothing after that was simulated, so liveness is judged only up to 12 345 ms.\n"
             ),
             "{text}"
         );
         let json = serde_json::to_value(RunJson::new(&trace, &v)).unwrap();
         assert_eq!(json["cut_short_at_ms"], 12_345);
+    }
+
+    #[test]
+    fn violations_past_those_kept_are_counted_in_text_and_json() {
+        let trace = granted_twice();
+        let mut v = verdict();
+        v.safe = false;
+        v.more = vec![(Kind::StaleWrite, 3), (Kind::ForeignRelease, 277_305)];
+        let mut out = Vec::new();
+        write_verdict(&mut out, &trace, &v).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains(
+                "verdict: UNSAFE, LIVE, 277 309 violations (the first 100 of each kind listed)\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n  and 3 more stale_write\n  and 277 305 more foreign_release\n"),
+            "{text}"
+        );
+        let json = serde_json::to_value(RunJson::new(&trace, &v)).unwrap();
+        assert_eq!(
+            json["more"],
+            serde_json::json!({"stale_write": 3, "foreign_release": 277_305})
+        );
+        let json = serde_json::to_value(RunJson::new(&trace, &verdict())).unwrap();
+        assert_eq!(json["more"], serde_json::json!({}));
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::path::Path;
 use super::args::RunArgs;
 use super::report::{self, RunJson};
 use super::{Status, input, output, timeline};
-use crate::describe::fmt_ms;
+use crate::describe::{fmt_ms, printable};
 use crate::scenario::Scenario;
 use crate::{checker, engine};
 
@@ -38,9 +38,9 @@ fn write_header(
     scenario: &Scenario,
     seed: u64,
 ) -> io::Result<()> {
-    writeln!(out, "{}", scenario.name)?;
+    writeln!(out, "{}", printable(&scenario.name, false))?;
     if !scenario.description.is_empty() {
-        writeln!(out, "{}", scenario.description)?;
+        writeln!(out, "{}", printable(&scenario.description, true))?;
     }
     writeln!(out)?;
     writeln!(out, "  file      {}", file.display())?;

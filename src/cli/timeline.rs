@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use crate::describe::{describe, fmt_clock_ms, fmt_ms, is_network, node_label};
+use crate::describe::{Labels, fmt_clock_ms, fmt_ms, is_network, node_label};
 use crate::trace::{Event, Trace};
 
 /// Writes the timeline: true time (right-aligned), node, the node's own clock when it
@@ -43,10 +43,11 @@ pub fn write(out: &mut impl Write, trace: &Trace, all: bool) -> io::Result<()> {
         )?,
         None => writeln!(out, "  {:>time_w$}  {:<node_w$}  event", "time", "node")?,
     }
+    let labels = Labels::new(trace);
     for e in &shown {
         let time = fmt_ms(e.at_ms);
         let node = node_label(trace, e);
-        let what = describe(trace, e);
+        let what = labels.describe(e);
         match clock_w {
             Some(w) => {
                 let clock = own_clock(e).unwrap_or_default();

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use super::args::VerifyArgs;
 use super::{Status, input, output};
 use crate::checker::Verdict;
-use crate::describe::fmt_ms;
+use crate::describe::{fmt_ms, printable};
 use crate::scenario::Expect;
 use crate::{checker, engine};
 
@@ -33,7 +33,7 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> io::Result<Status> {
                 unmet(expect, &verdict)
             }
         };
-        let mut head = format!("{name:<width$}  ({})", scenario.name);
+        let mut head = format!("{name:<width$}  ({})", printable(&scenario.name, false));
         if let Some(at) = cut {
             head += &format!(" [CUT SHORT at {}: judged only up to there]", fmt_ms(at));
         }

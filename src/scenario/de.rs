@@ -15,7 +15,7 @@ use serde::de::{
 use toml::Spanned;
 use toml::de::{DeFloat, DeInteger, DeString, DeTable, DeValue};
 
-use super::path::{Path, Step};
+use super::path::Path;
 
 /// Deserializes `T` from a parsed document (its root must be a table).
 pub(super) fn from_tree<'de, T: de::Deserialize<'de>>(
@@ -50,21 +50,6 @@ impl Got {
             DeValue::Datetime(_) => Got::Other("a date-time".to_string()),
             DeValue::Array(_) => Got::Array,
             DeValue::Table(_) => Got::Table,
-        }
-    }
-
-    /// Whether `value` could be the value this describes (used to find a key back, see
-    /// [`ValueDe::place`]).
-    fn matches(&self, value: &DeValue<'_>) -> bool {
-        match (self, value) {
-            (Got::Bool(a), DeValue::Boolean(b)) => a == b,
-            (Got::Int(a), DeValue::Integer(b)) => integer(b) == Some(*a),
-            (Got::Float(a), DeValue::Float(b)) => {
-                float(b).is_some_and(|b| b.to_bits() == a.to_bits())
-            }
-            (Got::Str(a), DeValue::String(b)) => a == b.as_ref(),
-            (Got::Array, DeValue::Array(_)) | (Got::Table, DeValue::Table(_)) => true,
-            _ => false,
         }
     }
 }
@@ -153,7 +138,12 @@ impl DeError {
         match &self.problem {
             Problem::UnknownField { field, expected } => {
                 let table = path.parent().table_phrase();
-                if expected.is_empty() {
+                if expected.is_empty() && table == "in [[fault]]" {
+                    // The one kind of fault with no keys of its own (see `fault.rs`).
+                    format!(
+                        "unknown field `{field}` {table}; a heal fault takes only at_ms and kind"
+                    )
+                } else if expected.is_empty() {
                     format!("unknown field `{field}`: nothing can be set {table}")
                 } else {
                     format!(
@@ -275,12 +265,10 @@ struct ValueDe<'a, 'de> {
 impl ValueDe<'_, '_> {
     /// Gives an error from this value (or from inside it, not yet placed) its position.
     ///
-    /// Normally an error is placed by the innermost value. But serde first buffers a whole
-    /// table when a struct has `#[serde(flatten)]` or is an internally tagged enum (a
-    /// `[[fault]]`), and then reports errors about its keys with no way to say which key. For
-    /// those we find the key back: by name for an unknown or missing field, by value for a
-    /// bad value (the first value in the table, in file order, that fits what the
-    /// error says it got).
+    /// An error about a value is placed by the innermost value, which knows its own path; no
+    /// scenario type buffers a table (`[[fault]]` is read key by key, see `fault.rs`), so
+    /// what reaches a table unplaced is about its keys: an unknown one, found by name, or a
+    /// missing one.
     fn place(&self, error: DeError) -> DeError {
         if error.at.is_some() {
             return error;
@@ -297,44 +285,10 @@ impl ValueDe<'_, '_> {
                     (self.path.key(field), key.span())
                 }),
             Problem::Missing(field) => (self.path.key(field), span),
-            Problem::NotOneOf { got, .. } | Problem::Wrong { got, .. } if *got != Got::Table => {
-                find_value(table, got).map_or((self.path.clone(), span), |(steps, span)| {
-                    (self.path.join(&steps), span)
-                })
-            }
             _ => (self.path.clone(), span),
         };
         error.placed_at(path, span)
     }
-}
-
-/// The path (below `table`) and span of the first value, in file order, that `got` matches.
-fn find_value(table: &DeTable<'_>, got: &Got) -> Option<(Vec<Step>, Range<usize>)> {
-    for (key, value) in in_file_order(table) {
-        let step = Step::Key(key.get_ref().to_string());
-        if got.matches(value.get_ref()) {
-            return Some((vec![step], value.span()));
-        }
-        let inner = match value.get_ref() {
-            DeValue::Table(inner) => find_value(inner, got),
-            DeValue::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
-                if got.matches(item.get_ref()) {
-                    Some((vec![Step::Index(i)], item.span()))
-                } else if let DeValue::Table(inner) = item.get_ref() {
-                    find_value(inner, got).map(|(steps, span)| {
-                        ([Step::Index(i)].into_iter().chain(steps).collect(), span)
-                    })
-                } else {
-                    None
-                }
-            }),
-            _ => None,
-        };
-        if let Some((steps, span)) = inner {
-            return Some(([step].into_iter().chain(steps).collect(), span));
-        }
-    }
-    None
 }
 
 type Entry<'a, 'de> = (&'a Spanned<DeString<'de>>, &'a Spanned<DeValue<'de>>);

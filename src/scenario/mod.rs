@@ -6,12 +6,13 @@
 //! in simulated milliseconds (`_ms`), drift in parts per million (`_ppm`).
 
 mod de;
+mod fault;
 pub mod library;
 mod parse;
 mod path;
 mod validate;
 
-pub use parse::{ScenarioError, parse, to_toml};
+pub use parse::{MAX_BYTES, ScenarioError, parse, parse_bytes, to_toml, too_large};
 
 use serde::{Deserialize, Serialize};
 
@@ -417,11 +418,9 @@ fn is_default<T: Default + PartialEq>(value: &T) -> bool {
     *value == T::default()
 }
 
-/// A fault injected at `at_ms` true time.
-///
-/// No `deny_unknown_fields` here: with `flatten`, serde would count the keys the flattened
-/// `kind` consumed as unknown. [`FaultKind`]'s variants reject unknown keys themselves.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A fault injected at `at_ms` true time. Read by `fault.rs`, which blames a bad value on
+/// its own key and rejects a key the fault's kind does not take.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Fault {
     pub at_ms: u64,
     #[serde(flatten)]
@@ -429,8 +428,8 @@ pub struct Fault {
 }
 
 /// The faults of DESIGN §4.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum FaultKind {
     /// The process freezes (GC, VM stall): it handles nothing; messages and timers wait.
     Pause { node: String, for_ms: u64 },

@@ -9,9 +9,9 @@
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use super::Scenario;
 use super::de::{self, DeError, Problem};
 use super::path::{self, Path};
-use super::{FaultKind, Scenario};
 
 /// A scenario that cannot be used: which field, where, and why.
 ///
@@ -73,20 +73,70 @@ impl std::fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+/// The largest scenario read, in bytes (1 MB). A scenario is a page of hand-written text: the
+/// largest the project ships is under 4 KB, and 64 workers with every field spelled out take
+/// about 40 KB. Refusing more at once keeps a mistaken or hostile file (a log pasted by
+/// mistake, 2.5 million `[[worker]]` tables) from costing seconds and gigabytes before
+/// validation could say what is wrong with it.
+pub const MAX_BYTES: usize = 1_000_000;
+
+/// The error for a scenario over [`MAX_BYTES`]; `len` is its size in bytes when known.
+pub fn too_large(len: Option<u64>) -> ScenarioError {
+    let size = match len {
+        Some(len) => format!("{} bytes", crate::checker::fmt_count(len)),
+        None => format!(
+            "more than {} bytes",
+            crate::checker::fmt_count(MAX_BYTES as u64)
+        ),
+    };
+    ScenarioError::new(
+        "",
+        format!(
+            "too large: {size}; a scenario may be at most {} bytes (1 MB)",
+            crate::checker::fmt_count(MAX_BYTES as u64)
+        ),
+    )
+}
+
+/// Parses and validates a scenario file given as bytes: like [`parse`], and a byte that is
+/// not UTF-8 text is reported at its line and column, with the field it is in.
+pub fn parse_bytes(bytes: &[u8]) -> Result<Scenario, ScenarioError> {
+    if bytes.len() > MAX_BYTES {
+        return Err(too_large(Some(bytes.len() as u64)));
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(src) => parse(src),
+        Err(e) => {
+            // Everything before the bad byte is text, so its offset is the same in the lossy
+            // copy, which toml can still read far enough to tell the field.
+            let offset = e.valid_up_to();
+            let lossy = String::from_utf8_lossy(bytes);
+            let (table, _) = DeTable::parse_recoverable(&lossy);
+            let partial = Spanned::new(table.span(), DeValue::Table(table.into_inner()));
+            let message = format!("not UTF-8 text (byte 0x{:02X})", bytes[offset]);
+            Err(
+                ScenarioError::new(syntax_field(&lossy, &partial, offset), message)
+                    .at_offset(&lossy, offset),
+            )
+        }
+    }
+}
+
 /// Parses and validates a scenario file.
 ///
 /// Every error names the field (when there is one) and its line and column. No input makes
-/// this panic.
+/// this panic, and a text over [`MAX_BYTES`] is refused before it is read.
 pub fn parse(src: &str) -> Result<Scenario, ScenarioError> {
+    if src.len() > MAX_BYTES {
+        return Err(too_large(Some(src.len() as u64)));
+    }
     let (table, syntax_errors) = DeTable::parse_recoverable(src);
     let root = Spanned::new(table.span(), DeValue::Table(table.into_inner()));
     if let Some(error) = syntax_errors.first() {
         return Err(syntax_error(src, &root, error));
     }
     let scenario: Scenario = de::from_tree(&root).map_err(|e| type_error(src, e))?;
-    heal_takes_no_fields(&scenario, &root)
-        .and_then(|()| scenario.validate())
-        .map_err(|e| e.located(src, &root))?;
+    scenario.validate().map_err(|e| e.located(src, &root))?;
     Ok(scenario)
 }
 
@@ -116,7 +166,15 @@ fn syntax_error(
     partial: &Spanned<DeValue<'_>>,
     error: &toml::de::Error,
 ) -> ScenarioError {
-    let message = format!("this is not valid TOML: {}", error.message());
+    // toml stops at a fixed depth of arrays and tables inside each other, and says so in a
+    // parser's terms.
+    let message = if error.message().contains("recursion") {
+        "nested too deeply: arrays or tables inside each other go at most 2 levels down in a \
+         scenario"
+            .to_string()
+    } else {
+        format!("this is not valid TOML: {}", error.message())
+    };
     match error.span() {
         Some(span) => ScenarioError::new(syntax_field(src, partial, span.start), message)
             .at_offset(src, span.start),
@@ -195,37 +253,6 @@ fn type_error(src: &str, error: DeError) -> ScenarioError {
         error.message()
     };
     ScenarioError::new(path.to_string(), message).at_offset(src, span.start)
-}
-
-/// serde reads a fault `kind` with no fields of its own (`heal`) without looking at the rest of
-/// the table, so `deny_unknown_fields` cannot catch a stray key there; this does.
-fn heal_takes_no_fields(
-    scenario: &Scenario,
-    root: &Spanned<DeValue<'_>>,
-) -> Result<(), ScenarioError> {
-    for (i, fault) in scenario.faults.iter().enumerate() {
-        if fault.kind != FaultKind::Heal {
-            continue;
-        }
-        let fault_path = Path::default().key("fault").index(i);
-        let Some(DeValue::Table(table)) = path::value_at(root, &fault_path).map(Spanned::get_ref)
-        else {
-            continue;
-        };
-        if let Some((key, _)) = table
-            .iter()
-            .find(|(key, _)| !matches!(key.get_ref().as_ref(), "at_ms" | "kind"))
-        {
-            return Err(ScenarioError::new(
-                fault_path.key(key.get_ref()).to_string(),
-                format!(
-                    "unknown field `{}` in [[fault]]; a heal fault takes only at_ms and kind",
-                    key.get_ref()
-                ),
-            ));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -39,13 +39,6 @@ impl Path {
         Path(steps)
     }
 
-    /// Appends every step of `tail`.
-    pub(super) fn join(&self, tail: &[Step]) -> Path {
-        let mut steps = self.0.clone();
-        steps.extend_from_slice(tail);
-        Path(steps)
-    }
-
     /// The table or array this path is in (the whole file for a top-level key).
     pub(super) fn parent(&self) -> Path {
         Path(self.0[..self.0.len().saturating_sub(1)].to_vec())
@@ -102,19 +95,6 @@ impl fmt::Display for Path {
 /// nearest part of it the file does contain; `None` if that is only the file as a whole.
 pub(super) fn locate(root: &Spanned<DeValue<'_>>, path: &Path) -> Option<Range<usize>> {
     walk(root, path).last().map(|(span, _)| span.clone())
-}
-
-/// The value at `path`, if the file has it.
-pub(super) fn value_at<'a, 'de>(
-    root: &'a Spanned<DeValue<'de>>,
-    path: &Path,
-) -> Option<&'a Spanned<DeValue<'de>>> {
-    let steps = walk(root, path);
-    if steps.len() == path.0.len() {
-        steps.last().map_or(Some(root), |(_, value)| Some(*value))
-    } else {
-        None
-    }
 }
 
 /// Follows `path` from `root` as far as the file goes: for each step found, the span

@@ -41,6 +41,9 @@ impl Scenario {
         ensure(!self.name.trim().is_empty(), "name", || {
             "must not be empty: the app and the CLI show it as the title".to_string()
         })?;
+        plain_text(&self.name, "name", false)?;
+        plain_text(&self.description, "description", true)?;
+        plain_text(&self.source, "source", true)?;
         ensure(
             (1..=MAX_UNTIL_MS).contains(&self.until_ms),
             "until_ms",
@@ -440,6 +443,25 @@ fn check_store(store: &Store) -> Check {
     at_least_one(store.failover_ms, "store.failover_ms")
 }
 
+/// Text shown to people (a title, a lock's name, a description) holds no control characters:
+/// on a terminal they clear the screen, retitle the window or hide the verdict, and a line
+/// break in a key would fake a line of the timeline. Descriptions may break lines.
+fn plain_text(text: &str, field: &str, newlines: bool) -> Check {
+    let bad = text.chars().find(|&c| {
+        (c.is_control() && !(newlines && matches!(c, '\n' | '\t')))
+            || crate::checker::is_bidi_control(c)
+    });
+    ensure(bad.is_none(), field, || {
+        let c = bad.map_or(0, |c| c as u32);
+        let allowed = if newlines {
+            " (line breaks and tabs are fine)"
+        } else {
+            ""
+        };
+        format!("must not contain control characters{allowed}; found U+{c:04X}")
+    })
+}
+
 /// Names become lanes in the timeline and references in faults, so they must be short words
 /// and must not collide with the store's and the resource's node names.
 fn check_worker_name(name: &str, field: &str) -> Check {
@@ -474,6 +496,7 @@ fn check_worker(worker: &Worker, field: impl Fn(&str) -> String) -> Check {
     ensure(!worker.key.is_empty(), field("key"), || {
         "must not be empty: it names the lock (and the record) the worker wants".to_string()
     })?;
+    plain_text(&worker.key, &field("key"), false)?;
     at_least_one(worker.write_timeout_ms, &field("write_timeout_ms"))?;
     check_clock(worker.clock_offset_ms, worker.clock_drift_ppm, field)
 }

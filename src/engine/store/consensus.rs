@@ -20,6 +20,16 @@ use super::table::Held;
 use crate::scenario::{Design, Waiting};
 use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 
+/// Most log entries one append carries, as etcd's `MaxSizePerMsg` caps the bytes of one (our
+/// entries are all one size, so a count does): a follower far behind catches up in batches, and
+/// no message grows with the log.
+pub const MAX_APPEND_ENTRIES: usize = 256;
+
+/// Most appends with entries a leader sends one follower that has not answered since, as etcd's
+/// `MaxInflightMsgs`: past it the leader sends that follower only empty appends (heartbeats), so
+/// a paused or cut-off follower's backlog of unread appends stays bounded.
+pub const MAX_INFLIGHT_APPENDS: usize = 64;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Role {
     Leader,
@@ -46,6 +56,11 @@ pub struct Raft {
     next_len: Vec<usize>,
     /// Leader: monotonic local ms of each node's last answer.
     last_ack: Vec<i64>,
+    /// Leader: per node, appends with entries sent since its last answer (flow control).
+    unanswered: Vec<usize>,
+    /// Leader: per node, whether the last append sent stopped short of the log's end at
+    /// [`MAX_APPEND_ENTRIES`], so its answer calls for the next batch.
+    batched: Vec<bool>,
     /// Leader: its own term's first entry is applied, so its lock table is up to date.
     ready: bool,
 }
@@ -69,6 +84,8 @@ impl Raft {
             match_len: vec![0; nodes],
             next_len: vec![0; nodes],
             last_ack: vec![0; nodes],
+            unanswered: vec![0; nodes],
+            batched: vec![false; nodes],
             ready: me == 0,
         }
     }
@@ -271,11 +288,22 @@ impl Sim<'_> {
         } else {
             r.log[prev_len - 1].term
         };
+        // Flow control: a follower that has left this many appends unanswered gets heartbeats
+        // only, until it answers.
+        let end = if r.unanswered[to] >= MAX_INFLIGHT_APPENDS {
+            prev_len
+        } else {
+            r.log.len().min(prev_len + MAX_APPEND_ENTRIES)
+        };
+        if end > prev_len {
+            r.unanswered[to] += 1;
+            r.batched[to] = end < r.log.len();
+        }
         let msg = Msg::Append {
             term: r.term,
             prev_len,
             prev_term,
-            entries: r.log[prev_len..].to_vec(),
+            entries: r.log[prev_len..end].to_vec(),
             commit_len: r.commit_len,
             sent_ms,
         };
@@ -382,10 +410,15 @@ impl Sim<'_> {
         // Fresh as of when the leader sent what this answers, not when it arrived: a reply
         // that waited out a pause says nothing about now.
         r.last_ack[peer] = r.last_ack[peer].max(echo_ms);
+        r.unanswered[peer] = 0;
         if ok {
             r.match_len[peer] = r.match_len[peer].max(len);
             r.next_len[peer] = len;
+            let next_batch = r.batched[peer] && len < r.log.len();
             self.advance_commit(me);
+            if next_batch {
+                self.send_append(me, peer);
+            }
         } else {
             r.next_len[peer] = len;
             self.send_append(me, peer);
@@ -880,6 +913,8 @@ impl Sim<'_> {
         r.next_len.iter_mut().for_each(|n| *n = len);
         r.match_len.iter_mut().for_each(|m| *m = 0);
         r.last_ack.iter_mut().for_each(|a| *a = mono);
+        r.unanswered.iter_mut().for_each(|u| *u = 0);
+        r.batched.iter_mut().for_each(|b| *b = false);
         let term = r.term;
         self.record(me, EventKind::BecameLeader { term });
         self.propose(me, Command::Noop);
@@ -989,5 +1024,46 @@ mod tests {
             .map(|(_, w)| w)
             .collect();
         assert_eq!(why, vec![Refusal::NoMajority]);
+    }
+
+    /// The appends store1 sent store2, as (true ms, entries carried).
+    fn appends_to_store2(trace: &Trace) -> Vec<(u64, usize)> {
+        let store2 = trace.nodes.iter().position(|n| n.name == "store2");
+        at(trace, "store1")
+            .into_iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::Send { to, what, .. } if Some(*to as usize) == store2 => what
+                    .strip_prefix("append ")?
+                    .strip_suffix(" entries")?
+                    .parse()
+                    .ok()
+                    .map(|n| (e.at_ms, n)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_paused_follower_is_sent_a_bounded_backlog_and_catches_up_in_batches() {
+        let trace = run("version = 1\nname = \"p\"\nuntil_ms = 60000\n\
+             [store]\ntopology = \"consensus\"\nnodes = 3\n\
+             [[worker]]\nname = \"A\"\nrepeat = 0\nwork_ms = 1\n\
+             [[fault]]\nat_ms = 1000\nkind = \"pause\"\nnode = \"store2\"\nfor_ms = 40000\n");
+        let appends = appends_to_store2(&trace);
+        assert!(appends.iter().all(|&(_, n)| n <= super::MAX_APPEND_ENTRIES));
+        let during = appends
+            .iter()
+            .filter(|&&(t, n)| (1_000..41_000).contains(&t) && n > 0)
+            .count();
+        assert!(
+            (1..=super::MAX_INFLIGHT_APPENDS).contains(&during),
+            "{during} appends with entries while paused"
+        );
+        // The log grew by thousands meanwhile: store2 gets it back in full batches.
+        let full = appends
+            .iter()
+            .filter(|&&(t, n)| t >= 41_000 && n == super::MAX_APPEND_ENTRIES)
+            .count();
+        assert!(full > 2, "{full} full batches after the pause");
     }
 }

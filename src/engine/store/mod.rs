@@ -3,6 +3,7 @@
 //! [`consensus`]).
 
 mod consensus;
+pub use consensus::{MAX_APPEND_ENTRIES, MAX_INFLIGHT_APPENDS};
 mod replicated;
 mod table;
 
