@@ -170,7 +170,7 @@ fn step5_a_wrong_call_is_unsafe_and_the_fence_is_safe() {
 fn digits_pick_options_and_space_pauses() {
     let mut h = fresh();
     go_to_step(&mut h, 4);
-    press(&mut h, Key::Num4);
+    press(&mut h, Key::Num5);
     assert!(shows(&h, "Your call: Owner tokens already stop this"));
     assert!(shows(&h, "Playing…"));
     press(&mut h, Key::Space);
@@ -229,6 +229,34 @@ fn presenter_mode_hides_the_answer_until_revealed() {
     assert!(shows(&h, STEPS[2].explanation));
     assert!(chip_shows(&h), "the chip shows");
     assert!(shows(&h, STEPS[2].insight.1));
+}
+
+#[test]
+fn on_a_phone_the_keys_and_presenter_mode_work_in_one_column() {
+    let mut h = Harness::builder()
+        .with_size([390.0, 844.0])
+        .with_pixels_per_point(3.0)
+        .build_ui_state(
+            |ui, app: &mut LocksimApp| app.show(ui),
+            LocksimApp::restore(None),
+        );
+    settle(&mut h);
+    click(&mut h, "Presenter");
+    go_to_step(&mut h, 4);
+    assert!(
+        shows(&h, "Make your call above"),
+        "the run's place says where"
+    );
+    press(&mut h, Key::Num1);
+    assert!(shows(&h, "Your call: Each grant carries"));
+    assert!(shows(&h, STEPS[4].options[4].label), "every option stays");
+    press(&mut h, Key::End);
+    assert!(shows_exactly(&h, "SAFE"));
+    assert!(!shows(&h, STEPS[4].explanation), "the answer waits");
+    press(&mut h, Key::R);
+    assert!(shows(&h, STEPS[4].explanation));
+    press(&mut h, Key::PageDown);
+    assert!(shows(&h, STEPS[5].question));
 }
 
 #[test]

@@ -98,7 +98,7 @@ fn every_page_at(pixels_per_point: f32) {
     for (n, step) in STEPS.iter().enumerate() {
         press(&mut h, Key::PageDown);
         // The last option: steps differ in how many they have, and it is often the right call.
-        let keys = [Key::Num1, Key::Num2, Key::Num3, Key::Num4];
+        let keys = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5];
         press(&mut h, keys[step.options.len() - 1]);
         press(&mut h, Key::End);
         sweep(&mut h, &format!("step {}", n + 1), step.question);

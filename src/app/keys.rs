@@ -27,7 +27,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("Space", "play / pause the run"),
     ("← / →", "previous / next moment of the run"),
     ("Home / End", "start / end of the run"),
-    ("1 – 4", "choose an option"),
+    ("1 – 5", "choose an option"),
     ("Page Up / Page Down", "previous / next page of the course"),
     ("R", "reveal the answer (presenter mode)"),
     ("F1 or ?", "this help"),
@@ -46,6 +46,7 @@ const BINDINGS: &[(Key, Shortcut)] = &[
     (Key::Num2, Shortcut::Pick(1)),
     (Key::Num3, Shortcut::Pick(2)),
     (Key::Num4, Shortcut::Pick(3)),
+    (Key::Num5, Shortcut::Pick(4)),
     (Key::PageUp, Shortcut::PrevPage),
     (Key::PageDown, Shortcut::NextPage),
     (Key::R, Shortcut::Reveal),
@@ -69,4 +70,24 @@ pub fn read(ctx: &Context) -> Vec<Shortcut> {
             })
             .collect()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::course::STEPS;
+
+    #[test]
+    fn every_option_of_every_step_has_its_digit() {
+        for (n, step) in STEPS.iter().enumerate() {
+            for i in 0..step.options.len() {
+                assert!(
+                    BINDINGS.iter().any(|&(_, s)| s == Shortcut::Pick(i)),
+                    "step {} option {} has no key",
+                    n + 1,
+                    i + 1
+                );
+            }
+        }
+    }
 }
