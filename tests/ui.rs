@@ -232,6 +232,34 @@ fn presenter_mode_hides_the_answer_until_revealed() {
 }
 
 #[test]
+fn on_a_phone_the_keys_and_presenter_mode_work_in_one_column() {
+    let mut h = Harness::builder()
+        .with_size([390.0, 844.0])
+        .with_pixels_per_point(3.0)
+        .build_ui_state(
+            |ui, app: &mut LocksimApp| app.show(ui),
+            LocksimApp::restore(None),
+        );
+    settle(&mut h);
+    click(&mut h, "Presenter");
+    go_to_step(&mut h, 4);
+    assert!(
+        shows(&h, "Make your call above"),
+        "the run's place says where"
+    );
+    press(&mut h, Key::Num1);
+    assert!(shows(&h, "Your call: Each grant carries"));
+    assert!(shows(&h, STEPS[4].options[4].label), "every option stays");
+    press(&mut h, Key::End);
+    assert!(shows_exactly(&h, "SAFE"));
+    assert!(!shows(&h, STEPS[4].explanation), "the answer waits");
+    press(&mut h, Key::R);
+    assert!(shows(&h, STEPS[4].explanation));
+    press(&mut h, Key::PageDown);
+    assert!(shows(&h, STEPS[5].question));
+}
+
+#[test]
 fn typing_in_a_text_field_triggers_no_shortcut() {
     let mut h = Harness::builder().with_size(WINDOW).build_ui_state(
         |ui, (app, text): &mut (LocksimApp, String)| {

@@ -1,6 +1,8 @@
 //! A course step on screen: the decision on the left (situation, question, options, and
 //! once a choice has been played out, the explanation), the run of the learner's choice in
-//! the middle, its verdict on the right.
+//! the middle, its verdict on the right. On a phone in portrait the page is one column that
+//! scrolls as a whole: the question and options, the run and its verdict, then the
+//! explanation and the way on.
 //!
 //! Each option's run is made once, when it is first chosen, and kept; choosing it again
 //! replays it from the start.
@@ -10,6 +12,7 @@ use std::sync::OnceLock;
 
 use eframe::egui::{self, AtomExt, Color32, CornerRadius, RichText, Ui};
 
+use super::layout::Arrangement;
 use super::progress::{Pick, Place, Progress, StepProgress};
 use super::run_view::{self, PlaybackKey, RunView};
 use super::{style, theme};
@@ -123,29 +126,56 @@ impl CourseView {
         };
         // Whether the call was right waits for Reveal in presenter mode, as the chips do.
         let answer_shown = decision.answer_shown;
-        let left = |ui: &mut Ui, _: Option<&RunView>| {
-            // The way on stays in view however long the step's text is.
-            egui::Panel::bottom("step-nav").show(ui, |ui| decision.nav(ui, &mut asked));
-            // A bar that stays visible says there is more below (presenter mode's large type
-            // can push the last options under the fold).
-            ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
-            egui::ScrollArea::vertical()
-                .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::VisibleWhenNeeded)
-                .show(ui, |ui| decision.show(ui, &mut asked));
-        };
-        match run {
-            Some((pick, Ok(r))) => run_view::show_run(ui, "course", Some(r), left, EMPTY, |ui| {
-                if let Pick::Option(i) = pick
-                    && answer_shown
-                {
-                    feedback(ui, &step.options[i]);
-                }
-            }),
-            Some((_, Err(e))) => {
-                let why = format!("This run could not be made: {e}");
-                run_view::show_run(ui, "course", None, left, &why, |_| {});
+        let note = |ui: &mut Ui| {
+            if let Some(Pick::Option(i)) = shown
+                && answer_shown
+            {
+                feedback(ui, &step.options[i]);
             }
-            None => run_view::show_run(ui, "course", None, left, EMPTY, |_| {}),
+        };
+        let column = Arrangement::for_width(ui.available_width()) == Arrangement::Stacked;
+        let why;
+        let (run, empty) = match run {
+            Some((_, Ok(r))) => (Some(r), if column { EMPTY_ABOVE } else { EMPTY }),
+            Some((_, Err(e))) => {
+                why = format!("This run could not be made: {e}");
+                (None, why.as_str())
+            }
+            None => (None, if column { EMPTY_ABOVE } else { EMPTY }),
+        };
+        if column {
+            // One column, read from the top: the question and options, the run and its
+            // verdict, then why, and the way on.
+            let mut chosen = None;
+            run_view::show_column(
+                ui,
+                run,
+                |ui| chosen = decision.question(ui),
+                empty,
+                note,
+                |ui| {
+                    decision.explanation(ui);
+                    decision.nav(ui, &mut asked);
+                },
+            );
+            asked.chosen = chosen;
+        } else {
+            let left = |ui: &mut Ui, _: Option<&RunView>| {
+                // The way on stays in view however long the step's text is.
+                egui::Panel::bottom("step-nav").show(ui, |ui| decision.nav(ui, &mut asked));
+                // A bar that stays visible says there is more below (presenter mode's large
+                // type can push the last options under the fold).
+                ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+                egui::ScrollArea::vertical()
+                    .scroll_bar_visibility(
+                        egui::scroll_area::ScrollBarVisibility::VisibleWhenNeeded,
+                    )
+                    .show(ui, |ui| {
+                        asked.chosen = decision.question(ui);
+                        decision.explanation(ui);
+                    });
+            };
+            run_view::show_run(ui, "course", run, left, empty, note);
         }
 
         if let Some(i) = asked.chosen {
@@ -163,6 +193,11 @@ impl CourseView {
 
 /// What the centre says before any choice.
 const EMPTY: &str = "Make your call on the left: click an option or press its number. The \
+    simulator plays your choice out here, with one lane for each worker, each store node and \
+    the protected resource.";
+
+/// What the place of the run says before any choice, on a page that is one column.
+const EMPTY_ABOVE: &str = "Make your call above: tap an option or press its number. The \
     simulator plays your choice out here, with one lane for each worker, each store node and \
     the protected resource.";
 
@@ -186,7 +221,8 @@ struct Decision<'a> {
 }
 
 impl Decision<'_> {
-    fn show(&self, ui: &mut Ui, asked: &mut Asked) {
+    /// The step's situation, its question and the options. Returns the option clicked.
+    fn question(&self, ui: &mut Ui) -> Option<usize> {
         let step = self.step;
         ui.add_space(8.0);
         ui.label(
@@ -215,16 +251,22 @@ impl Decision<'_> {
             .weak(),
         );
         ui.add_space(6.0);
+        let mut chosen = None;
         for (i, option) in step.options.iter().enumerate() {
             if self.option_button(ui, i, option).clicked() {
-                asked.chosen = Some(i);
+                chosen = Some(i);
             }
             ui.add_space(4.0);
         }
         ui.add_space(8.0);
+        chosen
+    }
+
+    /// The explanation and insight once they may be shown; until then, a note on when.
+    fn explanation(&self, ui: &mut Ui) {
         ui.separator();
         if self.answer_shown {
-            answer(ui, step);
+            answer(ui, self.step);
         } else if self.presenter {
             ui.label(
                 RichText::new("The answer stays hidden until you reveal it, below.")

@@ -75,3 +75,23 @@ pub fn read(ctx: &Context) -> Vec<Shortcut> {
             .collect()
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::course::STEPS;
+
+    #[test]
+    fn every_option_of_every_step_has_its_digit() {
+        for (n, step) in STEPS.iter().enumerate() {
+            for i in 0..step.options.len() {
+                assert!(
+                    BINDINGS.iter().any(|&(_, s)| s == Shortcut::Pick(i)),
+                    "step {} option {} has no key",
+                    n + 1,
+                    i + 1
+                );
+            }
+        }
+    }
+}

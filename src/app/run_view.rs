@@ -18,6 +18,13 @@ use crate::trace::Trace;
 /// waits half a minute for a verdict, ms.
 const PLAY_WITHIN_MS: f64 = 10_000.0;
 
+/// A lane's height in a page that scrolls as one column (a phone in portrait), points:
+/// room for a lane's name and its state line, and for a write's label under its mark.
+const COLUMN_LANE: f32 = 64.0;
+/// The most of the window's height the timeline takes in such a page: the playback bar
+/// stays near it, and many lanes shrink (to their floor) rather than fill the screen.
+const COLUMN_TIMELINE_SHARE: f32 = 0.6;
+
 /// What the playback keys ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlaybackKey {
@@ -53,6 +60,9 @@ pub struct RunView {
     selected: Option<usize>,
     /// The playhead has reached the end at least once: the verdict may be told.
     seen_to_end: bool,
+    /// The run was just (re)started by a choice: a page that scrolls as one column brings
+    /// it into view once.
+    bring_into_view: bool,
 }
 
 impl RunView {
@@ -81,6 +91,7 @@ impl RunView {
             preview: false,
             selected: None,
             seen_to_end: false,
+            bring_into_view: false,
         }
     }
 
@@ -96,6 +107,7 @@ impl RunView {
         self.playback.toggle();
         self.view = View::fit(self.trace.until_ms);
         self.selected = None;
+        self.bring_into_view = true;
     }
 
     /// Jumps to the end: the whole run is shown and the verdict told.
@@ -182,7 +194,30 @@ impl RunView {
     }
 
     /// What the run is, then the timeline and its legend, filling `ui`.
-    pub fn timeline(&mut self, ui: &mut Ui) {
+    fn timeline(&mut self, ui: &mut Ui) {
+        // Beside the decision the run is always in view.
+        self.bring_into_view = false;
+        self.header(ui);
+        // Keep room for three rows of legend under the lanes, so the lanes do not jump as
+        // the legend grows while the run plays.
+        let max_height = (ui.available_height() - 96.0).max(0.0);
+        self.lanes_and_legend(ui, max_height);
+    }
+
+    /// What the run is, then the timeline at the height its lanes ask for (every lane
+    /// shown, none taller than [`COLUMN_LANE`]), within `cap` points: for a page that
+    /// scrolls as one column, where the room left on screen says nothing.
+    fn timeline_in_column(&mut self, ui: &mut Ui, cap: f32) {
+        self.header(ui);
+        let lanes = self.lanes.lanes.len().max(1) as f32;
+        let natural = timeline::AXIS + COLUMN_LANE * lanes;
+        // The timeline keeps its lanes at least at their floor height, so a cap below what
+        // the lanes need never hides one.
+        self.lanes(ui, natural.min(cap));
+    }
+
+    /// The run's title, what changed, its introduction and its set-up line.
+    fn header(&self, ui: &mut Ui) {
         ui.add_space(4.0);
         // Smaller on a phone, where a long title would take the timeline's room.
         let size = if ui.available_width() < 600.0 {
@@ -207,9 +242,17 @@ impl RunView {
         }
         ui.label(RichText::new(self.setup()).weak().small());
         ui.add_space(6.0);
-        // Keep room for three rows of legend under the lanes, so the lanes do not jump as
-        // the legend grows while the run plays.
-        let max_height = (ui.available_height() - 96.0).max(0.0);
+    }
+
+    /// The timeline, at most `max_height` tall, and its legend.
+    fn lanes_and_legend(&mut self, ui: &mut Ui, max_height: f32) {
+        self.lanes(ui, max_height);
+        ui.add_space(10.0);
+        self.legend(ui);
+    }
+
+    /// The timeline's lanes under their time axis, at most `max_height` tall.
+    fn lanes(&mut self, ui: &mut Ui, max_height: f32) {
         let action = Timeline {
             trace: &self.trace,
             lanes: &self.lanes,
@@ -227,7 +270,10 @@ impl RunView {
             Some(Action::Select(i)) => self.select(i),
             None => {}
         }
-        ui.add_space(10.0);
+    }
+
+    /// What the timeline's marks mean, for those drawn so far.
+    fn legend(&self, ui: &mut Ui) {
         let shown_until = if self.preview {
             self.trace.until_ms as f64
         } else {
@@ -399,6 +445,75 @@ pub fn show_run(
     });
 }
 
+/// Lays out a page with a run as one column that scrolls as a whole, for a phone in portrait
+/// ([`Arrangement::Stacked`]): `top` (the decision) at its natural height, then the run —
+/// its title, the timeline tall enough for every lane, the playback bar, the legend, the verdict
+/// with `note` under it — then `bottom`. Nothing in it scrolls by itself, so no small panel keeps
+/// part of its content under its own fold. `empty` stands in for the run while there is none.
+///
+/// A run just chosen is scrolled into view (as much of it as fits, its title first): on a
+/// phone the options fill the screen, and the run would otherwise start below the fold.
+pub fn show_column(
+    ui: &mut Ui,
+    run: Option<&mut RunView>,
+    top: impl FnOnce(&mut Ui),
+    empty: &str,
+    note: impl FnOnce(&mut Ui),
+    bottom: impl FnOnce(&mut Ui),
+) {
+    let cap = ui.available_height() * COLUMN_TIMELINE_SHARE;
+    egui::CentralPanel::default().show(ui, |ui| {
+        egui::ScrollArea::vertical()
+            .auto_shrink(false)
+            .show(ui, |ui| {
+                let width = ui.available_width();
+                ui.set_max_width(width);
+                top(ui);
+                ui.separator();
+                let Some(run) = run else {
+                    ui.add_space(12.0);
+                    ui.label(RichText::new(empty).size(17.0).weak());
+                    ui.add_space(12.0);
+                    bottom(ui);
+                    return;
+                };
+                let from = ui.cursor().top();
+                run.timeline_in_column(ui, cap);
+                // The bar right under the lanes: the legend grows as the run plays, and would
+                // push it down while the learner reaches for it.
+                within(ui, width, |ui| run.controls(ui));
+                if std::mem::take(&mut run.bring_into_view) {
+                    let left = ui.cursor().left();
+                    let shown = egui::Rect::from_x_y_ranges(
+                        left..=left + width,
+                        layout::range(from, ui.cursor().top()),
+                    );
+                    ui.scroll_to_rect(shown, None);
+                }
+                ui.add_space(10.0);
+                within(ui, width, |ui| run.legend(ui));
+                within(ui, width, |ui| {
+                    ui.add_space(4.0);
+                    ui.separator();
+                    verdict_body(ui, Some(run), note);
+                    ui.add_space(8.0);
+                    bottom(ui);
+                });
+            });
+    });
+}
+
+/// Adds `add` under what `ui` holds, wrapped to `width` points. The timeline keeps a readable
+/// width and overhangs a screen narrower than that (presenter mode's large type on a phone),
+/// as a legend entry too long for a line does; what follows them still wraps to the screen.
+fn within(ui: &mut Ui, width: f32, add: impl FnOnce(&mut Ui)) {
+    let rect = egui::Rect::from_min_size(
+        ui.cursor().min,
+        egui::vec2(width, ui.available_height().max(0.0)),
+    );
+    ui.scope_builder(egui::UiBuilder::new().max_rect(rect), add);
+}
+
 /// The playback bar along the bottom, when there is a run.
 fn playback_bar(ui: &mut Ui, run: Option<&mut RunView>) {
     if let Some(run) = run {
@@ -423,29 +538,32 @@ fn verdict_below(
         .show(ui, |ui| verdict_panel(ui, run, note));
 }
 
-/// The verdict: badges, where to look, `note`, and the violations, scrolling if long.
+/// The verdict in a panel of its own, scrolling if long.
 fn verdict_panel(ui: &mut Ui, run: Option<&mut RunView>, note: impl FnOnce(&mut Ui)) {
     // Filling the panel: a panel along the bottom would otherwise shrink to a short first
     // verdict ("It appears here...") and keep that height.
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
-        .show(ui, |ui| {
-            ui.add_space(8.0);
-            ui.heading("Verdict");
-            ui.add_space(4.0);
-            let Some(run) = run else {
-                ui.label(RichText::new("It appears here when a run ends.").weak());
-                return;
-            };
-            run.verdict_head(ui);
-            ui.add_space(8.0);
-            if run.seen_to_end() {
-                note(ui);
-                ui.add_space(8.0);
-            }
-            ui.separator();
-            run.violations(ui);
-        });
+        .show(ui, |ui| verdict_body(ui, run, note));
+}
+
+/// The verdict: badges, where to look, `note`, and the violations.
+fn verdict_body(ui: &mut Ui, run: Option<&mut RunView>, note: impl FnOnce(&mut Ui)) {
+    ui.add_space(8.0);
+    ui.heading("Verdict");
+    ui.add_space(4.0);
+    let Some(run) = run else {
+        ui.label(RichText::new("It appears here when a run ends.").weak());
+        return;
+    };
+    run.verdict_head(ui);
+    ui.add_space(8.0);
+    if run.seen_to_end() {
+        note(ui);
+        ui.add_space(8.0);
+    }
+    ui.separator();
+    run.violations(ui);
 }
 
 /// The speed that plays a run of `until_ms` in [`PLAY_WITHIN_MS`], never slower than real

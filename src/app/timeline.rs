@@ -24,7 +24,7 @@ use crate::trace::{NodeId, RejectReason, Role, Trace};
 /// Width of the lane-name column, px.
 const GUTTER: f32 = 150.0;
 /// Height of the time axis above the lanes, px.
-const AXIS: f32 = 46.0;
+pub const AXIS: f32 = 46.0;
 /// Free space right of the plot so the last tick label fits, px.
 const RIGHT_PAD: f32 = 24.0;
 /// The narrowest plot the timeline draws, px.
@@ -388,8 +388,13 @@ impl Timeline<'_> {
             }
         }
         if response.dragged() && !pressed_on_axis {
+            let delta = response.drag_delta();
             let ms_per_px = view.len() / f64::from(plot.width());
-            view.pan(-f64::from(response.drag_delta().x) * ms_per_px, until);
+            view.pan(-f64::from(delta.x) * ms_per_px, until);
+            // The up-and-down part of a drag scrolls what the timeline is in, as a drag does
+            // anywhere else: on a phone the page is one scrolling column and the lanes are a
+            // good part of it, so a swipe across them must not get stuck.
+            ui.scroll_with_delta(vec2(0.0, delta.y));
         }
         None
     }
