@@ -4,6 +4,7 @@
 // - the canvas is painted (sampled pixels, not a blank page);
 // - a click on a course option changes what is shown (screenshot) and the address (fragment);
 // - a shared link restores its view, and a broken or oversized one says so and still starts;
+// - fifty hostile links (seeded) and a damaged saved progress open the app cleanly;
 // - the page requests nothing but its own files, and its CSP refuses anything else;
 // - the browser's storage keeps the app's state across a reload.
 // Screenshots go to web/test/out/. Run: `npm test` in web/ (after `npm ci`).
@@ -216,6 +217,75 @@ for (const [name, bad, says] of [
     clean(log);
   });
 }
+
+/// Fifty links a hostile or careless hand could make: seeded, so every run tries the same ones.
+function hostileLinks() {
+  let state = 20261130;
+  const next = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state;
+  };
+  const good = link('tests/scenarios/step5-pause-unfenced.toml', 9, 10);
+  const fixed = [
+    '',
+    'v=1',
+    'v=1&step=-1',
+    'v=1&step=99999999999999999999',
+    'v=1&step=3&choices=9.9.9.9.9.9.9.9.9.9',
+    `v=1&choices=${'0.'.repeat(5000)}`,
+    'v=1&seed=18446744073709551616',
+    'v=1&scenario=%%%',
+    'v=1&scenario=AAAA',
+    `v=1&step=10&scenario=${Buffer.from('not toml at all [[[').toString('base64url')}`,
+    `v=1&step=10&scenario=${zlib.deflateRawSync(Buffer.from('version = 1\nname = "x\u001b[2J"\n[[worker]]\nname = "A"')).toString('base64url')}`,
+    `v=1&step=10&scenario=${zlib.deflateRawSync(Buffer.alloc(200000, 65)).toString('base64url')}`,
+    good.slice(0, good.length / 2),
+    good.replace('v=1', 'v=2'),
+    'v=1&step=1&step=2',
+    'v=1&unknown=1',
+    'v=1&step=<script>alert(1)</script>',
+    'v=1&step=%F0%9F%94%92',
+    '&&&&',
+    '=',
+  ];
+  const alphabet = 'v=1&stepchoiceseedscnario0123456789.-_%ZAaz';
+  const random = [];
+  while (fixed.length + random.length < 50) {
+    const len = 1 + (next() % 120);
+    let s = 'v=1&';
+    for (let i = 0; i < len; i += 1) s += alphabet[next() % alphabet.length];
+    random.push(s);
+  }
+  return [...fixed, ...random];
+}
+
+await check('fifty hostile links each open the app cleanly, with a notice or at a sound page', async (page, log) => {
+  for (const bad of hostileLinks()) {
+    await page.goto('about:blank');
+    await page.goto(`${server.url}#${bad}`);
+    await firstFrame(page);
+    const notice = await page.locator('#notice').isVisible();
+    const title = await page.title();
+    assert.ok(
+      notice || /^locksim/.test(title),
+      `after #${bad.slice(0, 80)} the app shows a notice or a page of its own`,
+    );
+    assert.ok(!(await page.locator('html[data-stopped]').count()), `#${bad.slice(0, 80)} did not stop the app`);
+  }
+  clean(log);
+});
+
+await check('a damaged saved progress opens a clean start with a notice', async (page, log) => {
+  // The damaged value is in place before the page's own scripts run, as after a crash.
+  await page.addInitScript(() => localStorage.setItem('locksim-progress', '{"this is": not a save'));
+  await page.goto(server.url);
+  await firstFrame(page);
+  assert.ok(await page.locator('#notice').isVisible(), 'the notice is shown');
+  assert.match(await page.locator('#notice p').textContent(), /saved progress could not be read/);
+  assert.match(await page.title(), /^locksim/);
+  assert.ok(pixelStats(await page.screenshot()).inked > 0.02, 'the app is painted');
+  clean(log);
+});
 
 await check("the browser's storage keeps the learner's progress", async (page, log) => {
   await page.goto(server.url);
