@@ -483,7 +483,14 @@ impl Gatherer {
                 self.promise(t, slot, e.node, *key, at, end);
                 self.store_holds(slot, e.node, *key, t);
             }
+            // An extension, or EXPIRE after SETNX (the key's promise, unbounded until then):
+            // either way the promise now ends a lease from here.
             EventKind::LeaseExtended {
+                key,
+                token,
+                lease_ms,
+            }
+            | EventKind::TtlSet {
                 key,
                 token,
                 lease_ms,
@@ -545,18 +552,6 @@ impl Gatherer {
                         by: None,
                     });
                 }
-            }
-            EventKind::TtlSet {
-                key,
-                token,
-                lease_ms,
-            } => {
-                // EXPIRE after SETNX: the key's promise, unbounded until now, ends a TTL away.
-                let Some(slot) = self.slot(e.node) else {
-                    return;
-                };
-                let t = self.token(*token, *key);
-                self.promise(t, slot, e.node, *key, at, now.saturating_add(*lease_ms));
             }
             EventKind::Reloaded { key, holder } => {
                 if let Some(slot) = self.slot(e.node) {

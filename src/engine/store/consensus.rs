@@ -225,25 +225,14 @@ impl Sim<'_> {
                 } else {
                     None
                 };
-                match refused {
-                    None => {
-                        let ttl = self.sc.lock.ttl_ms;
-                        if let Some(h) = self.stores[si].table.held[key as usize].as_mut() {
-                            h.expires = Some(now + ttl as i64);
-                        }
-                        self.lease_extended(me, key, token);
+                if refused.is_none() {
+                    let ttl = self.sc.lock.ttl_ms;
+                    if let Some(h) = self.stores[si].table.held[key as usize].as_mut() {
+                        h.expires = Some(now + ttl as i64);
                     }
-                    Some(why) => self.record(me, EventKind::Refused { key, token, why }),
+                    self.lease_extended(me, key, token);
                 }
-                self.send(
-                    me,
-                    from,
-                    Msg::RenewReply {
-                        key,
-                        token,
-                        refused,
-                    },
-                );
+                self.answer_renew(me, from, key, token, refused);
             }
             _ => {}
         }

@@ -173,18 +173,7 @@ impl Sim<'_> {
                     self.replicate(me, key);
                 }
                 let refused = renewed.is_none().then_some(Refusal::LeaseGone);
-                if let Some(why) = refused {
-                    self.record(me, EventKind::Refused { key, token, why });
-                }
-                self.send(
-                    me,
-                    from,
-                    Msg::RenewReply {
-                        key,
-                        token,
-                        refused,
-                    },
-                );
+                self.answer_renew(me, from, key, token, refused);
             }
             Msg::Expire { key, token } => {
                 self.expire_if_due(me, key);
@@ -235,6 +224,29 @@ impl Sim<'_> {
             }
             _ => {}
         }
+    }
+
+    /// Answers a renewal: extended (`refused` is `None`), or refused for a reason, recorded.
+    pub(super) fn answer_renew(
+        &mut self,
+        me: NodeId,
+        to: NodeId,
+        key: KeyId,
+        token: Token,
+        refused: Option<Refusal>,
+    ) {
+        if let Some(why) = refused {
+            self.record(me, EventKind::Refused { key, token, why });
+        }
+        self.send(
+            me,
+            to,
+            Msg::RenewReply {
+                key,
+                token,
+                refused,
+            },
+        );
     }
 
     /// The atomic acquire of every design from `setnx` up ([`LockTable::acquire`]), after
