@@ -808,6 +808,28 @@ fn store(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
     });
 }
 
+/// A node's clock error: `clock_offset_ms` and `clock_drift_ppm`, fields named by `path`.
+fn clock_rows(
+    ui: &mut Ui,
+    form: &mut Form<'_>,
+    path: &dyn Fn(&str) -> String,
+    (offset_ms, drift_ppm): (&mut i64, &mut i64),
+    drift_hint: &str,
+) {
+    form.row(ui, &path("clock_offset_ms"), "clock_offset_ms", "", |ui| {
+        ui.add(egui::DragValue::new(offset_ms).speed(10).suffix(" ms"));
+    });
+    form.row(
+        ui,
+        &path("clock_drift_ppm"),
+        "clock_drift_ppm",
+        drift_hint,
+        |ui| {
+            ui.add(egui::DragValue::new(drift_ppm).speed(10).suffix(" ppm"));
+        },
+    );
+}
+
 /// `[[node]]`: a clock offset and drift per store node.
 fn store_clocks(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
     let stores: Vec<String> = (1..=s.store.nodes).map(|n| format!("store{n}")).collect();
@@ -821,25 +843,12 @@ fn store_clocks(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                     remove = Some(i);
                 }
             });
-            form.row(ui, &p("clock_offset_ms"), "clock_offset_ms", "", |ui| {
-                ui.add(
-                    egui::DragValue::new(&mut c.clock_offset_ms)
-                        .speed(10)
-                        .suffix(" ms"),
-                );
-            });
-            form.row(
+            clock_rows(
                 ui,
-                &p("clock_drift_ppm"),
-                "clock_drift_ppm",
+                form,
+                &p,
+                (&mut c.clock_offset_ms, &mut c.clock_drift_ppm),
                 "Positive runs fast; Redlock allows for 1 % (10 000 ppm).",
-                |ui| {
-                    ui.add(
-                        egui::DragValue::new(&mut c.clock_drift_ppm)
-                            .speed(100)
-                            .suffix(" ppm"),
-                    );
-                },
             );
         }
         if let Some(i) = remove {
@@ -988,25 +997,12 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                     form.row(ui, &p("write_timeout_ms"), "write_timeout_ms", "", |ui| {
                         ui.add(ms(&mut w.write_timeout_ms));
                     });
-                    form.row(ui, &p("clock_offset_ms"), "clock_offset_ms", "", |ui| {
-                        ui.add(
-                            egui::DragValue::new(&mut w.clock_offset_ms)
-                                .speed(10)
-                                .suffix(" ms"),
-                        );
-                    });
-                    form.row(
+                    clock_rows(
                         ui,
-                        &p("clock_drift_ppm"),
-                        "clock_drift_ppm",
+                        form,
+                        &p,
+                        (&mut w.clock_offset_ms, &mut w.clock_drift_ppm),
                         "Positive runs fast.",
-                        |ui| {
-                            ui.add(
-                                egui::DragValue::new(&mut w.clock_drift_ppm)
-                                    .speed(10)
-                                    .suffix(" ppm"),
-                            );
-                        },
                     );
                     form.row(
                         ui,

@@ -585,3 +585,10 @@ impl<'a> Sim<'a> {
         self.sc.store.topology
     }
 }
+
+/// Runs a scenario written inline, with its own seed: the store modules' tests read the trace.
+#[cfg(test)]
+fn run_src(src: &str) -> Trace {
+    let sc = crate::scenario::parse(src).expect("a valid scenario");
+    run(&sc, sc.seed)
+}

@@ -661,16 +661,6 @@ impl Sim<'_> {
         }
     }
 
-    /// Sends `token` its turn for `key` and waits a lease length for it to claim it.
-    fn tell_turn(&mut self, me: NodeId, key: KeyId, token: Token) {
-        self.send(me, token.worker, Msg::YourTurn { key, token });
-        self.set_timer(
-            me,
-            self.sc.lock.ttl_ms as i64,
-            Timer::TurnOver { key, token },
-        );
-    }
-
     /// An operator deletes `key`: proposed on the leader, applied by every node.
     pub(super) fn raft_force_release(&mut self, me: NodeId, key: KeyId) {
         if self.raft(me).role == Role::Leader {
@@ -915,10 +905,7 @@ impl Sim<'_> {
 mod tests {
     use crate::trace::{Event, EventKind, Refusal, Token, Trace};
 
-    fn run(src: &str) -> Trace {
-        let sc = crate::scenario::parse(src).expect("a valid scenario");
-        crate::engine::run(&sc, sc.seed)
-    }
+    use crate::engine::run_src as run;
 
     fn at<'t>(trace: &'t Trace, name: &str) -> Vec<&'t Event> {
         trace

@@ -451,11 +451,16 @@ impl Sim<'_> {
             return;
         };
         self.stores[si].table.turn[k] = Some(next);
-        self.send(me, next.worker, Msg::YourTurn { key, token: next });
+        self.tell_turn(me, key, next);
+    }
+
+    /// Sends `token` its turn for `key` and waits a lease length for it to claim it.
+    fn tell_turn(&mut self, me: NodeId, key: KeyId, token: Token) {
+        self.send(me, token.worker, Msg::YourTurn { key, token });
         self.set_timer(
             me,
             self.sc.lock.ttl_ms as i64,
-            Timer::TurnOver { key, token: next },
+            Timer::TurnOver { key, token },
         );
     }
 

@@ -733,10 +733,7 @@ mod tests {
         assert_eq!(r.fit(4, 1), Fit::Apply { skip: 0 });
     }
 
-    fn run(src: &str) -> Trace {
-        let sc = crate::scenario::parse(src).expect("a valid scenario");
-        crate::engine::run(&sc, sc.seed)
-    }
+    use crate::engine::run_src as run;
 
     /// What happened at the node called `name`, in order.
     fn at<'t>(trace: &'t Trace, name: &str) -> Vec<&'t EventKind> {
