@@ -16,7 +16,7 @@ use super::layout::Arrangement;
 use super::progress::{Pick, Place, Progress, StepProgress};
 use super::run_view::{self, PlaybackKey, RunView};
 use super::{style, theme};
-use crate::course::{self, STEPS, Step};
+use crate::course::{self, Judge, PURPOSE_RECAP, STEPS, Step};
 use crate::scenario;
 
 /// The runs made so far, and which steps' answers the presenter has revealed.
@@ -123,6 +123,7 @@ impl CourseView {
                 progress.steps[n].answered()
             },
             presenter: progress.presenter,
+            purpose: progress.purpose(),
         };
         // Whether the call was right waits for Reveal in presenter mode, as the chips do.
         let answer_shown = decision.answer_shown;
@@ -130,7 +131,7 @@ impl CourseView {
             if let Some(Pick::Option(i)) = shown
                 && answer_shown
             {
-                feedback(ui, &step.options[i]);
+                feedback(ui, step, &step.options[i]);
             }
         };
         let column = Arrangement::for_width(ui.available_width()) == Arrangement::Stacked;
@@ -218,6 +219,8 @@ struct Decision<'a> {
     /// The explanation and insight may be shown.
     answer_shown: bool,
     presenter: bool,
+    /// The learner's answer to the first question, recalled where the course returns to it.
+    purpose: Option<usize>,
 }
 
 impl Decision<'_> {
@@ -227,9 +230,8 @@ impl Decision<'_> {
         ui.add_space(8.0);
         ui.label(
             RichText::new(format!(
-                "STEP {} OF {} · {}",
-                self.n + 1,
-                STEPS.len(),
+                "STEP {} · {}",
+                step.number,
                 step.topic.to_uppercase()
             ))
             .small()
@@ -266,7 +268,7 @@ impl Decision<'_> {
     fn explanation(&self, ui: &mut Ui) {
         ui.separator();
         if self.answer_shown {
-            answer(ui, self.step);
+            answer(ui, self.step, self.purpose);
         } else if self.presenter {
             ui.label(
                 RichText::new("The answer stays hidden until you reveal it, below.")
@@ -365,7 +367,10 @@ impl Decision<'_> {
             .min_size(egui::vec2(ui.available_width(), 36.0));
         // In presenter mode the chips would give the answer away: they wait for Reveal, as
         // the explanation does.
-        if self.record.is_judged(i) && (self.answer_shown || !self.presenter) {
+        if self.step.judge != Judge::Framing
+            && self.record.is_judged(i)
+            && (self.answer_shown || !self.presenter)
+        {
             let (word, color) = if option.right {
                 ("right", style::SAFE)
             } else {
@@ -382,11 +387,18 @@ impl Decision<'_> {
     }
 }
 
-/// The step's explanation and its insight.
-fn answer(ui: &mut Ui, step: &Step) {
+/// The step's explanation and its insight; on the consensus step, what it means for the
+/// learner's answer to the first question.
+fn answer(ui: &mut Ui, step: &Step, purpose: Option<usize>) {
     ui.add_space(4.0);
     ui.label(RichText::new("Why").strong().size(17.0));
     ui.label(step.explanation);
+    if step.number == "6"
+        && let Some(said) = purpose.and_then(|p| PURPOSE_RECAP.get(p))
+    {
+        ui.add_space(6.0);
+        ui.label(RichText::new(*said).italics());
+    }
     ui.add_space(8.0);
     let accent = ui.visuals().hyperlink_color;
     egui::Frame::new()
@@ -401,12 +413,13 @@ fn answer(ui: &mut Ui, step: &Step) {
         });
 }
 
-/// Under the verdict, once told: whether the call was right, and what its run showed.
-fn feedback(ui: &mut Ui, choice: &course::Choice) {
-    let (title, color) = if choice.right {
-        ("The right call", style::SAFE)
-    } else {
-        ("Not the right call", style::VIOLATING)
+/// Under the verdict, once told: whether the call was right, and what its run showed. The
+/// first question has no right call: its note says what the run means for the answer given.
+fn feedback(ui: &mut Ui, step: &Step, choice: &course::Choice) {
+    let (title, color) = match (step.judge, choice.right) {
+        (Judge::Framing, _) => ("What this run means for you", ui.visuals().hyperlink_color),
+        (_, true) => ("The right call", style::SAFE),
+        (_, false) => ("Not the right call", style::VIOLATING),
     };
     egui::Frame::new()
         .stroke(egui::Stroke::new(1.5, color))

@@ -4,7 +4,7 @@
 use eframe::egui::{self, RichText, Ui};
 
 use super::style;
-use crate::course::STEPS;
+use crate::course;
 use crate::scenario::library::{COURSE, INCIDENTS};
 use crate::scenario::{self, Scenario, ScenarioError};
 
@@ -25,7 +25,7 @@ impl Group {
         file.strip_prefix("step")
             .and_then(|rest| rest.split_once('-'))
             .and_then(|(n, _)| n.parse::<u8>().ok())
-            .filter(|n| (1..=STEPS.len()).contains(&usize::from(*n)))
+            .filter(|&n| course::lesson_step(n).next().is_some())
             .map_or(Group::Other, Group::Step)
     }
 
@@ -33,11 +33,8 @@ impl Group {
     pub fn title(self) -> String {
         match self {
             Group::Step(n) => {
-                let title = usize::from(n)
-                    .checked_sub(1)
-                    .and_then(|i| STEPS.get(i))
-                    .map_or("", |step| step.title);
-                format!("Step {n} · {title}")
+                let parts: Vec<&str> = course::lesson_step(n).map(|s| s.title).collect();
+                format!("Step {n} · {}", parts.join(" · "))
             }
             Group::Incident => "Real incidents".to_string(),
             Group::Other => "Other scenarios".to_string(),

@@ -1,10 +1,11 @@
-//! The course's two text pages: the introduction before step 1, and the recap after step 8.
+//! The course's two text pages: the introduction before the first question, and the recap
+//! after step 8.
 
 use eframe::egui::{self, CornerRadius, RichText, Ui};
 
 use super::progress::{Place, Progress, StepProgress};
 use super::{style, theme};
-use crate::course::{INTRO, RECAP, STEPS};
+use crate::course::{INTRO, Judge, PURPOSE_RECAP, RECAP, STEPS};
 
 /// Widest a column of running text gets, px: longer lines are hard to read.
 const TEXT_WIDTH: f32 = 760.0;
@@ -40,6 +41,8 @@ pub fn intro(ui: &mut Ui, progress: &Progress) -> Option<Place> {
                     "A worker's outlined bar is when it believes it holds the lock; the store's \
                      solid bar is when the store says it does. Where they disagree, trouble \
                      starts.",
+                    "A#3 names A's third attempt to take the lock; it is not a fencing token. \
+                     A fencing token is written \"fence 3\".",
                     "Marks on the resource lane are writes: accepted, refused, or the one that \
                      corrupted the data. The verdict on the right names everything that went \
                      wrong.",
@@ -56,7 +59,10 @@ pub fn intro(ui: &mut Ui, progress: &Progress) -> Option<Place> {
                     if let Some(n) = resume_at(progress) {
                         ui.add_space(12.0);
                         if ui
-                            .button(RichText::new(format!("Continue at step {}", n + 1)).size(16.0))
+                            .button(
+                                RichText::new(format!("Continue at step {}", STEPS[n].number))
+                                    .size(16.0),
+                            )
                             .clicked()
                         {
                             go = Some(Place::Step(n));
@@ -119,7 +125,7 @@ pub fn recap(ui: &mut Ui, progress: &mut Progress) -> Option<Go> {
                     );
                     ui.label(
                         RichText::new(
-                            "Eight decisions, each fixing what the one before left open.",
+                            "The lesson's eight steps, each fixing what the one before left open.",
                         )
                         .size(16.0),
                     );
@@ -138,8 +144,8 @@ pub fn recap(ui: &mut Ui, progress: &mut Progress) -> Option<Go> {
                     ui.add_space(18.0);
                     ui.horizontal_wrapped(|ui| {
                         ui.label(
-                            "Now take it apart: remove the fencing, kill the store, pause a \
-                             worker, and watch \"usually exclusive\" stop being safe.",
+                            "Now take it apart: kill the store and watch everyone stall; \
+                             remove the fencing, pause a worker, and watch a stale write land.",
                         );
                         if ui.add(theme::prominent("Break it →", ui)).clicked() {
                             go = Some(Go::BreakIt);
@@ -202,40 +208,42 @@ fn calls(ui: &mut Ui, progress: &Progress) -> Option<Place> {
     ui.label(RichText::new("Your calls").heading().strong());
     ui.add_space(6.0);
     for (n, step) in STEPS.iter().enumerate() {
-        let record = &progress.steps[n];
-        let found = record.judged.iter().any(|&i| step.options[i].right);
-        let (verdict, color) = match progress.first_call(n) {
-            Some((_, true)) => ("Right first time", Some(style::SAFE)),
-            Some((_, false)) if found => (
-                "Wrong first time, then found the right call",
-                Some(style::ANOMALY),
-            ),
-            Some((_, false)) => (
-                "Wrong first time; the right call is still to find",
-                Some(style::VIOLATING),
-            ),
-            None => ("Not answered yet", None),
-        };
-        egui::Frame::new()
-            .fill(ui.visuals().faint_bg_color)
-            .corner_radius(CornerRadius::same(6))
-            .inner_margin(egui::Margin::symmetric(10, 6))
-            .show(ui, |ui| {
-                ui.set_width(ui.available_width());
-                ui.horizontal(|ui| {
-                    ui.label(RichText::new(format!("{}. {}", n + 1, step.title)).strong());
-                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                        if ui.small_button(format!("Go to step {}", n + 1)).clicked() {
-                            go = Some(Place::Step(n));
-                        }
-                    });
-                });
-                let mut text = RichText::new(verdict);
-                text = match color {
+        let asked = if step.judge == Judge::Framing {
+            card(ui, step, |ui| {
+                let said = progress
+                    .purpose()
+                    .and_then(|p| Some((step.options.get(p)?, PURPOSE_RECAP.get(p)?)));
+                match said {
+                    Some((option, means)) => {
+                        ui.label(RichText::new(format!("You said: {}", option.label)).strong());
+                        ui.label(*means);
+                    }
+                    None => {
+                        ui.label(RichText::new("Not answered yet").weak());
+                    }
+                }
+            })
+        } else {
+            let record = &progress.steps[n];
+            let found = record.judged.iter().any(|&i| step.options[i].right);
+            let (verdict, color) = match progress.first_call(n) {
+                Some((_, true)) => ("Right first time", Some(style::SAFE)),
+                Some((_, false)) if found => (
+                    "Wrong first time, then found the right call",
+                    Some(style::ANOMALY),
+                ),
+                Some((_, false)) => (
+                    "Wrong first time; the right call is still to find",
+                    Some(style::VIOLATING),
+                ),
+                None => ("Not answered yet", None),
+            };
+            card(ui, step, |ui| {
+                let text = RichText::new(verdict);
+                ui.label(match color {
                     Some(color) => text.color(color),
                     None => text.weak(),
-                };
-                ui.label(text);
+                });
                 if let Some((first, _)) = progress.first_call(n) {
                     ui.label(
                         RichText::new(format!("Your first call: {}", step.options[first].label))
@@ -243,9 +251,36 @@ fn calls(ui: &mut Ui, progress: &Progress) -> Option<Place> {
                             .weak(),
                     );
                 }
-            });
+            })
+        };
+        if asked {
+            go = Some(Place::Step(n));
+        }
         ui.add_space(4.0);
     }
+    go
+}
+
+/// One step's card in "Your calls": its number and title, a way back, and `body`. Returns
+/// whether the learner asked to go to the step.
+fn card(ui: &mut Ui, step: &crate::course::Step, body: impl FnOnce(&mut Ui)) -> bool {
+    let mut go = false;
+    egui::Frame::new()
+        .fill(ui.visuals().faint_bg_color)
+        .corner_radius(CornerRadius::same(6))
+        .inner_margin(egui::Margin::symmetric(10, 6))
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(format!("{}. {}", step.number, step.title)).strong());
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    go = ui
+                        .small_button(format!("Go to step {}", step.number))
+                        .clicked();
+                });
+            });
+            body(ui);
+        });
     go
 }
 

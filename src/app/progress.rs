@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::course::STEPS;
+use crate::course::{Judge, STEPS};
 
 /// A page of the app.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,10 +91,23 @@ impl StepProgress {
     }
 }
 
+/// The course's revision. A save from another revision numbers its steps and options
+/// differently, so its choices cannot be carried over. Revision 2 added the first question
+/// and split step 7 into four decisions; saves from before carry no revision.
+pub const COURSE_REVISION: u32 = 2;
+
+/// A save written before revisions were recorded.
+fn first_revision() -> u32 {
+    1
+}
+
 /// Everything that persists.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Progress {
+    /// The [`COURSE_REVISION`] the choices below were made on.
+    #[serde(default = "first_revision")]
+    pub course: u32,
     /// The page on screen.
     pub place: Place,
     /// One per course step.
@@ -108,6 +121,7 @@ pub struct Progress {
 impl Default for Progress {
     fn default() -> Self {
         Progress {
+            course: COURSE_REVISION,
             place: Place::Intro,
             steps: vec![StepProgress::default(); STEPS.len()],
             // Light by default: classrooms project, and projected dark themes wash out.
@@ -142,6 +156,28 @@ impl Progress {
     /// else): the app then starts afresh, and says so rather than failing or pretending.
     /// A readable save always comes back as it was.
     pub fn load(storage: Option<&dyn eframe::Storage>, key: &str) -> (Progress, Option<String>) {
+        let (progress, notice) = Self::read(storage, key);
+        if notice.is_none() && progress.course != COURSE_REVISION {
+            let kept = Progress {
+                dark: progress.dark,
+                presenter: progress.presenter,
+                ..Progress::default()
+            };
+            return (
+                kept,
+                Some(
+                    "The course has changed since your last visit: it now opens with a \
+                     question on what your lock is for, and step 7 is four decisions. Your \
+                     earlier answers were for the old steps, so the course starts afresh."
+                        .to_string(),
+                ),
+            );
+        }
+        (progress, notice)
+    }
+
+    /// The stored progress as it was written, fitted to the course (see [`Progress::load`]).
+    fn read(storage: Option<&dyn eframe::Storage>, key: &str) -> (Progress, Option<String>) {
         let Some(storage) = storage else {
             return (Progress::default(), None);
         };
@@ -163,11 +199,26 @@ impl Progress {
 
     /// The learner's first call on step `n` and whether it was right, once a run of the step
     /// has been watched to its end (even if the first call's own run was cut short).
+    /// The first question has no right call, so it has no first call either: see
+    /// [`Progress::purpose`].
     pub fn first_call(&self, n: usize) -> Option<(usize, bool)> {
+        if STEPS.get(n)?.judge == Judge::Framing {
+            return None;
+        }
         let record = self.steps.get(n)?;
         let first = *record.chosen.first()?;
         record.answered().then_some(())?;
         Some((first, STEPS[n].options[first].right))
+    }
+}
+
+impl Progress {
+    /// The learner's answer to the first question (what the lock is for), once its run has
+    /// been watched: the option's index.
+    pub fn purpose(&self) -> Option<usize> {
+        let n = STEPS.iter().position(|s| s.judge == Judge::Framing)?;
+        let record = self.steps.get(n)?;
+        record.answered().then(|| record.chosen.first().copied())?
     }
 }
 
@@ -180,9 +231,10 @@ mod tests {
         assert_eq!(Place::Intro.prev(), None);
         assert_eq!(Place::Intro.next(), Some(Place::Step(0)));
         assert_eq!(Place::Step(0).prev(), Some(Place::Intro));
-        assert_eq!(Place::Step(7).next(), Some(Place::Recap));
+        let last = STEPS.len() - 1;
+        assert_eq!(Place::Step(last).next(), Some(Place::Recap));
         assert_eq!(Place::Recap.next(), None);
-        assert_eq!(Place::Recap.prev(), Some(Place::Step(7)));
+        assert_eq!(Place::Recap.prev(), Some(Place::Step(last)));
         assert_eq!(
             Place::Sandbox.next(),
             None,
@@ -215,6 +267,36 @@ mod tests {
         p.steps[4].choose(right);
         p.steps[4].judge(right);
         assert_eq!(p.first_call(4), Some((wrong, false)));
+    }
+
+    #[test]
+    fn the_first_question_is_an_answer_not_a_call() {
+        let mut p = Progress::default();
+        assert_eq!(STEPS[0].judge, Judge::Framing);
+        p.steps[0].choose(1);
+        assert_eq!(p.purpose(), None, "not before its run has ended");
+        p.steps[0].judge(1);
+        assert_eq!(p.purpose(), Some(1));
+        assert_eq!(p.first_call(0), None, "neither right nor wrong");
+    }
+
+    #[test]
+    fn a_save_from_the_old_course_starts_afresh_with_a_notice() {
+        // What the course saved before the first question: eight steps, revision 1.
+        let old = Progress {
+            course: 1,
+            place: Place::Step(6),
+            steps: vec![StepProgress::default(); 8],
+            dark: true,
+            presenter: false,
+        };
+        let mut m = Memory::default();
+        eframe::set_value(&mut m, KEY, &old);
+        let (p, notice) = Progress::load(Some(&m), KEY);
+        assert!(notice.is_some_and(|n| n.contains("course has changed")));
+        assert_eq!(p.place, Place::Intro);
+        assert!(p.steps.iter().all(|s| s.chosen.is_empty()));
+        assert!(p.dark, "settings stay the learner's own");
     }
 
     #[test]
@@ -289,6 +371,7 @@ mod tests {
             .collect();
         (place, steps, any::<bool>(), any::<bool>()).prop_map(|(place, steps, dark, presenter)| {
             Progress {
+                course: COURSE_REVISION,
                 place,
                 steps,
                 dark,
@@ -348,9 +431,13 @@ mod tests {
             for value in [chars.into_iter().collect::<String>(), junk] {
                 let (loaded, notice) = Progress::load(Some(&stored(&value)), KEY);
                 match notice {
-                    Some(text) => {
+                    Some(text) if text.contains("could not be read") => {
                         proptest::prop_assert_eq!(&loaded, &Progress::default());
-                        proptest::prop_assert!(text.contains("could not be read"));
+                    }
+                    Some(text) => {
+                        // A changed digit can make it a save from another course revision.
+                        proptest::prop_assert!(text.contains("course has changed"), "{}", text);
+                        proptest::prop_assert_eq!(&loaded.steps, &Progress::default().steps);
                     }
                     None => proptest::prop_assert_eq!(loaded.clone(), loaded.fit_to_course()),
                 }

@@ -5,7 +5,7 @@
 //! [`decode`] reads one back. The format is a query string with a version first:
 //!
 //! ```text
-//! v=1&step=3&choices=0.2.-.1&seed=7&scenario=<base64url(deflate(TOML))>
+//! v=2&step=3&choices=0.2.-.1&seed=7&scenario=<base64url(deflate(TOML))>
 //! ```
 //!
 //! - `step`: the app's step index, as the app counts it.
@@ -24,7 +24,7 @@ use crate::course::STEPS;
 use crate::scenario::{self, Scenario, ScenarioError};
 
 /// The format version written in `v=`. Bump it on a change old links cannot follow.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// Fragments longer than this are refused before any decoding (a scenario compresses to well
 /// under 2 KB, so this only stops pasted junk and decompression bombs).
@@ -33,7 +33,7 @@ pub const MAX_FRAGMENT_BYTES: usize = 16 * 1024;
 /// Upper bound on a decompressed scenario: refuses a small link that inflates to a huge one.
 const MAX_SCENARIO_BYTES: usize = 64 * 1024;
 
-/// Upper bound on the number of recorded choices (the course has eight steps).
+/// Upper bound on the number of recorded choices (the course has a dozen decisions).
 const MAX_CHOICES: usize = 64;
 
 /// What a shared link carries.
@@ -266,8 +266,10 @@ mod base64url {
 // build calls these (`web.rs`), but they are compiled and tested natively too, so a change to
 // the app that breaks links fails `cargo test`.
 //
-// `step` numbers the app's pages: 0 the introduction, 1..=8 the course's steps, 9 the recap,
-// 10 the sandbox, 11 the library. `choices[n]` is the option whose run step n+1 shows (an
+// `step` numbers the app's pages: 0 the introduction, then each of the course's decisions in
+// order (the first question, steps 1 to 6, 7a to 7d, 8), then the recap, the sandbox and the
+// library. Format 2 added the first question and split step 7, which moved every number;
+// links of format 1 are refused with a notice rather than opened on the wrong step. `choices[n]` is the option whose run step n+1 shows (an
 // extra scenario on screen is not carried). `scenario` is the run on screen on the sandbox or
 // library page, and `seed`, if given, replaces that scenario's own.
 
@@ -327,7 +329,7 @@ impl super::LocksimApp {
         match (place, shown) {
             (Place::Intro, _) => "locksim".to_string(),
             (Place::Step(n), _) => match STEPS.get(n) {
-                Some(step) => format!("locksim · Step {} · {}", n + 1, step.title),
+                Some(step) => format!("locksim · Step {} · {}", step.number, step.title),
                 None => "locksim".to_string(),
             },
             (Place::Recap, _) => "locksim · Recap".to_string(),
@@ -433,27 +435,29 @@ mod tests {
     fn garbage_is_an_error_not_a_panic() {
         for junk in [
             "hello",
-            "v=1&step",
-            "v=1&step=x",
-            "v=1&step=-1",
-            "v=1&step=+3",
-            "v=1&step=99999999999999999999999",
-            "v=1&choices=1..2",
-            "v=1&choices=a",
-            "v=1&seed=",
-            "v=1&step=1&step=2",
-            "v=1&colour=blue",
+            "v=2&step",
+            "v=2&step=x",
+            "v=2&step=-1",
+            "v=2&step=+3",
+            "v=2&step=99999999999999999999999",
+            "v=2&choices=1..2",
+            "v=2&choices=a",
+            "v=2&seed=",
+            "v=2&step=1&step=2",
+            "v=2&colour=blue",
             "step=1&v=1",
-            "v=2&step=1",
-            "v=1&scenario=!!!!",
-            "v=1&scenario=A",
-            "v=1&scenario=AAAA",
-            "v=1&scenario=aGVsbG8",
-            "v=1&scenario=",
-            "v=1&&",
+            "v=3&step=1",
+            // A link from before the first question and step 7's four decisions.
+            "v=1&step=1",
+            "v=2&scenario=!!!!",
+            "v=2&scenario=A",
+            "v=2&scenario=AAAA",
+            "v=2&scenario=aGVsbG8",
+            "v=2&scenario=",
+            "v=2&&",
             "&",
             "=",
-            "v=1&step=1&scenario=%41",
+            "v=2&step=1&scenario=%41",
         ] {
             let err = decode(junk).expect_err(junk);
             let message = err.to_string();
@@ -472,7 +476,7 @@ mod tests {
     fn scenario_that_fails_validation_names_the_field() {
         let bad = "version = 1\nname = \"x\"\n[[worker]]\nname = \"A\"\nwork_ms = 0\n";
         let packed = miniz_oxide::deflate::compress_to_vec(bad.as_bytes(), 9);
-        let fragment = format!("v=1&scenario={}", base64url::encode(&packed));
+        let fragment = format!("v=2&scenario={}", base64url::encode(&packed));
         let err = decode(&fragment).unwrap_err();
         assert!(matches!(err, ShareError::Scenario(_)), "{err:?}");
         assert!(err.to_string().contains("work_ms"), "{err}");
@@ -480,7 +484,7 @@ mod tests {
 
     #[test]
     fn oversized_is_refused_before_decoding() {
-        let long = format!("v=1&step=1&seed={}", "1".repeat(MAX_FRAGMENT_BYTES));
+        let long = format!("v=2&step=1&seed={}", "1".repeat(MAX_FRAGMENT_BYTES));
         assert_eq!(
             decode(&long),
             Err(ShareError::TooLong { bytes: long.len() })
@@ -492,7 +496,7 @@ mod tests {
     fn decompression_bomb_is_refused() {
         let bomb = vec![b'#'; MAX_SCENARIO_BYTES * 4];
         let packed = miniz_oxide::deflate::compress_to_vec(&bomb, 9);
-        let fragment = format!("v=1&scenario={}", base64url::encode(&packed));
+        let fragment = format!("v=2&scenario={}", base64url::encode(&packed));
         assert!(fragment.len() < MAX_FRAGMENT_BYTES);
         let err = decode(&fragment).unwrap_err();
         assert!(err.to_string().contains("unpacks to more than"), "{err}");
@@ -500,7 +504,7 @@ mod tests {
 
     #[test]
     fn too_many_choices() {
-        let fragment = format!("v=1&choices={}", vec!["0"; MAX_CHOICES + 1].join("."));
+        let fragment = format!("v=2&choices={}", vec!["0"; MAX_CHOICES + 1].join("."));
         assert!(decode(&fragment).is_err());
     }
 
@@ -549,7 +553,7 @@ mod tests {
         assert_eq!(app.progress.place, Place::Step(2));
         assert_eq!(app.shared_state(), state);
         assert!(
-            app.title().starts_with("locksim · Step 3 · "),
+            app.title().starts_with("locksim · Step 2 · "),
             "{}",
             app.title()
         );
@@ -660,11 +664,11 @@ mod tests {
         /// A deflated payload of random bytes, or of a huge text, is refused as damaged.
         #[test]
         fn a_hostile_payload_is_refused(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600), repeat in 1usize..200_000) {
-            let junk = format!("v=1&scenario={}", base64url::encode(&bytes));
+            let junk = format!("v=2&scenario={}", base64url::encode(&bytes));
             let _ = decode(&junk);
             let big = "#".repeat(repeat);
             let packed = miniz_oxide::deflate::compress_to_vec(big.as_bytes(), 9);
-            let fragment = format!("v=1&scenario={}", base64url::encode(&packed));
+            let fragment = format!("v=2&scenario={}", base64url::encode(&packed));
             proptest::prop_assert!(decode(&fragment).is_err());
         }
     }

@@ -35,10 +35,10 @@ pub fn top_bar(ui: &mut Ui, progress: &mut Progress, help: &mut bool) -> Vec<(St
             let (text, hover) = match place {
                 Place::Intro => ("Intro".to_string(), "What this course is".to_string()),
                 Place::Step(n) => (
-                    (n + 1).to_string(),
+                    STEPS[n].number.to_string(),
                     format!(
                         "Step {}: {}{}",
-                        n + 1,
+                        STEPS[n].number,
                         STEPS[n].title,
                         call_note(progress, n)
                     ),

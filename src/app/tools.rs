@@ -13,7 +13,7 @@ use super::progress::Place;
 use super::run_view::{self, PlaybackKey, RunView};
 use super::sandbox::Sandbox;
 use super::seeds::AcrossSeeds;
-use crate::course::{self, STEPS};
+use crate::course;
 use crate::scenario::Scenario;
 
 /// What the sandbox page's left panel shows.
@@ -163,7 +163,7 @@ impl Tools {
     /// The sandbox starts on the design the course ends up with — fencing tokens, step 5's
     /// right call — already run, so that Break it has something to break.
     fn start_sandbox(&mut self) {
-        let fenced = STEPS[4].options.iter().find(|c| c.right);
+        let fenced = course::step("5").and_then(course::right_call);
         if let Some(Ok(scenario)) = fenced.map(course::Choice::scenario) {
             self.sandbox_run = Some(play(scenario.clone()));
             self.sandbox = Some(Sandbox::new(scenario));

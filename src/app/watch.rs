@@ -151,7 +151,19 @@ fn rejected_writer(trace: &Trace) -> Option<Token> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::{STEPS, demonstrate};
+    use crate::course::{STEPS, demonstrate, play};
+    use crate::scenario::{self, library};
+
+    /// The line for the course scenario `file` (without `.toml`).
+    fn watch_file(file: &str) -> String {
+        let name = format!("{file}.toml");
+        let (_, src) = library::COURSE
+            .iter()
+            .find(|(f, _)| *f == name)
+            .expect("a course scenario");
+        let demo = play(scenario::parse(src).expect("course scenarios parse"));
+        what_to_watch(&demo.trace, &demo.verdict)
+    }
 
     fn watch(step: usize, option: usize) -> String {
         let demo = demonstrate(&STEPS[step].options[option]).expect("course scenarios parse");
@@ -161,11 +173,11 @@ mod tests {
     #[test]
     fn the_fencing_step_points_at_the_outlived_lease() {
         assert_eq!(
-            watch(4, 0),
+            watch_file("step5-fencing-token"),
             "Watch A's bar outlive its lease, and the resource refuse its write."
         );
         assert_eq!(
-            watch(4, 3),
+            watch_file("step5-longer-ttl"),
             "Watch A's bar outlive its lease, and its write still land on the resource."
         );
     }
@@ -173,7 +185,7 @@ mod tests {
     #[test]
     fn an_owner_token_points_at_the_ignored_release() {
         assert_eq!(
-            watch(3, 0),
+            watch_file("step4-compare-and-delete"),
             "Watch A's bar outlive its lease, and the store ignore its late release."
         );
     }
@@ -181,7 +193,7 @@ mod tests {
     #[test]
     fn a_blind_release_points_at_the_release() {
         assert_eq!(
-            watch(3, 1),
+            watch_file("step4-blind-release"),
             "Watch A's late release delete B's lock on the store lane, then the writes collide on the resource."
         );
     }
@@ -189,10 +201,13 @@ mod tests {
     #[test]
     fn a_dead_holder_points_at_the_lock_left_behind() {
         assert_eq!(
-            watch(2, 1),
+            watch_file("step3-setnx-holder-crash"),
             "Watch A's lock stay on the store lane long after A can use it, while B waits."
         );
-        assert_eq!(watch(5, 3), "Watch B and A wait for the lock.");
+        assert_eq!(
+            watch_file("step6-single-store-down"),
+            "Watch B and A wait for the lock."
+        );
     }
 
     #[test]

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 pub use explain::{fmt_count, fmt_ms, is_bidi_control, printable};
 
 use crate::scenario::{ResourceMode, Scenario};
-use crate::trace::{KeyId, NodeId, Token, Trace};
+use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, Token, Trace};
 
 /// The named properties of DESIGN §3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -116,6 +116,46 @@ pub struct Verdict {
     /// Violations found beyond the first [`MAX_KEPT_PER_KIND`] of a kind, counted but not
     /// kept: (kind, how many more), in [`Kind::ALL`] order, kinds with none left out.
     pub more: Vec<(Kind, u64)>,
+    /// The work the lock let through: its price in throughput, not a violation.
+    pub work: Work,
+}
+
+/// Critical sections finished in a run: a worker did its work and released the lock
+/// (`LetGo` with reason `released`). A contended lock serialises them, so a lock that covers
+/// more than it must shows here as a lower rate, not as a safety or liveness failure.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Work {
+    /// Critical sections finished.
+    pub completed: u64,
+    /// When the last one finished, true ms (`None`: none did).
+    pub last_done_ms: Option<u64>,
+}
+
+impl Work {
+    /// Critical sections finished per simulated second, from time 0 to the last one; 0 when
+    /// none finished.
+    pub fn per_s(&self) -> f64 {
+        match self.last_done_ms {
+            Some(t) if t > 0 => self.completed as f64 * 1000.0 / t as f64,
+            _ => 0.0,
+        }
+    }
+
+    /// Counts the finished critical sections of `trace`.
+    pub fn of(trace: &Trace) -> Work {
+        let mut work = Work::default();
+        for e in &trace.events {
+            if let EventKind::LetGo {
+                reason: LetGoReason::Released,
+                ..
+            } = e.kind
+            {
+                work.completed += 1;
+                work.last_done_ms = Some(e.at_ms);
+            }
+        }
+        work
+    }
 }
 
 /// Violations kept per kind: the earliest ones. 64 workers on a `flag` lock overlap in
@@ -249,6 +289,7 @@ pub fn check(scenario: &Scenario, trace: &Trace) -> Verdict {
         violations,
         cut_short_at_ms: trace.cut_short_at_ms,
         more,
+        work: Work::of(trace),
     }
 }
 

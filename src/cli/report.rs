@@ -211,6 +211,7 @@ mod tests {
             }],
             cut_short_at_ms: None,
             more: Vec::new(),
+            work: Default::default(),
         }
     }
 

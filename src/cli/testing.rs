@@ -69,5 +69,6 @@ pub fn verdict(safe: bool, kinds: &[Kind]) -> Verdict {
             .collect(),
         cut_short_at_ms: None,
         more: Vec::new(),
+        work: Default::default(),
     }
 }

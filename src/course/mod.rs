@@ -1,13 +1,15 @@
-//! The course: eight design steps, each a decision whose every option is played out by the
-//! simulator (DESIGN §5). Pure data and checks; no UI.
+//! The course: a first question (what is the lock for?) and the lesson's eight design steps,
+//! step 7 split into four small decisions, each a decision whose every option is played out
+//! by the simulator (DESIGN §5). Pure data and checks; no UI.
 //!
-//! Each option is bound to a scenario in `tests/scenarios/`. The right call is bound to the
-//! design that ships (it must come out safe and live); each wrong call to a scenario that
-//! demonstrates the misconception failing. [`demonstrate`] and `locksim course` check that.
+//! Each option is bound to a scenario in `tests/scenarios/`. How a step's runs must come out
+//! is its [`Judge`]: usually the right call is bound to the design that ships (safe and live)
+//! and each wrong call to a scenario that demonstrates the misconception failing.
+//! [`teaches`] and `locksim course` check that.
 
 mod steps;
 
-pub use steps::{INTRO, RECAP, STEPS};
+pub use steps::{INTRO, PURPOSE_RECAP, RECAP, STEPS};
 
 use crate::checker::{self, Verdict};
 use crate::scenario::{self, Scenario, ScenarioError};
@@ -16,6 +18,9 @@ use crate::trace::Trace;
 /// One step of the course.
 #[derive(Debug)]
 pub struct Step {
+    /// The number the learner reads: "0" for the first question, "7a" to "7d" for the four
+    /// decisions of the lesson's step 7.
+    pub number: &'static str,
     /// Short title, e.g. "The stuck flag".
     pub title: &'static str,
     /// The topic in a few words, e.g. "A locked = true row".
@@ -24,8 +29,10 @@ pub struct Step {
     pub situation: &'static str,
     /// The design question the learner answers.
     pub question: &'static str,
-    /// Every option; exactly one is right.
+    /// Every option; exactly one is right, except on a [`Judge::Framing`] step.
     pub options: &'static [Choice],
+    /// How the options' runs must come out for the step to teach what it says.
+    pub judge: Judge,
     /// Why the right call is right, revealed after a choice has been played out.
     pub explanation: &'static str,
     /// The step's key insight: a title and a sentence or two.
@@ -33,6 +40,26 @@ pub struct Step {
     /// Further scenarios worth playing on this step (file text), e.g. reentrancy in step 7.
     pub extras: &'static [&'static str],
 }
+
+/// How a step's runs must come out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judge {
+    /// No right or wrong: the learner says what their lock is for, and every option plays the
+    /// same failure so they can weigh it. Each run must show it (unsafe).
+    Framing,
+    /// A diagnosis: every run shows a failure, and the right call's run shows every flaw it
+    /// names (unsafe and not live).
+    Diagnosis,
+    /// The right call's run is safe and live; each wrong call's run is unsafe or not live.
+    SafeAndLive,
+    /// As [`Judge::SafeAndLive`], except a wrong call may instead be safe and live but do the
+    /// same work at most [`SLOWER`] times as fast as the right call: its cost is throughput.
+    Throughput,
+}
+
+/// How much slower (critical sections completed per simulated second) a safe, live wrong call
+/// of a [`Judge::Throughput`] step must be than the right call.
+pub const SLOWER: f64 = 1.0 / 1.5;
 
 /// One option of a step's decision.
 #[derive(Debug)]
@@ -84,39 +111,131 @@ pub fn play(scenario: Scenario) -> Demonstration {
     }
 }
 
-/// Whether a choice's demonstration teaches what it should: the right call comes out safe
-/// and live, a wrong call shows a failure.
-pub fn teaches(choice: &Choice, demo: &Demonstration) -> bool {
-    demo.good() == choice.right
+/// Whether option `i` of `step`, played out as `demo`, teaches what the step's [`Judge`] says
+/// it should. `right` is the right call's run, needed by [`Judge::Throughput`] only.
+pub fn teaches(step: &Step, i: usize, demo: &Demonstration, right: Option<&Demonstration>) -> bool {
+    let choice = &step.options[i];
+    let v = &demo.verdict;
+    match step.judge {
+        Judge::Framing => !v.safe,
+        Judge::Diagnosis if choice.right => !v.safe && !v.live,
+        Judge::Diagnosis => !demo.good(),
+        Judge::SafeAndLive => demo.good() == choice.right,
+        Judge::Throughput if choice.right => demo.good(),
+        Judge::Throughput => {
+            !demo.good() || right.is_some_and(|r| v.work.per_s() <= r.verdict.work.per_s() * SLOWER)
+        }
+    }
+}
+
+/// The step numbered `number` ("5", "7b"), if there is one.
+pub fn step(number: &str) -> Option<&'static Step> {
+    STEPS.iter().find(|s| s.number == number)
+}
+
+/// The steps that make up the lesson's step `n`: one, or for step 7 its four decisions.
+pub fn lesson_step(n: u8) -> impl Iterator<Item = &'static Step> {
+    STEPS.iter().filter(move |s| {
+        s.number.trim_end_matches(|c: char| c.is_ascii_lowercase()) == n.to_string()
+    })
+}
+
+/// The right call of `step`, if it has one.
+pub fn right_call(step: &Step) -> Option<&Choice> {
+    step.options.iter().find(|c| c.right)
+}
+
+/// Plays out every option of `step` and says whether each teaches what it should.
+pub fn lessons(step: &Step) -> Vec<Result<(Demonstration, bool), ScenarioError>> {
+    let right = right_call(step).map(demonstrate).and_then(Result::ok);
+    step.options
+        .iter()
+        .enumerate()
+        .map(|(i, choice)| {
+            let demo = demonstrate(choice)?;
+            let ok = teaches(step, i, &demo, right.as_ref());
+            Ok((demo, ok))
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn graded() -> impl Iterator<Item = &'static Step> {
+        STEPS.iter().filter(|s| s.judge != Judge::Framing)
+    }
+
     #[test]
-    fn eight_steps_each_with_one_right_call_and_two_wrong_ones() {
-        assert_eq!(STEPS.len(), 8);
-        for (i, step) in STEPS.iter().enumerate() {
+    fn each_graded_step_has_one_right_call_and_two_wrong_ones() {
+        for step in graded() {
             let right = step.options.iter().filter(|c| c.right).count();
             let wrong = step.options.len() - right;
-            assert_eq!(right, 1, "step {} has {right} right calls", i + 1);
-            assert!(wrong >= 2, "step {} has {wrong} wrong calls", i + 1);
+            assert_eq!(right, 1, "step {} has {right} right calls", step.number);
+            assert!(wrong >= 2, "step {} has {wrong} wrong calls", step.number);
         }
+        let framing: Vec<_> = STEPS.iter().filter(|s| s.judge == Judge::Framing).collect();
+        assert_eq!(framing.len(), 1, "one question on what the lock is for");
+        assert!(framing[0].options.iter().all(|c| !c.right));
+    }
+
+    #[test]
+    fn the_lessons_eight_steps_are_all_there() {
+        let numbers: Vec<&str> = STEPS.iter().map(|s| s.number).collect();
+        assert_eq!(
+            numbers,
+            [
+                "0", "1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d", "8"
+            ]
+        );
+    }
+
+    /// The right call sits at no one position in more than 40 % of the graded decisions, and
+    /// is the longest label in at most half of them: pressing "1" every time, or picking the
+    /// longest option, must not pass the course.
+    #[test]
+    fn the_right_call_has_no_tell() {
+        let steps: Vec<&Step> = graded().collect();
+        let mut at = [0usize; 8];
+        let mut longest = 0;
+        for step in &steps {
+            let i = step.options.iter().position(|c| c.right).unwrap();
+            at[i] += 1;
+            let len = |c: &Choice| c.label.chars().count();
+            let right = len(&step.options[i]);
+            if step.options.iter().all(|c| c.right || len(c) < right) {
+                longest += 1;
+            }
+        }
+        for (i, &n) in at.iter().enumerate() {
+            assert!(
+                n * 10 <= steps.len() * 4,
+                "the right call is option {} in {n} of {} decisions",
+                i + 1,
+                steps.len()
+            );
+        }
+        assert!(
+            longest * 2 <= steps.len(),
+            "the right call is the longest label in {longest} of {} decisions",
+            steps.len()
+        );
     }
 
     #[test]
     fn every_choice_demonstrates_what_it_should() {
-        for (i, step) in STEPS.iter().enumerate() {
-            for choice in step.options {
-                let demo = demonstrate(choice).expect("course scenarios parse");
+        for step in STEPS.iter() {
+            for (i, lesson) in lessons(step).into_iter().enumerate() {
+                let (demo, ok) = lesson.expect("course scenarios parse");
                 assert!(
-                    teaches(choice, &demo),
-                    "step {} option {:?}: safe={} live={} (scenario {:?}, seed {})",
-                    i + 1,
-                    choice.label,
+                    ok,
+                    "step {} option {:?}: safe={} live={} work={:.2}/s (scenario {:?}, seed {})",
+                    step.number,
+                    step.options[i].label,
                     demo.verdict.safe,
                     demo.verdict.live,
+                    demo.verdict.work.per_s(),
                     demo.scenario.name,
                     demo.scenario.seed
                 );
