@@ -230,7 +230,8 @@ pub struct Store {
     pub persistence: Persistence,
     /// `replicated`: delay before the primary copies a change to its replicas, ms.
     pub replication_lag_ms: u64,
-    /// `replicated`: a replica that has not heard from the primary this long promotes itself;
+    /// `replicated`: once the primary has been silent this long, a replica is promoted (the
+    /// simulation plays Sentinel's part);
     /// `consensus`: a follower that has not heard from a leader this long starts an election. ms.
     pub failover_ms: u64,
 }
