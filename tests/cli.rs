@@ -229,7 +229,14 @@ fn course_plays_every_option_and_passes() {
     let output = locksim(&["course"]);
     assert_eq!(status(&output), 0, "{}", text(&output.stdout));
     let stdout = text(&output.stdout);
-    assert_eq!(stdout.matches("Step ").count(), 8);
+    assert_eq!(stdout.matches("Step ").count(), 12);
+    assert!(stdout.contains("Step 0 · What is the lock for?") && stdout.contains("[answer]"));
+    for number in ["7a", "7b", "7c", "7d"] {
+        assert!(
+            stdout.contains(&format!("Step {number} · ")),
+            "step {number}"
+        );
+    }
     assert!(stdout.contains("[right]") && stdout.contains("[wrong]"));
     assert!(!stdout.contains("teaches the wrong lesson"));
 }

@@ -9,7 +9,7 @@ use eframe::egui::{self, Key};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use locksim::app::LocksimApp;
-use locksim::course::STEPS;
+use locksim::course::{Judge, STEPS};
 
 /// The window size the desktop app opens at.
 const WINDOW: [f32; 2] = [1280.0, 800.0];
@@ -79,10 +79,24 @@ fn fresh() -> Harness<'static, LocksimApp> {
     harness(LocksimApp::restore(None))
 }
 
-/// Opens step `n` (0-based) from the top bar.
+/// Opens `STEPS[n]` from the top bar, by its number ("5", "7b").
 fn go_to_step(h: &mut Harness<'_, LocksimApp>, n: usize) {
-    click(h, &(n + 1).to_string());
-    assert!(shows(h, STEPS[n].question), "step {} is on screen", n + 1);
+    click(h, STEPS[n].number);
+    assert!(
+        shows(h, STEPS[n].question),
+        "step {} is on screen",
+        STEPS[n].number
+    );
+}
+
+/// The index in `STEPS` of the step numbered `number`.
+fn step(number: &str) -> usize {
+    STEPS.iter().position(|s| s.number == number).unwrap()
+}
+
+/// The index of `STEPS[n]`'s right call.
+fn right_of(n: usize) -> usize {
+    STEPS[n].options.iter().position(|c| c.right).unwrap()
 }
 
 #[test]
@@ -94,34 +108,51 @@ fn the_whole_course_walked_by_clicking() {
     );
     click(&mut h, "Begin");
     for (n, step) in STEPS.iter().enumerate() {
-        assert!(shows(&h, step.question), "step {}: the question", n + 1);
+        let no = step.number;
+        assert!(shows(&h, step.question), "step {no}: the question");
         assert!(
             !shows(&h, step.explanation),
-            "step {}: no explanation before a choice",
-            n + 1
+            "step {no}: no explanation before a choice"
         );
-        // A wrong call first: it is played out and fails, and only then is it marked.
-        let wrong = step.options.iter().position(|c| !c.right).unwrap();
-        choose_and_watch(&mut h, n, wrong);
-        assert!(
-            shows_exactly(&h, "UNSAFE") || shows_exactly(&h, "NOT LIVE"),
-            "step {}: the wrong call fails",
-            n + 1
-        );
-        assert!(shows(&h, "Not the right call"), "step {}", n + 1);
-        assert!(shows(&h, step.options[wrong].feedback), "step {}", n + 1);
-        assert!(shows(&h, step.explanation), "step {}: explained", n + 1);
-        assert!(shows(&h, step.insight.0), "step {}: insight", n + 1);
-        // Then the right one, which holds up.
-        let right = step.options.iter().position(|c| c.right).unwrap();
-        choose_and_watch(&mut h, n, right);
-        assert!(
-            shows_exactly(&h, "SAFE"),
-            "step {}: the right call is safe",
-            n + 1
-        );
-        assert!(shows_exactly(&h, "LIVE"), "step {}: and live", n + 1);
-        assert!(shows(&h, "The right call"), "step {}", n + 1);
+        if step.judge == Judge::Framing {
+            // No right or wrong: the answer's run, and what it means for that answer.
+            choose_and_watch(&mut h, n, 1);
+            assert!(shows_exactly(&h, "UNSAFE"), "step {no}: the silent failure");
+            assert!(shows(&h, "What this run means for you"), "step {no}");
+            assert!(!shows(&h, "right call"), "step {no}: no right call");
+            assert!(!chip_shows(&h), "step {no}: no chip");
+        } else {
+            // A wrong call first: it is played out and fails, and only then is it marked.
+            let wrong = step.options.iter().position(|c| !c.right).unwrap();
+            choose_and_watch(&mut h, n, wrong);
+            if step.judge == Judge::Throughput {
+                assert!(
+                    shows(&h, "critical sections done by"),
+                    "step {no}: the price is shown as work done"
+                );
+            } else {
+                assert!(
+                    shows_exactly(&h, "UNSAFE") || shows_exactly(&h, "NOT LIVE"),
+                    "step {no}: the wrong call fails"
+                );
+            }
+            assert!(shows(&h, "Not the right call"), "step {no}");
+            assert!(shows(&h, step.options[wrong].feedback), "step {no}");
+            // Then the right one: it holds up, or, for the diagnosis, shows both flaws.
+            choose_and_watch(&mut h, n, right_of(n));
+            if step.judge == Judge::Diagnosis {
+                assert!(shows_exactly(&h, "UNSAFE") && shows_exactly(&h, "NOT LIVE"));
+            } else {
+                assert!(
+                    shows_exactly(&h, "SAFE"),
+                    "step {no}: the right call is safe"
+                );
+                assert!(shows_exactly(&h, "LIVE"), "step {no}: and live");
+            }
+            assert!(shows(&h, "The right call"), "step {no}");
+        }
+        assert!(shows(&h, step.explanation), "step {no}: explained");
+        assert!(shows(&h, step.insight.0), "step {no}: insight");
         let next = if n + 1 == STEPS.len() {
             "Recap →"
         } else {
@@ -136,6 +167,10 @@ fn the_whole_course_walked_by_clicking() {
         "Wrong first time, then found the right call"
     ));
     assert!(
+        shows(&h, "You said: It keeps data correct"),
+        "the recap returns to what the lock is for"
+    );
+    assert!(
         !shows(&h, "Right first time") && !shows(&h, "Not answered yet"),
         "every first call was wrong, and every step was then got right"
     );
@@ -144,7 +179,7 @@ fn the_whole_course_walked_by_clicking() {
 #[test]
 fn step5_a_wrong_call_is_unsafe_and_the_fence_is_safe() {
     let mut h = fresh();
-    go_to_step(&mut h, 4);
+    go_to_step(&mut h, step("5"));
     // "A checks its lease is still valid right before writing".
     h.get_by_label_contains("A checks its lease").click();
     settle(&mut h);
@@ -158,7 +193,7 @@ fn step5_a_wrong_call_is_unsafe_and_the_fence_is_safe() {
     assert!(shows(&h, "stale_write"), "the violation is named");
     assert!(shows(&h, "Watch A's bar outlive its lease"));
 
-    h.get_by_label_contains("increasing fencing token").click();
+    h.get_by_label_contains("Number each grant").click();
     settle(&mut h);
     press(&mut h, Key::End);
     assert!(shows_exactly(&h, "SAFE"));
@@ -169,7 +204,7 @@ fn step5_a_wrong_call_is_unsafe_and_the_fence_is_safe() {
 #[test]
 fn digits_pick_options_and_space_pauses() {
     let mut h = fresh();
-    go_to_step(&mut h, 4);
+    go_to_step(&mut h, step("5"));
     press(&mut h, Key::Num5);
     assert!(shows(&h, "Your call: Owner tokens already stop this"));
     assert!(shows(&h, "Playing…"));
@@ -183,14 +218,11 @@ fn digits_pick_options_and_space_pauses() {
     settle(&mut h);
     let after = playhead(&h);
     assert_eq!(before, after, "Space paused the playhead");
-    press(&mut h, Key::Num1);
-    assert!(shows(
-        &h,
-        "Your call: Each grant carries an increasing fencing token"
-    ));
+    press(&mut h, Key::Num3);
+    assert!(shows(&h, "Your call: Number each grant"));
     press(&mut h, Key::Num9);
     assert!(
-        shows(&h, "Your call: Each grant carries"),
+        shows(&h, "Your call: Number each grant"),
         "a digit with no option does nothing"
     );
 }
@@ -216,19 +248,20 @@ fn page_keys_walk_the_course() {
 fn presenter_mode_hides_the_answer_until_revealed() {
     let mut h = fresh();
     click(&mut h, "Presenter");
-    go_to_step(&mut h, 2);
-    choose_and_watch(&mut h, 2, 0);
+    let n = step("2");
+    go_to_step(&mut h, n);
+    choose_and_watch(&mut h, n, right_of(n));
     assert!(
         shows_exactly(&h, "SAFE"),
         "the run and its verdict still show"
     );
-    assert!(!shows(&h, STEPS[2].explanation), "the answer waits");
+    assert!(!shows(&h, STEPS[n].explanation), "the answer waits");
     assert!(!shows(&h, "right call"), "no feedback gives it away");
     assert!(!chip_shows(&h), "no chip gives it away");
     click(&mut h, "Reveal the answer  (R)");
-    assert!(shows(&h, STEPS[2].explanation));
+    assert!(shows(&h, STEPS[n].explanation));
     assert!(chip_shows(&h), "the chip shows");
-    assert!(shows(&h, STEPS[2].insight.1));
+    assert!(shows(&h, STEPS[n].insight.1));
 }
 
 #[test]
@@ -242,21 +275,22 @@ fn on_a_phone_the_keys_and_presenter_mode_work_in_one_column() {
         );
     settle(&mut h);
     click(&mut h, "Presenter");
-    go_to_step(&mut h, 4);
+    let n = step("5");
+    go_to_step(&mut h, n);
     assert!(
         shows(&h, "Make your call above"),
         "the run's place says where"
     );
-    press(&mut h, Key::Num1);
-    assert!(shows(&h, "Your call: Each grant carries"));
-    assert!(shows(&h, STEPS[4].options[4].label), "every option stays");
+    press(&mut h, Key::Num3);
+    assert!(shows(&h, "Your call: Number each grant"));
+    assert!(shows(&h, STEPS[n].options[4].label), "every option stays");
     press(&mut h, Key::End);
     assert!(shows_exactly(&h, "SAFE"));
-    assert!(!shows(&h, STEPS[4].explanation), "the answer waits");
+    assert!(!shows(&h, STEPS[n].explanation), "the answer waits");
     press(&mut h, Key::R);
-    assert!(shows(&h, STEPS[4].explanation));
+    assert!(shows(&h, STEPS[n].explanation));
     press(&mut h, Key::PageDown);
-    assert!(shows(&h, STEPS[5].question));
+    assert!(shows(&h, STEPS[n + 1].question));
 }
 
 #[test]
@@ -316,9 +350,10 @@ impl eframe::Storage for Memory {
 fn progress_survives_a_restart() {
     let mut h = fresh();
     click(&mut h, "Dark");
-    go_to_step(&mut h, 5);
-    let right = STEPS[5].options.iter().position(|c| c.right).unwrap();
-    choose_and_watch(&mut h, 5, right);
+    let n = step("6");
+    go_to_step(&mut h, n);
+    let right = right_of(n);
+    choose_and_watch(&mut h, n, right);
     assert!(shows_exactly(&h, "SAFE"));
 
     let mut storage = Memory::default();
@@ -326,13 +361,13 @@ fn progress_survives_a_restart() {
     drop(h);
 
     let h = harness(LocksimApp::restore(Some(&storage)));
-    assert!(shows(&h, STEPS[5].question), "back on step 6");
+    assert!(shows(&h, STEPS[n].question), "back on step 6");
     assert!(
-        shows_exactly(&h, "SAFE") && shows(&h, STEPS[5].explanation),
+        shows_exactly(&h, "SAFE") && shows(&h, STEPS[n].explanation),
         "the watched run reopens at its end, with the answer"
     );
     assert!(
-        h.query_all_by_label_contains(STEPS[5].options[right].label)
+        h.query_all_by_label_contains(STEPS[n].options[right].label)
             .any(|n| n
                 .accesskit_node()
                 .label()
@@ -353,12 +388,13 @@ fn a_save_from_another_version_is_ignored_not_fatal() {
 #[test]
 fn more_to_explore_plays_a_steps_extra_scenario() {
     let mut h = fresh();
-    go_to_step(&mut h, 4);
+    let n = step("5");
+    go_to_step(&mut h, n);
     assert!(
         !shows(&h, "More to explore"),
         "offered once a choice has been played out"
     );
-    choose_and_watch(&mut h, 4, 0);
+    choose_and_watch(&mut h, n, 0);
     click(&mut h, "More to explore (1)");
     click(&mut h, "Paused past the lease, no fencing");
     press(&mut h, Key::End);
@@ -367,7 +403,7 @@ fn more_to_explore_plays_a_steps_extra_scenario() {
         "its run is on screen"
     );
     assert!(shows_exactly(&h, "UNSAFE"));
-    assert!(shows(&h, STEPS[4].explanation), "the answer stays");
+    assert!(shows(&h, STEPS[n].explanation), "the answer stays");
 }
 
 #[test]

@@ -129,19 +129,7 @@ pub fn recap(ui: &mut Ui, progress: &mut Progress) -> Option<Go> {
                         )
                         .size(16.0),
                     );
-                    ui.add_space(14.0);
-                    // Side by side where there is room: the ladder, and how the learner climbed it.
-                    if ui.available_width() >= 900.0 {
-                        ui.columns(2, |columns| {
-                            ladder(&mut columns[0]);
-                            go = calls(&mut columns[1], progress).map(Go::Page);
-                        });
-                    } else {
-                        ladder(ui);
-                        ui.add_space(18.0);
-                        go = calls(ui, progress).map(Go::Page);
-                    }
-                    ui.add_space(18.0);
+                    ui.add_space(10.0);
                     ui.horizontal_wrapped(|ui| {
                         ui.label(
                             "Now take it apart: kill the store and watch everyone stall; \
@@ -151,7 +139,23 @@ pub fn recap(ui: &mut Ui, progress: &mut Progress) -> Option<Go> {
                             go = Some(Go::BreakIt);
                         }
                     });
-                    ui.add_space(10.0);
+                    ui.add_space(14.0);
+                    // Side by side where there is room: the ladder, and how the learner climbed it.
+                    if ui.available_width() >= 900.0 {
+                        ui.columns(2, |columns| {
+                            ladder(&mut columns[0]);
+                            if let Some(place) = calls(&mut columns[1], progress) {
+                                go = Some(Go::Page(place));
+                            }
+                        });
+                    } else {
+                        ladder(ui);
+                        ui.add_space(18.0);
+                        if let Some(place) = calls(ui, progress) {
+                            go = Some(Go::Page(place));
+                        }
+                    }
+                    ui.add_space(18.0);
                     if ui
                         .button("Start the course over")
                         .on_hover_text("Forget every choice made so far (the theme stays)")

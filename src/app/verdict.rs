@@ -32,6 +32,9 @@ pub fn badges(ui: &mut Ui, verdict: &Verdict) {
     });
     ui.add_space(4.0);
     ui.label(summary(verdict));
+    if let Some(line) = work(verdict) {
+        ui.label(RichText::new(line).small().weak());
+    }
     if let Some(at) = verdict.cut_short_at_ms {
         // Loud: the badges above speak only for the time that was simulated.
         ui.add_space(4.0);
@@ -41,6 +44,23 @@ pub fn badges(ui: &mut Ui, verdict: &Verdict) {
                 .color(style::ANOMALY),
         );
     }
+}
+
+/// The work the lock let through, the price of a contended lock: "4 critical sections done by
+/// 10 052 ms (0.40 per simulated second)". `None` when none finished.
+fn work(verdict: &Verdict) -> Option<String> {
+    let w = verdict.work;
+    let last = w.last_done_ms?;
+    let sections = if w.completed == 1 {
+        "1 critical section".to_string()
+    } else {
+        format!("{} critical sections", w.completed)
+    };
+    Some(format!(
+        "{sections} done by {} ({:.2} per simulated second)",
+        fmt_ms(last),
+        w.per_s()
+    ))
 }
 
 /// Lists the violations, each as a card that selects it when clicked. While the run is
