@@ -594,7 +594,7 @@ fn general(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                 ui.add(count(&mut s.seed));
             },
         );
-        form.row(ui, "until_ms", "until_ms", "The simulated horizon.", |ui| {
+        form.row(ui, "until_ms", "until_ms", "How long the run lasts, in simulated ms.", |ui| {
             ui.add(ms(&mut s.until_ms));
         });
     });
@@ -953,7 +953,7 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         ui,
                         &p("repeat"),
                         "repeat",
-                        "Acquisitions; 0 = until the horizon.",
+                        "Acquisitions; 0 = until the end of the run.",
                         |ui| {
                             ui.add(count(&mut w.repeat));
                         },

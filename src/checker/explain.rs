@@ -91,12 +91,12 @@ pub(super) fn node_list(trace: &Trace, ids: &[NodeId]) -> String {
     names.join(", ")
 }
 
-/// Where simulated time ended, for a sentence: "at the horizon (20 000 ms)", or "when the run
+/// Where simulated time ended, for a sentence: "at the end of the run (20 000 ms)", or "when the run
 /// was cut short (1 311 968 ms)" if the engine's event budget stopped it first.
 pub(super) fn horizon(trace: &Trace) -> String {
     match trace.cut_short_at_ms {
         Some(at) => format!("when the run was cut short ({})", fmt_ms(at)),
-        None => format!("at the horizon ({})", fmt_ms(trace.until_ms)),
+        None => format!("at the end of the run ({})", fmt_ms(trace.until_ms)),
     }
 }
 

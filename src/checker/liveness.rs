@@ -303,7 +303,7 @@ mod tests {
         assert_eq!(s[0].nodes, vec![t.node("A"), t.store(1)]);
         assert_eq!(
             s[0].explanation,
-            "A.1 still held 'lock' at the horizon (20 000 ms), but A has been stalled since 500 ms."
+            "A.1 still held 'lock' at the end of the run (20 000 ms), but A has been stalled since 500 ms."
         );
         assert!(!v.live);
     }
@@ -484,7 +484,7 @@ mod tests {
         assert_eq!(s.len(), 1);
         assert_eq!(
             s[0].explanation,
-            "A.1 still held 'lock' at the horizon (20 000 ms), but A crashed at 1 000 ms and \
+            "A.1 still held 'lock' at the end of the run (20 000 ms), but A crashed at 1 000 ms and \
              came back without it, so nobody will release it."
         );
     }
@@ -507,7 +507,7 @@ mod tests {
             if stuck {
                 assert_eq!(
                     only(&v, Kind::Stuck)[0].explanation,
-                    "A.1 still held 'lock' at the horizon (20 000 ms), but A had given up that \
+                    "A.1 still held 'lock' at the end of the run (20 000 ms), but A had given up that \
                      attempt and sent the grant back at 305 ms, and that release never took \
                      effect."
                 );

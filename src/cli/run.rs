@@ -69,6 +69,6 @@ fn write_header(
         "does not check fencing tokens"
     };
     writeln!(out, "  resource  {fencing}")?;
-    writeln!(out, "  horizon   {}", fmt_ms(scenario.until_ms))?;
+    writeln!(out, "  runs to   {}", fmt_ms(scenario.until_ms))?;
     writeln!(out)
 }
