@@ -326,6 +326,20 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             Some(t) => format!("an operator deleted {} while {} held it", key(*k), tok(*t)),
             None => format!("an operator deleted {}; nobody held it", key(*k)),
         },
+        EventKind::Claimed {
+            key: k,
+            token,
+            stamp_ms,
+        } => format!(
+            "recorded {}'s claim on {}, stamped {} by {}'s own clock",
+            tok(*token),
+            key(*k),
+            fmt_clock_ms(*stamp_ms),
+            name(token.worker)
+        ),
+        EventKind::Unclaimed { key: k, token } => {
+            format!("deleted {}'s claim on {}", tok(*token), key(*k))
+        }
         EventKind::Replicated { key: k, holder } => match holder {
             Some(h) => format!("copied from the primary: {} held by {}", key(*k), tok(*h)),
             None => format!("copied from the primary: {} is free", key(*k)),

@@ -336,6 +336,20 @@ pub enum EventKind {
         key: KeyId,
         holder: Option<Token>,
     },
+    /// `timestamp`: this store node recorded `token`'s claim on `key`, stamped `stamp_ms` by
+    /// the claimant's own wall clock. The store decides nothing: each claimant reads the
+    /// claims and judges for itself whether its stamp is the earliest.
+    Claimed {
+        key: KeyId,
+        token: Token,
+        stamp_ms: i64,
+    },
+    /// `timestamp`: `token`'s claim on `key` is gone from this store node (its release, an
+    /// operator's delete, or a restart from a log that had not yet kept it).
+    Unclaimed {
+        key: KeyId,
+        token: Token,
+    },
     /// `replicated`: this replica applied a command of the primary's stream.
     Replicated {
         key: KeyId,

@@ -1,6 +1,7 @@
 //! The modelled mechanisms, one state transition at a time: each test runs a small scenario
 //! and reads the trace for the events the mechanism must (and must not) produce.
 
+use locksim::checker::{self, Kind};
 use locksim::engine;
 use locksim::scenario::{self, Scenario};
 use locksim::trace::{DropReason, EventKind, LetGoReason, Trace};
@@ -269,4 +270,130 @@ for_ms = 100
         _ => None,
     });
     assert_eq!(lease, Some(1_996));
+}
+
+/// Two workers on the `timestamp` design, A from 0 ms and B from 100 ms, B's clock `b_offset`
+/// ms off true time (and `extra` appended); the scenario and its run.
+fn stamped(b_offset: i64, extra: &str) -> (Scenario, Trace) {
+    let sc = scenario(&format!(
+        r#"
+[lock]
+design = "timestamp"
+settle_ms = 50
+retry_ms = 100
+retry_jitter_ms = 0
+[[worker]]
+name = "A"
+work_ms = 1000
+[[worker]]
+name = "B"
+start_ms = 100
+work_ms = 500
+clock_offset_ms = {b_offset}
+{extra}"#
+    ));
+    let trace = engine::run(&sc, sc.seed);
+    (sc, trace)
+}
+
+#[test]
+fn a_timestamp_claim_is_recorded_then_read_after_the_settle_wait() {
+    let (_, t) = stamped(0, "");
+    let claimed = t.events.iter().find_map(|e| match e.kind {
+        EventKind::Claimed {
+            token, stamp_ms, ..
+        } if token.worker == 0 => Some((e.at_ms, stamp_ms)),
+        _ => None,
+    });
+    // Sent at 0 ms stamped with A's clock (0), recorded 2 ms later.
+    assert_eq!(claimed, Some((2, 0)));
+    // Acknowledged at 4 ms, 50 ms of settling, then a read: 54 ms out, 58 ms back.
+    let acquired = first(&t, "A", |k| matches!(k, EventKind::Acquired { .. }));
+    assert_eq!(acquired, Some(58));
+    // The store granted nothing: it only keeps the claims.
+    assert!(
+        !t.events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Granted { .. }))
+    );
+}
+
+#[test]
+fn a_later_claim_waits_for_the_earlier_one_to_be_deleted() {
+    let (sc, t) = stamped(0, "");
+    let a_gone = first(
+        &t,
+        "store1",
+        |k| matches!(k, EventKind::Unclaimed { token, .. } if token.worker == 0),
+    )
+    .expect("A's release deletes its claim");
+    let b_in = first(&t, "B", |k| matches!(k, EventKind::Acquired { .. })).expect("B goes in");
+    assert!(b_in > a_gone, "B read A's earlier stamp until it was gone");
+    assert!(checker::check(&sc, &t).violations.is_empty());
+}
+
+#[test]
+fn a_slow_clock_lets_a_later_request_in_beside_the_holder() {
+    // B asks 100 ms after A, but its clock is 300 ms behind: its stamp is the earlier one.
+    let (sc, t) = stamped(-300, "");
+    let b_stamp = t.events.iter().find_map(|e| match e.kind {
+        EventKind::Claimed {
+            token, stamp_ms, ..
+        } if token.worker == 1 => Some(stamp_ms),
+        _ => None,
+    });
+    assert_eq!(b_stamp, Some(-200));
+    let b_in = first(&t, "B", |k| matches!(k, EventKind::Acquired { .. })).expect("B goes in");
+    let a_out = first(&t, "A", |k| matches!(k, EventKind::LetGo { .. })).expect("A lets go");
+    assert!(
+        b_in < a_out,
+        "B went in at {b_in} ms, while A held until {a_out} ms"
+    );
+    let v = checker::check(&sc, &t);
+    assert!(v.violations.iter().any(|v| v.kind == Kind::Overlap));
+}
+
+#[test]
+fn a_crashed_claimants_claim_stays_and_blocks_the_rest() {
+    let (sc, t) = stamped(0, "[[fault]]\nat_ms = 500\nkind = \"crash\"\nnode = \"A\"");
+    assert!(first(&t, "B", |k| matches!(k, EventKind::Acquired { .. })).is_none());
+    assert!(first(&t, "store1", |k| matches!(k, EventKind::Unclaimed { .. })).is_none());
+    let v = checker::check(&sc, &t);
+    assert!(
+        v.violations.iter().any(|v| v.kind == Kind::Stuck),
+        "{:?}",
+        v.violations
+    );
+}
+
+/// The course's step 2 run: its failure comes from the clocks alone.
+#[test]
+fn the_step2_timestamp_race_is_unsafe_only_because_the_clocks_disagree() {
+    let src = std::fs::read_to_string("tests/scenarios/step2-timestamp-race.toml")
+        .expect("the step 2 scenario");
+    let skewed = scenario::parse(&src).expect("valid");
+    assert_eq!(skewed.lock.design, scenario::Design::Timestamp);
+    let mut equal = skewed.clone();
+    for w in &mut equal.workers {
+        w.clock_offset_ms = 0;
+        w.clock_drift_ppm = 0;
+    }
+    assert!(equal.faults.is_empty() && equal.network.loss == 0.0);
+    for seed in 0..20 {
+        let v = checker::check(&skewed, &engine::run(&skewed, seed));
+        assert!(!v.safe, "seed {seed}: skewed clocks let two in");
+        assert!(v.violations.iter().any(|v| v.kind == Kind::Overlap));
+        assert!(
+            v.violations
+                .iter()
+                .any(|v| v.kind == Kind::InterleavedWrites)
+        );
+        let v = checker::check(&equal, &engine::run(&equal, seed));
+        assert!(
+            v.safe && v.live,
+            "seed {seed}: equal clocks: {:?}",
+            v.violations
+        );
+        assert!(v.violations.is_empty(), "seed {seed}: {:?}", v.violations);
+    }
 }

@@ -269,8 +269,8 @@ proptest! {
 proptest! {
     #![proptest_config(config(7))]
 
-    /// `flag` and `setnx` have no expiry (DESIGN §2): no grant carries a lease, and the store
-    /// never expires or extends one.
+    /// `flag`, `setnx` and `timestamp` have no expiry (DESIGN §2): no grant carries a lease,
+    /// and the store never expires or extends one.
     #[test]
     fn designs_without_a_lease_never_expire_a_lock(
         sc in scenario(Profile::NoLease)

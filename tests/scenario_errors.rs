@@ -194,7 +194,7 @@ fn bad_enum_value_lists_the_choices() {
     let e = rejects(&src, "lock.design", "\"fence\"", "");
     assert_eq!(
         e.message,
-        "must be one of flag, setnx, ttl, token, fencing; got \"fence\""
+        "must be one of flag, setnx, ttl, token, fencing, timestamp; got \"fence\""
     );
     assert_eq!(e.column, Some(10));
 }
@@ -488,6 +488,55 @@ fn lock_delay_at_most_the_longest_horizon() {
         "lock.lock_delay_ms",
         "lock_delay_ms",
         "at most 10000000 ms",
+    );
+}
+
+#[test]
+fn settle_is_a_duration_at_least_0() {
+    let src = with(
+        "design = \"token\"",
+        "design = \"timestamp\"\nsettle_ms = -5",
+    );
+    rejects(&src, "lock.settle_ms", "settle_ms = -5", "");
+    let src = with(
+        "design = \"token\"",
+        "design = \"timestamp\"\nsettle_ms = 10000001",
+    );
+    rejects(&src, "lock.settle_ms", "settle_ms", "at most 10000000 ms");
+    let src = with(
+        "design = \"token\"",
+        "design = \"timestamp\"\nsettle_ms = 0",
+    );
+    assert_eq!(
+        parse(&src)
+            .expect("no wait at all is allowed")
+            .lock
+            .settle_ms,
+        0
+    );
+}
+
+#[test]
+fn timestamp_claims_live_on_one_node_and_need_no_queue() {
+    let src = with("design = \"token\"", "design = \"timestamp\"").replace(
+        "topology = \"single\"\nnodes = 1",
+        "topology = \"redlock\"\nnodes = 3",
+    );
+    rejects(
+        &src,
+        "lock.design",
+        "design",
+        "use store.topology = \"single\"",
+    );
+    let src = with(
+        "design = \"token\"",
+        "design = \"timestamp\"\nwaiting = \"fair\"",
+    );
+    rejects(
+        &src,
+        "lock.waiting",
+        "waiting",
+        "orders waiters by their stamps",
     );
 }
 

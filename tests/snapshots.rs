@@ -72,6 +72,8 @@ fn matters(kind: &EventKind) -> bool {
         | K::Reloaded { .. }
         | K::TtlSet { .. }
         | K::ForceReleased { .. }
+        | K::Claimed { .. }
+        | K::Unclaimed { .. }
         | K::LetGo { .. }
         | K::WriteAccepted { .. }
         | K::WriteRejected { .. }

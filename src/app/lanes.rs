@@ -14,7 +14,7 @@ pub use index::{Bin, Instants, Intervals};
 
 pub use crate::checker::fmt_ms;
 use crate::checker::{Kind, Verdict};
-use crate::scenario::Topology;
+use crate::scenario::{Design, Topology};
 use crate::trace::{
     DropReason, EventKind, KeyId, LetGoReason, MsgId, NodeId, Refusal, RejectReason, Role, Token,
     Trace,
@@ -112,6 +112,7 @@ pub enum Swatch {
     ClockJump,
     Leader,
     SteppedDown,
+    Claim,
     Accepted,
     Rejected,
     Violating,
@@ -271,12 +272,21 @@ pub enum MarkKind {
     BecameLeader { term: u64, at_start: bool },
     /// The store node stepped down to replica or follower.
     SteppedDown { term: u64 },
+    /// `timestamp`: the store node recorded `token`'s claim on `key`, stamped `stamp_ms` by
+    /// the claimant's wall clock, or (`None`) deleted it.
+    Claim {
+        key: KeyId,
+        token: Token,
+        stamp_ms: Option<i64>,
+    },
 }
 
 /// What a mark is, for summing up marks too close together to draw one by one. Later
 /// classes are graver: a summary takes the colour of the gravest write it holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum MarkClass {
+    /// [`MarkKind::Claim`].
+    Claim,
     /// [`MarkKind::ClockJump`].
     ClockJump,
     /// [`MarkKind::BecameLeader`].
@@ -293,9 +303,10 @@ pub enum MarkClass {
 
 impl MarkClass {
     /// How many classes there are.
-    pub const COUNT: usize = 6;
+    pub const COUNT: usize = 7;
     /// Every class, in order.
     pub const ALL: [MarkClass; MarkClass::COUNT] = [
+        MarkClass::Claim,
         MarkClass::ClockJump,
         MarkClass::Leader,
         MarkClass::SteppedDown,
@@ -317,6 +328,7 @@ impl MarkKind {
             MarkKind::ClockJump { .. } => MarkClass::ClockJump,
             MarkKind::BecameLeader { .. } => MarkClass::Leader,
             MarkKind::SteppedDown { .. } => MarkClass::SteppedDown,
+            MarkKind::Claim { .. } => MarkClass::Claim,
         }
     }
 }
@@ -780,6 +792,22 @@ impl<'a> Builder<'a> {
                     self.close_lease(at, node, key, LeaseEnd::Forgot);
                 }
             }
+            EventKind::Claimed {
+                key,
+                token,
+                stamp_ms,
+            } => {
+                let label = format!(
+                    "claim {} @{}",
+                    self.trace.token_name(token),
+                    crate::describe::fmt_clock_ms(stamp_ms)
+                );
+                self.push_claim(at, node, key, token, Some(stamp_ms), label);
+            }
+            EventKind::Unclaimed { key, token } => {
+                let label = format!("{}'s claim deleted", self.trace.token_name(token));
+                self.push_claim(at, node, key, token, None, label);
+            }
             EventKind::WriteAccepted {
                 key, token, fence, ..
             } => {
@@ -866,6 +894,26 @@ impl<'a> Builder<'a> {
         self.violating.get(&(at, token)).copied()
     }
 
+    fn push_claim(
+        &mut self,
+        at: u64,
+        node: NodeId,
+        key: KeyId,
+        token: Token,
+        stamp_ms: Option<i64>,
+        label: String,
+    ) {
+        self.lanes[node as usize].marks.push(Mark {
+            at_ms: at,
+            kind: MarkKind::Claim {
+                key,
+                token,
+                stamp_ms,
+            },
+            label,
+        });
+    }
+
     fn push_write(
         &mut self,
         at: u64,
@@ -928,6 +976,8 @@ impl<'a> Builder<'a> {
         }
         let needed = self.holders_needed();
         let held = self.lease_intervals();
+        // `timestamp`: the store grants nothing, so no belief is backed or unbacked by it.
+        let backed = self.trace.design != Design::Timestamp;
         for lane in &mut self.lanes {
             lane.spans.sort_by_key(|s| s.start_ms);
             lane.marks.sort_by_key(|m| m.at_ms);
@@ -943,6 +993,7 @@ impl<'a> Builder<'a> {
                 if let SpanKind::Belief {
                     token, lease_lost, ..
                 } = &mut span.kind
+                    && backed
                 {
                     let leases = held.get(token).map(Vec::as_slice).unwrap_or(&[]);
                     *lease_lost =
@@ -1005,6 +1056,7 @@ impl<'a> Builder<'a> {
                 MarkClass::ClockJump => Swatch::ClockJump,
                 MarkClass::Leader => Swatch::Leader,
                 MarkClass::SteppedDown => Swatch::SteppedDown,
+                MarkClass::Claim => Swatch::Claim,
             };
             (swatch, m.at_ms)
         });
@@ -1398,6 +1450,30 @@ impl Mark {
                     ),
                 }
             }
+            MarkKind::Claim {
+                key,
+                token,
+                stamp_ms: Some(stamp),
+            } => format!(
+                "At {at} {} recorded {}'s claim on \"{}\", stamped {} by {}'s own clock.\n\
+                 The store decides nothing: each claimant reads the claims and goes in if its \
+                 stamp is the earliest.",
+                trace.node_name(node),
+                trace.token_name(token),
+                trace.key_name(key),
+                crate::describe::fmt_clock_ms(stamp),
+                trace.node_name(token.worker)
+            ),
+            MarkKind::Claim {
+                key,
+                token,
+                stamp_ms: None,
+            } => format!(
+                "At {at} {} deleted {}'s claim on \"{}\".",
+                trace.node_name(node),
+                trace.token_name(token),
+                trace.key_name(key)
+            ),
             MarkKind::ClockJump { .. } => {
                 format!(
                     "At {at} the wall clock of {} stepped: {}",

@@ -662,9 +662,9 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             ui,
             "lock.design",
             "design",
-            "The rung of the ladder.",
+            "The rung of the ladder, or timestamp: the earliest wall-clock stamp wins.",
             |ui| {
-                let designs = Design::ALL.map(|d| (d, d.as_str()));
+                let designs = Design::PICKABLE.map(|d| (d, d.as_str()));
                 pick(ui, "lock.design", &mut l.design, &designs);
             },
         );
@@ -743,6 +743,15 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "With reentrant: count repeat acquires. Off: the first release frees the lock.",
             |ui| {
                 ui.checkbox(&mut l.hold_count, "");
+            },
+        );
+        form.row(
+            ui,
+            "lock.settle_ms",
+            "settle_ms",
+            "timestamp: wait after the claim is recorded before reading the claims.",
+            |ui| {
+                ui.add(ms(&mut l.settle_ms));
             },
         );
         form.row(
@@ -1344,6 +1353,7 @@ mod tests {
                 "lock.lock_delay_ms",
                 Box::new(|s| s.lock.lock_delay_ms = u64::MAX),
             ),
+            ("lock.settle_ms", Box::new(|s| s.lock.settle_ms = u64::MAX)),
             (
                 "lock.renewal",
                 Box::new(|s| {

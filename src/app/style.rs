@@ -28,6 +28,9 @@ pub fn token(token: Token) -> Color32 {
     worker(token.worker)
 }
 
+/// Text and summaries of the claims a `timestamp` store records (each diamond itself takes
+/// its claimant's colour).
+pub const CLAIM: Color32 = Color32::from_rgb(90, 110, 130);
 /// A write the resource applied.
 pub const ACCEPTED: Color32 = Color32::from_rgb(40, 150, 60);
 /// A write the resource refused (fenced off).

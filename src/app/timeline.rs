@@ -714,6 +714,9 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
                 Swatch::SteppedDown => {
                     marks::paint_role(p, rect.center_top(), false);
                 }
+                Swatch::Claim => {
+                    marks::paint_claim(p, rect.center(), style::CLAIM, true);
+                }
                 Swatch::Accepted => {
                     marks::paint_write(p, rect.center(), WriteOutcome::Accepted);
                 }
@@ -755,6 +758,7 @@ fn swatch_text(swatch: Swatch) -> &'static str {
         Swatch::ClockJump => "clock jump",
         Swatch::Leader => "became leader (primary)",
         Swatch::SteppedDown => "stepped down",
+        Swatch::Claim => "store recorded a claim (hollow: deleted it)",
         Swatch::Accepted => "write accepted",
         Swatch::Rejected => "write rejected",
         Swatch::Violating => "write that corrupted the data",

@@ -158,6 +158,7 @@ pub(super) struct Facts {
 #[derive(Debug, Default)]
 pub(super) struct StoreEnd {
     /// Per store node that holds a key at the horizon: `(node, key, dense token)`, by node.
+    /// `timestamp`: every claim still recorded, which blocks whoever stamps later for good.
     pub holds: Vec<(NodeId, KeyId, u32)>,
     /// `replicated`: store nodes that are primary at the horizon, the most recently promoted
     /// first (store1 is primary from the start).
@@ -252,6 +253,8 @@ struct Gatherer {
     primary_since: Vec<Option<usize>>,
     /// `consensus`: per key.
     committed: Vec<Option<Committed>>,
+    /// `timestamp`: the claims each store node records now: `(slot, key, dense token)`.
+    claims: Vec<(usize, KeyId, u32)>,
     /// Release requests neither delivered nor dropped yet, by message id.
     releases: BTreeMap<MsgId, (u32, NodeId)>,
     /// Worker names, to read which token a release message names.
@@ -292,6 +295,7 @@ impl Gatherer {
             table: vec![NONE; stores.saturating_mul(keys)],
             primary_since: (0..stores).map(|s| (s == 0).then_some(0)).collect(),
             committed: vec![None; keys],
+            claims: Vec::new(),
             releases: BTreeMap::new(),
             names: trace
                 .nodes
@@ -553,6 +557,20 @@ impl Gatherer {
                     });
                 }
             }
+            EventKind::Claimed { key, token, .. } => {
+                if let Some(slot) = self.slot(e.node) {
+                    let t = self.token(*token, *key);
+                    if !self.claims.contains(&(slot, *key, t)) {
+                        self.claims.push((slot, *key, t));
+                    }
+                }
+            }
+            EventKind::Unclaimed { key, token } => {
+                if let Some(slot) = self.slot(e.node) {
+                    let t = self.token(*token, *key);
+                    self.claims.retain(|&c| c != (slot, *key, t));
+                }
+            }
             EventKind::Reloaded { key, holder } => {
                 if let Some(slot) = self.slot(e.node) {
                     let t = holder.map_or(NONE, |h| self.token(h, *key));
@@ -692,6 +710,7 @@ impl Gatherer {
                     return;
                 };
                 self.clear_table(slot);
+                self.claims.retain(|&(s, ..)| s != slot);
                 // A consensus store loses a committed entry only when a majority lost it.
                 let majority = self.stores / 2 + 1;
                 for c in &mut self.committed {
@@ -772,6 +791,12 @@ impl Gatherer {
                 end.holds.push((node, (cell % self.keys) as KeyId, t));
             }
         }
+        for &(slot, key, t) in &self.claims {
+            if let Some(&node) = node_of.get(slot) {
+                end.holds.push((node, key, t));
+            }
+        }
+        end.holds.sort_by_key(|&(node, ..)| node);
         let mut primaries: Vec<(usize, NodeId)> = self
             .primary_since
             .iter()

@@ -1,6 +1,7 @@
 //! Messages between nodes. Every request carries the token it concerns so a reply can be
 //! matched, and a late reply recognised as late.
 
+use crate::describe::fmt_clock_ms;
 use crate::trace::{KeyId, NodeId, Refusal, Token};
 
 /// A store's answer to an acquire request.
@@ -143,7 +144,29 @@ pub enum Msg {
         key: KeyId,
         token: Token,
     },
+    /// `timestamp`: record this claim on `key`, stamped by the claimant's wall clock.
+    Claim {
+        key: KeyId,
+        token: Token,
+        stamp_ms: i64,
+    },
+    /// `timestamp`: send me the key's claims.
+    ReadClaims {
+        key: KeyId,
+        token: Token,
+    },
     // store → worker
+    /// `timestamp`: the claim is recorded.
+    ClaimReply {
+        key: KeyId,
+        token: Token,
+    },
+    /// `timestamp`: the key's claims, earliest stamp first (ties: the lower token).
+    Claims {
+        key: KeyId,
+        token: Token,
+        claims: Vec<(Token, i64)>,
+    },
     AcquireReply {
         key: KeyId,
         token: Token,
@@ -304,6 +327,19 @@ impl Msg {
                 ),
             },
             Msg::FlagValue { locked, .. } => format!("flag is {locked}"),
+            Msg::Claim {
+                token, stamp_ms, ..
+            } => format!("claim {} @{}", token_name(*token), fmt_clock_ms(*stamp_ms)),
+            Msg::ReadClaims { token, .. } => format!("read claims ({})", token_name(*token)),
+            Msg::ClaimReply { token, .. } => format!("claim {} recorded", token_name(*token)),
+            Msg::Claims { claims, .. } if claims.is_empty() => "claims: none".to_string(),
+            Msg::Claims { claims, .. } => {
+                let list: Vec<String> = claims
+                    .iter()
+                    .map(|&(t, stamp)| format!("{} @{}", token_name(t), fmt_clock_ms(stamp)))
+                    .collect();
+                format!("claims: {}", list.join(", "))
+            }
             Msg::YourTurn { token, .. } => format!("your turn, {}", token_name(*token)),
             Msg::NotLeader { .. } => "not the leader".to_string(),
             Msg::Heartbeat { epoch, offset, .. } => {

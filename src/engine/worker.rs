@@ -46,7 +46,15 @@ enum Phase {
 enum OpKind {
     FlagRead,
     FlagSet,
-    Acquire { reenter: bool },
+    /// `timestamp`: record a claim stamped `stamp` (the worker's wall clock when it asked).
+    Claim {
+        stamp: i64,
+    },
+    /// `timestamp`: read the key's claims to see whose stamp is earliest.
+    ReadClaims,
+    Acquire {
+        reenter: bool,
+    },
     Release,
     Renew,
 }
@@ -122,6 +130,9 @@ pub struct Worker {
     hold: Option<Hold>,
     /// Store index believed to be the primary / leader.
     leader: usize,
+    /// `timestamp`: the attempt whose claim the store acknowledged; the worker reads the
+    /// claims until that stamp is the earliest.
+    claimed: Option<Token>,
     next_req: u32,
     generation: u32,
     resource_req: u32,
@@ -151,6 +162,7 @@ impl Worker {
             renew: None,
             hold: None,
             leader: 0,
+            claimed: None,
             next_req: 0,
             generation: 0,
             resource_req: 0,
@@ -213,6 +225,9 @@ impl Sim<'_> {
     pub(super) fn worker_timer(&mut self, w: NodeId, timer: Timer) {
         match timer {
             Timer::Start | Timer::Retry => match self.workers[w as usize].phase {
+                Phase::Acquiring | Phase::Nesting if self.workers[w as usize].claimed.is_some() => {
+                    self.read_claims(w)
+                }
                 Phase::Idle | Phase::Acquiring => self.start_attempt(w),
                 Phase::Nesting => self.nested_attempt(w),
                 _ => {}
@@ -250,12 +265,40 @@ impl Sim<'_> {
         };
         let key = worker.key;
         self.record(w, EventKind::AcquireStarted { key, token });
-        let kind = if self.sc.lock.design == Design::Flag {
-            OpKind::FlagRead
-        } else {
-            OpKind::Acquire { reenter: false }
+        let kind = match self.sc.lock.design {
+            Design::Flag => OpKind::FlagRead,
+            Design::Timestamp => OpKind::Claim {
+                stamp: self.wall(w),
+            },
+            _ => OpKind::Acquire { reenter: false },
         };
         self.begin_op(w, kind, token, false);
+    }
+
+    /// `timestamp`: asks the store for the key's claims under the acknowledged claim's token.
+    fn read_claims(&mut self, w: NodeId) {
+        if let Some(token) = self.workers[w as usize].claimed {
+            self.begin_op(w, OpKind::ReadClaims, token, false);
+        }
+    }
+
+    /// `timestamp`: the claims as the store read them, earliest first. The worker goes in if
+    /// its own stamp heads them: it asks nobody else, and its stamp is only as right as its
+    /// wall clock (Lamport 1978 needs logical clocks and a reply from every process).
+    fn judge_claims(&mut self, w: NodeId, token: Token, claims: &[(Token, i64)], store: NodeId) {
+        let key = self.workers[w as usize].key;
+        self.w(w).op = None;
+        if claims.first().is_some_and(|&(first, _)| first == token) {
+            self.w(w).claimed = None;
+            self.acquired(w, token, None, None, store);
+            return;
+        }
+        if !claims.iter().any(|&(t, _)| t == token) {
+            // The store lost the claim (a restart): the next try claims afresh.
+            self.w(w).claimed = None;
+        }
+        self.record(w, EventKind::AcquireFailed { key, token });
+        self.retry_later(w);
     }
 
     /// Acquires the lock again from inside the critical section (a recursive call).
@@ -276,7 +319,13 @@ impl Sim<'_> {
         };
         let key = worker.key;
         self.record(w, EventKind::AcquireStarted { key, token });
-        self.begin_op(w, OpKind::Acquire { reenter: false }, token, false);
+        let kind = match self.sc.lock.design {
+            Design::Timestamp => OpKind::Claim {
+                stamp: self.wall(w),
+            },
+            _ => OpKind::Acquire { reenter: false },
+        };
+        self.begin_op(w, kind, token, false);
     }
 
     fn begin_op(&mut self, w: NodeId, kind: OpKind, token: Token, renew: bool) {
@@ -312,6 +361,15 @@ impl Sim<'_> {
                 token: op.token,
             },
             OpKind::FlagSet => Msg::FlagSet {
+                key,
+                token: op.token,
+            },
+            OpKind::Claim { stamp } => Msg::Claim {
+                key,
+                token: op.token,
+                stamp_ms: stamp,
+            },
+            OpKind::ReadClaims => Msg::ReadClaims {
                 key,
                 token: op.token,
             },
@@ -445,7 +503,11 @@ impl Sim<'_> {
         let acquiring = op.is_some_and(|o| {
             matches!(
                 o.kind,
-                OpKind::Acquire { reenter: false } | OpKind::FlagRead | OpKind::FlagSet
+                OpKind::Acquire { reenter: false }
+                    | OpKind::FlagRead
+                    | OpKind::FlagSet
+                    | OpKind::Claim { .. }
+                    | OpKind::ReadClaims
             )
         });
         let releasing = op.is_some_and(|o| o.kind == OpKind::Release);
@@ -483,6 +545,29 @@ impl Sim<'_> {
                 },
             ),
             OpKind::Release => self.after_release(w),
+            // The claim stays; the next read may find it earliest.
+            OpKind::ReadClaims => self.retry_later(w),
+            OpKind::Claim { .. } => {
+                // The claim may have landed: delete it (a later message on the same link), so
+                // an abandoned stamp does not block everyone, then claim afresh.
+                self.record(
+                    w,
+                    EventKind::AcquireFailed {
+                        key,
+                        token: op.token,
+                    },
+                );
+                let to = self.store_id(op.target);
+                self.send(
+                    w,
+                    to,
+                    Msg::Release {
+                        key,
+                        token: op.token,
+                    },
+                );
+                self.retry_later(w);
+            }
             OpKind::FlagRead | OpKind::FlagSet | OpKind::Acquire { .. } => {
                 self.record(
                     w,
@@ -572,6 +657,20 @@ impl Sim<'_> {
                     }
                     self.send_op(w, false);
                 }
+            }
+            Msg::ClaimReply { token, .. }
+                if op_for(token).is_some_and(|o| matches!(o.kind, OpKind::Claim { .. })) =>
+            {
+                // Recorded: let other claims made at about the same time arrive, then read.
+                let worker = self.w(w);
+                worker.op = None;
+                worker.claimed = Some(token);
+                self.set_timer(w, self.sc.lock.settle_ms as i64, Timer::Retry);
+            }
+            Msg::Claims { token, claims, .. }
+                if op_for(token).is_some_and(|o| o.kind == OpKind::ReadClaims) =>
+            {
+                self.judge_claims(w, token, &claims, from);
             }
             Msg::YourTurn { key, token } => {
                 let holds = self.workers[w as usize]
@@ -1169,6 +1268,7 @@ impl Sim<'_> {
         let key = worker.key;
         worker.op = None;
         worker.renew = None;
+        worker.claimed = None;
         worker.stalled = false;
         worker.generation += 1;
         worker.phase = Phase::Idle;

@@ -122,6 +122,14 @@ pub struct Lock {
     /// the repeat is let in but not counted, so the first release frees the lock (MySQL
     /// `GET_LOCK` before 5.7.5 behaved so; Redisson and Curator count).
     pub hold_count: bool,
+    /// `timestamp`: how long a worker waits after its claim is acknowledged before it reads
+    /// the claims, worker's local ms (ignored by the other designs).
+    #[serde(skip_serializing_if = "is_default_settle")]
+    pub settle_ms: u64,
+}
+
+fn is_default_settle(ms: &u64) -> bool {
+    *ms == defaults::SETTLE_MS
 }
 
 /// How a lease lock is taken at the store.
@@ -149,16 +157,40 @@ pub enum Design {
     Token,
     /// As `token`, plus a monotonically increasing fencing token per grant (Kleppmann 2016).
     Fencing,
+    /// Not a rung: the naive "earliest timestamp wins" lock. A worker stamps its request with
+    /// its own wall clock (offset, drift and jumps included) and sends `claim(key, stamp,
+    /// token)`; the store only records it in the key's table of claims (one per token). Once
+    /// the claim is acknowledged the worker waits `settle_ms`, then reads the table: if its
+    /// stamp is the earliest (ties: the worker listed first in the scenario) it believes it
+    /// holds the lock, otherwise it reads again every `retry_ms`. Release deletes its own claim;
+    /// nothing expires, so a crashed claimant's claim stays for good.
+    ///
+    /// Lamport ("Time, Clocks, and the Ordering of Events in a Distributed System", 1978, the
+    /// mutual-exclusion example) makes timestamp order safe only with logical clocks and an
+    /// acknowledgement from every other process before entering; with physical clocks that
+    /// disagree, a request made later can carry an earlier stamp and go in while the earlier
+    /// requester is already inside.
+    Timestamp,
 }
 
 impl Design {
-    /// Every rung, bottom to top.
+    /// Every rung, bottom to top. `timestamp` is not one: see [`Design::PICKABLE`].
     pub const ALL: [Design; 5] = [
         Design::Flag,
         Design::Setnx,
         Design::Ttl,
         Design::Token,
         Design::Fencing,
+    ];
+
+    /// Every design a scenario may name: the ladder, then the step 2 strawman `timestamp`.
+    pub const PICKABLE: [Design; 6] = [
+        Design::Flag,
+        Design::Setnx,
+        Design::Ttl,
+        Design::Token,
+        Design::Fencing,
+        Design::Timestamp,
     ];
 
     /// Whether grants carry a lease that expires.
@@ -179,6 +211,7 @@ impl Design {
             Design::Ttl => "ttl",
             Design::Token => "token",
             Design::Fencing => "fencing",
+            Design::Timestamp => "timestamp",
         }
     }
 }
@@ -533,6 +566,7 @@ impl Default for Lock {
             retry_jitter_ms: None,
             acquire: Acquire::OneStep,
             hold_count: true,
+            settle_ms: defaults::SETTLE_MS,
         }
     }
 }
@@ -601,6 +635,8 @@ impl Worker {
 }
 
 mod defaults {
+    /// `lock.settle_ms` when the file does not say.
+    pub const SETTLE_MS: u64 = 50;
     pub fn until_ms() -> u64 {
         20_000
     }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::{
     Acquire, Design, Expect, Expiry, FaultKind, Lock, Network, Persistence, Renewal, Scenario,
-    ScenarioError, Store, Topology, VERSION, Worker,
+    ScenarioError, Store, Topology, VERSION, Waiting, Worker,
 };
 
 /// Longest horizon, ms (a little under 3 simulated hours): every case fits far inside it, and it
@@ -359,6 +359,21 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
             )
         },
     )?;
+    if lock.design == Design::Timestamp {
+        ensure(store.topology == Topology::Single, "lock.design", || {
+            format!(
+                "the timestamp design is modelled with one store node keeping the table of \
+                 claims: use store.topology = \"single\", not \"{}\"",
+                store.topology.as_str()
+            )
+        })?;
+        ensure(lock.waiting == Waiting::Retry, "lock.waiting", || {
+            "the timestamp design orders waiters by their stamps, not by a queue at the \
+             store: use waiting = \"retry\""
+                .to_string()
+        })?;
+    }
+    at_most_horizon(lock.settle_ms, "lock.settle_ms")?;
     ensure(
         lock.acquire == Acquire::OneStep || has_lease,
         "lock.acquire",

@@ -96,7 +96,7 @@ fn paint_summary(
     let x0 = c.geo.x(times.time(bin.items.start) as f64);
     let x1 = c.geo.x(times.time(bin.items.end - 1) as f64).max(x0 + 2.0);
     let rect = match gravest {
-        MarkClass::Accepted | MarkClass::Rejected | MarkClass::Violating => {
+        MarkClass::Claim | MarkClass::Accepted | MarkClass::Rejected | MarkClass::Violating => {
             let y = mark_line(lane_rect);
             let rect = Rect::from_x_y_ranges(x0 - 1.0..=x1 + 1.0, y - 6.0..=y + 6.0);
             c.marks.rect_filled(rect, 2.0, class_color(gravest));
@@ -155,6 +155,7 @@ fn class_color(class: MarkClass) -> Color32 {
         MarkClass::Accepted => style::ACCEPTED,
         MarkClass::Rejected => style::REJECTED,
         MarkClass::Violating => style::VIOLATING,
+        MarkClass::Claim => style::CLAIM,
         MarkClass::ClockJump => style::FAULT_TEXT,
         MarkClass::Leader | MarkClass::SteppedDown => style::ROLE,
     }
@@ -167,6 +168,7 @@ fn class_count(class: MarkClass, n: u32) -> String {
         MarkClass::Accepted => format!("{n} write{s} accepted"),
         MarkClass::Rejected => format!("{n} write{s} rejected"),
         MarkClass::Violating => format!("{n} write{s} that corrupted the data"),
+        MarkClass::Claim => format!("{n} claim{s} recorded or deleted"),
         MarkClass::ClockJump => format!("{n} clock jump{s}"),
         MarkClass::Leader => format!("became leader {n} time{s}"),
         MarkClass::SteppedDown => format!("stepped down {n} time{s}"),
@@ -329,6 +331,23 @@ pub(super) fn paint_write(painter: &egui::Painter, center: Pos2, outcome: WriteO
     }
 }
 
+/// A claim at the store (`timestamp`): a diamond in the claimant's colour, filled when the
+/// store recorded it, hollow when it deleted it.
+pub(super) fn paint_claim(painter: &egui::Painter, center: Pos2, color: Color32, recorded: bool) {
+    let points = vec![
+        center + vec2(0.0, -6.0),
+        center + vec2(6.0, 0.0),
+        center + vec2(0.0, 6.0),
+        center + vec2(-6.0, 0.0),
+    ];
+    let diamond = if recorded {
+        Shape::convex_polygon(points, color, Stroke::NONE)
+    } else {
+        Shape::convex_polygon(points, Color32::TRANSPARENT, Stroke::new(1.5, color))
+    };
+    painter.add(diamond);
+}
+
 /// Where a mark's disc sits: on the lane's bar line.
 fn mark_center(geo: &Geometry, lane_rect: Rect, mark: &Mark) -> Pos2 {
     let x = geo.x(mark.at_ms as f64);
@@ -356,6 +375,12 @@ fn paint_mark(
             painter.vline(x, lane_rect.y_range().shrink(3.0), Stroke::new(1.0, color));
             paint_write(painter, pos2(x, y), outcome);
             (color, y)
+        }
+        MarkKind::Claim {
+            token, stamp_ms, ..
+        } => {
+            paint_claim(painter, pos2(x, y), style::token(token), stamp_ms.is_some());
+            (style::CLAIM, y)
         }
         MarkKind::ClockJump { .. } => {
             paint_clock_jump(painter, x, lane_rect.y_range().shrink(2.0));

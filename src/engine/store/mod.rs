@@ -12,7 +12,7 @@ pub use table::{Acquire, LockTable, Release};
 use super::msg::{AcquireAnswer, Msg};
 use super::{Sim, Timer};
 use crate::scenario::{
-    Acquire as AcquireSteps, Persistence, Scenario, StoreClock, Topology, Waiting,
+    Acquire as AcquireSteps, Design, Persistence, Scenario, StoreClock, Topology, Waiting,
 };
 use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 use consensus::Raft;
@@ -148,6 +148,36 @@ impl Sim<'_> {
             } => {
                 let answer = self.try_acquire(me, key, token, reenter, client_now);
                 self.send(me, from, Msg::AcquireReply { key, token, answer });
+            }
+            Msg::Claim {
+                key,
+                token,
+                stamp_ms,
+            } => {
+                if self.stores[si].table.claim(key as usize, token, stamp_ms) {
+                    self.record(
+                        me,
+                        EventKind::Claimed {
+                            key,
+                            token,
+                            stamp_ms,
+                        },
+                    );
+                }
+                self.send(me, from, Msg::ClaimReply { key, token });
+            }
+            Msg::ReadClaims { key, token } => {
+                let claims = self.stores[si].table.claims(key as usize).to_vec();
+                self.send(me, from, Msg::Claims { key, token, claims });
+            }
+            Msg::Release { key, token } if self.sc.lock.design == Design::Timestamp => {
+                // A blind delete of the releaser's own claim: nobody else's.
+                if self.stores[si].table.unclaim(key as usize, token) {
+                    self.record(me, EventKind::Unclaimed { key, token });
+                } else {
+                    self.record(me, EventKind::ReleaseIgnored { key, by: token });
+                }
+                self.send(me, from, Msg::ReleaseReply { key, token });
             }
             Msg::Release { key, token } => {
                 self.expire_if_due(me, key);
@@ -385,6 +415,17 @@ impl Sim<'_> {
         }
         self.expire_if_due(me, key);
         let si = self.store_index(me);
+        if self.sc.lock.design == Design::Timestamp {
+            // The operator empties the key's table of claims; the earliest claimant is the
+            // one whose lock that deletes.
+            let claims = std::mem::take(&mut self.stores[si].table.claims[key as usize]);
+            let holder = claims.first().map(|&(t, _)| t);
+            self.record(me, EventKind::ForceReleased { key, holder });
+            for (token, _) in claims {
+                self.record(me, EventKind::Unclaimed { key, token });
+            }
+            return;
+        }
         let held = self.stores[si].table.held[key as usize].take();
         self.record(
             me,
@@ -531,6 +572,21 @@ impl Sim<'_> {
             .unwrap_or_else(|| LockTable::new(keys));
         let before = std::mem::replace(&mut self.stores[si].table, disk);
         for key in 0..keys as KeyId {
+            let was = before.claims(key as usize);
+            let now = self.stores[si].table.claims(key as usize).to_vec();
+            for &(token, _) in was.iter().filter(|c| !now.contains(c)) {
+                self.record(me, EventKind::Unclaimed { key, token });
+            }
+            for &(token, stamp_ms) in now.iter().filter(|c| !was.contains(c)) {
+                self.record(
+                    me,
+                    EventKind::Claimed {
+                        key,
+                        token,
+                        stamp_ms,
+                    },
+                );
+            }
             let now = self.stores[si].table.held[key as usize].as_ref();
             let was = before.held[key as usize].as_ref();
             if now.map(|h| h.token) != was.map(|h| h.token) {

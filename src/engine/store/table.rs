@@ -100,6 +100,9 @@ pub struct LockTable {
     /// `consensus`: an expiry started lock-delay and no `GrantNext` has ended it yet. Part of
     /// the replicated state, so every node refuses the same acquires.
     pub(crate) delayed: Vec<bool>,
+    /// `timestamp`: each key's claims, `(token, stamp)` with the claimant's wall-clock stamp,
+    /// kept earliest first (ties: the lower token, i.e. the worker listed first).
+    pub(crate) claims: Vec<Vec<(Token, i64)>>,
 }
 
 impl LockTable {
@@ -112,7 +115,34 @@ impl LockTable {
             delay_until: vec![i64::MIN; keys],
             turn: vec![None; keys],
             delayed: vec![false; keys],
+            claims: vec![Vec::new(); keys],
         }
+    }
+
+    /// `timestamp`: records `token`'s claim on `key` stamped `stamp_ms`, once per token (a
+    /// repeated claim keeps its first stamp); returns whether it is new. The table stays in
+    /// timestamp order, so a read returns it as the claimants compare it.
+    pub fn claim(&mut self, key: usize, token: Token, stamp_ms: i64) -> bool {
+        let claims = &mut self.claims[key];
+        if claims.iter().any(|&(t, _)| t == token) {
+            return false;
+        }
+        let at = claims.partition_point(|&(t, s)| (s, t) < (stamp_ms, token));
+        claims.insert(at, (token, stamp_ms));
+        true
+    }
+
+    /// `timestamp`: deletes `token`'s own claim on `key` (no one else's); returns whether
+    /// there was one.
+    pub fn unclaim(&mut self, key: usize, token: Token) -> bool {
+        let before = self.claims[key].len();
+        self.claims[key].retain(|&(t, _)| t != token);
+        self.claims[key].len() < before
+    }
+
+    /// `timestamp`: the key's claims, earliest stamp first.
+    pub fn claims(&self, key: usize) -> &[(Token, i64)] {
+        &self.claims[key]
     }
 
     /// Puts `token` at the back of the key's queue unless it is already waiting.
@@ -526,5 +556,31 @@ mod tests {
         table.acquire(&lock, 1, B, false, 2, 2);
         assert_eq!((table.holder(0), table.holder(1)), (None, Some(A)));
         assert_eq!(table.queue[1], [B]);
+    }
+
+    #[test]
+    fn claims_are_kept_earliest_stamp_first_one_per_token() {
+        const C: Token = Token { worker: 2, seq: 1 };
+        let mut table = LockTable::new(2);
+        assert!(table.claim(0, A, 1_000));
+        // B's clock is behind: its later request carries the earlier stamp.
+        assert!(table.claim(0, B, 703));
+        // A tie goes to the lower token: the worker listed first.
+        assert!(table.claim(0, C, 703));
+        assert_eq!(table.claims(0), [(B, 703), (C, 703), (A, 1_000)]);
+        // A repeated claim keeps its first stamp.
+        assert!(!table.claim(0, A, 5));
+        assert_eq!(table.claims(0)[2], (A, 1_000));
+        assert!(table.claims(1).is_empty());
+    }
+
+    #[test]
+    fn unclaim_deletes_only_the_callers_claim() {
+        let mut table = LockTable::new(1);
+        table.claim(0, A, 10);
+        table.claim(0, B, 20);
+        assert!(table.unclaim(0, B));
+        assert!(!table.unclaim(0, B));
+        assert_eq!(table.claims(0), [(A, 10)]);
     }
 }
