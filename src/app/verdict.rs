@@ -33,7 +33,7 @@ pub fn badges(ui: &mut Ui, verdict: &Verdict) {
     ui.add_space(4.0);
     ui.label(summary(verdict));
     if let Some(line) = work(verdict) {
-        ui.label(RichText::new(line).small().weak());
+        ui.label(line);
     }
     if let Some(at) = verdict.cut_short_at_ms {
         // Loud: the badges above speak only for the time that was simulated.
