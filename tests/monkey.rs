@@ -46,7 +46,7 @@ const FRAME_BUDGET: Duration = if cfg!(debug_assertions) {
 const NATIVE_DIALOGS: [&str; 2] = ["Load file…", "Save as…"];
 
 /// Top-bar and page labels a learner switches pages and modes with.
-const PAGE_LABELS: [&str; 14] = [
+const PAGE_LABELS: [&str; 15] = [
     "1",
     "2",
     "3",
@@ -58,6 +58,7 @@ const PAGE_LABELS: [&str; 14] = [
     "Begin",
     "Sandbox",
     "Library",
+    "Glossary",
     "Presenter",
     "Dark",
     "Recap",

@@ -267,7 +267,8 @@ mod base64url {
 // the app that breaks links fails `cargo test`.
 //
 // `step` numbers the app's pages: 0 the introduction, 1..=8 the course's steps, 9 the recap,
-// 10 the sandbox, 11 the library. `choices[n]` is the option whose run step n+1 shows (an
+// 10 the sandbox, 11 the library, 12 the glossary (with eight steps; the numbers after the
+// steps follow their count, and the glossary came last so that the others kept theirs). `choices[n]` is the option whose run step n+1 shows (an
 // extra scenario on screen is not carried). `scenario` is the run on screen on the sandbox or
 // library page, and `seed`, if given, replaces that scenario's own.
 
@@ -335,6 +336,7 @@ impl super::LocksimApp {
             (Place::Sandbox, Some(name)) => format!("locksim · Sandbox · {name}"),
             (Place::Library, None) => "locksim · Library".to_string(),
             (Place::Library, Some(name)) => format!("locksim · Library · {name}"),
+            (Place::Glossary, _) => "locksim · Glossary".to_string(),
         }
     }
 }
@@ -347,15 +349,22 @@ fn page_number(place: Place) -> usize {
         Place::Recap => STEPS.len() + 1,
         Place::Sandbox => STEPS.len() + 2,
         Place::Library => STEPS.len() + 3,
+        Place::Glossary => STEPS.len() + 4,
     }
 }
 
 /// The page numbered `number` in a link, if there is one.
 fn place_of(number: usize) -> Option<Place> {
-    [Place::Intro, Place::Recap, Place::Sandbox, Place::Library]
-        .into_iter()
-        .chain((0..STEPS.len()).map(Place::Step))
-        .find(|&place| page_number(place) == number)
+    [
+        Place::Intro,
+        Place::Recap,
+        Place::Sandbox,
+        Place::Library,
+        Place::Glossary,
+    ]
+    .into_iter()
+    .chain((0..STEPS.len()).map(Place::Step))
+    .find(|&place| page_number(place) == number)
 }
 
 #[cfg(test)]
@@ -577,11 +586,12 @@ mod tests {
         );
 
         // Every page has a number, and the numbers are distinct.
-        for number in 0..STEPS.len() + 4 {
+        for number in 0..STEPS.len() + 5 {
             let place = place_of(number).expect("a page");
             assert_eq!(page_number(place), number);
         }
-        assert_eq!(place_of(STEPS.len() + 4), None);
+        assert_eq!(place_of(STEPS.len() + 5), None);
+        assert_eq!(place_of(STEPS.len() + 4), Some(Place::Glossary));
 
         // Out-of-range numbers and options open the start instead of failing.
         let app = LocksimApp::from_shared(

@@ -5,6 +5,7 @@
 //! design that ships (it must come out safe and live); each wrong call to a scenario that
 //! demonstrates the misconception failing. [`demonstrate`] and `locksim course` check that.
 
+pub mod glossary;
 mod steps;
 
 pub use steps::{INTRO, RECAP, STEPS};
