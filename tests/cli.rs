@@ -302,3 +302,28 @@ fn an_interrupted_check_prints_the_tally_so_far() {
         }
     }
 }
+
+#[test]
+fn glossary_lists_every_term_alphabetically() {
+    let output = locksim(&["glossary"]);
+    assert_eq!(status(&output), 0);
+    let stdout = text(&output.stdout);
+    // Each entry starts at the left margin; what follows it is indented.
+    let terms: Vec<&str> = stdout
+        .lines()
+        .filter(|line| !line.is_empty() && !line.starts_with(' '))
+        .collect();
+    assert_eq!(terms.len(), locksim::course::glossary::ENTRIES.len());
+    let key = |t: &&str| t.to_lowercase();
+    assert!(terms.is_sorted_by_key(key), "{terms:?}");
+    let fencing = stdout
+        .split("\n\n")
+        .find(|entry| entry.starts_with("fencing token\n"))
+        .expect("fencing token is listed");
+    // Wrapped at word boundaries: read it as one line.
+    let fencing = fencing.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        fencing.contains("refuses any write carrying a lower one"),
+        "{fencing}"
+    );
+}

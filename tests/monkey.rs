@@ -45,19 +45,26 @@ const FRAME_BUDGET: Duration = if cfg!(debug_assertions) {
 /// Buttons that open the desktop's native file dialogs: a headless test cannot answer them.
 const NATIVE_DIALOGS: [&str; 2] = ["Load file…", "Save as…"];
 
-/// Top-bar and page labels a learner switches pages and modes with.
-const PAGE_LABELS: [&str; 14] = [
+/// Top-bar and page labels a learner switches pages and modes with (the course's step
+/// numbers, "0" to "8" with "7a" to "7d", are `STEPS[n].number`; they are tested as listed here
+/// so that a renumbering shows up as a change to this list).
+const PAGE_LABELS: [&str; 19] = [
+    "0",
     "1",
     "2",
     "3",
     "4",
     "5",
     "6",
-    "7",
+    "7a",
+    "7b",
+    "7c",
+    "7d",
     "8",
     "Begin",
     "Sandbox",
     "Library",
+    "Glossary",
     "Presenter",
     "Dark",
     "Recap",

@@ -82,8 +82,8 @@ fn click(h: &mut Harness<'_, LocksimApp>, label: &str) {
 }
 
 /// Walks the whole app at `pixels_per_point`: the introduction, every step with a choice
-/// made and played to its end, the recap, each sandbox tab with a run, and the library with
-/// a scenario open.
+/// made and played to its end, the recap, each sandbox tab with a run, the library with
+/// a scenario open, and the glossary.
 fn every_page_at(pixels_per_point: f32) {
     let (width, height) = SIZES[0];
     let mut h = Harness::builder()
@@ -125,6 +125,8 @@ fn every_page_at(pixels_per_point: f32) {
         .click();
     h.run_steps(3);
     sweep(&mut h, "library, a scenario open", "Verdict");
+    click(&mut h, "Glossary");
+    sweep(&mut h, "glossary", "fencing token");
 }
 
 // One test per density (an ordinary screen, a 150 % Windows laptop, a Retina laptop, a

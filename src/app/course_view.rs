@@ -15,7 +15,7 @@ use eframe::egui::{self, AtomExt, Color32, CornerRadius, RichText, Ui};
 use super::layout::Arrangement;
 use super::progress::{Pick, Place, Progress, StepProgress};
 use super::run_view::{self, PlaybackKey, RunView};
-use super::{style, theme};
+use super::{glossary_text, style, theme};
 use crate::course::{self, Judge, PURPOSE_RECAP, STEPS, Step};
 use crate::scenario;
 
@@ -240,9 +240,9 @@ impl Decision<'_> {
         );
         ui.label(RichText::new(step.title).heading().strong().size(26.0));
         ui.add_space(4.0);
-        ui.label(step.situation);
+        glossary_text::label(ui, step.situation);
         ui.add_space(10.0);
-        ui.label(RichText::new(step.question).strong().size(17.0));
+        glossary_text::label(ui, RichText::new(step.question).strong().size(17.0));
         ui.add_space(2.0);
         ui.label(
             RichText::new(format!(
@@ -354,8 +354,9 @@ impl Decision<'_> {
             .strong()
             .color(ui.visuals().hyperlink_color);
         // The text wraps and takes the room left, so the mark sits at the right edge.
-        let text = RichText::new(option.label)
-            .size(15.5)
+        let label = glossary_text::ButtonText::new(RichText::new(option.label).size(15.5));
+        let text = label
+            .atom()
             .atom_shrink(true)
             .atom_grow(true)
             .atom_align(egui::Align2::LEFT_CENTER);
@@ -383,7 +384,7 @@ impl Decision<'_> {
                 .background_color(color);
             button = button.right_text(chip);
         }
-        ui.add(button)
+        label.show(ui, button, selected)
     }
 }
 
@@ -392,7 +393,7 @@ impl Decision<'_> {
 fn answer(ui: &mut Ui, step: &Step, purpose: Option<usize>) {
     ui.add_space(4.0);
     ui.label(RichText::new("Why").strong().size(17.0));
-    ui.label(step.explanation);
+    glossary_text::label(ui, step.explanation);
     if step.number == "6"
         && let Some(said) = purpose.and_then(|p| PURPOSE_RECAP.get(p))
     {
@@ -409,7 +410,7 @@ fn answer(ui: &mut Ui, step: &Step, purpose: Option<usize>) {
         .show(ui, |ui| {
             ui.set_width(ui.available_width());
             ui.label(RichText::new(step.insight.0).strong().color(accent));
-            ui.label(step.insight.1);
+            glossary_text::label(ui, step.insight.1);
         });
 }
 
@@ -429,7 +430,7 @@ fn feedback(ui: &mut Ui, step: &Step, choice: &course::Choice) {
         .show(ui, |ui| {
             ui.set_width(ui.available_width());
             ui.label(RichText::new(title).strong().color(color));
-            ui.label(choice.feedback);
+            glossary_text::label(ui, choice.feedback);
         });
 }
 

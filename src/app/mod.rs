@@ -9,6 +9,8 @@
 pub mod break_it;
 mod controls;
 mod course_view;
+mod glossary_page;
+mod glossary_text;
 #[cfg(test)]
 mod headless;
 mod keys;
@@ -149,6 +151,8 @@ pub struct LocksimApp {
     look: theme::Look,
     /// The top bar's items and where they were drawn last frame, points.
     top_bar: Vec<(String, egui::Rect)>,
+    /// What the learner typed into the Glossary page's search box.
+    glossary_filter: String,
 }
 
 impl LocksimApp {
@@ -169,6 +173,7 @@ impl LocksimApp {
             help_open: false,
             look: theme::Look::default(),
             top_bar: Vec::new(),
+            glossary_filter: String::new(),
         }
     }
 
@@ -218,6 +223,10 @@ impl LocksimApp {
                 None => None,
             },
             Place::Sandbox | Place::Library => self.tools.show(ui, place),
+            Place::Glossary => {
+                glossary_page::show(ui, &mut self.glossary_filter);
+                None
+            }
         };
         if let Some(place) = go {
             self.progress.place = place;
@@ -237,7 +246,7 @@ impl LocksimApp {
             Shortcut::Playback(key) => match place {
                 Place::Step(n) => self.course.key(&self.progress, n, key),
                 Place::Sandbox | Place::Library => self.tools.key(place, key),
-                Place::Intro | Place::Recap => {}
+                Place::Intro | Place::Recap | Place::Glossary => {}
             },
             Shortcut::Pick(i) => {
                 if let Place::Step(n) = place {

@@ -4,7 +4,7 @@
 use eframe::egui::{self, CornerRadius, RichText, Ui};
 
 use super::progress::{Place, Progress, StepProgress};
-use super::{style, theme};
+use super::{glossary_text, style, theme};
 use crate::course::{INTRO, Judge, PURPOSE_RECAP, RECAP, STEPS};
 
 /// Widest a column of running text gets, px: longer lines are hard to read.
@@ -32,7 +32,7 @@ pub fn intro(ui: &mut Ui, progress: &Progress) -> Option<Place> {
                         .strong(),
                 );
                 ui.add_space(12.0);
-                ui.label(RichText::new(INTRO).size(17.0));
+                glossary_text::label(ui, RichText::new(INTRO).size(17.0));
                 ui.add_space(16.0);
                 ui.label(RichText::new("Reading a run").strong().size(17.0));
                 for line in [
@@ -199,8 +199,8 @@ fn rung(ui: &mut Ui, fix: &str, buys: &str) {
                 );
                 ui.add_space(8.0);
                 ui.vertical(|ui| {
-                    ui.label(RichText::new(fix).strong().size(16.0));
-                    ui.label(buys);
+                    glossary_text::label(ui, RichText::new(fix).strong().size(16.0));
+                    glossary_text::label(ui, buys);
                 });
             });
         });

@@ -19,6 +19,8 @@ pub enum Place {
     Sandbox,
     /// Every shipped scenario.
     Library,
+    /// Every term the course uses, defined.
+    Glossary,
 }
 
 impl Place {
@@ -352,6 +354,7 @@ mod tests {
             Just(Place::Recap),
             Just(Place::Sandbox),
             Just(Place::Library),
+            Just(Place::Glossary),
         ];
         let steps: Vec<_> = STEPS
             .iter()

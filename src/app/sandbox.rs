@@ -594,9 +594,15 @@ fn general(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                 ui.add(count(&mut s.seed));
             },
         );
-        form.row(ui, "until_ms", "until_ms", "How long the run lasts, in simulated ms.", |ui| {
-            ui.add(ms(&mut s.until_ms));
-        });
+        form.row(
+            ui,
+            "until_ms",
+            "until_ms",
+            "How long the run lasts, in simulated ms.",
+            |ui| {
+                ui.add(ms(&mut s.until_ms));
+            },
+        );
     });
 }
 

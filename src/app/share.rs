@@ -268,7 +268,7 @@ mod base64url {
 //
 // `step` numbers the app's pages: 0 the introduction, then each of the course's decisions in
 // order (the first question, steps 1 to 6, 7a to 7d, 8), then the recap, the sandbox and the
-// library. Format 2 added the first question and split step 7, which moved every number;
+// library, then the glossary (added last, so the others kept their numbers). Format 2 added the first question and split step 7, which moved every number;
 // links of format 1 are refused with a notice rather than opened on the wrong step. `choices[n]` is the option whose run step n+1 shows (an
 // extra scenario on screen is not carried). `scenario` is the run on screen on the sandbox or
 // library page, and `seed`, if given, replaces that scenario's own.
@@ -337,6 +337,7 @@ impl super::LocksimApp {
             (Place::Sandbox, Some(name)) => format!("locksim · Sandbox · {name}"),
             (Place::Library, None) => "locksim · Library".to_string(),
             (Place::Library, Some(name)) => format!("locksim · Library · {name}"),
+            (Place::Glossary, _) => "locksim · Glossary".to_string(),
         }
     }
 }
@@ -349,15 +350,22 @@ fn page_number(place: Place) -> usize {
         Place::Recap => STEPS.len() + 1,
         Place::Sandbox => STEPS.len() + 2,
         Place::Library => STEPS.len() + 3,
+        Place::Glossary => STEPS.len() + 4,
     }
 }
 
 /// The page numbered `number` in a link, if there is one.
 fn place_of(number: usize) -> Option<Place> {
-    [Place::Intro, Place::Recap, Place::Sandbox, Place::Library]
-        .into_iter()
-        .chain((0..STEPS.len()).map(Place::Step))
-        .find(|&place| page_number(place) == number)
+    [
+        Place::Intro,
+        Place::Recap,
+        Place::Sandbox,
+        Place::Library,
+        Place::Glossary,
+    ]
+    .into_iter()
+    .chain((0..STEPS.len()).map(Place::Step))
+    .find(|&place| page_number(place) == number)
 }
 
 #[cfg(test)]
@@ -581,11 +589,12 @@ mod tests {
         );
 
         // Every page has a number, and the numbers are distinct.
-        for number in 0..STEPS.len() + 4 {
+        for number in 0..STEPS.len() + 5 {
             let place = place_of(number).expect("a page");
             assert_eq!(page_number(place), number);
         }
-        assert_eq!(place_of(STEPS.len() + 4), None);
+        assert_eq!(place_of(STEPS.len() + 5), None);
+        assert_eq!(place_of(STEPS.len() + 4), Some(Place::Glossary));
 
         // Out-of-range numbers and options open the start instead of failing.
         let app = LocksimApp::from_shared(

@@ -70,6 +70,11 @@ pub fn top_bar(ui: &mut Ui, progress: &mut Progress, help: &mut bool) -> Vec<(St
                 "Library",
                 "Every scenario that ships with locksim",
             ),
+            (
+                Place::Glossary,
+                "Glossary",
+                "Every term the course uses, defined",
+            ),
         ] {
             let response = ui
                 .selectable_label(progress.place == place, text)

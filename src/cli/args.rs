@@ -33,6 +33,8 @@ pub enum Command {
     /// Print the course: each step, its options and the verdict of each option's
     /// demonstration. Fails if a wrong option comes out safe or the right call does not.
     Course,
+    /// Print every term the course uses, alphabetically, with its definition.
+    Glossary,
 }
 
 /// `locksim run`.

@@ -1,4 +1,5 @@
-//! The headless command line (DESIGN §4): `run`, `verify`, `check`.
+//! The headless command line (DESIGN §4): `run`, `verify`, `check`, and the course's text:
+//! `course`, `glossary`.
 //!
 //! Each command writes its report to stdout and returns a [`Status`]; input errors go to
 //! stderr as `FILE:LINE:COL: message`. Nothing here panics on bad input: a student's typo
@@ -7,6 +8,7 @@
 mod args;
 mod check;
 mod course;
+mod glossary;
 mod input;
 
 pub use input::{InputError, read as read_scenario_file};
@@ -76,6 +78,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::verify(args, &mut out),
         Command::Check(args) => check::check(args, &mut out),
         Command::Course => course::course(&mut out),
+        Command::Glossary => glossary::glossary(&mut out),
     }
     .and_then(|status| out.flush().map(|()| status));
     match result {

@@ -7,6 +7,7 @@
 //! and each wrong call to a scenario that demonstrates the misconception failing.
 //! [`teaches`] and `locksim course` check that.
 
+pub mod glossary;
 mod steps;
 
 pub use steps::{INTRO, PURPOSE_RECAP, RECAP, STEPS};
