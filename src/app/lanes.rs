@@ -401,6 +401,10 @@ struct Builder<'a> {
     highest_fence: BTreeMap<KeyId, u64>,
     /// (true ms, token) of an accepted write → the safety violation the verdict names there.
     violating: HashMap<(u64, Token), Kind>,
+    /// Older grant of a `stale_write` → the first stale write the verdict names. The checker
+    /// reports one violation per pair of grants; every later write of that grant also lands
+    /// after the newer grant's write, so each one is stale too.
+    stale_from: HashMap<Token, u64>,
     messages: Vec<Message>,
     /// Messages sent and not yet arrived or lost → index in `messages`.
     in_flight: HashMap<MsgId, usize>,
@@ -429,10 +433,15 @@ impl<'a> Builder<'a> {
             })
             .collect();
         let mut violating = HashMap::new();
+        let mut stale_from: HashMap<Token, u64> = HashMap::new();
         for v in verdict.violations.iter().filter(|v| v.kind.breaks_safety()) {
             for &token in &v.grants {
                 // The first the verdict lists wins, as it does in the verdict panel.
                 violating.entry((v.at_ms, token)).or_insert(v.kind);
+            }
+            if let (Kind::StaleWrite, Some(&old)) = (v.kind, v.grants.first()) {
+                let first = stale_from.entry(old).or_insert(v.at_ms);
+                *first = (*first).min(v.at_ms);
             }
         }
         let mut b = Builder {
@@ -446,6 +455,7 @@ impl<'a> Builder<'a> {
             faults: BTreeMap::new(),
             highest_fence: BTreeMap::new(),
             violating,
+            stale_from,
             messages: Vec::new(),
             in_flight: HashMap::new(),
         };
@@ -863,7 +873,12 @@ impl<'a> Builder<'a> {
 
     /// The safety violation the verdict reports for a write of `token` accepted at `at`.
     fn violation_at(&self, at: u64, token: Token) -> Option<Kind> {
-        self.violating.get(&(at, token)).copied()
+        self.violating.get(&(at, token)).copied().or_else(|| {
+            self.stale_from
+                .get(&token)
+                .filter(|&&first| first <= at)
+                .map(|_| Kind::StaleWrite)
+        })
     }
 
     fn push_write(
@@ -1892,6 +1907,57 @@ mod tests {
             first
                 .details(&trace, store1 as NodeId)
                 .contains("from the start")
+        );
+    }
+
+    /// The outcome of each write the resource received, in time order, with its writer.
+    fn write_outcomes(trace: &Trace, lanes: &Lanes) -> Vec<(u64, String, WriteOutcome)> {
+        let resource = trace.nodes.iter().position(|n| n.role == Role::Resource);
+        lanes.lanes[resource.expect("a resource")]
+            .marks
+            .iter()
+            .filter_map(|m| match m.kind {
+                MarkKind::Write { token, outcome, .. } => {
+                    Some((m.at_ms, trace.node_name(token.worker).to_string(), outcome))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_write_of_an_older_grant_after_a_newer_grants_write_is_red() {
+        // store1 dies before its copy of A's grant reaches store2, which grants B: B writes
+        // once, then A writes twice. Both of A's writes land after B's: both are stale.
+        let (trace, lanes) = engine_run(include_str!(
+            "../../tests/scenarios/step6-async-failover.toml"
+        ));
+        use WriteOutcome::*;
+        assert_eq!(
+            write_outcomes(&trace, &lanes),
+            [
+                (2_516, "B".to_string(), Accepted),
+                (5_009, "A".to_string(), Violating(Kind::StaleWrite)),
+                (10_013, "A".to_string(), Violating(Kind::StaleWrite)),
+            ]
+        );
+    }
+
+    #[test]
+    fn interleaved_writes_are_marked_on_the_write_that_loses_an_update() {
+        // A read at 5 ms and, paused, wrote at 17 007 ms; B read and wrote in between. B's
+        // write was sound; A's overwrote it with a value computed from its old read. Both
+        // violations name A's write; the stale write comes first, as in the verdict panel.
+        let (trace, lanes) = engine_run(include_str!(
+            "../../tests/scenarios/step5-pause-unfenced.toml"
+        ));
+        use WriteOutcome::*;
+        assert_eq!(
+            write_outcomes(&trace, &lanes),
+            [
+                (11_110, "B".to_string(), Accepted),
+                (17_007, "A".to_string(), Violating(Kind::StaleWrite)),
+            ]
         );
     }
 
