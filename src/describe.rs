@@ -259,11 +259,33 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             token,
             fence,
             lease_ms,
+            took_over: false,
         } => format!(
             "granted {} to {}{}",
             key(*k),
             tok(*token),
             grant_terms(*fence, *lease_ms, "no expiry")
+        ),
+        EventKind::Granted {
+            key: k,
+            token,
+            fence,
+            lease_ms,
+            took_over: true,
+        } => format!(
+            "took over {}'s lease on {} from its log{}",
+            tok(*token),
+            key(*k),
+            grant_terms(*fence, *lease_ms, "no expiry")
+        ),
+        EventKind::Logged {
+            key: k,
+            token,
+            index,
+        } => format!(
+            "logged {}'s acquire of {} as log entry {index}",
+            tok(*token),
+            key(*k)
         ),
         EventKind::Refused { key: k, token, why } => format!(
             "refused {} to {}: {}",
@@ -464,6 +486,7 @@ mod tests {
             token: A1,
             fence: Some(1),
             lease_ms: Some(10_000),
+            took_over: false,
         };
         assert_eq!(
             line(granted),
@@ -474,8 +497,29 @@ mod tests {
             token: A1,
             fence: None,
             lease_ms: None,
+            took_over: false,
         };
         assert_eq!(line(forever), "granted 'lock' to A.1 (no expiry)");
+        let took_over = EventKind::Granted {
+            key: 0,
+            token: A1,
+            fence: Some(1),
+            lease_ms: Some(10_000),
+            took_over: true,
+        };
+        assert_eq!(
+            line(took_over),
+            "took over A.1's lease on 'lock' from its log (fence 1, lease 10 000 ms)"
+        );
+        let logged = EventKind::Logged {
+            key: 0,
+            token: A1,
+            index: 3,
+        };
+        assert_eq!(
+            line(logged),
+            "logged A.1's acquire of 'lock' as log entry 3"
+        );
         let acquired = EventKind::Acquired {
             key: 0,
             token: A1,

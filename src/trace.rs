@@ -282,11 +282,23 @@ pub enum EventKind {
     /// This store node granted `key` to `token` (single: the node; replicated: the primary;
     /// consensus: the leader once a majority committed it; redlock: one of N).
     /// `lease_ms`: the promised lease in true ms from now (`None`: no expiry).
+    /// `took_over`: `consensus` only — a newly elected leader found this grant in its log,
+    /// decided under an earlier leader, and takes its lease over, restarting the countdown in
+    /// full (etcd's lessor `Promote`); not a new grant.
     Granted {
         key: KeyId,
         token: Token,
         fence: Option<u64>,
         lease_ms: Option<u64>,
+        took_over: bool,
+    },
+    /// `consensus`: this follower appended `token`'s acquire of `key` to its log as entry
+    /// `index` (1-based) and acknowledges it to the leader, which decides the entry once a
+    /// majority has logged it (Raft §5.3). Recorded when the entry is new to this node's log.
+    Logged {
+        key: KeyId,
+        token: Token,
+        index: u64,
     },
     /// This store node refused `token`'s acquire or renewal of `key`, for `why`.
     Refused {

@@ -102,6 +102,9 @@ pub struct Message {
 pub enum Swatch {
     Belief,
     Lease,
+    TookOver,
+    OnDisk,
+    Logged,
     LeaseLost,
     Waiting,
     Paused,
@@ -116,6 +119,7 @@ pub enum Swatch {
     Rejected,
     Violating,
     Message,
+    Held,
     Dropped,
 }
 
@@ -188,6 +192,21 @@ pub enum SpanKind {
         /// Grant time plus the promised lease, moved by extensions; `None`: no expiry.
         promised_end_ms: Option<u64>,
         end: LeaseEnd,
+        /// A new consensus leader took this lease over from its log (etcd's lessor
+        /// `Promote`) rather than granting it.
+        took_over: bool,
+        /// The node is down: the grant is only on its disk, frozen, granting nothing and
+        /// answering no one until the node restarts.
+        on_disk: bool,
+    },
+    /// `consensus`: this follower has logged `token`'s acquire of `key` as log entry `index`
+    /// (Raft §5.3): its copy counts towards the majority that decides the grant. Lasts until
+    /// the grant ends, the node becomes the leader and takes it over, or forgets its log.
+    Logged {
+        key: KeyId,
+        token: Token,
+        index: u64,
+        row: u32,
     },
     /// The worker is trying to get `key` and does not have it yet.
     Waiting {
@@ -243,6 +262,13 @@ pub enum LeaseEnd {
     RanOut,
     /// Still held at the horizon.
     Horizon,
+    /// The node crashed: the grant goes on as an on-disk bar.
+    NodeDown,
+    /// The node restarted with the grant on disk: it goes on as a live bar.
+    NodeUp,
+    /// The node restarted as a follower (`consensus`) or replica (`replicated`): a newer
+    /// leader or primary decides now, so this node's copy grants nothing.
+    BackAsFollower,
 }
 
 /// Something that happens at one instant on one lane.
@@ -361,7 +387,9 @@ impl SpanKind {
     /// The bar row of a belief or lease; `None` for shadings that fill the whole lane.
     pub fn bar_row(&self) -> Option<u32> {
         match *self {
-            SpanKind::Belief { row, .. } | SpanKind::Lease { row, .. } => Some(row),
+            SpanKind::Belief { row, .. }
+            | SpanKind::Lease { row, .. }
+            | SpanKind::Logged { row, .. } => Some(row),
             SpanKind::Waiting { .. }
             | SpanKind::Paused
             | SpanKind::Stalled
@@ -393,6 +421,14 @@ struct Builder<'a> {
     /// (store node, key) → index of the lease span in the store's lane. A store node holds
     /// at most one lock per key.
     leases: BTreeMap<(NodeId, KeyId), usize>,
+    /// (follower, key) → index of the span of the acquire it logged last (`consensus`).
+    logged: BTreeMap<(NodeId, KeyId), usize>,
+    /// Grants the store side has ended (released, expired, refused, deleted): a follower
+    /// that logs one again while catching up holds nothing worth drawing.
+    ended: HashSet<Token>,
+    /// A store node that restarted at this instant: its on-disk leases come back to life
+    /// once the restart's persistence events (forgot, reloaded) have been read.
+    restarting: Option<(NodeId, u64)>,
     /// (worker, key) → index of the waiting span; closed when the worker gets the key.
     waiting: BTreeMap<(NodeId, KeyId), usize>,
     /// (node, which fault) → index of the fault span; closed by Resumed, Unstalled, Restarted.
@@ -451,6 +487,9 @@ impl<'a> Builder<'a> {
             partitions: Vec::new(),
             beliefs: BTreeMap::new(),
             leases: BTreeMap::new(),
+            logged: BTreeMap::new(),
+            ended: HashSet::new(),
+            restarting: None,
             waiting: BTreeMap::new(),
             faults: BTreeMap::new(),
             highest_fence: BTreeMap::new(),
@@ -570,6 +609,12 @@ impl<'a> Builder<'a> {
 
     fn event(&mut self, at: u64, node: NodeId, kind: &EventKind) {
         let horizon = self.trace.until_ms;
+        if let Some((n, t)) = self.restarting {
+            let persistence = matches!(kind, EventKind::Forgot | EventKind::Reloaded { .. });
+            if !(n == node && t == at && persistence) {
+                self.restarted(n, t);
+            }
+        }
         match *kind {
             EventKind::Paused { for_ms } => {
                 let until = (at + for_ms).min(horizon);
@@ -583,6 +628,7 @@ impl<'a> Builder<'a> {
             EventKind::Unstalled => self.close_fault(at, node, FaultSlot::Stall),
             EventKind::Crashed => {
                 self.open_fault(at, node, FaultSlot::Crash, horizon, SpanKind::Crashed);
+                self.freeze_leases(at, node);
                 // A crashed worker wants nothing any more.
                 let keys: Vec<KeyId> = self
                     .waiting
@@ -594,7 +640,12 @@ impl<'a> Builder<'a> {
                     self.close_waiting(at, node, key);
                 }
             }
-            EventKind::Restarted => self.close_fault(at, node, FaultSlot::Crash),
+            EventKind::Restarted => {
+                self.close_fault(at, node, FaultSlot::Crash);
+                if self.trace.nodes[node as usize].role == Role::Store {
+                    self.restarting = Some((node, at));
+                }
+            }
             EventKind::DelayStarted {
                 to,
                 extra_ms,
@@ -674,6 +725,8 @@ impl<'a> Builder<'a> {
                 }
             },
             EventKind::Refused { key, token, why } => {
+                // A logged acquire the store decided to refuse ends the followers' copies.
+                self.grant_ended(at, key, token);
                 if let Some(&index) = self.waiting.get(&(token.worker, key))
                     && let SpanKind::Waiting { refusals, .. } =
                         &mut self.span_mut(token.worker, index).kind
@@ -725,27 +778,40 @@ impl<'a> Builder<'a> {
                 token,
                 fence,
                 lease_ms,
+                took_over,
             } => {
                 self.close_lease(at, node, key, LeaseEnd::Replaced { by: token });
-                let promised = lease_ms.map(|l| at + l);
-                let label = self.grant_label(key, token, fence);
-                let index = self.push_span(
-                    node,
-                    Span::new(
-                        at,
-                        horizon,
-                        SpanKind::Lease {
-                            key,
-                            token,
-                            fence,
-                            row: 0,
-                            promised_end_ms: promised,
-                            end: LeaseEnd::Horizon,
-                        },
-                        label,
-                    ),
-                );
-                self.leases.insert((node, key), index);
+                self.close_logged(at, node, key);
+                let lease = SpanKind::Lease {
+                    key,
+                    token,
+                    fence,
+                    row: 0,
+                    promised_end_ms: lease_ms.map(|l| at + l),
+                    end: LeaseEnd::Horizon,
+                    took_over,
+                    on_disk: false,
+                };
+                self.open_lease(at, node, lease);
+            }
+            EventKind::Logged { key, token, index } if !self.ended.contains(&token) => {
+                self.close_logged(at, node, key);
+                let label = format!("logged {}", self.trace.token_name(token));
+                let kind = SpanKind::Logged {
+                    key,
+                    token,
+                    index,
+                    row: 0,
+                };
+                let i = self.push_span(node, Span::new(at, horizon, kind, label));
+                self.logged.insert((node, key), i);
+            }
+            EventKind::Reloaded { key, holder } => {
+                // `everysec`: the log as last flushed lacked the latest change to `key`.
+                self.close_lease(at, node, key, LeaseEnd::Forgot);
+                if let Some(token) = holder {
+                    self.reopen_from_disk(at, node, key, token);
+                }
             }
             EventKind::LeaseExtended {
                 key,
@@ -765,29 +831,33 @@ impl<'a> Builder<'a> {
                     }
                 }
             }
-            EventKind::Removed { key, holder, by }
-                if self.lease_holder(node, key) == Some(holder) =>
-            {
-                self.close_lease(at, node, key, LeaseEnd::Removed { by });
+            EventKind::Removed { key, holder, by } => {
+                self.grant_ended(at, key, holder);
+                if self.lease_holder(node, key) == Some(holder) {
+                    self.close_lease(at, node, key, LeaseEnd::Removed { by });
+                }
             }
             EventKind::ForceReleased {
                 key,
                 holder: Some(holder),
-            } if self.lease_holder(node, key) == Some(holder) => {
-                self.close_lease(at, node, key, LeaseEnd::Forced);
+            } => {
+                self.grant_ended(at, key, holder);
+                if self.lease_holder(node, key) == Some(holder) {
+                    self.close_lease(at, node, key, LeaseEnd::Forced);
+                }
             }
-            EventKind::Expired { key, token } if self.lease_holder(node, key) == Some(token) => {
-                self.close_lease(at, node, key, LeaseEnd::Expired);
+            EventKind::Expired { key, token } => {
+                self.grant_ended(at, key, token);
+                if self.lease_holder(node, key) == Some(token) {
+                    self.close_lease(at, node, key, LeaseEnd::Expired);
+                }
             }
             EventKind::Forgot => {
-                let held: Vec<KeyId> = self
-                    .leases
-                    .keys()
-                    .filter(|(n, _)| *n == node)
-                    .map(|&(_, k)| k)
-                    .collect();
-                for key in held {
+                for key in Self::keys_of(&self.leases, node) {
                     self.close_lease(at, node, key, LeaseEnd::Forgot);
+                }
+                for key in Self::keys_of(&self.logged, node) {
+                    self.close_logged(at, node, key);
                 }
             }
             EventKind::WriteAccepted {
@@ -845,6 +915,159 @@ impl<'a> Builder<'a> {
             // Attempts, renewals and store bookkeeping change nothing the lanes draw: their
             // effects arrive as the events above.
             _ => {}
+        }
+    }
+
+    /// The keys `node` has an open span for in `open`.
+    fn keys_of(open: &BTreeMap<(NodeId, KeyId), usize>, node: NodeId) -> Vec<KeyId> {
+        open.keys()
+            .filter(|(n, _)| *n == node)
+            .map(|&(_, k)| k)
+            .collect()
+    }
+
+    /// Opens a lease bar on `node` from `at`, labelled for what it is.
+    fn open_lease(&mut self, at: u64, node: NodeId, kind: SpanKind) {
+        let SpanKind::Lease {
+            key,
+            token,
+            fence,
+            took_over,
+            on_disk,
+            ..
+        } = kind
+        else {
+            return;
+        };
+        let grant = self.grant_label(key, token, fence);
+        let label = if on_disk {
+            format!("on disk, node down: {grant}")
+        } else if took_over {
+            format!("took over {grant} from the log")
+        } else {
+            grant
+        };
+        let index = self.push_span(node, Span::new(at, self.trace.until_ms, kind, label));
+        self.leases.insert((node, key), index);
+    }
+
+    /// A store node crashed: each grant it held stops being live and goes on as what its
+    /// disk holds.
+    fn freeze_leases(&mut self, at: u64, node: NodeId) {
+        for key in Self::keys_of(&self.leases, node) {
+            let index = self.leases[&(node, key)];
+            let mut kind = self.lanes[node as usize].spans[index].kind.clone();
+            self.close_lease(at, node, key, LeaseEnd::NodeDown);
+            if let SpanKind::Lease {
+                on_disk, took_over, ..
+            } = &mut kind
+            {
+                *on_disk = true;
+                *took_over = false;
+            }
+            self.open_lease(at, node, kind);
+        }
+    }
+
+    /// The restart of `node` at `at` is read, persistence events included: what is still
+    /// on its disk is live again — on a single node or a Redlock node. A consensus or
+    /// replicated node comes back as a follower or replica, which grants nothing: a
+    /// consensus follower's log still holds the entry.
+    fn restarted(&mut self, node: NodeId, at: u64) {
+        self.restarting = None;
+        let follows = matches!(
+            self.trace.topology,
+            Topology::Consensus | Topology::Replicated
+        );
+        for key in Self::keys_of(&self.leases, node) {
+            let index = self.leases[&(node, key)];
+            let mut kind = self.lanes[node as usize].spans[index].kind.clone();
+            let SpanKind::Lease {
+                token,
+                fence,
+                on_disk: true,
+                ..
+            } = kind
+            else {
+                continue;
+            };
+            if !follows {
+                self.close_lease(at, node, key, LeaseEnd::NodeUp);
+                if let SpanKind::Lease { on_disk, .. } = &mut kind {
+                    *on_disk = false;
+                }
+                self.open_lease(at, node, kind);
+                continue;
+            }
+            self.close_lease(at, node, key, LeaseEnd::BackAsFollower);
+            // The fence of a consensus grant is its log index.
+            if self.trace.topology == Topology::Consensus {
+                let label = format!("logged {}", self.trace.token_name(token));
+                let kind = SpanKind::Logged {
+                    key,
+                    token,
+                    index: fence.unwrap_or(0),
+                    row: 0,
+                };
+                let i = self.push_span(node, Span::new(at, self.trace.until_ms, kind, label));
+                self.logged.insert((node, key), i);
+            }
+        }
+    }
+
+    /// `everysec`: the node came back holding `key` for `token` from an older flush: live
+    /// again, with the fence and promise its last bar for `token` had.
+    fn reopen_from_disk(&mut self, at: u64, node: NodeId, key: KeyId, token: Token) {
+        let before = self.lanes[node as usize]
+            .spans
+            .iter()
+            .rev()
+            .find_map(|s| match s.kind {
+                SpanKind::Lease {
+                    key: k,
+                    token: t,
+                    fence,
+                    promised_end_ms,
+                    ..
+                } if (k, t) == (key, token) => Some((fence, promised_end_ms)),
+                _ => None,
+            });
+        let (fence, promised_end_ms) = before.unwrap_or((None, None));
+        let kind = SpanKind::Lease {
+            key,
+            token,
+            fence,
+            row: 0,
+            promised_end_ms,
+            end: LeaseEnd::Horizon,
+            took_over: false,
+            on_disk: false,
+        };
+        self.open_lease(at, node, kind);
+    }
+
+    /// The store side ended `token`'s grant of `key`: the followers' logged copies of it
+    /// end too.
+    fn grant_ended(&mut self, at: u64, key: KeyId, token: Token) {
+        self.ended.insert(token);
+        let copies: Vec<NodeId> = self
+            .logged
+            .iter()
+            .filter(|&(&(n, k), &i)| {
+                k == key
+                    && matches!(self.lanes[n as usize].spans[i].kind,
+                        SpanKind::Logged { token: t, .. } if t == token)
+            })
+            .map(|(&(n, _), _)| n)
+            .collect();
+        for node in copies {
+            self.close_logged(at, node, key);
+        }
+    }
+
+    fn close_logged(&mut self, at: u64, node: NodeId, key: KeyId) {
+        if let Some(index) = self.logged.remove(&(node, key)) {
+            self.span_mut(node, index).end_ms = at;
         }
     }
 
@@ -910,6 +1133,9 @@ impl<'a> Builder<'a> {
 
     fn finish(mut self) -> Lanes {
         let horizon = self.trace.until_ms;
+        if let Some((node, at)) = self.restarting {
+            self.restarted(node, at);
+        }
         // Messages still in flight at the horizon had nothing happen to them within the run,
         // except those held by TCP: they wait, drawn up to the horizon.
         let mut in_flight: HashSet<usize> = HashSet::new();
@@ -1003,7 +1229,12 @@ impl<'a> Builder<'a> {
             };
             let swatch = match s.kind {
                 SpanKind::Belief { .. } => Swatch::Belief,
+                SpanKind::Lease { on_disk: true, .. } => Swatch::OnDisk,
+                SpanKind::Lease {
+                    took_over: true, ..
+                } => Swatch::TookOver,
                 SpanKind::Lease { .. } => Swatch::Lease,
+                SpanKind::Logged { .. } => Swatch::Logged,
                 SpanKind::Waiting { .. } => Swatch::Waiting,
                 SpanKind::Paused => Swatch::Paused,
                 SpanKind::Stalled => Swatch::Stalled,
@@ -1029,6 +1260,12 @@ impl<'a> Builder<'a> {
             .map(|p| (Swatch::Partition, p.start_ms));
         // The first message and the first loss are enough: the legend needs no more.
         let sent = self.messages.first().map(|m| (Swatch::Message, m.sent_ms));
+        let held = self
+            .messages
+            .iter()
+            .filter(|m| m.held)
+            .map(|m| (Swatch::Held, m.sent_ms))
+            .min_by_key(|&(_, at)| at);
         let lost = self
             .messages
             .iter()
@@ -1039,6 +1276,7 @@ impl<'a> Builder<'a> {
             .chain(marks)
             .chain(partitions)
             .chain(sent)
+            .chain(held)
             .chain(lost)
             .collect();
         // Sorting by swatch, then time, puts each swatch's first appearance first.
@@ -1118,7 +1356,10 @@ fn lease_lost_from(
         Some(LeaseEnd::Forgot) => "store forgot it".to_string(),
         Some(LeaseEnd::Forced) => "an operator deleted it".to_string(),
         Some(LeaseEnd::Replaced { by }) => format!("overwritten by {}", trace.token_name(by)),
-        Some(LeaseEnd::Horizon) | None => "not held by the store".to_string(),
+        Some(LeaseEnd::BackAsFollower) => "its node came back as a follower".to_string(),
+        Some(LeaseEnd::Horizon | LeaseEnd::NodeDown | LeaseEnd::NodeUp) | None => {
+            "not held by the store".to_string()
+        }
     };
     Some(LeaseLost {
         at_ms,
@@ -1149,7 +1390,9 @@ fn end_label(trace: &Trace, kind: &SpanKind) -> String {
             LeaseEnd::Forced => "force-released".to_string(),
             LeaseEnd::Replaced { by } => format!("overwritten by {}", trace.token_name(by)),
             LeaseEnd::RanOut => "ran out".to_string(),
-            LeaseEnd::Horizon => String::new(),
+            LeaseEnd::BackAsFollower => "back, not leading".to_string(),
+            // The bar goes on in the other style at once.
+            LeaseEnd::Horizon | LeaseEnd::NodeDown | LeaseEnd::NodeUp => String::new(),
         },
         _ => String::new(),
     }
@@ -1164,7 +1407,10 @@ fn assign_rows(spans: &mut [Span]) -> u32 {
     let rows = pack(spans, bars);
     for (r, members) in rows.iter().enumerate() {
         for &i in members {
-            if let SpanKind::Belief { row, .. } | SpanKind::Lease { row, .. } = &mut spans[i].kind {
+            if let SpanKind::Belief { row, .. }
+            | SpanKind::Lease { row, .. }
+            | SpanKind::Logged { row, .. } = &mut spans[i].kind
+            {
                 *row = r as u32;
             }
         }
@@ -1302,14 +1548,30 @@ impl Span {
                 fence,
                 promised_end_ms,
                 end,
+                took_over,
+                on_disk,
                 ..
             } => {
-                let mut text = format!(
-                    "{who} holds \"{}\" for {}{}\n{when}",
+                let grant = format!(
+                    "\"{}\" for {}{}",
                     trace.key_name(key),
                     trace.token_name(token),
                     fence.map(|f| format!(" (fence {f})")).unwrap_or_default()
                 );
+                let mut text = if on_disk {
+                    format!(
+                        "{who} is down {when}.\nOn its disk it still has {grant}, frozen: a \
+                         down node grants nothing and answers no one."
+                    )
+                } else if took_over {
+                    format!(
+                        "{who} holds {grant}\n{when}\nAs the new leader it took this lease \
+                         over from its log, where an earlier leader had decided it, and \
+                         restarted its countdown in full (as etcd does): not a new grant."
+                    )
+                } else {
+                    format!("{who} holds {grant}\n{when}")
+                };
                 match promised_end_ms {
                     Some(p) => text.push_str(&format!("\nlease promised until {}", fmt_ms(p))),
                     None => text.push_str("\nno expiry"),
@@ -1332,8 +1594,38 @@ impl Span {
                         format!("\nended: granted to {} over it", trace.token_name(by))
                     }
                     LeaseEnd::RanOut => "\nended: the lease ran out".to_string(),
+                    LeaseEnd::Horizon if on_disk => {
+                        "\nstill down at the end of the run".to_string()
+                    }
                     LeaseEnd::Horizon => "\nstill held at the end of the run".to_string(),
+                    LeaseEnd::NodeDown => "\nthen the node crashed".to_string(),
+                    LeaseEnd::NodeUp => {
+                        "\nthen the node restarted with it on disk: it holds it again".to_string()
+                    }
+                    LeaseEnd::BackAsFollower => format!(
+                        "\nthen the node restarted as {}: a newer one decides now",
+                        if trace.topology == Topology::Replicated {
+                            "a replica"
+                        } else {
+                            "a follower"
+                        }
+                    ),
                 });
+                text
+            }
+            SpanKind::Logged {
+                key, token, index, ..
+            } => {
+                let mut text = format!(
+                    "{who} has logged {}'s acquire of \"{}\" (log entry {index}) {when}.\nA \
+                     follower's copy: the leader decides a grant once a majority of the nodes \
+                     has logged it, so a new leader is sure to know it (Raft §5.3–5.4).",
+                    trace.token_name(token),
+                    trace.key_name(key)
+                );
+                if ended && self.end_ms < trace.until_ms {
+                    text.push_str("\nIt ended when the grant did, or this node took it over.");
+                }
                 text
             }
             SpanKind::Waiting {
@@ -1787,6 +2079,8 @@ mod tests {
                 row: 9,
                 promised_end_ms: None,
                 end: LeaseEnd::Horizon,
+                took_over: false,
+                on_disk: false,
             },
             label: String::new(),
             end_label: String::new(),
@@ -1958,6 +2252,137 @@ mod tests {
                 (11_110, "B".to_string(), Accepted),
                 (17_007, "A".to_string(), Violating(Kind::StaleWrite)),
             ]
+        );
+    }
+
+    /// A store lane's bars: (start, end, label), in time order.
+    fn bars(trace: &Trace, lanes: &Lanes, name: &str) -> Vec<(u64, u64, String)> {
+        let node = trace.nodes.iter().position(|n| n.name == name).expect(name);
+        lanes.lanes[node]
+            .spans
+            .iter()
+            .filter(|s| s.kind.bar_row().is_some())
+            .map(|s| (s.start_ms, s.end_ms, s.label.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_crashed_leaders_grant_is_frozen_on_its_disk_not_live() {
+        // store1 grants A and crashes at 50 ms, never to come back.
+        let (trace, lanes) = engine_run(CONSENSUS);
+        assert_eq!(
+            bars(&trace, &lanes, "store1"),
+            [
+                (5, 50, "A.1 · fence 1".to_string()),
+                (50, 25_000, "on disk, node down: A.1 · fence 1".to_string()),
+            ]
+        );
+        let store1 = trace.nodes.iter().position(|n| n.name == "store1").unwrap();
+        let frozen = &lanes.lanes[store1]
+            .spans
+            .iter()
+            .find(|s| s.start_ms == 50 && s.kind.bar_row().is_some())
+            .unwrap();
+        let hover = frozen.details(&trace, store1 as NodeId, 25_000);
+        assert!(hover.starts_with("store1 is down"), "{hover}");
+        assert!(
+            hover.contains("On its disk it still has \"lock\" for A.1 (fence 1)"),
+            "{hover}"
+        );
+        // Frozen is still held: A's belief is not drawn as lost while store1 is down.
+        let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[A as usize].spans[1].kind else {
+            panic!("A's second span is a belief");
+        };
+        assert_eq!(*lease_lost, None);
+    }
+
+    #[test]
+    fn a_single_store_comes_back_live_with_what_its_disk_holds() {
+        // fsync: the restarted node still holds A's grant, so its bar is live again.
+        let source = r#"
+            version = 1
+            name = "crash and restart with fsync"
+            seed = 1
+            until_ms = 8000
+            [lock]
+            design = "token"
+            ttl_ms = 30000
+            [store]
+            persistence = "fsync"
+            [[worker]]
+            name = "A"
+            work_ms = 6000
+            [[fault]]
+            at_ms = 1000
+            kind = "crash"
+            node = "store1"
+            [[fault]]
+            at_ms = 3000
+            kind = "restart"
+            node = "store1"
+        "#;
+        let (trace, lanes) = engine_run(source);
+        let store = bars(&trace, &lanes, "store1");
+        assert_eq!(store[0].1, 1_000, "{store:?}");
+        assert_eq!((store[1].0, store[1].1), (1_000, 3_000), "{store:?}");
+        assert!(store[1].2.starts_with("on disk, node down"), "{store:?}");
+        assert_eq!(store[2].0, 3_000, "{store:?}");
+        assert_eq!(store[2].2, "A.1", "{store:?}");
+    }
+
+    #[test]
+    fn an_everysec_restart_that_lost_the_grant_ends_the_frozen_bar_as_forgotten() {
+        let (trace, lanes) = engine_run(include_str!(
+            "../../tests/scenarios/step6-aof-everysec-restart.toml"
+        ));
+        let store = bars(&trace, &lanes, "store1");
+        assert!(
+            store[1].2.starts_with("on disk, node down: A.1"),
+            "{store:?}"
+        );
+        let node = trace.nodes.iter().position(|n| n.name == "store1").unwrap();
+        let frozen = &lanes.lanes[node]
+            .spans
+            .iter()
+            .filter(|s| s.kind.bar_row().is_some())
+            .nth(1)
+            .unwrap();
+        assert_eq!(frozen.end_label, "forgotten", "{store:?}");
+        assert!(
+            !store[2].2.starts_with("A.1"),
+            "no live bar for A after the restart: {store:?}"
+        );
+    }
+
+    #[test]
+    fn followers_show_the_acquire_they_logged_and_the_new_leader_takes_it_over() {
+        let (trace, lanes) = engine_run(CONSENSUS);
+        // Both followers logged A's acquire before store1 decided it at 5 ms: a majority.
+        // store2's copy lasts until it takes the lease over as the new leader at 1 510 ms.
+        let store2 = bars(&trace, &lanes, "store2");
+        assert_eq!(store2[0], (4, 1_510, "logged A.1".to_string()));
+        assert_eq!(store2[1].0, 1_510);
+        assert_eq!(store2[1].2, "took over A.1 · fence 1 from the log");
+        let store3 = bars(&trace, &lanes, "store3");
+        assert_eq!(
+            store3[0],
+            (5, 10_227, "logged A.1".to_string()),
+            "ends with A's release"
+        );
+        let swatches: Vec<Swatch> = lanes.legend.iter().map(|&(s, _)| s).collect();
+        for s in [Swatch::Logged, Swatch::TookOver, Swatch::OnDisk] {
+            assert!(swatches.contains(&s), "{s:?} in {swatches:?}");
+        }
+        let node = trace.nodes.iter().position(|n| n.name == "store2").unwrap();
+        let took = lanes.lanes[node]
+            .spans
+            .iter()
+            .find(|s| s.start_ms == 1_510 && s.kind.bar_row().is_some())
+            .unwrap();
+        let hover = took.details(&trace, node as NodeId, 2_000);
+        assert!(
+            hover.contains("took this lease over from its log"),
+            "{hover}"
         );
     }
 

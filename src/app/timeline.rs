@@ -683,6 +683,16 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
                 Swatch::Lease => {
                     spans::paint_lease_bar(p, rect, worker);
                 }
+                Swatch::TookOver => {
+                    spans::paint_lease_bar(p, rect, worker);
+                    spans::paint_takeover_edge(p, rect);
+                }
+                Swatch::OnDisk => {
+                    spans::paint_on_disk_bar(p, rect, worker);
+                }
+                Swatch::Logged => {
+                    spans::paint_logged_bar(p, rect, worker);
+                }
                 Swatch::LeaseLost => {
                     spans::paint_belief_bar(p, rect, worker);
                     spans::paint_lease_gone(p, rect);
@@ -731,6 +741,16 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
                     let (from, to) = (rect.left_bottom(), rect.right_top());
                     arrows::paint_arrow(p, from, to, style::MESSAGE, false);
                 }
+                Swatch::Held => {
+                    let (a, b) = (rect.left_bottom(), rect.center_bottom());
+                    p.extend(egui::Shape::dashed_line(
+                        &[a, b],
+                        Stroke::new(1.4, style::MESSAGE),
+                        3.0,
+                        3.0,
+                    ));
+                    arrows::paint_arrow(p, b, rect.right_top(), style::MESSAGE, false);
+                }
                 Swatch::Dropped => {
                     let (from, to) = (rect.left_bottom(), rect.right_center() - vec2(5.0, 0.0));
                     arrows::paint_arrow(p, from, to, style::MESSAGE, true);
@@ -745,6 +765,9 @@ fn swatch_text(swatch: Swatch) -> &'static str {
     match swatch {
         Swatch::Belief => "worker believes it holds the lock",
         Swatch::Lease => "store holds the grant (its lease)",
+        Swatch::TookOver => "new leader took the lease over from its log",
+        Swatch::OnDisk => "node down: the grant only on its disk, frozen",
+        Swatch::Logged => "follower logged the acquire",
         Swatch::LeaseLost => "believes it holds, but the store no longer does",
         Swatch::Waiting => "waiting for the lock",
         Swatch::Paused => "paused",
@@ -759,6 +782,7 @@ fn swatch_text(swatch: Swatch) -> &'static str {
         Swatch::Rejected => "write rejected",
         Swatch::Violating => "write that corrupted the data",
         Swatch::Message => "message (blue haze: too many)",
+        Swatch::Held => "held by TCP across a cut link (dashed), then resent",
         Swatch::Dropped => "message lost",
     }
 }

@@ -466,11 +466,13 @@ impl Gatherer {
         };
         let now = e.at_ms;
         match &e.kind {
+            // A takeover renews the old leader's promise: the checker reads it as a grant.
             EventKind::Granted {
                 key,
                 token,
                 fence,
                 lease_ms,
+                ..
             } => {
                 let Some(slot) = self.slot(e.node) else {
                     return;

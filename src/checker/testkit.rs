@@ -105,6 +105,7 @@ impl TraceBuilder {
                 token: t,
                 fence,
                 lease_ms,
+                took_over: false,
             },
         )
     }

@@ -185,6 +185,7 @@ mod tests {
             token: A1,
             fence: None,
             lease_ms: Some(1_000),
+            took_over: false,
         };
         let send = EventKind::Send {
             msg: 0,

@@ -213,6 +213,7 @@ impl Sim<'_> {
                         token,
                         fence: None,
                         lease_ms: None,
+                        took_over: false,
                     },
                 );
                 self.replicate(me, key);
@@ -326,6 +327,7 @@ impl Sim<'_> {
                 token,
                 fence,
                 lease_ms,
+                took_over: false,
             },
         );
         self.arm_expiry(me, key, token);
