@@ -2,7 +2,7 @@
 //! timeline prints it, the desktop app shows it as hover text.
 //!
 //! A description never starts with the event's own node: every front end already shows the
-//! node beside it (a column, a lane), so "A: acquired 'lock' as A.1" would say A twice.
+//! node beside it (a column, a lane), so "A: acquired 'lock' as A#1" would say A twice.
 
 use std::collections::HashMap;
 
@@ -432,7 +432,7 @@ fn grant_terms(fence: Option<u64>, lease_ms: Option<u64>, no_lease: &str) -> Str
     }
 }
 
-/// "A.1 (fence 1)", or "A.1" when the design issues no fencing token.
+/// "A#1 (fence 1)", or "A#1" when the design issues no fencing token.
 fn writer(trace: &Trace, token: Token, fence: Option<u64>) -> String {
     match fence {
         Some(f) => format!("{} (fence {f})", trace.token_name(token)),
@@ -490,7 +490,7 @@ mod tests {
         };
         assert_eq!(
             line(granted),
-            "granted 'lock' to A.1 (fence 1, lease 10 000 ms)"
+            "granted 'lock' to A#1 (fence 1, lease 10 000 ms)"
         );
         let forever = EventKind::Granted {
             key: 0,
@@ -499,7 +499,7 @@ mod tests {
             lease_ms: None,
             took_over: false,
         };
-        assert_eq!(line(forever), "granted 'lock' to A.1 (no expiry)");
+        assert_eq!(line(forever), "granted 'lock' to A#1 (no expiry)");
         let took_over = EventKind::Granted {
             key: 0,
             token: A1,
@@ -509,7 +509,7 @@ mod tests {
         };
         assert_eq!(
             line(took_over),
-            "took over A.1's lease on 'lock' from its log (fence 1, lease 10 000 ms)"
+            "took over A#1's lease on 'lock' from its log (fence 1, lease 10 000 ms)"
         );
         let logged = EventKind::Logged {
             key: 0,
@@ -518,7 +518,7 @@ mod tests {
         };
         assert_eq!(
             line(logged),
-            "logged A.1's acquire of 'lock' as log entry 3"
+            "logged A#1's acquire of 'lock' as log entry 3"
         );
         let acquired = EventKind::Acquired {
             key: 0,
@@ -526,7 +526,7 @@ mod tests {
             fence: Some(1),
             lease_ms: None,
         };
-        assert_eq!(line(acquired), "acquired 'lock' as A.1 (fence 1)");
+        assert_eq!(line(acquired), "acquired 'lock' as A#1 (fence 1)");
         let rejected = EventKind::WriteRejected {
             key: 0,
             token: A1,
@@ -535,7 +535,7 @@ mod tests {
         };
         assert_eq!(
             line(rejected),
-            "write by A.1 (fence 1) rejected: stale fencing token"
+            "write by A#1 (fence 1) rejected: stale fencing token"
         );
     }
 
@@ -546,7 +546,7 @@ mod tests {
             holder: A1,
             by: A1,
         };
-        assert_eq!(line(own), "released 'lock' held by A.1");
+        assert_eq!(line(own), "released 'lock' held by A#1");
         let foreign = EventKind::Removed {
             key: 0,
             holder: B1,
@@ -554,7 +554,7 @@ mod tests {
         };
         assert_eq!(
             line(foreign),
-            "released 'lock' for A.1: removed the lock of B.1 (not its own!)"
+            "released 'lock' for A#1: removed the lock of B#1 (not its own!)"
         );
     }
 
@@ -567,19 +567,19 @@ mod tests {
         };
         assert_eq!(
             line(refused(Refusal::Held { holder: A1 })),
-            "refused 'lock' to B.1: held by A.1"
+            "refused 'lock' to B#1: held by A#1"
         );
         assert_eq!(
             line(refused(Refusal::NoMajority)),
-            "refused 'lock' to B.1: no majority"
+            "refused 'lock' to B#1: no majority"
         );
         assert_eq!(
             line(refused(Refusal::LeaseGone)),
-            "refused 'lock' to B.1: lease gone"
+            "refused 'lock' to B#1: lease gone"
         );
         assert_eq!(
             line(refused(Refusal::LockDelay)),
-            "refused 'lock' to B.1: lock-delay"
+            "refused 'lock' to B#1: lock-delay"
         );
     }
 
@@ -605,7 +605,7 @@ mod tests {
         let send = EventKind::Send {
             msg: 7,
             to: STORE1,
-            what: "acquire A.1".to_string(),
+            what: "acquire A#1".to_string(),
         };
         let lost = EventKind::Drop {
             msg: 8,
@@ -621,8 +621,8 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "send acquire A.1 → store1",
-                "receive acquire A.1 from A",
+                "send acquire A#1 → store1",
+                "receive acquire A#1 from A",
                 "never got message #8 from A: the link is cut by a partition",
             ]
         );
@@ -700,7 +700,7 @@ mod tests {
         t.keys[0] = "lock\nfake line".to_string();
         assert_eq!(
             describe(&t, &t.events[0]),
-            "tries to acquire 'lock\\u{a}fake line' as A.1"
+            "tries to acquire 'lock\\u{a}fake line' as A#1"
         );
     }
 }

@@ -93,7 +93,7 @@ pub struct Message {
     /// When its last transmission left, true ms: `sent_ms`, or the retransmission that got
     /// through after it was held.
     pub left_ms: u64,
-    /// What it said, e.g. `acquire A.1`.
+    /// What it said, e.g. `acquire A#1`.
     pub what: String,
 }
 
@@ -160,10 +160,10 @@ pub struct Span {
     pub start_ms: u64,
     pub end_ms: u64,
     pub kind: SpanKind,
-    /// Short text drawn on the span when it fits, e.g. `A.1 · fence 1`.
+    /// Short text drawn on the span when it fits, e.g. `A#1 · fence 1`.
     pub label: String,
     /// How it ended, drawn at its end once the playhead is past it, e.g. `expired` or
-    /// `removed by B.1`; empty if it lasted to the horizon or is a shading.
+    /// `removed by B#1`; empty if it lasted to the horizon or is a shading.
     pub end_label: String,
 }
 
@@ -241,7 +241,7 @@ pub struct LeaseLost {
     /// How the store's last backing lease ended; `None` if the store never held the grant
     /// while the worker believed in it.
     pub cause: Option<LeaseEnd>,
-    /// Drawn on the hatched part, e.g. `lease expired`, `overwritten by A.1`.
+    /// Drawn on the hatched part, e.g. `lease expired`, `overwritten by A#1`.
     pub label: String,
 }
 
@@ -549,7 +549,7 @@ impl<'a> Builder<'a> {
         &mut self.lanes[node as usize].spans[index]
     }
 
-    /// `A.1 · fence 1`, with the key's name in front when the run has several keys.
+    /// `A#1 · fence 1`, with the key's name in front when the run has several keys.
     fn grant_label(&self, key: KeyId, token: Token, fence: Option<u64>) -> String {
         let mut label = String::new();
         if self.trace.keys.len() > 1 {
@@ -1847,7 +1847,7 @@ mod tests {
             spans(&lanes, A),
             [
                 (0, 3, "waiting"),
-                (3, 17_008, "A.1 · fence 1"),
+                (3, 17_008, "A#1 · fence 1"),
                 (1_000, 16_000, "paused 15 000 ms")
             ]
         );
@@ -1881,7 +1881,7 @@ mod tests {
             spans(&lanes, B),
             [
                 (10_100, 10_104, "waiting"),
-                (10_104, 11_113, "B.1 · fence 2")
+                (10_104, 11_113, "B#1 · fence 2")
             ]
         );
         let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[B as usize].spans[1].kind else {
@@ -1896,8 +1896,8 @@ mod tests {
         assert_eq!(
             spans(&lanes, STORE1),
             [
-                (2, 10_002, "A.1 · fence 1"),
-                (10_101, 11_115, "B.1 · fence 2")
+                (2, 10_002, "A#1 · fence 1"),
+                (10_101, 11_115, "B#1 · fence 2")
             ]
         );
         let ends: Vec<_> = lanes.lanes[STORE1 as usize]
@@ -1948,7 +1948,7 @@ mod tests {
                         fence: Some(2),
                         outcome: WriteOutcome::Accepted
                     },
-                    "B.1 · fence 2 accepted"
+                    "B#1 · fence 2 accepted"
                 ),
                 (
                     17_007,
@@ -1961,7 +1961,7 @@ mod tests {
                             highest_fence: Some(2)
                         }
                     },
-                    "A.1 · fence 1 rejected"
+                    "A#1 · fence 1 rejected"
                 ),
             ]
         );
@@ -2017,14 +2017,14 @@ mod tests {
         let lanes = Lanes::build(&trace, &verdict);
         assert_eq!(
             lanes.lanes[STORE1 as usize].spans[0].end_label,
-            "removed by B.1"
+            "removed by B#1"
         );
         let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[A as usize].spans[1].kind else {
             panic!("A's second span is a belief");
         };
         assert_eq!(
             lease_lost.as_ref().map(|l| l.label.as_str()),
-            Some("removed by B.1")
+            Some("removed by B#1")
         );
     }
 
@@ -2168,7 +2168,7 @@ mod tests {
             .expect("B waits");
         let hover = |now_ms| wait.details(&trace, b, now_ms);
         assert!(!hover(1_001).contains("refused"), "{}", hover(1_001));
-        assert!(hover(1_010).contains("refused by store1 since 1 002 ms: held by A.1"));
+        assert!(hover(1_010).contains("refused by store1 since 1 002 ms: held by A#1"));
         // Cut off from the majority, store1 says so until it steps down; then the new
         // leader refuses B while A's lease lasts.
         assert!(hover(1_200).contains("refused by store1 since 1 066 ms: no majority"));
@@ -2177,7 +2177,7 @@ mod tests {
             "{}",
             hover(6_000)
         );
-        assert!(hover(6_000).ends_with("held by A.1"), "{}", hover(6_000));
+        assert!(hover(6_000).ends_with("held by A#1"), "{}", hover(6_000));
     }
 
     #[test]
@@ -2273,8 +2273,8 @@ mod tests {
         assert_eq!(
             bars(&trace, &lanes, "store1"),
             [
-                (5, 50, "A.1 · fence 1".to_string()),
-                (50, 25_000, "on disk, node down: A.1 · fence 1".to_string()),
+                (5, 50, "A#1 · fence 1".to_string()),
+                (50, 25_000, "on disk, node down: A#1 · fence 1".to_string()),
             ]
         );
         let store1 = trace.nodes.iter().position(|n| n.name == "store1").unwrap();
@@ -2286,7 +2286,7 @@ mod tests {
         let hover = frozen.details(&trace, store1 as NodeId, 25_000);
         assert!(hover.starts_with("store1 is down"), "{hover}");
         assert!(
-            hover.contains("On its disk it still has \"lock\" for A.1 (fence 1)"),
+            hover.contains("On its disk it still has \"lock\" for A#1 (fence 1)"),
             "{hover}"
         );
         // Frozen is still held: A's belief is not drawn as lost while store1 is down.
@@ -2327,7 +2327,7 @@ mod tests {
         assert_eq!((store[1].0, store[1].1), (1_000, 3_000), "{store:?}");
         assert!(store[1].2.starts_with("on disk, node down"), "{store:?}");
         assert_eq!(store[2].0, 3_000, "{store:?}");
-        assert_eq!(store[2].2, "A.1", "{store:?}");
+        assert_eq!(store[2].2, "A#1", "{store:?}");
     }
 
     #[test]
@@ -2337,7 +2337,7 @@ mod tests {
         ));
         let store = bars(&trace, &lanes, "store1");
         assert!(
-            store[1].2.starts_with("on disk, node down: A.1"),
+            store[1].2.starts_with("on disk, node down: A#1"),
             "{store:?}"
         );
         let node = trace.nodes.iter().position(|n| n.name == "store1").unwrap();
@@ -2349,7 +2349,7 @@ mod tests {
             .unwrap();
         assert_eq!(frozen.end_label, "forgotten", "{store:?}");
         assert!(
-            !store[2].2.starts_with("A.1"),
+            !store[2].2.starts_with("A#1"),
             "no live bar for A after the restart: {store:?}"
         );
     }
@@ -2360,13 +2360,13 @@ mod tests {
         // Both followers logged A's acquire before store1 decided it at 5 ms: a majority.
         // store2's copy lasts until it takes the lease over as the new leader at 1 510 ms.
         let store2 = bars(&trace, &lanes, "store2");
-        assert_eq!(store2[0], (4, 1_510, "logged A.1".to_string()));
+        assert_eq!(store2[0], (4, 1_510, "logged A#1".to_string()));
         assert_eq!(store2[1].0, 1_510);
-        assert_eq!(store2[1].2, "took over A.1 · fence 1 from the log");
+        assert_eq!(store2[1].2, "took over A#1 · fence 1 from the log");
         let store3 = bars(&trace, &lanes, "store3");
         assert_eq!(
             store3[0],
-            (5, 10_227, "logged A.1".to_string()),
+            (5, 10_227, "logged A#1".to_string()),
             "ends with A's release"
         );
         let swatches: Vec<Swatch> = lanes.legend.iter().map(|&(s, _)| s).collect();

@@ -657,11 +657,18 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
     let text_color = ui.visuals().text_color();
     let messages = messages_shown(ui.ctx());
     ui.horizontal_wrapped(|ui| {
-        let shown = swatches.iter().filter(|(swatch, at)| {
-            let drawn = messages || !matches!(swatch, Swatch::Message | Swatch::Dropped);
-            drawn && *at as f64 <= shown_until_ms
-        });
-        for &(swatch, _) in shown {
+        let shown: Vec<Swatch> = swatches
+            .iter()
+            .filter(|(swatch, at)| {
+                let message = matches!(swatch, Swatch::Message | Swatch::Held | Swatch::Dropped);
+                (messages || !message) && *at as f64 <= shown_until_ms
+            })
+            .map(|&(swatch, _)| swatch)
+            .collect();
+        let grants = shown
+            .iter()
+            .any(|s| matches!(s, Swatch::Belief | Swatch::Lease));
+        for swatch in shown {
             let text = swatch_text(swatch);
             let galley = ui
                 .painter()
@@ -757,8 +764,15 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
                 }
             }
         }
+        if grants {
+            ui.label(egui::RichText::new(ATTEMPT_NOTE).size(12.0).weak());
+        }
     });
 }
+
+/// The legend's note on how grants are named, once a bar is shown.
+pub const ATTEMPT_NOTE: &str = "A#3 is worker A's third try at the lock, not a fencing token; \
+     \"fence 4\" is the fencing token, which only has to grow, not go up by one.";
 
 /// What a legend entry says.
 fn swatch_text(swatch: Swatch) -> &'static str {

@@ -193,7 +193,7 @@ mod tests {
     use super::super::{Kind, check};
     use crate::scenario::ResourceMode;
 
-    /// A.1 (fence 1) is granted first; B.1 (fence 2) after A's lease ran out.
+    /// A#1 (fence 1) is granted first; B#1 (fence 2) after A's lease ran out.
     fn two_grants() -> TraceBuilder {
         let mut t = TraceBuilder::single(&["A", "B"]);
         let (a, b) = (t.tok("A", 1), t.tok("B", 1));
@@ -223,7 +223,7 @@ mod tests {
         );
         assert_eq!(
             s[0].explanation,
-            "A wrote with grant A.1 (fence 1) at 17 004 ms after B.1 (fence 2), a newer grant, \
+            "A wrote with grant A#1 (fence 1) at 17 004 ms after B#1 (fence 2), a newer grant, \
              had written at 11 104 ms."
         );
         assert!(!v.safe);
@@ -288,7 +288,7 @@ mod tests {
         assert_eq!(i[0].grants, vec![a, b]);
         assert_eq!(
             i[0].explanation,
-            "On 'lock', A (A.1) read at 9 000 ms and last wrote at 11 000 ms while B (B.1) read \
+            "On 'lock', A (A#1) read at 9 000 ms and last wrote at 11 000 ms while B (B#1) read \
              at 10 100 ms and last wrote at 12 000 ms, so one update can overwrite the other."
         );
         assert!(!v.safe);

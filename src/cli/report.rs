@@ -190,7 +190,7 @@ mod tests {
         let send = EventKind::Send {
             msg: 0,
             to: STORE1,
-            what: "acquire A.1".to_string(),
+            what: "acquire A#1".to_string(),
         };
         trace(vec![
             event(0, A, 0, send),

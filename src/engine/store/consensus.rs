@@ -10,7 +10,7 @@
 //! `failover_ms` steps down, so a leader cut off from the rest stops answering clients and
 //! they try the next node; a node with a live leader ignores bids for a newer term, and a node
 //! asks whether it could win before it raises its term, so one that was cut off rejoins
-//! without deposing the majority's leader. A refusal says why: "no majority", "held by A.1",
+//! without deposing the majority's leader. A refusal says why: "no majority", "held by A#1",
 //! "lease gone".
 
 use super::super::msg::{AcquireAnswer, Command, LogEntry, Msg};
