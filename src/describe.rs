@@ -2,7 +2,7 @@
 //! timeline prints it, the desktop app shows it as hover text.
 //!
 //! A description never starts with the event's own node: every front end already shows the
-//! node beside it (a column, a lane), so "A: acquired 'lock' as A.1" would say A twice.
+//! node beside it (a column, a lane), so "A: acquired 'lock' as A#1" would say A twice.
 
 use std::collections::HashMap;
 
@@ -259,11 +259,33 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             token,
             fence,
             lease_ms,
+            took_over: false,
         } => format!(
             "granted {} to {}{}",
             key(*k),
             tok(*token),
             grant_terms(*fence, *lease_ms, "no expiry")
+        ),
+        EventKind::Granted {
+            key: k,
+            token,
+            fence,
+            lease_ms,
+            took_over: true,
+        } => format!(
+            "took over {}'s lease on {} from its log{}",
+            tok(*token),
+            key(*k),
+            grant_terms(*fence, *lease_ms, "no expiry")
+        ),
+        EventKind::Logged {
+            key: k,
+            token,
+            index,
+        } => format!(
+            "logged {}'s acquire of {} as log entry {index}",
+            tok(*token),
+            key(*k)
         ),
         EventKind::Refused { key: k, token, why } => format!(
             "refused {} to {}: {}",
@@ -424,7 +446,7 @@ fn grant_terms(fence: Option<u64>, lease_ms: Option<u64>, no_lease: &str) -> Str
     }
 }
 
-/// "A.1 (fence 1)", or "A.1" when the design issues no fencing token.
+/// "A#1 (fence 1)", or "A#1" when the design issues no fencing token.
 fn writer(trace: &Trace, token: Token, fence: Option<u64>) -> String {
     match fence {
         Some(f) => format!("{} (fence {f})", trace.token_name(token)),
@@ -478,25 +500,47 @@ mod tests {
             token: A1,
             fence: Some(1),
             lease_ms: Some(10_000),
+            took_over: false,
         };
         assert_eq!(
             line(granted),
-            "granted 'lock' to A.1 (fence 1, lease 10 000 ms)"
+            "granted 'lock' to A#1 (fence 1, lease 10 000 ms)"
         );
         let forever = EventKind::Granted {
             key: 0,
             token: A1,
             fence: None,
             lease_ms: None,
+            took_over: false,
         };
-        assert_eq!(line(forever), "granted 'lock' to A.1 (no expiry)");
+        assert_eq!(line(forever), "granted 'lock' to A#1 (no expiry)");
+        let took_over = EventKind::Granted {
+            key: 0,
+            token: A1,
+            fence: Some(1),
+            lease_ms: Some(10_000),
+            took_over: true,
+        };
+        assert_eq!(
+            line(took_over),
+            "took over A#1's lease on 'lock' from its log (fence 1, lease 10 000 ms)"
+        );
+        let logged = EventKind::Logged {
+            key: 0,
+            token: A1,
+            index: 3,
+        };
+        assert_eq!(
+            line(logged),
+            "logged A#1's acquire of 'lock' as log entry 3"
+        );
         let acquired = EventKind::Acquired {
             key: 0,
             token: A1,
             fence: Some(1),
             lease_ms: None,
         };
-        assert_eq!(line(acquired), "acquired 'lock' as A.1 (fence 1)");
+        assert_eq!(line(acquired), "acquired 'lock' as A#1 (fence 1)");
         let rejected = EventKind::WriteRejected {
             key: 0,
             token: A1,
@@ -505,7 +549,7 @@ mod tests {
         };
         assert_eq!(
             line(rejected),
-            "write by A.1 (fence 1) rejected: stale fencing token"
+            "write by A#1 (fence 1) rejected: stale fencing token"
         );
     }
 
@@ -516,7 +560,7 @@ mod tests {
             holder: A1,
             by: A1,
         };
-        assert_eq!(line(own), "released 'lock' held by A.1");
+        assert_eq!(line(own), "released 'lock' held by A#1");
         let foreign = EventKind::Removed {
             key: 0,
             holder: B1,
@@ -524,7 +568,7 @@ mod tests {
         };
         assert_eq!(
             line(foreign),
-            "released 'lock' for A.1: removed the lock of B.1 (not its own!)"
+            "released 'lock' for A#1: removed the lock of B#1 (not its own!)"
         );
     }
 
@@ -537,19 +581,19 @@ mod tests {
         };
         assert_eq!(
             line(refused(Refusal::Held { holder: A1 })),
-            "refused 'lock' to B.1: held by A.1"
+            "refused 'lock' to B#1: held by A#1"
         );
         assert_eq!(
             line(refused(Refusal::NoMajority)),
-            "refused 'lock' to B.1: no majority"
+            "refused 'lock' to B#1: no majority"
         );
         assert_eq!(
             line(refused(Refusal::LeaseGone)),
-            "refused 'lock' to B.1: lease gone"
+            "refused 'lock' to B#1: lease gone"
         );
         assert_eq!(
             line(refused(Refusal::LockDelay)),
-            "refused 'lock' to B.1: lock-delay"
+            "refused 'lock' to B#1: lock-delay"
         );
     }
 
@@ -575,7 +619,7 @@ mod tests {
         let send = EventKind::Send {
             msg: 7,
             to: STORE1,
-            what: "acquire A.1".to_string(),
+            what: "acquire A#1".to_string(),
         };
         let lost = EventKind::Drop {
             msg: 8,
@@ -591,8 +635,8 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "send acquire A.1 → store1",
-                "receive acquire A.1 from A",
+                "send acquire A#1 → store1",
+                "receive acquire A#1 from A",
                 "never got message #8 from A: the link is cut by a partition",
             ]
         );
@@ -670,7 +714,7 @@ mod tests {
         t.keys[0] = "lock\nfake line".to_string();
         assert_eq!(
             describe(&t, &t.events[0]),
-            "tries to acquire 'lock\\u{a}fake line' as A.1"
+            "tries to acquire 'lock\\u{a}fake line' as A#1"
         );
     }
 }

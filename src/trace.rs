@@ -16,12 +16,24 @@ pub type KeyId = u32;
 pub type MsgId = u32;
 
 /// An owner token: one acquisition attempt of one worker. Every attempt gets a fresh one, so
-/// the token names the grant it leads to. Shown as `A.2` (worker A's second attempt).
+/// the token names the grant it leads to. Shown as `A#2` (worker A's second attempt), written
+/// so that it does not read as a fencing token, which every front end calls `fence N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct Token {
     pub worker: NodeId,
     /// 1-based attempt number of that worker.
     pub seq: u32,
+}
+
+/// What separates a worker's name from its attempt number in a token's display form.
+pub const ATTEMPT_MARK: char = '#';
+
+impl Token {
+    /// The display form, e.g. `A#2`, given the name of its worker: the one spelling the
+    /// engine's message labels, the trace text and the timeline share.
+    pub fn display(&self, worker_name: &str) -> String {
+        format!("{worker_name}{ATTEMPT_MARK}{}", self.seq)
+    }
 }
 
 /// What part a node plays.
@@ -121,7 +133,7 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    /// The reason in a few words, e.g. `held by A.1`: the one wording every front end uses.
+    /// The reason in a few words, e.g. `held by A#1`: the one wording every front end uses.
     pub fn phrase(&self, token_name: impl Fn(Token) -> String) -> String {
         match self {
             Refusal::Held { holder } => format!("held by {}", token_name(*holder)),
@@ -155,7 +167,7 @@ pub enum LetGoReason {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum EventKind {
     // --- network ---
-    /// A message left `node` for `to`. `what` names its content (e.g. "acquire A.1").
+    /// A message left `node` for `to`. `what` names its content (e.g. "acquire A#1").
     Send {
         msg: MsgId,
         to: NodeId,
@@ -282,11 +294,23 @@ pub enum EventKind {
     /// This store node granted `key` to `token` (single: the node; replicated: the primary;
     /// consensus: the leader once a majority committed it; redlock: one of N).
     /// `lease_ms`: the promised lease in true ms from now (`None`: no expiry).
+    /// `took_over`: `consensus` only — a newly elected leader found this grant in its log,
+    /// decided under an earlier leader, and takes its lease over, restarting the countdown in
+    /// full (etcd's lessor `Promote`); not a new grant.
     Granted {
         key: KeyId,
         token: Token,
         fence: Option<u64>,
         lease_ms: Option<u64>,
+        took_over: bool,
+    },
+    /// `consensus`: this follower appended `token`'s acquire of `key` to its log as entry
+    /// `index` (1-based) and acknowledges it to the leader, which decides the entry once a
+    /// majority has logged it (Raft §5.3). Recorded when the entry is new to this node's log.
+    Logged {
+        key: KeyId,
+        token: Token,
+        index: u64,
     },
     /// This store node refused `token`'s acquire or renewal of `key`, for `why`.
     Refused {
@@ -404,9 +428,9 @@ impl Trace {
         &self.nodes[node as usize].name
     }
 
-    /// The display form of a token, e.g. `A.2`.
+    /// The display form of a token, e.g. `A#2`.
     pub fn token_name(&self, token: Token) -> String {
-        format!("{}.{}", self.node_name(token.worker), token.seq)
+        token.display(self.node_name(token.worker))
     }
 
     /// The name of a key.

@@ -181,7 +181,7 @@ fn force_release_deletes_the_key_whoever_holds_it() {
         });
         let (at, holder) = forced.unwrap_or_else(|| panic!("{topology}: no forced delete"));
         assert!(at >= 500, "{topology}");
-        assert_eq!(holder.map(|h| t.token_name(h)), Some("A.1".to_string()));
+        assert_eq!(holder.map(|h| t.token_name(h)), Some("A#1".to_string()));
         assert!(
             first(&t, "B", |k| matches!(k, EventKind::Acquired { .. })).is_some_and(|b| b < 1_000),
             "{topology}: B gets the lock at once"

@@ -385,7 +385,7 @@ fn pinned(src: &str) -> (Scenario, Trace, Verdict) {
 
 /// A's grant is lost in a partition; its acquire, retried on another node under the same
 /// token, is granted a second time (fence 5) after B's grant (fence 3). Every write is
-/// serial and in fence order, yet the checker orders A.1 by its first grant (fence 1) and
+/// serial and in fence order, yet the checker orders A#1 by its first grant (fence 1) and
 /// reports a `stale_write`. One owner token must lead to one grant (the engine should make a
 /// fresh attempt, or the store refuse a token it already granted), or the checker must order
 /// a write by the grant it was made under.
@@ -425,7 +425,7 @@ fn a_retried_acquire_is_one_grant() {
         .events
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::Granted { token, fence, .. } if trace.token_name(*token) == "A.1" => *fence,
+            EventKind::Granted { token, fence, .. } if trace.token_name(*token) == "A#1" => *fence,
             _ => None,
         })
         .collect();
@@ -433,7 +433,7 @@ fn a_retried_acquire_is_one_grant() {
     assert_eq!(
         grants_of_a1.len(),
         1,
-        "A.1 granted with fences {grants_of_a1:?}"
+        "A#1 granted with fences {grants_of_a1:?}"
     );
 }
 
@@ -589,8 +589,8 @@ fn consensus_with_a_fair_queue_keeps_the_lock_delay() {
 
 /// store1 commits A's release and grants B, then pauses before its followers learn of the
 /// commit. store2 is elected and, before applying the release it already holds, restarts
-/// A.1's lease in full (a recorded promise to a token that released 1.4 s earlier): the
-/// checker reports a `double_grant` of A.1 against B.1 although A let go long before. A new
+/// A#1's lease in full (a recorded promise to a token that released 1.4 s earlier): the
+/// checker reports a `double_grant` of A#1 against B#1 although A let go long before. A new
 /// leader should restart leases once it has applied what is committed (after its no-op).
 #[test]
 fn a_new_leader_renews_only_live_leases() {
@@ -628,10 +628,10 @@ fn a_new_leader_renews_only_live_leases() {
 }
 
 /// store1, the leader, pauses with A's release in flight. store2 is elected, commits the
-/// release, grants B.1 and later expires it. When store1 wakes it first handles its old
-/// followers' acknowledgements, commits the release itself and records a fresh grant of B.1
+/// release, grants B#1 and later expires it. When store1 wakes it first handles its old
+/// followers' acknowledgements, commits the release itself and records a fresh grant of B#1
 /// (a 3 s lease from 4 120 ms) before it learns of the new term and steps down. That promise
-/// by a deposed leader outlives the horizon, so the checker reports B.1 `stuck` (NOT LIVE)
+/// by a deposed leader outlives the horizon, so the checker reports B#1 `stuck` (NOT LIVE)
 /// although the real leader had expired it. A leader that has not heard from a majority within
 /// `failover_ms` should promise nothing.
 #[test]

@@ -90,7 +90,10 @@ fn matters(kind: &EventKind) -> bool {
         | K::DelayStarted { .. }
         // Rare (only across a cut link) and they explain a late write or a late release.
         | K::Held { .. }
-        | K::Retransmitted { .. } => true,
+        | K::Retransmitted { .. }
+        // One per follower per acquire a consensus leader proposes: they show the majority
+        // that logged a grant before it was decided.
+        | K::Logged { .. } => true,
         K::Send { .. }
         | K::Deliver { .. }
         | K::Drop { .. }

@@ -93,7 +93,7 @@ pub struct Message {
     /// When its last transmission left, true ms: `sent_ms`, or the retransmission that got
     /// through after it was held.
     pub left_ms: u64,
-    /// What it said, e.g. `acquire A.1`.
+    /// What it said, e.g. `acquire A#1`.
     pub what: String,
 }
 
@@ -102,6 +102,9 @@ pub struct Message {
 pub enum Swatch {
     Belief,
     Lease,
+    TookOver,
+    OnDisk,
+    Logged,
     LeaseLost,
     Waiting,
     Paused,
@@ -117,6 +120,7 @@ pub enum Swatch {
     Rejected,
     Violating,
     Message,
+    Held,
     Dropped,
 }
 
@@ -157,10 +161,10 @@ pub struct Span {
     pub start_ms: u64,
     pub end_ms: u64,
     pub kind: SpanKind,
-    /// Short text drawn on the span when it fits, e.g. `A.1 · fence 1`.
+    /// Short text drawn on the span when it fits, e.g. `A#1 · fence 1`.
     pub label: String,
     /// How it ended, drawn at its end once the playhead is past it, e.g. `expired` or
-    /// `removed by B.1`; empty if it lasted to the horizon or is a shading.
+    /// `removed by B#1`; empty if it lasted to the horizon or is a shading.
     pub end_label: String,
 }
 
@@ -189,6 +193,21 @@ pub enum SpanKind {
         /// Grant time plus the promised lease, moved by extensions; `None`: no expiry.
         promised_end_ms: Option<u64>,
         end: LeaseEnd,
+        /// A new consensus leader took this lease over from its log (etcd's lessor
+        /// `Promote`) rather than granting it.
+        took_over: bool,
+        /// The node is down: the grant is only on its disk, frozen, granting nothing and
+        /// answering no one until the node restarts.
+        on_disk: bool,
+    },
+    /// `consensus`: this follower has logged `token`'s acquire of `key` as log entry `index`
+    /// (Raft §5.3): its copy counts towards the majority that decides the grant. Lasts until
+    /// the grant ends, the node becomes the leader and takes it over, or forgets its log.
+    Logged {
+        key: KeyId,
+        token: Token,
+        index: u64,
+        row: u32,
     },
     /// The worker is trying to get `key` and does not have it yet.
     Waiting {
@@ -223,7 +242,7 @@ pub struct LeaseLost {
     /// How the store's last backing lease ended; `None` if the store never held the grant
     /// while the worker believed in it.
     pub cause: Option<LeaseEnd>,
-    /// Drawn on the hatched part, e.g. `lease expired`, `overwritten by A.1`.
+    /// Drawn on the hatched part, e.g. `lease expired`, `overwritten by A#1`.
     pub label: String,
 }
 
@@ -244,6 +263,13 @@ pub enum LeaseEnd {
     RanOut,
     /// Still held at the horizon.
     Horizon,
+    /// The node crashed: the grant goes on as an on-disk bar.
+    NodeDown,
+    /// The node restarted with the grant on disk: it goes on as a live bar.
+    NodeUp,
+    /// The node restarted as a follower (`consensus`) or replica (`replicated`): a newer
+    /// leader or primary decides now, so this node's copy grants nothing.
+    BackAsFollower,
 }
 
 /// Something that happens at one instant on one lane.
@@ -373,7 +399,9 @@ impl SpanKind {
     /// The bar row of a belief or lease; `None` for shadings that fill the whole lane.
     pub fn bar_row(&self) -> Option<u32> {
         match *self {
-            SpanKind::Belief { row, .. } | SpanKind::Lease { row, .. } => Some(row),
+            SpanKind::Belief { row, .. }
+            | SpanKind::Lease { row, .. }
+            | SpanKind::Logged { row, .. } => Some(row),
             SpanKind::Waiting { .. }
             | SpanKind::Paused
             | SpanKind::Stalled
@@ -405,6 +433,14 @@ struct Builder<'a> {
     /// (store node, key) → index of the lease span in the store's lane. A store node holds
     /// at most one lock per key.
     leases: BTreeMap<(NodeId, KeyId), usize>,
+    /// (follower, key) → index of the span of the acquire it logged last (`consensus`).
+    logged: BTreeMap<(NodeId, KeyId), usize>,
+    /// Grants the store side has ended (released, expired, refused, deleted): a follower
+    /// that logs one again while catching up holds nothing worth drawing.
+    ended: HashSet<Token>,
+    /// A store node that restarted at this instant: its on-disk leases come back to life
+    /// once the restart's persistence events (forgot, reloaded) have been read.
+    restarting: Option<(NodeId, u64)>,
     /// (worker, key) → index of the waiting span; closed when the worker gets the key.
     waiting: BTreeMap<(NodeId, KeyId), usize>,
     /// (node, which fault) → index of the fault span; closed by Resumed, Unstalled, Restarted.
@@ -413,6 +449,10 @@ struct Builder<'a> {
     highest_fence: BTreeMap<KeyId, u64>,
     /// (true ms, token) of an accepted write → the safety violation the verdict names there.
     violating: HashMap<(u64, Token), Kind>,
+    /// Older grant of a `stale_write` → the first stale write the verdict names. The checker
+    /// reports one violation per pair of grants; every later write of that grant also lands
+    /// after the newer grant's write, so each one is stale too.
+    stale_from: HashMap<Token, u64>,
     messages: Vec<Message>,
     /// Messages sent and not yet arrived or lost → index in `messages`.
     in_flight: HashMap<MsgId, usize>,
@@ -441,10 +481,15 @@ impl<'a> Builder<'a> {
             })
             .collect();
         let mut violating = HashMap::new();
+        let mut stale_from: HashMap<Token, u64> = HashMap::new();
         for v in verdict.violations.iter().filter(|v| v.kind.breaks_safety()) {
             for &token in &v.grants {
                 // The first the verdict lists wins, as it does in the verdict panel.
                 violating.entry((v.at_ms, token)).or_insert(v.kind);
+            }
+            if let (Kind::StaleWrite, Some(&old)) = (v.kind, v.grants.first()) {
+                let first = stale_from.entry(old).or_insert(v.at_ms);
+                *first = (*first).min(v.at_ms);
             }
         }
         let mut b = Builder {
@@ -454,10 +499,14 @@ impl<'a> Builder<'a> {
             partitions: Vec::new(),
             beliefs: BTreeMap::new(),
             leases: BTreeMap::new(),
+            logged: BTreeMap::new(),
+            ended: HashSet::new(),
+            restarting: None,
             waiting: BTreeMap::new(),
             faults: BTreeMap::new(),
             highest_fence: BTreeMap::new(),
             violating,
+            stale_from,
             messages: Vec::new(),
             in_flight: HashMap::new(),
         };
@@ -512,7 +561,7 @@ impl<'a> Builder<'a> {
         &mut self.lanes[node as usize].spans[index]
     }
 
-    /// `A.1 · fence 1`, with the key's name in front when the run has several keys.
+    /// `A#1 · fence 1`, with the key's name in front when the run has several keys.
     fn grant_label(&self, key: KeyId, token: Token, fence: Option<u64>) -> String {
         let mut label = String::new();
         if self.trace.keys.len() > 1 {
@@ -572,6 +621,12 @@ impl<'a> Builder<'a> {
 
     fn event(&mut self, at: u64, node: NodeId, kind: &EventKind) {
         let horizon = self.trace.until_ms;
+        if let Some((n, t)) = self.restarting {
+            let persistence = matches!(kind, EventKind::Forgot | EventKind::Reloaded { .. });
+            if !(n == node && t == at && persistence) {
+                self.restarted(n, t);
+            }
+        }
         match *kind {
             EventKind::Paused { for_ms } => {
                 let until = (at + for_ms).min(horizon);
@@ -585,6 +640,7 @@ impl<'a> Builder<'a> {
             EventKind::Unstalled => self.close_fault(at, node, FaultSlot::Stall),
             EventKind::Crashed => {
                 self.open_fault(at, node, FaultSlot::Crash, horizon, SpanKind::Crashed);
+                self.freeze_leases(at, node);
                 // A crashed worker wants nothing any more.
                 let keys: Vec<KeyId> = self
                     .waiting
@@ -596,7 +652,12 @@ impl<'a> Builder<'a> {
                     self.close_waiting(at, node, key);
                 }
             }
-            EventKind::Restarted => self.close_fault(at, node, FaultSlot::Crash),
+            EventKind::Restarted => {
+                self.close_fault(at, node, FaultSlot::Crash);
+                if self.trace.nodes[node as usize].role == Role::Store {
+                    self.restarting = Some((node, at));
+                }
+            }
             EventKind::DelayStarted {
                 to,
                 extra_ms,
@@ -676,6 +737,8 @@ impl<'a> Builder<'a> {
                 }
             },
             EventKind::Refused { key, token, why } => {
+                // A logged acquire the store decided to refuse ends the followers' copies.
+                self.grant_ended(at, key, token);
                 if let Some(&index) = self.waiting.get(&(token.worker, key))
                     && let SpanKind::Waiting { refusals, .. } =
                         &mut self.span_mut(token.worker, index).kind
@@ -727,27 +790,40 @@ impl<'a> Builder<'a> {
                 token,
                 fence,
                 lease_ms,
+                took_over,
             } => {
                 self.close_lease(at, node, key, LeaseEnd::Replaced { by: token });
-                let promised = lease_ms.map(|l| at + l);
-                let label = self.grant_label(key, token, fence);
-                let index = self.push_span(
-                    node,
-                    Span::new(
-                        at,
-                        horizon,
-                        SpanKind::Lease {
-                            key,
-                            token,
-                            fence,
-                            row: 0,
-                            promised_end_ms: promised,
-                            end: LeaseEnd::Horizon,
-                        },
-                        label,
-                    ),
-                );
-                self.leases.insert((node, key), index);
+                self.close_logged(at, node, key);
+                let lease = SpanKind::Lease {
+                    key,
+                    token,
+                    fence,
+                    row: 0,
+                    promised_end_ms: lease_ms.map(|l| at + l),
+                    end: LeaseEnd::Horizon,
+                    took_over,
+                    on_disk: false,
+                };
+                self.open_lease(at, node, lease);
+            }
+            EventKind::Logged { key, token, index } if !self.ended.contains(&token) => {
+                self.close_logged(at, node, key);
+                let label = format!("logged {}", self.trace.token_name(token));
+                let kind = SpanKind::Logged {
+                    key,
+                    token,
+                    index,
+                    row: 0,
+                };
+                let i = self.push_span(node, Span::new(at, horizon, kind, label));
+                self.logged.insert((node, key), i);
+            }
+            EventKind::Reloaded { key, holder } => {
+                // `everysec`: the log as last flushed lacked the latest change to `key`.
+                self.close_lease(at, node, key, LeaseEnd::Forgot);
+                if let Some(token) = holder {
+                    self.reopen_from_disk(at, node, key, token);
+                }
             }
             EventKind::LeaseExtended {
                 key,
@@ -767,29 +843,33 @@ impl<'a> Builder<'a> {
                     }
                 }
             }
-            EventKind::Removed { key, holder, by }
-                if self.lease_holder(node, key) == Some(holder) =>
-            {
-                self.close_lease(at, node, key, LeaseEnd::Removed { by });
+            EventKind::Removed { key, holder, by } => {
+                self.grant_ended(at, key, holder);
+                if self.lease_holder(node, key) == Some(holder) {
+                    self.close_lease(at, node, key, LeaseEnd::Removed { by });
+                }
             }
             EventKind::ForceReleased {
                 key,
                 holder: Some(holder),
-            } if self.lease_holder(node, key) == Some(holder) => {
-                self.close_lease(at, node, key, LeaseEnd::Forced);
+            } => {
+                self.grant_ended(at, key, holder);
+                if self.lease_holder(node, key) == Some(holder) {
+                    self.close_lease(at, node, key, LeaseEnd::Forced);
+                }
             }
-            EventKind::Expired { key, token } if self.lease_holder(node, key) == Some(token) => {
-                self.close_lease(at, node, key, LeaseEnd::Expired);
+            EventKind::Expired { key, token } => {
+                self.grant_ended(at, key, token);
+                if self.lease_holder(node, key) == Some(token) {
+                    self.close_lease(at, node, key, LeaseEnd::Expired);
+                }
             }
             EventKind::Forgot => {
-                let held: Vec<KeyId> = self
-                    .leases
-                    .keys()
-                    .filter(|(n, _)| *n == node)
-                    .map(|&(_, k)| k)
-                    .collect();
-                for key in held {
+                for key in Self::keys_of(&self.leases, node) {
                     self.close_lease(at, node, key, LeaseEnd::Forgot);
+                }
+                for key in Self::keys_of(&self.logged, node) {
+                    self.close_logged(at, node, key);
                 }
             }
             EventKind::Claimed {
@@ -866,6 +946,159 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// The keys `node` has an open span for in `open`.
+    fn keys_of(open: &BTreeMap<(NodeId, KeyId), usize>, node: NodeId) -> Vec<KeyId> {
+        open.keys()
+            .filter(|(n, _)| *n == node)
+            .map(|&(_, k)| k)
+            .collect()
+    }
+
+    /// Opens a lease bar on `node` from `at`, labelled for what it is.
+    fn open_lease(&mut self, at: u64, node: NodeId, kind: SpanKind) {
+        let SpanKind::Lease {
+            key,
+            token,
+            fence,
+            took_over,
+            on_disk,
+            ..
+        } = kind
+        else {
+            return;
+        };
+        let grant = self.grant_label(key, token, fence);
+        let label = if on_disk {
+            format!("on disk, node down: {grant}")
+        } else if took_over {
+            format!("took over {grant} from the log")
+        } else {
+            grant
+        };
+        let index = self.push_span(node, Span::new(at, self.trace.until_ms, kind, label));
+        self.leases.insert((node, key), index);
+    }
+
+    /// A store node crashed: each grant it held stops being live and goes on as what its
+    /// disk holds.
+    fn freeze_leases(&mut self, at: u64, node: NodeId) {
+        for key in Self::keys_of(&self.leases, node) {
+            let index = self.leases[&(node, key)];
+            let mut kind = self.lanes[node as usize].spans[index].kind.clone();
+            self.close_lease(at, node, key, LeaseEnd::NodeDown);
+            if let SpanKind::Lease {
+                on_disk, took_over, ..
+            } = &mut kind
+            {
+                *on_disk = true;
+                *took_over = false;
+            }
+            self.open_lease(at, node, kind);
+        }
+    }
+
+    /// The restart of `node` at `at` is read, persistence events included: what is still
+    /// on its disk is live again — on a single node or a Redlock node. A consensus or
+    /// replicated node comes back as a follower or replica, which grants nothing: a
+    /// consensus follower's log still holds the entry.
+    fn restarted(&mut self, node: NodeId, at: u64) {
+        self.restarting = None;
+        let follows = matches!(
+            self.trace.topology,
+            Topology::Consensus | Topology::Replicated
+        );
+        for key in Self::keys_of(&self.leases, node) {
+            let index = self.leases[&(node, key)];
+            let mut kind = self.lanes[node as usize].spans[index].kind.clone();
+            let SpanKind::Lease {
+                token,
+                fence,
+                on_disk: true,
+                ..
+            } = kind
+            else {
+                continue;
+            };
+            if !follows {
+                self.close_lease(at, node, key, LeaseEnd::NodeUp);
+                if let SpanKind::Lease { on_disk, .. } = &mut kind {
+                    *on_disk = false;
+                }
+                self.open_lease(at, node, kind);
+                continue;
+            }
+            self.close_lease(at, node, key, LeaseEnd::BackAsFollower);
+            // The fence of a consensus grant is its log index.
+            if self.trace.topology == Topology::Consensus {
+                let label = format!("logged {}", self.trace.token_name(token));
+                let kind = SpanKind::Logged {
+                    key,
+                    token,
+                    index: fence.unwrap_or(0),
+                    row: 0,
+                };
+                let i = self.push_span(node, Span::new(at, self.trace.until_ms, kind, label));
+                self.logged.insert((node, key), i);
+            }
+        }
+    }
+
+    /// `everysec`: the node came back holding `key` for `token` from an older flush: live
+    /// again, with the fence and promise its last bar for `token` had.
+    fn reopen_from_disk(&mut self, at: u64, node: NodeId, key: KeyId, token: Token) {
+        let before = self.lanes[node as usize]
+            .spans
+            .iter()
+            .rev()
+            .find_map(|s| match s.kind {
+                SpanKind::Lease {
+                    key: k,
+                    token: t,
+                    fence,
+                    promised_end_ms,
+                    ..
+                } if (k, t) == (key, token) => Some((fence, promised_end_ms)),
+                _ => None,
+            });
+        let (fence, promised_end_ms) = before.unwrap_or((None, None));
+        let kind = SpanKind::Lease {
+            key,
+            token,
+            fence,
+            row: 0,
+            promised_end_ms,
+            end: LeaseEnd::Horizon,
+            took_over: false,
+            on_disk: false,
+        };
+        self.open_lease(at, node, kind);
+    }
+
+    /// The store side ended `token`'s grant of `key`: the followers' logged copies of it
+    /// end too.
+    fn grant_ended(&mut self, at: u64, key: KeyId, token: Token) {
+        self.ended.insert(token);
+        let copies: Vec<NodeId> = self
+            .logged
+            .iter()
+            .filter(|&(&(n, k), &i)| {
+                k == key
+                    && matches!(self.lanes[n as usize].spans[i].kind,
+                        SpanKind::Logged { token: t, .. } if t == token)
+            })
+            .map(|(&(n, _), _)| n)
+            .collect();
+        for node in copies {
+            self.close_logged(at, node, key);
+        }
+    }
+
+    fn close_logged(&mut self, at: u64, node: NodeId, key: KeyId) {
+        if let Some(index) = self.logged.remove(&(node, key)) {
+            self.span_mut(node, index).end_ms = at;
+        }
+    }
+
     /// Message `msg` arrived (or was lost, for `reason`) at `at`.
     fn land(&mut self, msg: MsgId, at: u64, reason: Option<DropReason>) {
         if let Some(i) = self.in_flight.remove(&msg) {
@@ -891,7 +1124,12 @@ impl<'a> Builder<'a> {
 
     /// The safety violation the verdict reports for a write of `token` accepted at `at`.
     fn violation_at(&self, at: u64, token: Token) -> Option<Kind> {
-        self.violating.get(&(at, token)).copied()
+        self.violating.get(&(at, token)).copied().or_else(|| {
+            self.stale_from
+                .get(&token)
+                .filter(|&&first| first <= at)
+                .map(|_| Kind::StaleWrite)
+        })
     }
 
     fn push_claim(
@@ -943,6 +1181,9 @@ impl<'a> Builder<'a> {
 
     fn finish(mut self) -> Lanes {
         let horizon = self.trace.until_ms;
+        if let Some((node, at)) = self.restarting {
+            self.restarted(node, at);
+        }
         // Messages still in flight at the horizon had nothing happen to them within the run,
         // except those held by TCP: they wait, drawn up to the horizon.
         let mut in_flight: HashSet<usize> = HashSet::new();
@@ -1039,7 +1280,12 @@ impl<'a> Builder<'a> {
             };
             let swatch = match s.kind {
                 SpanKind::Belief { .. } => Swatch::Belief,
+                SpanKind::Lease { on_disk: true, .. } => Swatch::OnDisk,
+                SpanKind::Lease {
+                    took_over: true, ..
+                } => Swatch::TookOver,
                 SpanKind::Lease { .. } => Swatch::Lease,
+                SpanKind::Logged { .. } => Swatch::Logged,
                 SpanKind::Waiting { .. } => Swatch::Waiting,
                 SpanKind::Paused => Swatch::Paused,
                 SpanKind::Stalled => Swatch::Stalled,
@@ -1066,6 +1312,12 @@ impl<'a> Builder<'a> {
             .map(|p| (Swatch::Partition, p.start_ms));
         // The first message and the first loss are enough: the legend needs no more.
         let sent = self.messages.first().map(|m| (Swatch::Message, m.sent_ms));
+        let held = self
+            .messages
+            .iter()
+            .filter(|m| m.held)
+            .map(|m| (Swatch::Held, m.sent_ms))
+            .min_by_key(|&(_, at)| at);
         let lost = self
             .messages
             .iter()
@@ -1076,6 +1328,7 @@ impl<'a> Builder<'a> {
             .chain(marks)
             .chain(partitions)
             .chain(sent)
+            .chain(held)
             .chain(lost)
             .collect();
         // Sorting by swatch, then time, puts each swatch's first appearance first.
@@ -1155,7 +1408,10 @@ fn lease_lost_from(
         Some(LeaseEnd::Forgot) => "store forgot it".to_string(),
         Some(LeaseEnd::Forced) => "an operator deleted it".to_string(),
         Some(LeaseEnd::Replaced { by }) => format!("overwritten by {}", trace.token_name(by)),
-        Some(LeaseEnd::Horizon) | None => "not held by the store".to_string(),
+        Some(LeaseEnd::BackAsFollower) => "its node came back as a follower".to_string(),
+        Some(LeaseEnd::Horizon | LeaseEnd::NodeDown | LeaseEnd::NodeUp) | None => {
+            "not held by the store".to_string()
+        }
     };
     Some(LeaseLost {
         at_ms,
@@ -1186,7 +1442,9 @@ fn end_label(trace: &Trace, kind: &SpanKind) -> String {
             LeaseEnd::Forced => "force-released".to_string(),
             LeaseEnd::Replaced { by } => format!("overwritten by {}", trace.token_name(by)),
             LeaseEnd::RanOut => "ran out".to_string(),
-            LeaseEnd::Horizon => String::new(),
+            LeaseEnd::BackAsFollower => "back, not leading".to_string(),
+            // The bar goes on in the other style at once.
+            LeaseEnd::Horizon | LeaseEnd::NodeDown | LeaseEnd::NodeUp => String::new(),
         },
         _ => String::new(),
     }
@@ -1201,7 +1459,10 @@ fn assign_rows(spans: &mut [Span]) -> u32 {
     let rows = pack(spans, bars);
     for (r, members) in rows.iter().enumerate() {
         for &i in members {
-            if let SpanKind::Belief { row, .. } | SpanKind::Lease { row, .. } = &mut spans[i].kind {
+            if let SpanKind::Belief { row, .. }
+            | SpanKind::Lease { row, .. }
+            | SpanKind::Logged { row, .. } = &mut spans[i].kind
+            {
                 *row = r as u32;
             }
         }
@@ -1339,14 +1600,30 @@ impl Span {
                 fence,
                 promised_end_ms,
                 end,
+                took_over,
+                on_disk,
                 ..
             } => {
-                let mut text = format!(
-                    "{who} holds \"{}\" for {}{}\n{when}",
+                let grant = format!(
+                    "\"{}\" for {}{}",
                     trace.key_name(key),
                     trace.token_name(token),
                     fence.map(|f| format!(" (fence {f})")).unwrap_or_default()
                 );
+                let mut text = if on_disk {
+                    format!(
+                        "{who} is down {when}.\nOn its disk it still has {grant}, frozen: a \
+                         down node grants nothing and answers no one."
+                    )
+                } else if took_over {
+                    format!(
+                        "{who} holds {grant}\n{when}\nAs the new leader it took this lease \
+                         over from its log, where an earlier leader had decided it, and \
+                         restarted its countdown in full (as etcd does): not a new grant."
+                    )
+                } else {
+                    format!("{who} holds {grant}\n{when}")
+                };
                 match promised_end_ms {
                     Some(p) => text.push_str(&format!("\nlease promised until {}", fmt_ms(p))),
                     None => text.push_str("\nno expiry"),
@@ -1369,8 +1646,38 @@ impl Span {
                         format!("\nended: granted to {} over it", trace.token_name(by))
                     }
                     LeaseEnd::RanOut => "\nended: the lease ran out".to_string(),
+                    LeaseEnd::Horizon if on_disk => {
+                        "\nstill down at the end of the run".to_string()
+                    }
                     LeaseEnd::Horizon => "\nstill held at the end of the run".to_string(),
+                    LeaseEnd::NodeDown => "\nthen the node crashed".to_string(),
+                    LeaseEnd::NodeUp => {
+                        "\nthen the node restarted with it on disk: it holds it again".to_string()
+                    }
+                    LeaseEnd::BackAsFollower => format!(
+                        "\nthen the node restarted as {}: a newer one decides now",
+                        if trace.topology == Topology::Replicated {
+                            "a replica"
+                        } else {
+                            "a follower"
+                        }
+                    ),
                 });
+                text
+            }
+            SpanKind::Logged {
+                key, token, index, ..
+            } => {
+                let mut text = format!(
+                    "{who} has logged {}'s acquire of \"{}\" (log entry {index}) {when}.\nA \
+                     follower's copy: the leader decides a grant once a majority of the nodes \
+                     has logged it, so a new leader is sure to know it (Raft §5.3–5.4).",
+                    trace.token_name(token),
+                    trace.key_name(key)
+                );
+                if ended && self.end_ms < trace.until_ms {
+                    text.push_str("\nIt ended when the grant did, or this node took it over.");
+                }
                 text
             }
             SpanKind::Waiting {
@@ -1616,7 +1923,7 @@ mod tests {
             spans(&lanes, A),
             [
                 (0, 3, "waiting"),
-                (3, 17_008, "A.1 · fence 1"),
+                (3, 17_008, "A#1 · fence 1"),
                 (1_000, 16_000, "paused 15 000 ms")
             ]
         );
@@ -1650,7 +1957,7 @@ mod tests {
             spans(&lanes, B),
             [
                 (10_100, 10_104, "waiting"),
-                (10_104, 11_113, "B.1 · fence 2")
+                (10_104, 11_113, "B#1 · fence 2")
             ]
         );
         let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[B as usize].spans[1].kind else {
@@ -1665,8 +1972,8 @@ mod tests {
         assert_eq!(
             spans(&lanes, STORE1),
             [
-                (2, 10_002, "A.1 · fence 1"),
-                (10_101, 11_115, "B.1 · fence 2")
+                (2, 10_002, "A#1 · fence 1"),
+                (10_101, 11_115, "B#1 · fence 2")
             ]
         );
         let ends: Vec<_> = lanes.lanes[STORE1 as usize]
@@ -1717,7 +2024,7 @@ mod tests {
                         fence: Some(2),
                         outcome: WriteOutcome::Accepted
                     },
-                    "B.1 · fence 2 accepted"
+                    "B#1 · fence 2 accepted"
                 ),
                 (
                     17_007,
@@ -1730,7 +2037,7 @@ mod tests {
                             highest_fence: Some(2)
                         }
                     },
-                    "A.1 · fence 1 rejected"
+                    "A#1 · fence 1 rejected"
                 ),
             ]
         );
@@ -1786,14 +2093,14 @@ mod tests {
         let lanes = Lanes::build(&trace, &verdict);
         assert_eq!(
             lanes.lanes[STORE1 as usize].spans[0].end_label,
-            "removed by B.1"
+            "removed by B#1"
         );
         let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[A as usize].spans[1].kind else {
             panic!("A's second span is a belief");
         };
         assert_eq!(
             lease_lost.as_ref().map(|l| l.label.as_str()),
-            Some("removed by B.1")
+            Some("removed by B#1")
         );
     }
 
@@ -1848,6 +2155,8 @@ mod tests {
                 row: 9,
                 promised_end_ms: None,
                 end: LeaseEnd::Horizon,
+                took_over: false,
+                on_disk: false,
             },
             label: String::new(),
             end_label: String::new(),
@@ -1935,7 +2244,7 @@ mod tests {
             .expect("B waits");
         let hover = |now_ms| wait.details(&trace, b, now_ms);
         assert!(!hover(1_001).contains("refused"), "{}", hover(1_001));
-        assert!(hover(1_010).contains("refused by store1 since 1 002 ms: held by A.1"));
+        assert!(hover(1_010).contains("refused by store1 since 1 002 ms: held by A#1"));
         // Cut off from the majority, store1 says so until it steps down; then the new
         // leader refuses B while A's lease lasts.
         assert!(hover(1_200).contains("refused by store1 since 1 066 ms: no majority"));
@@ -1944,7 +2253,7 @@ mod tests {
             "{}",
             hover(6_000)
         );
-        assert!(hover(6_000).ends_with("held by A.1"), "{}", hover(6_000));
+        assert!(hover(6_000).ends_with("held by A#1"), "{}", hover(6_000));
     }
 
     #[test]
@@ -1968,6 +2277,188 @@ mod tests {
             first
                 .details(&trace, store1 as NodeId)
                 .contains("from the start")
+        );
+    }
+
+    /// The outcome of each write the resource received, in time order, with its writer.
+    fn write_outcomes(trace: &Trace, lanes: &Lanes) -> Vec<(u64, String, WriteOutcome)> {
+        let resource = trace.nodes.iter().position(|n| n.role == Role::Resource);
+        lanes.lanes[resource.expect("a resource")]
+            .marks
+            .iter()
+            .filter_map(|m| match m.kind {
+                MarkKind::Write { token, outcome, .. } => {
+                    Some((m.at_ms, trace.node_name(token.worker).to_string(), outcome))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_write_of_an_older_grant_after_a_newer_grants_write_is_red() {
+        // store1 dies before its copy of A's grant reaches store2, which grants B: B writes
+        // once, then A writes twice. Both of A's writes land after B's: both are stale.
+        let (trace, lanes) = engine_run(include_str!(
+            "../../tests/scenarios/step6-async-failover.toml"
+        ));
+        use WriteOutcome::*;
+        assert_eq!(
+            write_outcomes(&trace, &lanes),
+            [
+                (2_516, "B".to_string(), Accepted),
+                (5_009, "A".to_string(), Violating(Kind::StaleWrite)),
+                (10_013, "A".to_string(), Violating(Kind::StaleWrite)),
+            ]
+        );
+    }
+
+    #[test]
+    fn interleaved_writes_are_marked_on_the_write_that_loses_an_update() {
+        // A read at 5 ms and, paused, wrote at 17 007 ms; B read and wrote in between. B's
+        // write was sound; A's overwrote it with a value computed from its old read. Both
+        // violations name A's write; the stale write comes first, as in the verdict panel.
+        let (trace, lanes) = engine_run(include_str!(
+            "../../tests/scenarios/step5-pause-unfenced.toml"
+        ));
+        use WriteOutcome::*;
+        assert_eq!(
+            write_outcomes(&trace, &lanes),
+            [
+                (11_110, "B".to_string(), Accepted),
+                (17_007, "A".to_string(), Violating(Kind::StaleWrite)),
+            ]
+        );
+    }
+
+    /// A store lane's bars: (start, end, label), in time order.
+    fn bars(trace: &Trace, lanes: &Lanes, name: &str) -> Vec<(u64, u64, String)> {
+        let node = trace.nodes.iter().position(|n| n.name == name).expect(name);
+        lanes.lanes[node]
+            .spans
+            .iter()
+            .filter(|s| s.kind.bar_row().is_some())
+            .map(|s| (s.start_ms, s.end_ms, s.label.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_crashed_leaders_grant_is_frozen_on_its_disk_not_live() {
+        // store1 grants A and crashes at 50 ms, never to come back.
+        let (trace, lanes) = engine_run(CONSENSUS);
+        assert_eq!(
+            bars(&trace, &lanes, "store1"),
+            [
+                (5, 50, "A#1 · fence 1".to_string()),
+                (50, 25_000, "on disk, node down: A#1 · fence 1".to_string()),
+            ]
+        );
+        let store1 = trace.nodes.iter().position(|n| n.name == "store1").unwrap();
+        let frozen = &lanes.lanes[store1]
+            .spans
+            .iter()
+            .find(|s| s.start_ms == 50 && s.kind.bar_row().is_some())
+            .unwrap();
+        let hover = frozen.details(&trace, store1 as NodeId, 25_000);
+        assert!(hover.starts_with("store1 is down"), "{hover}");
+        assert!(
+            hover.contains("On its disk it still has \"lock\" for A#1 (fence 1)"),
+            "{hover}"
+        );
+        // Frozen is still held: A's belief is not drawn as lost while store1 is down.
+        let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[A as usize].spans[1].kind else {
+            panic!("A's second span is a belief");
+        };
+        assert_eq!(*lease_lost, None);
+    }
+
+    #[test]
+    fn a_single_store_comes_back_live_with_what_its_disk_holds() {
+        // fsync: the restarted node still holds A's grant, so its bar is live again.
+        let source = r#"
+            version = 1
+            name = "crash and restart with fsync"
+            seed = 1
+            until_ms = 8000
+            [lock]
+            design = "token"
+            ttl_ms = 30000
+            [store]
+            persistence = "fsync"
+            [[worker]]
+            name = "A"
+            work_ms = 6000
+            [[fault]]
+            at_ms = 1000
+            kind = "crash"
+            node = "store1"
+            [[fault]]
+            at_ms = 3000
+            kind = "restart"
+            node = "store1"
+        "#;
+        let (trace, lanes) = engine_run(source);
+        let store = bars(&trace, &lanes, "store1");
+        assert_eq!(store[0].1, 1_000, "{store:?}");
+        assert_eq!((store[1].0, store[1].1), (1_000, 3_000), "{store:?}");
+        assert!(store[1].2.starts_with("on disk, node down"), "{store:?}");
+        assert_eq!(store[2].0, 3_000, "{store:?}");
+        assert_eq!(store[2].2, "A#1", "{store:?}");
+    }
+
+    #[test]
+    fn an_everysec_restart_that_lost_the_grant_ends_the_frozen_bar_as_forgotten() {
+        let (trace, lanes) = engine_run(include_str!(
+            "../../tests/scenarios/step6-aof-everysec-restart.toml"
+        ));
+        let store = bars(&trace, &lanes, "store1");
+        assert!(
+            store[1].2.starts_with("on disk, node down: A#1"),
+            "{store:?}"
+        );
+        let node = trace.nodes.iter().position(|n| n.name == "store1").unwrap();
+        let frozen = &lanes.lanes[node]
+            .spans
+            .iter()
+            .filter(|s| s.kind.bar_row().is_some())
+            .nth(1)
+            .unwrap();
+        assert_eq!(frozen.end_label, "forgotten", "{store:?}");
+        assert!(
+            !store[2].2.starts_with("A#1"),
+            "no live bar for A after the restart: {store:?}"
+        );
+    }
+
+    #[test]
+    fn followers_show_the_acquire_they_logged_and_the_new_leader_takes_it_over() {
+        let (trace, lanes) = engine_run(CONSENSUS);
+        // Both followers logged A's acquire before store1 decided it at 5 ms: a majority.
+        // store2's copy lasts until it takes the lease over as the new leader at 1 510 ms.
+        let store2 = bars(&trace, &lanes, "store2");
+        assert_eq!(store2[0], (4, 1_510, "logged A#1".to_string()));
+        assert_eq!(store2[1].0, 1_510);
+        assert_eq!(store2[1].2, "took over A#1 · fence 1 from the log");
+        let store3 = bars(&trace, &lanes, "store3");
+        assert_eq!(
+            store3[0],
+            (5, 10_227, "logged A#1".to_string()),
+            "ends with A's release"
+        );
+        let swatches: Vec<Swatch> = lanes.legend.iter().map(|&(s, _)| s).collect();
+        for s in [Swatch::Logged, Swatch::TookOver, Swatch::OnDisk] {
+            assert!(swatches.contains(&s), "{s:?} in {swatches:?}");
+        }
+        let node = trace.nodes.iter().position(|n| n.name == "store2").unwrap();
+        let took = lanes.lanes[node]
+            .spans
+            .iter()
+            .find(|s| s.start_ms == 1_510 && s.kind.bar_row().is_some())
+            .unwrap();
+        let hover = took.details(&trace, node as NodeId, 2_000);
+        assert!(
+            hover.contains("took this lease over from its log"),
+            "{hover}"
         );
     }
 

@@ -657,11 +657,18 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
     let text_color = ui.visuals().text_color();
     let messages = messages_shown(ui.ctx());
     ui.horizontal_wrapped(|ui| {
-        let shown = swatches.iter().filter(|(swatch, at)| {
-            let drawn = messages || !matches!(swatch, Swatch::Message | Swatch::Dropped);
-            drawn && *at as f64 <= shown_until_ms
-        });
-        for &(swatch, _) in shown {
+        let shown: Vec<Swatch> = swatches
+            .iter()
+            .filter(|(swatch, at)| {
+                let message = matches!(swatch, Swatch::Message | Swatch::Held | Swatch::Dropped);
+                (messages || !message) && *at as f64 <= shown_until_ms
+            })
+            .map(|&(swatch, _)| swatch)
+            .collect();
+        let grants = shown
+            .iter()
+            .any(|s| matches!(s, Swatch::Belief | Swatch::Lease));
+        for swatch in shown {
             let text = swatch_text(swatch);
             let galley = ui
                 .painter()
@@ -682,6 +689,16 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
                 }
                 Swatch::Lease => {
                     spans::paint_lease_bar(p, rect, worker);
+                }
+                Swatch::TookOver => {
+                    spans::paint_lease_bar(p, rect, worker);
+                    spans::paint_takeover_edge(p, rect);
+                }
+                Swatch::OnDisk => {
+                    spans::paint_on_disk_bar(p, rect, worker);
+                }
+                Swatch::Logged => {
+                    spans::paint_logged_bar(p, rect, worker);
                 }
                 Swatch::LeaseLost => {
                     spans::paint_belief_bar(p, rect, worker);
@@ -734,20 +751,40 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
                     let (from, to) = (rect.left_bottom(), rect.right_top());
                     arrows::paint_arrow(p, from, to, style::MESSAGE, false);
                 }
+                Swatch::Held => {
+                    let (a, b) = (rect.left_bottom(), rect.center_bottom());
+                    p.extend(egui::Shape::dashed_line(
+                        &[a, b],
+                        Stroke::new(1.4, style::MESSAGE),
+                        3.0,
+                        3.0,
+                    ));
+                    arrows::paint_arrow(p, b, rect.right_top(), style::MESSAGE, false);
+                }
                 Swatch::Dropped => {
                     let (from, to) = (rect.left_bottom(), rect.right_center() - vec2(5.0, 0.0));
                     arrows::paint_arrow(p, from, to, style::MESSAGE, true);
                 }
             }
         }
+        if grants {
+            ui.label(egui::RichText::new(ATTEMPT_NOTE).size(12.0).weak());
+        }
     });
 }
+
+/// The legend's note on how grants are named, once a bar is shown.
+pub const ATTEMPT_NOTE: &str = "A#3 is worker A's third try at the lock, not a fencing token; \
+     \"fence 4\" is the fencing token, which only has to grow, not go up by one.";
 
 /// What a legend entry says.
 fn swatch_text(swatch: Swatch) -> &'static str {
     match swatch {
         Swatch::Belief => "worker believes it holds the lock",
         Swatch::Lease => "store holds the grant (its lease)",
+        Swatch::TookOver => "new leader took the lease over from its log",
+        Swatch::OnDisk => "node down: the grant only on its disk, frozen",
+        Swatch::Logged => "follower logged the acquire",
         Swatch::LeaseLost => "believes it holds, but the store no longer does",
         Swatch::Waiting => "waiting for the lock",
         Swatch::Paused => "paused",
@@ -763,6 +800,7 @@ fn swatch_text(swatch: Swatch) -> &'static str {
         Swatch::Rejected => "write rejected",
         Swatch::Violating => "write that corrupted the data",
         Swatch::Message => "message (blue haze: too many)",
+        Swatch::Held => "held by TCP across a cut link (dashed), then resent",
         Swatch::Dropped => "message lost",
     }
 }

@@ -68,7 +68,7 @@ pub(super) fn key(trace: &Trace, id: KeyId) -> String {
     format!("'{}'", printable(name, false))
 }
 
-/// A token as `A.1`, via [`Trace::token_name`] when its worker is a known node.
+/// A token as `A#1`, via [`Trace::token_name`] when its worker is a known node.
 pub(super) fn token(trace: &Trace, t: Token) -> String {
     if (t.worker as usize) < trace.nodes.len() {
         trace.token_name(t)
@@ -77,7 +77,7 @@ pub(super) fn token(trace: &Trace, t: Token) -> String {
     }
 }
 
-/// A token with its fencing token when the design issues one: `A.1 (fence 3)`.
+/// A token with its fencing token when the design issues one: `A#1 (fence 3)`.
 pub(super) fn grant(trace: &Trace, t: Token, fence: Option<u64>) -> String {
     match fence {
         Some(f) => format!("{} (fence {f})", token(trace, t)),

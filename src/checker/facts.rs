@@ -446,14 +446,14 @@ impl Gatherer {
         }
     }
 
-    /// The token a worker's message names if it is a release request ("release A.1": the
+    /// The token a worker's message names if it is a release request ("release A#1": the
     /// engine's label for it), as a dense number.
     fn release_token(&self, worker: NodeId, what: &str) -> Option<u32> {
         let name = self.names.get(worker as usize).filter(|n| !n.is_empty())?;
         let seq = what
             .strip_prefix("release ")?
             .strip_prefix(name.as_str())?
-            .strip_prefix('.')?
+            .strip_prefix(crate::trace::ATTEMPT_MARK)?
             .parse()
             .ok()?;
         self.index.get(Token { worker, seq })
@@ -470,11 +470,13 @@ impl Gatherer {
         };
         let now = e.at_ms;
         match &e.kind {
+            // A takeover renews the old leader's promise: the checker reads it as a grant.
             EventKind::Granted {
                 key,
                 token,
                 fence,
                 lease_ms,
+                ..
             } => {
                 let Some(slot) = self.slot(e.node) else {
                     return;

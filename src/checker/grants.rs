@@ -338,7 +338,7 @@ mod tests {
         assert_eq!(d[0].nodes, vec![t.node("A"), t.node("B"), t.store(1)]);
         assert_eq!(
             d[0].explanation,
-            "store1 had promised 'lock' to A.1 until 10 000 ms, yet granted it to B.1 at 3 000 ms."
+            "store1 had promised 'lock' to A#1 until 10 000 ms, yet granted it to B#1 at 3 000 ms."
         );
         // A store-level anomaly alone does not make the data unsafe.
         assert!(v.safe);
@@ -419,8 +419,8 @@ mod tests {
         );
         assert_eq!(
             d[0].explanation,
-            "store1 had promised 'lock' to A.1 (fence 1) for the rest of the run, yet store2 \
-             granted it to B.1 (fence 1) at 1 300 ms."
+            "store1 had promised 'lock' to A#1 (fence 1) for the rest of the run, yet store2 \
+             granted it to B#1 (fence 1) at 1 300 ms."
         );
     }
 
@@ -461,7 +461,7 @@ mod tests {
         assert_eq!(d[0].nodes.len(), 7);
         assert_eq!(
             d[0].explanation,
-            "A.1 (on store1, store2, store3) and B.1 (on store3, store4, store5) each held a \
+            "A#1 (on store1, store2, store3) and B#1 (on store3, store4, store5) each held a \
              majority of the lock nodes for 'lock' at 40 ms."
         );
     }
@@ -497,7 +497,7 @@ mod tests {
         assert_eq!(f[0].nodes, vec![t.node("A"), t.node("B"), t.store(1)]);
         assert_eq!(
             f[0].explanation,
-            "A.1's release at 2 000 ms deleted the lock of B.1 on store1."
+            "A#1's release at 2 000 ms deleted the lock of B#1 on store1."
         );
         // The removal ended B's validity, so C's grant is not a double grant.
         assert!(!v.has(Kind::DoubleGrant));

@@ -303,7 +303,7 @@ mod tests {
         assert_eq!(s[0].nodes, vec![t.node("A"), t.store(1)]);
         assert_eq!(
             s[0].explanation,
-            "A.1 still held 'lock' at the end of the run (20 000 ms), but A has been stalled since 500 ms."
+            "A#1 still held 'lock' at the end of the run (20 000 ms), but A has been stalled since 500 ms."
         );
         assert!(!v.live);
     }
@@ -351,8 +351,8 @@ mod tests {
     }
 
     /// What the store side holds at the horizon decides, not what it once promised: one
-    /// holder, A.1, granted by store1 with no lease at 0 ms; each row adds events and says
-    /// whether A.1 is stuck.
+    /// holder, A#1, granted by store1 with no lease at 0 ms; each row adds events and says
+    /// whether A#1 is stuck.
     #[test]
     fn stuck_is_judged_from_the_store_state_at_the_horizon() {
         type Row = (&'static str, fn(&mut TraceBuilder), bool);
@@ -417,7 +417,7 @@ mod tests {
                 |t| {
                     let a = t.tok("A", 1);
                     t.let_go(19_995, a)
-                        .send(19_995, "A", "store1", 7, "release A.1");
+                        .send(19_995, "A", "store1", 7, "release A#1");
                 },
                 false,
             ),
@@ -426,7 +426,7 @@ mod tests {
                 |t| {
                     let a = t.tok("A", 1);
                     t.let_go(19_000, a)
-                        .send(19_000, "A", "store1", 7, "release A.1")
+                        .send(19_000, "A", "store1", 7, "release A#1")
                         .dropped(19_001, 7, "A", "store1");
                 },
                 true,
@@ -436,19 +436,19 @@ mod tests {
                 |t| {
                     let a = t.tok("A", 1);
                     t.let_go(19_000, a)
-                        .send(19_000, "A", "store1", 7, "release A.1")
+                        .send(19_000, "A", "store1", 7, "release A#1")
                         .delivered(19_005, 7, "A", "store1")
                         .removed(19_005, 1, a, a);
                 },
                 false,
             ),
             (
-                "another message in flight is not a release of A.1",
+                "another message in flight is not a release of A#1",
                 |t| {
                     let a = t.tok("A", 1);
                     t.let_go(19_000, a)
-                        .send(19_990, "A", "store1", 8, "release A.11")
-                        .send(19_990, "A", "store1", 9, "acquire A.2");
+                        .send(19_990, "A", "store1", 8, "release A#11")
+                        .send(19_990, "A", "store1", 9, "acquire A#2");
                 },
                 true,
             ),
@@ -484,12 +484,12 @@ mod tests {
         assert_eq!(s.len(), 1);
         assert_eq!(
             s[0].explanation,
-            "A.1 still held 'lock' at the end of the run (20 000 ms), but A crashed at 1 000 ms and \
+            "A#1 still held 'lock' at the end of the run (20 000 ms), but A crashed at 1 000 ms and \
              came back without it, so nobody will release it."
         );
     }
 
-    /// A's attempt A.1 timed out; the grant came later and A sent it straight back.
+    /// A's attempt A#1 timed out; the grant came later and A sent it straight back.
     #[test]
     fn a_late_grant_handed_back_is_stuck_only_if_the_release_is_lost() {
         for (lost, stuck) in [(false, false), (true, true)] {
@@ -498,7 +498,7 @@ mod tests {
             t.started(0, a1)
                 .granted(300, 1, a1, None)
                 .started(250, a2)
-                .send(305, "A", "store1", 7, "release A.1");
+                .send(305, "A", "store1", 7, "release A#1");
             if lost {
                 t.dropped(306, 7, "A", "store1");
             }
@@ -507,7 +507,7 @@ mod tests {
             if stuck {
                 assert_eq!(
                     only(&v, Kind::Stuck)[0].explanation,
-                    "A.1 still held 'lock' at the end of the run (20 000 ms), but A had given up that \
+                    "A#1 still held 'lock' at the end of the run (20 000 ms), but A had given up that \
                      attempt and sent the grant back at 305 ms, and that release never took \
                      effect."
                 );
@@ -515,7 +515,7 @@ mod tests {
         }
     }
 
-    /// Redlock: A.1 holds store1..3 (no lease); A let go at 19 000 ms and sent a release to
+    /// Redlock: A#1 holds store1..3 (no lease); A let go at 19 000 ms and sent a release to
     /// each node. It is stuck only if a majority still holds it with no release on the way.
     #[test]
     fn a_redlock_lock_is_stuck_only_on_a_majority_with_no_release_on_the_way() {
@@ -532,7 +532,7 @@ mod tests {
             }
             t.acquired(1, a).let_go(19_000, a);
             for (msg, store) in [(1, "store1"), (2, "store2"), (3, "store3")] {
-                t.send(19_000, "A", store, msg, "release A.1");
+                t.send(19_000, "A", store, msg, "release A#1");
             }
             t.delivered(19_002, 1, "A", "store1")
                 .removed(19_002, 1, a, a);
@@ -553,8 +553,8 @@ mod tests {
         }
     }
 
-    /// Replicated: store1 granted A.1 (no lease) and A crashed; store1 then crashed and store2
-    /// was promoted. A.1 is stuck only if store2 had received the copy.
+    /// Replicated: store1 granted A#1 (no lease) and A crashed; store1 then crashed and store2
+    /// was promoted. A#1 is stuck only if store2 had received the copy.
     #[test]
     fn a_replicated_lock_is_judged_on_the_current_primary() {
         for copied in [true, false] {
@@ -578,7 +578,7 @@ mod tests {
         }
     }
 
-    /// Consensus: the leader store1 committed A.1 (no lease) and A crashed. The committed
+    /// Consensus: the leader store1 committed A#1 (no lease) and A crashed. The committed
     /// state survives one node restarting empty, not a majority.
     #[test]
     fn a_consensus_lock_is_lost_only_when_a_majority_forgot_it() {
@@ -807,7 +807,7 @@ mod tests {
         assert!(!v.has(Kind::Starved));
         assert_eq!(
             only(&v, Kind::Stuck)[0].explanation,
-            "A.1 still held 'lock' when the run was cut short (8 000 ms), but A crashed at \
+            "A#1 still held 'lock' when the run was cut short (8 000 ms), but A crashed at \
              1 000 ms and never restarted."
         );
         t.cut_short(20_000);

@@ -352,8 +352,9 @@ mod tests {
             got,
             vec![
                 (1_502, Kind::Overlap),
-                (1_600, Kind::InterleavedWrites),
+                // A's write, from its read before B's write, is where both go wrong.
                 (5_011, Kind::StaleWrite),
+                (5_011, Kind::InterleavedWrites),
                 (5_013, Kind::ForeignRelease),
             ]
         );
@@ -421,6 +422,7 @@ mod tests {
                     token: ghost,
                     fence: None,
                     lease_ms: Some(u64::MAX),
+                    took_over: false,
                 },
             )
             .granted(3, 2, ghost, None)

@@ -101,7 +101,7 @@ mod tests {
         assert_eq!(o[0].nodes, vec![t.node("A"), t.node("B")]);
         assert_eq!(
             o[0].explanation,
-            "A (A.1) and B (B.1) both believed they held 'lock' from 10 102 ms."
+            "A (A#1) and B (B#1) both believed they held 'lock' from 10 102 ms."
         );
     }
 

@@ -105,6 +105,7 @@ impl TraceBuilder {
                 token: t,
                 fence,
                 lease_ms,
+                took_over: false,
             },
         )
     }
@@ -224,7 +225,7 @@ impl TraceBuilder {
         )
     }
 
-    /// A message `msg` from `from` to `to`, labelled as the engine labels it ("release A.1").
+    /// A message `msg` from `from` to `to`, labelled as the engine labels it ("release A#1").
     pub fn send(&mut self, at: u64, from: &str, to: &str, msg: u32, what: &str) -> &mut Self {
         let to = self.node(to);
         let what = what.to_string();

@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 
 use super::explain::{self, fmt_ms};
-use super::facts::Facts;
+use super::facts::{Facts, Write};
 use super::grants::Grants;
 use super::{Found, Kind, Violation, for_overlapping};
 use crate::trace::{KeyId, NodeId, Role, Token, Trace};
@@ -80,7 +80,7 @@ struct Span {
 /// `interleaved_writes`: per key, two grants with accepted writes whose spans overlap
 /// (`a.start < b.end && b.start < a.end`): one read-modify-write can overwrite the other's
 /// update. Serial spans (B read after A's last accepted write) are fine. One violation per
-/// pair, at the earlier of the two last writes.
+/// pair, at the write that breaks the rule (see [`breaking_write_ms`]).
 pub(super) fn interleaved_writes(trace: &Trace, facts: &Facts, out: &mut Found) {
     let mut spans: Vec<Span> = facts
         .tokens
@@ -108,6 +108,34 @@ pub(super) fn interleaved_writes(trace: &Trace, facts: &Facts, out: &mut Found) 
     );
 }
 
+/// Where two overlapping sections go wrong: the first accepted write of one grant that lands
+/// after the other grant wrote inside its section, so it overwrites an update its read never
+/// saw (the lost update). The earlier grant's own write before that is legitimate. Writes at one
+/// instant count in trace order; if none qualifies (only same-instant ties), the later of the
+/// two sections' last writes.
+fn breaking_write_ms(facts: &Facts, a: Span, b: Span) -> u64 {
+    let writes: Vec<&Write> = facts.writes.iter().filter(|w| w.key == a.key).collect();
+    // The first write of `x` after a write of `y` that came inside `x`'s section.
+    let breaks = |x: Span, y: Span| -> Option<usize> {
+        let inside = |i: usize, w: &Write| {
+            if x.read {
+                w.at_ms >= x.start_ms
+            } else {
+                // Without a read, the section opens with `x`'s first write itself.
+                writes[..i].iter().any(|v| v.token == x.token)
+            }
+        };
+        let y_write =
+            (0..writes.len()).find(|&i| writes[i].token == y.token && inside(i, writes[i]))?;
+        (y_write + 1..writes.len()).find(|&i| writes[i].token == x.token)
+    };
+    [breaks(a, b), breaks(b, a)]
+        .into_iter()
+        .flatten()
+        .min()
+        .map_or(a.end_ms.max(b.end_ms), |i| writes[i].at_ms)
+}
+
 fn report_interleaved(
     trace: &Trace,
     facts: &Facts,
@@ -119,7 +147,7 @@ fn report_interleaved(
         facts.tokens[a.token as usize].token,
         facts.tokens[b.token as usize].token,
     );
-    let at_ms = a.end_ms.min(b.end_ms);
+    let at_ms = breaking_write_ms(facts, a, b);
     let describe = |s: Span, t: Token| {
         let who = format!(
             "{} ({})",
@@ -165,7 +193,7 @@ mod tests {
     use super::super::{Kind, check};
     use crate::scenario::ResourceMode;
 
-    /// A.1 (fence 1) is granted first; B.1 (fence 2) after A's lease ran out.
+    /// A#1 (fence 1) is granted first; B#1 (fence 2) after A's lease ran out.
     fn two_grants() -> TraceBuilder {
         let mut t = TraceBuilder::single(&["A", "B"]);
         let (a, b) = (t.tok("A", 1), t.tok("B", 1));
@@ -195,7 +223,7 @@ mod tests {
         );
         assert_eq!(
             s[0].explanation,
-            "A wrote with grant A.1 (fence 1) at 17 004 ms after B.1 (fence 2), a newer grant, \
+            "A wrote with grant A#1 (fence 1) at 17 004 ms after B#1 (fence 2), a newer grant, \
              had written at 11 104 ms."
         );
         assert!(!v.safe);
@@ -254,11 +282,13 @@ mod tests {
         let v = t.check();
         let i = only(&v, Kind::InterleavedWrites);
         assert_eq!(i.len(), 1);
-        assert_eq!(i[0].at_ms, 11_000);
+        // A's write at 11 000 ms is a sound read-modify-write; B's, computed from a read that
+        // A's write has since made stale, is the one that loses an update.
+        assert_eq!(i[0].at_ms, 12_000);
         assert_eq!(i[0].grants, vec![a, b]);
         assert_eq!(
             i[0].explanation,
-            "On 'lock', A (A.1) read at 9 000 ms and last wrote at 11 000 ms while B (B.1) read \
+            "On 'lock', A (A#1) read at 9 000 ms and last wrote at 11 000 ms while B (B#1) read \
              at 10 100 ms and last wrote at 12 000 ms, so one update can overwrite the other."
         );
         assert!(!v.safe);
@@ -272,7 +302,24 @@ mod tests {
         let v = t.check();
         let i = only(&v, Kind::InterleavedWrites);
         assert_eq!(i.len(), 1);
-        assert_eq!(i[0].at_ms, 10_500);
+        // B read before A's write and wrote after it: B's write overwrites A's.
+        assert_eq!(i[0].at_ms, 12_000);
+    }
+
+    #[test]
+    fn a_write_after_the_other_wrote_inside_its_section_breaks_the_rule() {
+        // A read, B read and wrote, then A wrote from its old read: A's write loses B's update.
+        let mut t = two_grants();
+        let (a, b) = (t.tok("A", 1), t.tok("B", 1));
+        t.read(9_000, a)
+            .read(10_100, b)
+            .write(10_200, b)
+            .write(11_000, a)
+            .write(11_500, a);
+        let v = t.check();
+        let i = only(&v, Kind::InterleavedWrites);
+        assert_eq!(i.len(), 1);
+        assert_eq!(i[0].at_ms, 11_000);
     }
 
     #[test]

@@ -185,11 +185,12 @@ mod tests {
             token: A1,
             fence: None,
             lease_ms: Some(1_000),
+            took_over: false,
         };
         let send = EventKind::Send {
             msg: 0,
             to: STORE1,
-            what: "acquire A.1".to_string(),
+            what: "acquire A#1".to_string(),
         };
         trace(vec![
             event(0, A, 0, send),

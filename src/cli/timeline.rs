@@ -96,7 +96,7 @@ mod tests {
         let send = EventKind::Send {
             msg: 0,
             to: STORE1,
-            what: "acquire A.1".to_string(),
+            what: "acquire A#1".to_string(),
         };
         let events = vec![
             event(0, A, 0, send),
@@ -114,7 +114,7 @@ mod tests {
         assert_eq!(render(events.clone(), false), expected.join("\n"));
         assert!(
             render(events, true)
-                .contains("\n       0 ms  A                send acquire A.1 → store1\n")
+                .contains("\n       0 ms  A                send acquire A#1 → store1\n")
         );
     }
 

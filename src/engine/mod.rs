@@ -530,7 +530,7 @@ impl<'a> Sim<'a> {
     }
 
     fn token_name(&self, t: Token) -> String {
-        format!("{}.{}", self.sc.workers[t.worker as usize].name, t.seq)
+        t.display(&self.sc.workers[t.worker as usize].name)
     }
 
     /// Node id of a name used in the scenario (validated beforehand).

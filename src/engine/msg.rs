@@ -294,7 +294,7 @@ pub enum Msg {
 }
 
 impl Msg {
-    /// A short label for the trace, e.g. `acquire A.1`.
+    /// A short label for the trace, e.g. `acquire A#1`.
     pub fn label(&self, token_name: impl Fn(Token) -> String) -> String {
         match self {
             Msg::Acquire { token, reenter, .. } => {

@@ -190,7 +190,13 @@ impl Thin {
 fn thin_color(kind: &SpanKind, node: NodeId) -> Color32 {
     match *kind {
         SpanKind::Belief { token, .. } => style::token(token).gamma_multiply(0.5),
+        SpanKind::Lease {
+            token,
+            on_disk: true,
+            ..
+        } => style::token(token).gamma_multiply(0.35),
         SpanKind::Lease { token, .. } => style::token(token),
+        SpanKind::Logged { token, .. } => style::token(token).gamma_multiply(0.3),
         SpanKind::Waiting { .. } => style::worker(node).gamma_multiply(0.7),
         SpanKind::Paused => style::PAUSED,
         SpanKind::Stalled => style::STALLED,
@@ -207,6 +213,8 @@ fn thin_noun(kind: &SpanKind, count: usize) -> &'static str {
         SpanKind::Belief { .. } => "beliefs it held the lock",
         SpanKind::Lease { .. } if one => "lease",
         SpanKind::Lease { .. } => "leases",
+        SpanKind::Logged { .. } if one => "logged acquire",
+        SpanKind::Logged { .. } => "logged acquires",
         SpanKind::Waiting { .. } if one => "wait for the lock",
         SpanKind::Waiting { .. } => "waits for the lock",
         SpanKind::Paused if one => "pause",
@@ -259,10 +267,29 @@ fn paint_bar(
             }
             (color, ink(painter, color), lost)
         }
-        SpanKind::Lease { token, .. } => {
+        SpanKind::Lease {
+            token,
+            on_disk: true,
+            ..
+        } => {
+            let color = style::token(*token);
+            paint_on_disk_bar(painter, rect, color);
+            (color, ink(painter, color), None)
+        }
+        SpanKind::Lease {
+            token, took_over, ..
+        } => {
             let color = style::token(*token);
             paint_lease_bar(painter, rect, color);
+            if *took_over {
+                paint_takeover_edge(painter, rect);
+            }
             (color, Color32::WHITE, None)
+        }
+        SpanKind::Logged { token, .. } => {
+            let color = style::token(*token);
+            paint_logged_bar(painter, rect, color);
+            (color, ink(painter, color), None)
         }
         _ => return false,
     };
@@ -438,6 +465,40 @@ pub(super) fn paint_belief_bar(painter: &egui::Painter, rect: Rect, color: Color
 /// The store's view: solid in the holder's colour.
 pub(super) fn paint_lease_bar(painter: &egui::Painter, rect: Rect, color: Color32) {
     painter.rect_filled(rect, 3.0, color);
+}
+
+/// A grant on the disk of a node that is down: faded, hatched in grey, outlined — frozen, not
+/// live.
+pub(super) fn paint_on_disk_bar(painter: &egui::Painter, rect: Rect, color: Color32) {
+    painter.rect_filled(rect, 3.0, color.gamma_multiply(0.18));
+    let hatch = painter.with_clip_rect(rect.intersect(painter.clip_rect()));
+    let stroke = Stroke::new(1.0, style::FAULT_TEXT.gamma_multiply(0.8));
+    let h = rect.height();
+    let visible = rect.intersect(painter.clip_rect());
+    let mut x = visible.left() - h - (visible.left() - rect.left()).rem_euclid(6.0);
+    while x < visible.right() {
+        hatch.line_segment([pos2(x, rect.top()), pos2(x + h, rect.bottom())], stroke);
+        x += 6.0;
+    }
+    painter.rect_stroke(rect, 3.0, Stroke::new(1.0, color), StrokeKind::Inside);
+}
+
+/// The start of a lease a new leader took over from its log: a white double edge, so it does
+/// not read as a fresh grant.
+pub(super) fn paint_takeover_edge(painter: &egui::Painter, rect: Rect) {
+    let stroke = Stroke::new(1.5, Color32::WHITE);
+    let y = rect.y_range().shrink(3.0);
+    for dx in [3.0, 6.5] {
+        painter.vline(rect.left() + dx, y, stroke);
+    }
+}
+
+/// A follower's logged copy of an acquire: a faint fill over a thin strip in the holder's
+/// colour along the bottom, lighter than the leader's lease.
+pub(super) fn paint_logged_bar(painter: &egui::Painter, rect: Rect, color: Color32) {
+    painter.rect_filled(rect, 3.0, color.gamma_multiply(0.1));
+    let strip = Rect::from_x_y_ranges(rect.x_range(), rect.bottom() - 3.0..=rect.bottom());
+    painter.rect_filled(strip, 1.0, color.gamma_multiply(0.8));
 }
 
 /// Red hatching over the part of a belief bar where the store no longer held the grant.

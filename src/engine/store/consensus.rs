@@ -10,7 +10,7 @@
 //! `failover_ms` steps down, so a leader cut off from the rest stops answering clients and
 //! they try the next node; a node with a live leader ignores bids for a newer term, and a node
 //! asks whether it could win before it raises its term, so one that was cut off rejoins
-//! without deposing the majority's leader. A refusal says why: "no majority", "held by A.1",
+//! without deposing the majority's leader. A refusal says why: "no majority", "held by A#1",
 //! "lease gone".
 
 use super::super::msg::{AcquireAnswer, Command, LogEntry, Msg};
@@ -353,17 +353,23 @@ impl Sim<'_> {
             return;
         }
         let end = prev_len + entries.len();
+        let mut logged = Vec::new();
         for (j, e) in entries.into_iter().enumerate() {
             let idx = prev_len + j;
-            if idx < r.log.len() {
-                if r.log[idx].term != e.term {
-                    r.log.truncate(idx);
-                    r.log.push(e);
-                }
-            } else {
-                r.log.push(e);
+            let new = idx >= r.log.len() || r.log[idx].term != e.term;
+            if !new {
+                continue;
             }
+            r.log.truncate(idx);
+            if let Command::Acquire { key, token, .. } = e.cmd {
+                logged.push((key, token, idx as u64 + 1));
+            }
+            r.log.push(e);
         }
+        for (key, token, index) in logged {
+            self.record(me, EventKind::Logged { key, token, index });
+        }
+        let r = self.raft(me);
         r.commit_len = r.commit_len.max(commit_len.min(end));
         self.apply_committed(me);
         self.send(
@@ -627,7 +633,9 @@ impl Sim<'_> {
             held.expires = Some(self.lease_clock(me) + ttl as i64);
         }
         self.stores[si].table.held[key as usize] = Some(held);
-        if leader {
+        // A new leader still applying its predecessors' entries takes their leases over
+        // once it has caught up ([`Sim::caught_up`]); only its own term's grants are new.
+        if leader && self.raft(me).ready {
             self.record(
                 me,
                 EventKind::Granted {
@@ -635,6 +643,7 @@ impl Sim<'_> {
                     token,
                     fence,
                     lease_ms,
+                    took_over: false,
                 },
             );
             self.arm_expiry(me, key, token);
@@ -856,7 +865,8 @@ impl Sim<'_> {
     }
 
     /// The new leader's first entry is applied: its lock table now holds every decided
-    /// change. It cannot know how much of each lease is left, so it restarts them in full.
+    /// change. It takes over every lease in it, and as it cannot know how much of each is
+    /// left, it restarts them in full (etcd's lessor `Promote`).
     fn caught_up(&mut self, me: NodeId) {
         let si = self.store_index(me);
         self.raft(me).ready = true;
@@ -872,13 +882,23 @@ impl Sim<'_> {
                 self.tell_turn(me, key, token);
             }
         }
-        let Some(ttl) = self.lease_ms() else { return };
+        let lease_ms = self.lease_ms();
         let now = self.lease_clock(me);
         for key in 0..self.keys.len() as KeyId {
             if let Some(h) = self.stores[si].table.held[key as usize].as_mut() {
-                h.expires = Some(now + ttl as i64);
-                let token = h.token;
-                self.lease_extended(me, key, token);
+                h.expires = lease_ms.map(|ttl| now + ttl as i64);
+                let (token, fence) = (h.token, h.fence);
+                self.record(
+                    me,
+                    EventKind::Granted {
+                        key,
+                        token,
+                        fence,
+                        lease_ms,
+                        took_over: true,
+                    },
+                );
+                self.arm_expiry(me, key, token);
             }
         }
     }

@@ -243,6 +243,7 @@ impl Sim<'_> {
                         token,
                         fence: None,
                         lease_ms: None,
+                        took_over: false,
                     },
                 );
                 self.replicate(me, key);
@@ -356,6 +357,7 @@ impl Sim<'_> {
                 token,
                 fence,
                 lease_ms,
+                took_over: false,
             },
         );
         self.arm_expiry(me, key, token);

@@ -801,7 +801,7 @@ mod tests {
 
     #[test]
     fn failover_promotes_the_replica_that_got_furthest_and_the_other_follows_it() {
-        // store2 gets nothing from store1 for 3 s; store1 crashes after granting A.1, which
+        // store2 gets nothing from store1 for 3 s; store1 crashes after granting A#1, which
         // only store3 received. store2 gives up on store1 first but promotes store3.
         let trace = run(r#"
             version = 1
