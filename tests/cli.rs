@@ -327,3 +327,31 @@ fn glossary_lists_every_term_alphabetically() {
         "{fencing}"
     );
 }
+
+/// The browser tests (web/test/) cannot read the course out of the wasm module, so
+/// web/test/course.json lists each decision's number, title, option count and right call (its
+/// index, or null for the ungraded first question). It must say what the course says.
+#[test]
+fn the_browser_tests_know_the_course_as_it_is() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/test/course.json");
+    let table: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("read web/test/course.json"))
+            .expect("web/test/course.json is JSON");
+    let course: Vec<Value> = locksim::course::STEPS
+        .iter()
+        .map(|step| {
+            serde_json::json!({
+                "number": step.number,
+                "title": step.title,
+                "options": step.options.len(),
+                "right": step.options.iter().position(|c| c.right),
+            })
+        })
+        .collect();
+    assert_eq!(
+        table["steps"],
+        Value::Array(course.clone()),
+        "web/test/course.json's \"steps\" should be, as src/course/steps.rs has them:\n{}",
+        serde_json::to_string_pretty(&course).expect("JSON")
+    );
+}

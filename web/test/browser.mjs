@@ -3,8 +3,13 @@
 // - the page loads with no console error, no page error and no CSP violation;
 // - the canvas is painted (sampled pixels, not a blank page);
 // - a click on a course option changes what is shown (screenshot) and the address (fragment);
+// - each decision marks its right call (web/test/course.json) right and a wrong call wrong,
+//   and the first question, which is not graded, marks neither;
 // - a shared link restores its view, and a broken or oversized one says so and still starts;
+// - a link from before the course changed (format 1) says so, and the app opens and works;
 // - fifty hostile links (seeded) and a damaged saved progress open the app cleanly;
+// - progress saved by the course before it changed starts afresh with a notice, and keeps
+//   the learner's theme;
 // - the page requests nothing but its own files, and its CSP refuses anything else;
 // - the browser's storage keeps the app's state across a reload.
 // Screenshots go to web/test/out/. Run: `npm test` in web/ (after `npm ci`).
@@ -12,11 +17,21 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serve, launch, firstFrame, pixelStats, pixelDiff, repo, SUB_PATH } from './harness.mjs';
+import {
+  serve, launch, firstFrame, pixelStats, pixelDiff, colourCount, decodePng, repo, SUB_PATH,
+} from './harness.mjs';
 
 const out = path.join(repo, 'web', 'test', 'out');
 fs.mkdirSync(out, { recursive: true });
 const VIEWPORT = { width: 1280, height: 800 };
+/// The course's decisions in order: number, title, option count and right call (see the file).
+const COURSE = JSON.parse(fs.readFileSync(path.join(repo, 'web', 'test', 'course.json'))).steps;
+/// The page a link gives decision `i` (counted from 0): 0 is the introduction.
+const pageOf = (i) => i + 1;
+const RECAP = pageOf(COURSE.length);
+const SANDBOX = RECAP + 1;
+/// The title of decision `i`'s page.
+const stepTitle = (i) => `locksim · Step ${COURSE[i].number} · ${COURSE[i].title}`;
 
 const server = await serve();
 const browser = await launch();
@@ -73,7 +88,7 @@ const clean = (log) => assert.deepEqual(log.problems, [], 'the console has no er
 function link(file, seed, step) {
   const toml = fs.readFileSync(path.join(repo, file));
   const packed = zlib.deflateRawSync(toml, { level: 9 }).toString('base64url');
-  return `v=1&step=${step}&seed=${seed}&scenario=${packed}`;
+  return `v=2&step=${step}&seed=${seed}&scenario=${packed}`;
 }
 
 await check('loads with a clean console and paints the canvas', async (page, log) => {
@@ -118,34 +133,88 @@ await check('requests only its own files, and its CSP refuses the rest', async (
 });
 
 // Where the course's controls are at 1280×800 (egui draws on a canvas: no DOM to query).
-const BEGIN = { x: 329, y: 472 }; // the intro's Begin button
-const OPTION_2 = { x: 185, y: 276 }; // step 1's second option
+const BEGIN = { x: 329, y: 515 }; // the intro's Begin button
+const OPTION_2 = { x: 185, y: 378 }; // step 0's second option
+/// The decision panel, left of the run, where each judged option wears its chip.
+const DECISION_PANEL = { x: 0, y: 36, width: 365, height: 680 };
+/// The chips' colours (src/app/style.rs: SAFE for "right", VIOLATING for "wrong").
+const RIGHT_CHIP = [30, 135, 55];
+const WRONG_CHIP = [210, 35, 35];
 
 await check('a click on a course option changes what is shown', async (page, log) => {
   await page.goto(server.url);
   await firstFrame(page);
-  await clickUntil(page, BEGIN, '#v=1&step=1');
-  assert.equal(await page.title(), 'locksim · Step 1 · The stuck flag');
+  await clickUntil(page, BEGIN, '#v=2&step=1');
+  assert.equal(await page.title(), stepTitle(0));
   await page.mouse.move(700, 600); // off the options, so no hover highlight differs
   await settle(page);
-  const before = await shot(page, 'course-step1');
-  // The app exposes its state on purpose in the fragment: step 1, option 2 (index 1) chosen.
-  await clickUntil(page, OPTION_2, '#v=1&step=1&choices=1');
+  const before = await shot(page, 'course-step0');
+  // The app exposes its state on purpose in the fragment: step 0, option 2 (index 1) chosen.
+  await clickUntil(page, OPTION_2, '#v=2&step=1&choices=1');
   await page.mouse.move(700, 600);
   await page.waitForTimeout(500);
-  const after = await shot(page, 'course-step1-option2');
+  const after = await shot(page, 'course-step0-option2');
   const changed = pixelDiff(before, after);
   assert.ok(changed > 0.02, `the view changed (${(changed * 100).toFixed(2)}% of pixels)`);
   clean(log);
 });
 
+/// Plays the run on screen to its end (End) and counts the decision panel's chips' colours.
+async function chips(page, name) {
+  await page.keyboard.press('End');
+  await page.mouse.move(700, 790); // off the options, so no hover highlight differs
+  await page.waitForTimeout(500);
+  const panel = await page.screenshot({ clip: DECISION_PANEL, path: path.join(out, `${name}.png`) });
+  return { right: colourCount(panel, RIGHT_CHIP), wrong: colourCount(panel, WRONG_CHIP) };
+}
+
+await check('each decision marks its right call right and a wrong call wrong; step 0 marks neither', async (page, log) => {
+  for (const [i, step] of COURSE.entries()) {
+    // Decision i with option `o` on screen and nothing chosen before it.
+    const at = (o) => `#v=2&step=${pageOf(i)}&choices=${'-.'.repeat(i)}${o}`;
+    const choose = async (o) => {
+      await page.keyboard.press(String(o + 1));
+      await page.waitForFunction((h) => location.hash === h, at(o));
+    };
+    // Straight to the decision with the call to judge chosen, as a shared link would have it.
+    const call = step.right ?? 0;
+    await page.goto('about:blank');
+    await page.goto(`${server.url}${at(call)}`);
+    await firstFrame(page);
+    assert.equal(await page.title(), stepTitle(i));
+    await page.locator('canvas').focus();
+    let seen = await chips(page, `chips-${step.number}-${call + 1}`);
+    const marks = `(${JSON.stringify(seen)})`;
+    if (step.right === null) {
+      assert.deepEqual(seen, { right: 0, wrong: 0 }, `step ${step.number} is not graded: no chip`);
+      // Its other answer is not graded either.
+      await choose(1);
+      seen = await chips(page, `chips-${step.number}-2`);
+      assert.deepEqual(seen, { right: 0, wrong: 0 }, `step ${step.number}'s second answer: no chip`);
+      continue;
+    }
+    assert.ok(seen.right > 50 && seen.wrong === 0, `step ${step.number}: option ${call + 1} is marked right ${marks}`);
+    // The first option that is not the right call, played out too, is marked wrong.
+    const wrong = step.right === 0 ? 1 : 0;
+    await choose(wrong);
+    seen = await chips(page, `chips-${step.number}-${wrong + 1}`);
+    assert.ok(
+      seen.right > 50 && seen.wrong > 50,
+      `step ${step.number}: option ${wrong + 1} is marked wrong, and ${call + 1} still right (${JSON.stringify(seen)})`,
+    );
+  }
+  clean(log);
+});
+
 await check('a shared link restores its view', async (page, log, context) => {
-  // Step 3 on screen, with options chosen on steps 1 to 3.
-  const shared = 'v=1&step=3&choices=0.1.2';
+  // Step 7b (the ninth decision) on screen, with options chosen on the decisions before it
+  // but one, and on 7b itself.
+  const seventhB = COURSE.findIndex((s) => s.number === '7b');
+  const shared = `v=2&step=${pageOf(seventhB)}&choices=1.0.2.-.1.3.0.2.1`;
   await page.goto(`${server.url}#${shared}`);
   await firstFrame(page);
   await page.waitForTimeout(500);
-  assert.match(await page.title(), /^locksim · Step 3 · /);
+  assert.equal(await page.title(), stepTitle(seventhB));
   assert.equal(fragment(page), shared, 'the app keeps the link as it is');
   assert.ok(await page.locator('#notice').isHidden(), 'a good link shows no notice');
   // The same link in another browser profile shows the same decision panel (the run next to
@@ -153,7 +222,7 @@ await check('a shared link restores its view', async (page, log, context) => {
   // Both are taken 500 ms after the first frame; a few anti-aliased pixels of fading text
   // may differ.
   const panel = { x: 0, y: 0, width: 370, height: 440 };
-  const first = await page.screenshot({ path: path.join(out, 'shared-step3.png') });
+  const first = await page.screenshot({ path: path.join(out, 'shared-step7b.png') });
   const firstPanel = await page.screenshot({ clip: panel });
   const other = await browser.newContext({ viewport: VIEWPORT });
   const again = await other.newPage();
@@ -166,7 +235,7 @@ await check('a shared link restores its view', async (page, log, context) => {
   assert.ok(pixelStats(first).inked > 0.05);
 
   // The sandbox with a scenario and a seed of the sharer's.
-  const sandbox = link('tests/scenarios/step5-pause-unfenced.toml', 9, 10);
+  const sandbox = link('tests/scenarios/step5-pause-unfenced.toml', 9, SANDBOX);
   await page.goto(`${server.url}#${sandbox}`);
   await firstFrame(page);
   await page.waitForTimeout(500);
@@ -175,7 +244,7 @@ await check('a shared link restores its view', async (page, log, context) => {
   // The app rewrote the address with its own encoding of the same view (the seed is now in
   // the scenario), and that address opens the same view again.
   const rewritten = fragment(page);
-  assert.match(rewritten, /^v=1&step=10&scenario=[A-Za-z0-9_-]+$/);
+  assert.match(rewritten, new RegExp(`^v=2&step=${SANDBOX}&scenario=[A-Za-z0-9_-]+$`));
   await page.goto('about:blank');
   await page.goto(`${server.url}#${rewritten}`);
   await firstFrame(page);
@@ -183,24 +252,31 @@ await check('a shared link restores its view', async (page, log, context) => {
   assert.equal(fragment(page), rewritten);
 
   // Following a link to another view of the page (only the fragment differs) opens it too.
-  await page.goto(`${server.url}#v=1&step=5`);
+  await page.goto(`${server.url}#v=2&step=${pageOf(4)}`);
   await firstFrame(page);
-  assert.match(await page.title(), /^locksim · Step 5 · /);
+  assert.equal(await page.title(), stepTitle(4));
   await Promise.all([
     page.waitForEvent('load'),
     page.evaluate((hash) => { location.hash = hash; }, shared),
   ]);
   await firstFrame(page);
-  assert.match(await page.title(), /^locksim · Step 3 · /);
+  assert.equal(await page.title(), stepTitle(seventhB));
   clean(log);
 });
 
 for (const [name, bad, says] of [
-  ['a broken link', 'v=1&step=banana', /"step" should be a whole number, not "banana"/],
-  ['a link from another version', 'v=9&step=1', /another version of locksim/],
-  ['an oversized link', `v=1&seed=${'7'.repeat(20000)}`, /more than the 16384/],
+  ['a broken link', 'v=2&step=banana', /"step" should be a whole number, not "banana"/],
+  ['a link from another version', 'v=9&step=1', /another version of locksim \(format 9, this one reads 2\)/],
+  // Format 1 numbered the pages of the course before step 0 and the split of step 7: opened
+  // as it is, its step 3 would be another decision than the sharer's.
+  [
+    'a link from before the course changed',
+    'v=1&step=3&choices=0.0.0',
+    /another version of locksim \(format 1, this one reads 2\)/,
+  ],
+  ['an oversized link', `v=2&seed=${'7'.repeat(20000)}`, /more than the 16384/],
 ]) {
-  await check(`${name} says so and the app opens at the start`, async (page, log) => {
+  await check(`${name} says so and the app opens at the start, and works`, async (page, log) => {
     await page.goto(`${server.url}#${bad}`);
     await firstFrame(page);
     const notice = page.locator('#notice');
@@ -214,6 +290,9 @@ for (const [name, bad, says] of [
     assert.ok(pixelStats(await page.screenshot()).inked > 0.02, 'the app is painted');
     await notice.locator('button').click();
     assert.ok(await notice.isHidden(), 'the notice can be dismissed');
+    // The app is the learner's to use: Begin opens the first decision.
+    await clickUntil(page, BEGIN, '#v=2&step=1');
+    assert.equal(await page.title(), stepTitle(0));
     clean(log);
   });
 }
@@ -225,34 +304,37 @@ function hostileLinks() {
     state = (state * 1103515245 + 12345) % 2147483648;
     return state;
   };
-  const good = link('tests/scenarios/step5-pause-unfenced.toml', 9, 10);
+  const good = link('tests/scenarios/step5-pause-unfenced.toml', 9, SANDBOX);
   const fixed = [
     '',
+    'v=2',
     'v=1',
-    'v=1&step=-1',
-    'v=1&step=99999999999999999999',
-    'v=1&step=3&choices=9.9.9.9.9.9.9.9.9.9',
-    `v=1&choices=${'0.'.repeat(5000)}`,
-    'v=1&seed=18446744073709551616',
-    'v=1&scenario=%%%',
-    'v=1&scenario=AAAA',
-    `v=1&step=10&scenario=${Buffer.from('not toml at all [[[').toString('base64url')}`,
-    `v=1&step=10&scenario=${zlib.deflateRawSync(Buffer.from('version = 1\nname = "x\u001b[2J"\n[[worker]]\nname = "A"')).toString('base64url')}`,
-    `v=1&step=10&scenario=${zlib.deflateRawSync(Buffer.alloc(200000, 65)).toString('base64url')}`,
+    'v=2&step=-1',
+    'v=2&step=99999999999999999999',
+    `v=2&step=${SANDBOX + 2}`,
+    'v=2&step=3&choices=9.9.9.9.9.9.9.9.9.9.9.9.9.9',
+    `v=2&choices=${'0.'.repeat(5000)}`,
+    'v=2&seed=18446744073709551616',
+    'v=2&scenario=%%%',
+    'v=2&scenario=AAAA',
+    `v=2&step=${SANDBOX}&scenario=${Buffer.from('not toml at all [[[').toString('base64url')}`,
+    `v=2&step=${SANDBOX}&scenario=${zlib.deflateRawSync(Buffer.from('version = 1\nname = "x\u001b[2J"\n[[worker]]\nname = "A"')).toString('base64url')}`,
+    `v=2&step=${SANDBOX}&scenario=${zlib.deflateRawSync(Buffer.alloc(200000, 65)).toString('base64url')}`,
     good.slice(0, good.length / 2),
-    good.replace('v=1', 'v=2'),
-    'v=1&step=1&step=2',
-    'v=1&unknown=1',
-    'v=1&step=<script>alert(1)</script>',
-    'v=1&step=%F0%9F%94%92',
+    good.replace('v=2', 'v=3'),
+    good.replace('v=2', 'v=1'),
+    'v=2&step=1&step=2',
+    'v=2&unknown=1',
+    'v=2&step=<script>alert(1)</script>',
+    'v=2&step=%F0%9F%94%92',
     '&&&&',
     '=',
   ];
-  const alphabet = 'v=1&stepchoiceseedscnario0123456789.-_%ZAaz';
+  const alphabet = 'v=2&stepchoiceseedscnario0123456789.-_%ZAaz';
   const random = [];
   while (fixed.length + random.length < 50) {
     const len = 1 + (next() % 120);
-    let s = 'v=1&';
+    let s = 'v=2&';
     for (let i = 0; i < len; i += 1) s += alphabet[next() % alphabet.length];
     random.push(s);
   }
@@ -287,12 +369,51 @@ await check('a damaged saved progress opens a clean start with a notice', async 
   clean(log);
 });
 
+await check('progress saved before the course changed starts afresh with a notice, keeping the theme', async (page, log) => {
+  // As the course before step 0 and the split of step 7 saved it: no course revision, on its
+  // step 3 with calls made on steps 1 and 2, in the dark theme.
+  await page.addInitScript(() => {
+    if (!sessionStorage.getItem('seeded')) {
+      sessionStorage.setItem('seeded', 'yes');
+      localStorage.setItem(
+        'locksim-progress',
+        '(place:Step(2),steps:[(chosen:[0],judged:[0],shown:Some(Option(0))),' +
+          '(chosen:[1],judged:[1],shown:Some(Option(1))),(chosen:[],judged:[],shown:None)],' +
+          'dark:true,presenter:false)',
+      );
+    }
+  });
+  await page.goto(server.url);
+  await firstFrame(page);
+  const notice = page.locator('#notice');
+  assert.ok(await notice.isVisible(), 'the notice is shown');
+  assert.match(await notice.locator('p').textContent(), /^The course has changed since your last visit/);
+  assert.equal(await page.title(), 'locksim', 'the course starts afresh, at the introduction');
+  assert.equal(fragment(page), '', 'no old step or choice is carried over');
+  const picture = await shot(page, 'old-progress');
+  const { rgba } = decodePng(picture);
+  // A pixel of the page below the notice.
+  const [r, g, b] = rgba.subarray(4 * (VIEWPORT.width * 780 + 640));
+  assert.ok(r + g + b < 3 * 80, `the learner's dark theme is kept (background ${[r, g, b]})`);
+  await notice.locator('button').click();
+  // Moving on saves the new course's record over the old one: the next visit has no notice.
+  await clickUntil(page, BEGIN, '#v=2&step=1');
+  await page.waitForFunction(() => localStorage.getItem('locksim-progress')?.includes('course:2'), null, {
+    timeout: 10000,
+  });
+  await page.reload();
+  await firstFrame(page);
+  assert.ok(await notice.isHidden(), 'no notice once the save is the new course\'s');
+  assert.equal(await page.title(), stepTitle(0));
+  clean(log);
+});
+
 await check("the browser's storage keeps the learner's progress", async (page, log) => {
   await page.goto(server.url);
   await firstFrame(page);
-  await clickUntil(page, BEGIN, '#v=1&step=1');
+  await clickUntil(page, BEGIN, '#v=2&step=1');
   await settle(page);
-  await clickUntil(page, OPTION_2, '#v=1&step=1&choices=1');
+  await clickUntil(page, OPTION_2, '#v=2&step=1&choices=1');
   // eframe writes to localStorage on its auto-save tick; the app asks for one 2 s after a change.
   await page.waitForFunction(() => localStorage.getItem('locksim-progress')?.includes('Step(0)'), null, {
     timeout: 10000,
@@ -300,12 +421,12 @@ await check("the browser's storage keeps the learner's progress", async (page, l
   // A reload keeps the learner where they were ...
   await page.reload();
   await firstFrame(page);
-  assert.equal(fragment(page), 'v=1&step=1&choices=1');
+  assert.equal(fragment(page), 'v=2&step=1&choices=1');
   // ... and so does a plain visit to the address without the fragment.
   await page.goto(server.url);
   await firstFrame(page);
-  await page.waitForFunction(() => location.hash === '#v=1&step=1&choices=1');
-  assert.equal(await page.title(), 'locksim · Step 1 · The stuck flag');
+  await page.waitForFunction(() => location.hash === '#v=2&step=1&choices=1');
+  assert.equal(await page.title(), stepTitle(0));
   await shot(page, 'restored-from-storage');
   clean(log);
 });

@@ -154,3 +154,20 @@ export function pixelDiff(a, b) {
   }
   return differ / (x.width * x.height);
 }
+
+/// How many pixels of a screenshot, within `clip` ({ x, y, width, height } in the PNG's
+/// pixels; the whole picture if left out), are within `tolerance` of `rgb` in every channel.
+/// Anti-aliased edges blend a colour with its background, so only a solid stroke or fill
+/// counts.
+export function colourCount(png, rgb, tolerance = 12, clip) {
+  const { width, height, rgba } = decodePng(png);
+  const { x = 0, y = 0, width: w = width, height: h = height } = clip ?? {};
+  let n = 0;
+  for (let row = y; row < Math.min(y + h, height); row++) {
+    for (let col = x; col < Math.min(x + w, width); col++) {
+      const i = (row * width + col) * 4;
+      if (rgb.every((c, k) => Math.abs(rgba[i + k] - c) <= tolerance)) n++;
+    }
+  }
+  return n;
+}

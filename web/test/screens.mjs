@@ -1,7 +1,9 @@
 // The browser test at the screens learners have (issue #7): phones, tablets, laptops with
 // high-density displays, monitors. At each screen (CSS pixels × device pixel ratio), Debian's
-// Chromium opens every page — the introduction, each step with a choice made and played to its
-// end, the recap, the sandbox and the library with a scenario open — and checks that
+// Chromium opens every page — the introduction, each decision with its right call made (for
+// the ungraded step 0, "it keeps data correct", the lock the course goes on to build) and
+// played to its end, the recap, the sandbox and the library with a scenario open — and checks
+// that
 // - the console stays clean (no error, no warning, no page error: a panic would show here);
 // - the app's logical size is the page's CSS size, whatever the ratio (the app writes its
 //   size and ratio into the page on purpose: `data-screen` on the document);
@@ -31,7 +33,14 @@ const SCREENS = [
   [1920, 1080, 1, false],
   [2560, 1440, 1, false],
 ];
-const STEPS = 8;
+/// The course's decisions in order: number, title, option count and right call (see the file).
+const COURSE = JSON.parse(fs.readFileSync(path.join(repo, 'web', 'test', 'course.json'))).steps;
+/// The option shown on each decision: its right call; step 0 has none (see above).
+const SHOWN = COURSE.map((step) => step.right ?? 1);
+/// Link page numbers (src/app/share.rs): 0 the introduction, then each decision, then these.
+const RECAP = COURSE.length + 1;
+const SANDBOX = RECAP + 1;
+const LIBRARY = SANDBOX + 1;
 
 const server = await serve();
 const browser = await launch();
@@ -41,7 +50,7 @@ const results = [];
 /// raw deflate, base64url without padding.
 function link(file, step) {
   const toml = fs.readFileSync(path.join(repo, file));
-  return `v=1&step=${step}&scenario=${zlib.deflateRawSync(toml, { level: 9 }).toString('base64url')}`;
+  return `v=2&step=${step}&scenario=${zlib.deflateRawSync(toml, { level: 9 }).toString('base64url')}`;
 }
 
 /// What the app says about its layout, read from the page.
@@ -65,7 +74,11 @@ async function looks(page, log, screen, name) {
     Math.abs(w - width) < 1 && Math.abs(h - height) < 1 && Number(r) === ratio,
     `${name}: the app's size ${size} is the page's CSS size ${width}x${height}@${ratio}`,
   );
-  assert.ok(topBar.length >= 15, `${name}: the top bar has all its items (${topBar.length})`);
+  // The name, the course's pages (each decision by its number), the tools, and the buttons.
+  const pages = ['locksim', 'Intro', ...COURSE.map((step) => step.number), 'Recap', 'Sandbox', 'Library', 'Glossary'];
+  const names = topBar.map(([item]) => item.trim());
+  assert.deepEqual(names.slice(0, pages.length), pages, `${name}: the top bar has every page`);
+  assert.deepEqual(names.slice(pages.length).sort(), ['?', 'Dark', 'Presenter'], `${name}: and its buttons`);
   for (const [i, [item, [x, y, w, h]]] of topBar.entries()) {
     assert.ok(x >= 0 && x + w <= width + 0.5, `${name}: ${item} is inside the page (${x}+${w} of ${width})`);
     for (const [other, [ox, oy, ow, oh]] of topBar.slice(i + 1)) {
@@ -109,19 +122,23 @@ for (const [width, height, ratio, touch] of SCREENS) {
     await firstFrame(page);
     await looks(page, log, screen, 'intro');
     await page.locator('canvas').focus();
-    for (let n = 1; n <= STEPS; n++) {
-      await press(page, 'PageDown', new RegExp(`^#v=1&step=${n}(&|$)`));
-      // The first option, played to its end: the verdict is told.
-      await press(page, '1', new RegExp(`^#v=1&step=${n}&choices=(0\\.)*0$`));
+    for (const [i, step] of COURSE.entries()) {
+      const n = i + 1;
+      await press(page, 'PageDown', new RegExp(`^#v=2&step=${n}(&|$)`));
+      assert.equal(await page.title(), `locksim · Step ${step.number} · ${step.title}`);
+      // The option shown, played to its end: the verdict is told.
+      const choices = SHOWN.slice(0, n).join('.');
+      const chosen = new RegExp(`^#v=2&step=${n}&choices=${choices.replaceAll('.', '\\.')}$`);
+      await press(page, String(SHOWN[i] + 1), chosen);
       await page.waitForTimeout(200); // the run is made in the frame after the choice
       await page.keyboard.press('End');
-      await looks(page, log, screen, `step${n}`);
+      await looks(page, log, screen, `step${step.number}`);
     }
-    await press(page, 'PageDown', /^#v=1&step=9&/);
+    await press(page, 'PageDown', new RegExp(`^#v=2&step=${RECAP}&`));
     await looks(page, log, screen, 'recap');
     for (const [name, fragment, title] of [
-      ['sandbox', link('tests/scenarios/step5-pause-unfenced.toml', 10), /^locksim · Sandbox · Step 5/],
-      ['library', link('tests/scenarios/step5-fencing-token.toml', 11), /^locksim · Library · Step 5/],
+      ['sandbox', link('tests/scenarios/step5-pause-unfenced.toml', SANDBOX), /^locksim · Sandbox · Step 5/],
+      ['library', link('tests/scenarios/step5-fencing-token.toml', LIBRARY), /^locksim · Library · Step 5/],
     ]) {
       await page.goto(`${server.url}#${fragment}`);
       await firstFrame(page);
@@ -147,7 +164,7 @@ if (!only.length) {
   const errors = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   try {
-    await page.goto(`${server.url}#v=1&step=2&choices=0.1`);
+    await page.goto(`${server.url}#v=2&step=2&choices=0.1`);
     await firstFrame(page);
     await page.waitForFunction(() => localStorage.getItem('locksim-progress')?.includes('Step(1)'), null, {
       timeout: 10000,
@@ -170,7 +187,7 @@ if (!only.length) {
     await Promise.all([page.waitForEvent('load'), page.locator('#reload').click()]);
     await firstFrame(page);
     assert.ok(await page.locator('#stopped').isHidden(), 'after the reload the app runs again');
-    assert.match(await page.title(), /^locksim · Step 2 · /);
+    assert.equal(await page.title(), `locksim · Step ${COURSE[1].number} · ${COURSE[1].title}`);
     results.push(true);
     console.log('ok   a panic shows its message, a reload button, and keeps progress');
   } catch (error) {
