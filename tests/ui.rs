@@ -458,9 +458,8 @@ fn the_recap_sends_the_learner_to_break_the_design() {
 #[test]
 fn the_legend_says_attempt_ids_are_not_fencing_tokens() {
     let mut h = fresh();
-    go_to_step(&mut h, 4);
-    h.get_by_label_contains("increasing fencing token").click();
-    settle(&mut h);
-    press(&mut h, Key::End);
+    let n = step("5");
+    go_to_step(&mut h, n);
+    choose_and_watch(&mut h, n, right_of(n));
     assert!(shows(&h, locksim::app::timeline::ATTEMPT_NOTE));
 }

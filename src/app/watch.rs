@@ -63,6 +63,11 @@ pub fn what_to_watch(trace: &Trace, verdict: &Verdict) -> String {
             name(t.worker)
         );
     }
+    if trace.keys.len() > 1 {
+        return "Watch the store lane: one lease per key at a time, and work on different keys \
+                side by side."
+            .to_string();
+    }
     "Watch the store lane: one lease at a time, each worker in its turn.".to_string()
 }
 
@@ -207,6 +212,14 @@ mod tests {
         assert_eq!(
             watch_file("step6-single-store-down"),
             "Watch B and A wait for the lock."
+        );
+    }
+
+    #[test]
+    fn record_locks_point_at_leases_side_by_side() {
+        assert_eq!(
+            watch_file("step7-record-locks"),
+            "Watch the store lane: one lease per key at a time, and work on different keys side by side."
         );
     }
 
