@@ -198,9 +198,10 @@ impl RunView {
         // Beside the decision the run is always in view.
         self.bring_into_view = false;
         self.header(ui);
-        // Keep room for three rows of legend under the lanes, so the lanes do not jump as
-        // the legend grows while the run plays.
-        let max_height = (ui.available_height() - 96.0).max(0.0);
+        // Keep room for the whole legend under the lanes, so the lanes do not jump as the
+        // legend grows while the run plays, and its last rows are not cut off.
+        let legend = timeline::legend_height(ui, &self.lanes.legend, ui.available_width());
+        let max_height = (ui.available_height() - 10.0 - legend.max(60.0)).max(0.0);
         self.lanes_and_legend(ui, max_height);
     }
 

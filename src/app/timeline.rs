@@ -773,6 +773,49 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
     });
 }
 
+/// How tall the legend gets at `width` once every entry of `swatches` is shown, points: the
+/// room a page keeps under the lanes so that neither the lanes jump nor the legend is cut
+/// as it grows while the run plays.
+pub fn legend_height(ui: &Ui, swatches: &[(Swatch, u64)], width: f32) -> f32 {
+    let font = FontId::proportional(13.0);
+    let messages = messages_shown(ui.ctx());
+    let spacing = ui.spacing().item_spacing;
+    let (mut rows, mut x) = (0usize, f32::INFINITY);
+    let mut grants = false;
+    for &(swatch, _) in swatches {
+        if !messages && matches!(swatch, Swatch::Message | Swatch::Held | Swatch::Dropped) {
+            continue;
+        }
+        grants |= matches!(swatch, Swatch::Belief | Swatch::Lease);
+        let text = ui
+            .painter()
+            .layout_no_wrap(
+                swatch_text(swatch).to_string(),
+                font.clone(),
+                Color32::WHITE,
+            )
+            .size()
+            .x;
+        let entry = 34.0 + 6.0 + text + 16.0;
+        if x + entry > width {
+            rows += 1;
+            x = 0.0;
+        }
+        x += entry + spacing.x;
+    }
+    let mut height = rows as f32 * (18.0 + spacing.y);
+    if grants {
+        let note = ui.painter().layout(
+            ATTEMPT_NOTE.to_string(),
+            FontId::proportional(12.0),
+            Color32::WHITE,
+            width,
+        );
+        height += note.size().y + spacing.y;
+    }
+    height
+}
+
 /// The legend's note on how grants are named, once a bar is shown.
 pub const ATTEMPT_NOTE: &str = "A#3 is worker A's third try at the lock, not a fencing token; \
      \"fence 4\" is the fencing token, which only has to grow, not go up by one.";
