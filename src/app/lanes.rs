@@ -116,6 +116,7 @@ pub enum Swatch {
     Leader,
     SteppedDown,
     Claim,
+    Hold,
     Accepted,
     Rejected,
     Violating,
@@ -305,6 +306,14 @@ pub enum MarkKind {
         token: Token,
         stamp_ms: Option<i64>,
     },
+    /// A reentrant worker took `token`'s lock again from nested code (`entered`), or its
+    /// nested section let one hold go: its hold count is now `count`.
+    Hold {
+        key: KeyId,
+        token: Token,
+        count: u32,
+        entered: bool,
+    },
 }
 
 /// What a mark is, for summing up marks too close together to draw one by one. Later
@@ -313,6 +322,8 @@ pub enum MarkKind {
 pub enum MarkClass {
     /// [`MarkKind::Claim`].
     Claim,
+    /// [`MarkKind::Hold`].
+    Hold,
     /// [`MarkKind::ClockJump`].
     ClockJump,
     /// [`MarkKind::BecameLeader`].
@@ -329,10 +340,11 @@ pub enum MarkClass {
 
 impl MarkClass {
     /// How many classes there are.
-    pub const COUNT: usize = 7;
+    pub const COUNT: usize = 8;
     /// Every class, in order.
     pub const ALL: [MarkClass; MarkClass::COUNT] = [
         MarkClass::Claim,
+        MarkClass::Hold,
         MarkClass::ClockJump,
         MarkClass::Leader,
         MarkClass::SteppedDown,
@@ -355,6 +367,7 @@ impl MarkKind {
             MarkKind::BecameLeader { .. } => MarkClass::Leader,
             MarkKind::SteppedDown { .. } => MarkClass::SteppedDown,
             MarkKind::Claim { .. } => MarkClass::Claim,
+            MarkKind::Hold { .. } => MarkClass::Hold,
         }
     }
 }
@@ -884,6 +897,20 @@ impl<'a> Builder<'a> {
                 );
                 self.push_claim(at, node, key, token, Some(stamp_ms), label);
             }
+            EventKind::Reentered { key, token, count }
+            | EventKind::LeftNested { key, token, count } => {
+                let entered = matches!(kind, EventKind::Reentered { .. });
+                self.lanes[node as usize].marks.push(Mark {
+                    at_ms: at,
+                    kind: MarkKind::Hold {
+                        key,
+                        token,
+                        count,
+                        entered,
+                    },
+                    label: format!("holds ×{count}"),
+                });
+            }
             EventKind::Unclaimed { key, token } => {
                 let label = format!("{}'s claim deleted", self.trace.token_name(token));
                 self.push_claim(at, node, key, token, None, label);
@@ -1303,6 +1330,7 @@ impl<'a> Builder<'a> {
                 MarkClass::Leader => Swatch::Leader,
                 MarkClass::SteppedDown => Swatch::SteppedDown,
                 MarkClass::Claim => Swatch::Claim,
+                MarkClass::Hold => Swatch::Hold,
             };
             (swatch, m.at_ms)
         });
@@ -1781,6 +1809,31 @@ impl Mark {
                 trace.token_name(token),
                 trace.key_name(key)
             ),
+            MarkKind::Hold {
+                key,
+                token,
+                count,
+                entered: true,
+            } => format!(
+                "At {at} {} took \"{}\" again from nested code, as {}: the lock is reentrant, \
+                 so it goes straight in, and its hold count is now {count}.",
+                trace.node_name(node),
+                trace.key_name(key),
+                trace.token_name(token),
+            ),
+            MarkKind::Hold {
+                key,
+                token,
+                count,
+                entered: false,
+            } => format!(
+                "At {at} {}'s nested section released \"{}\" once ({}): its hold count is now \
+                 {count}, and the lock stays {}'s until the count is zero.",
+                trace.node_name(node),
+                trace.key_name(key),
+                trace.token_name(token),
+                trace.node_name(node),
+            ),
             MarkKind::ClockJump { .. } => {
                 format!(
                     "At {at} the wall clock of {} stepped: {}",
@@ -2193,6 +2246,34 @@ mod tests {
     }
 
     const CONSENSUS: &str = include_str!("../../tests/scenarios/step6-consensus-failover.toml");
+
+    #[test]
+    fn a_reentrant_holder_shows_its_hold_count_rise_and_fall() {
+        let (trace, lanes) = engine_run(include_str!(
+            "../../tests/scenarios/step7-nested-reentrant.toml"
+        ));
+        let a = trace.nodes.iter().position(|n| n.name == "A").unwrap();
+        let holds: Vec<(u32, bool, &str)> = lanes.lanes[a]
+            .marks
+            .iter()
+            .filter_map(|m| match m.kind {
+                MarkKind::Hold { count, entered, .. } => Some((count, entered, m.label.as_str())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(holds, [(2, true, "holds ×2"), (1, false, "holds ×1")]);
+        let first = lanes.lanes[a]
+            .marks
+            .iter()
+            .find(|m| matches!(m.kind, MarkKind::Hold { .. }))
+            .unwrap();
+        assert!(
+            first
+                .details(&trace, a as NodeId)
+                .contains("hold count is now 2")
+        );
+        assert!(lanes.legend.iter().any(|(s, _)| *s == Swatch::Hold));
+    }
 
     #[test]
     fn a_write_held_by_tcp_waits_then_lands_and_its_partition_ends() {

@@ -734,6 +734,9 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
                 Swatch::Claim => {
                     marks::paint_claim(p, rect.center(), style::CLAIM, true);
                 }
+                Swatch::Hold => {
+                    marks::paint_hold(p, rect.center().x, rect.expand2(vec2(0.0, 2.0)), worker);
+                }
                 Swatch::Accepted => {
                     marks::paint_write(p, rect.center(), WriteOutcome::Accepted);
                 }
@@ -839,6 +842,7 @@ fn swatch_text(swatch: Swatch) -> &'static str {
         Swatch::Leader => "became leader (primary)",
         Swatch::SteppedDown => "stepped down",
         Swatch::Claim => "store recorded a claim (hollow: deleted it)",
+        Swatch::Hold => "reentrant: nested acquire or release, and the hold count",
         Swatch::Accepted => "write accepted",
         Swatch::Rejected => "write rejected",
         Swatch::Violating => "write that corrupted the data",

@@ -104,7 +104,7 @@ fn paint_summary(
         }
         // No writes: role changes and clock jumps, which are few. The last one's symbol
         // tells the state the bin leaves the node in; its label would not fit.
-        MarkClass::ClockJump | MarkClass::Leader | MarkClass::SteppedDown => {
+        MarkClass::ClockJump | MarkClass::Leader | MarkClass::SteppedDown | MarkClass::Hold => {
             let last = &lane.marks[bin.items.end - 1];
             let x = c.geo.x(last.at_ms as f64);
             match last.kind {
@@ -113,6 +113,9 @@ fn paint_summary(
                 }
                 MarkKind::SteppedDown { .. } => {
                     paint_role(&c.marks, pos2(x, lane_rect.top() + 3.0), false);
+                }
+                MarkKind::Hold { token, .. } => {
+                    paint_hold(&c.marks, x, lane_rect, style::token(token));
                 }
                 _ => paint_clock_jump(&c.marks, x, lane_rect.y_range().shrink(2.0)),
             }
@@ -156,6 +159,7 @@ fn class_color(class: MarkClass) -> Color32 {
         MarkClass::Rejected => style::REJECTED,
         MarkClass::Violating => style::VIOLATING,
         MarkClass::Claim => style::CLAIM,
+        MarkClass::Hold => style::ROLE,
         MarkClass::ClockJump => style::FAULT_TEXT,
         MarkClass::Leader | MarkClass::SteppedDown => style::ROLE,
     }
@@ -169,6 +173,7 @@ fn class_count(class: MarkClass, n: u32) -> String {
         MarkClass::Rejected => format!("{n} write{s} rejected"),
         MarkClass::Violating => format!("{n} write{s} that corrupted the data"),
         MarkClass::Claim => format!("{n} claim{s} recorded or deleted"),
+        MarkClass::Hold => format!("{n} change{s} of a hold count"),
         MarkClass::ClockJump => format!("{n} clock jump{s}"),
         MarkClass::Leader => format!("became leader {n} time{s}"),
         MarkClass::SteppedDown => format!("stepped down {n} time{s}"),
@@ -348,6 +353,14 @@ pub(super) fn paint_claim(painter: &egui::Painter, center: Pos2, color: Color32,
     painter.add(diamond);
 }
 
+/// A change of a reentrant worker's hold count: a short bar across the top of its lane, in
+/// its colour, where the nested acquire or release happened.
+pub(super) fn paint_hold(painter: &egui::Painter, x: f32, lane_rect: Rect, color: Color32) {
+    let top = lane_rect.top() + 3.0;
+    painter.vline(x, top..=top + 14.0, Stroke::new(2.5, color));
+    painter.hline(x - 4.0..=x + 4.0, top, Stroke::new(2.0, color));
+}
+
 /// Where a mark's disc sits: on the lane's bar line.
 fn mark_center(geo: &Geometry, lane_rect: Rect, mark: &Mark) -> Pos2 {
     let x = geo.x(mark.at_ms as f64);
@@ -385,6 +398,10 @@ fn paint_mark(
         MarkKind::ClockJump { .. } => {
             paint_clock_jump(painter, x, lane_rect.y_range().shrink(2.0));
             (style::FAULT_TEXT, lane_rect.top() + 10.0)
+        }
+        MarkKind::Hold { token, .. } => {
+            paint_hold(painter, x, lane_rect, style::token(token));
+            (style::ROLE, lane_rect.top() + 10.0)
         }
         MarkKind::BecameLeader { .. } | MarkKind::SteppedDown { .. } => {
             let up = matches!(mark.kind, MarkKind::BecameLeader { .. });
