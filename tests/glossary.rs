@@ -12,6 +12,10 @@ use locksim::app::LocksimApp;
 use locksim::course::STEPS;
 use locksim::course::glossary::{self, Entry};
 
+#[path = "support/screen.rs"]
+mod screen;
+use screen::shows;
+
 fn harness(width: f32, height: f32) -> Harness<'static, LocksimApp> {
     let mut h = Harness::builder()
         .with_size([width, height])
@@ -27,16 +31,6 @@ fn harness(width: f32, height: f32) -> Harness<'static, LocksimApp> {
 /// Lets enough frames pass for a click to act or a tooltip to appear.
 fn settle(h: &mut Harness<'_, LocksimApp>) {
     h.run_steps(4);
-}
-
-/// Whether any node's text (a label's value, a button's label) contains `text`.
-fn shows(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
-    h.query_all_by(|node| {
-        node.value().is_some_and(|v| v.contains(text))
-            || node.label().is_some_and(|l| l.contains(text))
-    })
-    .next()
-    .is_some()
 }
 
 /// Where the marked term written `shown` is drawn, inside `within` if given.

@@ -5,6 +5,10 @@
 
 use std::collections::HashMap;
 
+#[path = "support/screen.rs"]
+mod screen;
+use screen::shows;
+
 use eframe::egui::{self, Key};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -27,16 +31,6 @@ fn harness(app: LocksimApp) -> Harness<'static, LocksimApp> {
 /// Lets a few frames pass: enough for a click or key to take effect and be drawn.
 fn settle(h: &mut Harness<'_, LocksimApp>) {
     h.run_steps(3);
-}
-
-/// Whether any node's text (a label's value, a button's label) contains `text`.
-fn shows(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
-    h.query_all_by(|node| {
-        node.value().is_some_and(|v| v.contains(text))
-            || node.label().is_some_and(|l| l.contains(text))
-    })
-    .next()
-    .is_some()
 }
 
 /// Whether some node's text is exactly `text` (a verdict badge, say).

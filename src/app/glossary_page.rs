@@ -3,10 +3,8 @@
 
 use eframe::egui::{self, CornerRadius, RichText, Ui};
 
+use super::pages;
 use crate::course::glossary::{self, Entry};
-
-/// Widest the list gets, points: longer lines are hard to read.
-const TEXT_WIDTH: f32 = 760.0;
 
 /// Shows the page; `filter` is what the learner typed into its search box.
 pub fn show(ui: &mut Ui, filter: &mut String) {
@@ -14,15 +12,7 @@ pub fn show(ui: &mut Ui, filter: &mut String) {
         egui::ScrollArea::vertical()
             .auto_shrink(false)
             .show(ui, |ui| {
-                let width = ui.available_width().min(TEXT_WIDTH);
-                let margin = (ui.available_width() - width) / 2.0;
-                ui.horizontal(|ui| {
-                    ui.add_space(margin);
-                    ui.vertical(|ui| {
-                        ui.set_width(width);
-                        list(ui, filter);
-                    });
-                });
+                pages::column(ui, pages::TEXT_WIDTH, |ui| list(ui, filter));
             });
     });
 }
@@ -82,12 +72,7 @@ fn card(ui: &mut Ui, entry: &Entry) {
             ui.set_width(ui.available_width());
             ui.label(RichText::new(entry.term).strong().size(16.0));
             ui.label(entry.definition);
-            let others: Vec<&str> = entry
-                .aliases
-                .iter()
-                .copied()
-                .filter(|alias| !alias.eq_ignore_ascii_case(entry.term))
-                .collect();
+            let others = entry.other_names();
             if !others.is_empty() {
                 ui.label(
                     RichText::new(format!("Also: {}", others.join(", ")))

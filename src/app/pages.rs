@@ -8,7 +8,7 @@ use super::{glossary_text, style, theme};
 use crate::course::{INTRO, Judge, PURPOSE_RECAP, RECAP, STEPS};
 
 /// Widest a column of running text gets, px: longer lines are hard to read.
-const TEXT_WIDTH: f32 = 760.0;
+pub(super) const TEXT_WIDTH: f32 = 760.0;
 /// Widest the recap's two columns get together, px.
 const WIDE_WIDTH: f32 = 1160.0;
 
@@ -289,7 +289,7 @@ fn card(ui: &mut Ui, step: &crate::course::Step, body: impl FnOnce(&mut Ui)) -> 
 }
 
 /// Centres `add` in a column no wider than `max_width`.
-fn column(ui: &mut Ui, max_width: f32, add: impl FnOnce(&mut Ui)) {
+pub(super) fn column(ui: &mut Ui, max_width: f32, add: impl FnOnce(&mut Ui)) {
     let width = ui.available_width().min(max_width);
     let margin = (ui.available_width() - width) / 2.0;
     ui.horizontal(|ui| {

@@ -12,12 +12,7 @@ const WIDTH: usize = 88;
 pub fn glossary(out: &mut impl Write) -> io::Result<Status> {
     for entry in glossary::alphabetical() {
         writeln!(out, "{}", entry.term)?;
-        let others: Vec<&str> = entry
-            .aliases
-            .iter()
-            .copied()
-            .filter(|alias| !alias.eq_ignore_ascii_case(entry.term))
-            .collect();
+        let others = entry.other_names();
         if !others.is_empty() {
             wrapped(out, &format!("Also: {}", others.join(", ")))?;
         }

@@ -19,6 +19,17 @@ pub struct Entry {
     pub source: Option<&'static str>,
 }
 
+impl Entry {
+    /// The other names it goes by: its aliases but the term itself.
+    pub fn other_names(&self) -> Vec<&'static str> {
+        self.aliases
+            .iter()
+            .copied()
+            .filter(|alias| !alias.eq_ignore_ascii_case(self.term))
+            .collect()
+    }
+}
+
 /// Every entry, grouped by topic; [`alphabetical`] gives them in the order a reader looks
 /// them up.
 pub static ENTRIES: &[Entry] = &[
