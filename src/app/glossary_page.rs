@@ -1,9 +1,9 @@
 //! The Glossary page: every term the course uses, alphabetically, with its definition, and a
 //! box that narrows the list to the terms a word names.
 
-use eframe::egui::{self, CornerRadius, RichText, Ui};
+use eframe::egui::{self, RichText, Ui};
 
-use super::pages;
+use super::{pages, theme};
 use crate::course::glossary::{self, Entry};
 
 /// Shows the page; `filter` is what the learner typed into its search box.
@@ -64,26 +64,22 @@ fn matches(entry: &Entry, filter: &str) -> bool {
 }
 
 fn card(ui: &mut Ui, entry: &Entry) {
-    egui::Frame::new()
-        .fill(ui.visuals().faint_bg_color)
-        .corner_radius(CornerRadius::same(6))
-        .inner_margin(egui::Margin::symmetric(10, 6))
-        .show(ui, |ui| {
-            ui.set_width(ui.available_width());
-            ui.label(RichText::new(entry.term).strong().size(16.0));
-            ui.label(entry.definition);
-            let others = entry.other_names();
-            if !others.is_empty() {
-                ui.label(
-                    RichText::new(format!("Also: {}", others.join(", ")))
-                        .small()
-                        .weak(),
-                );
-            }
-            if let Some(source) = entry.source {
-                ui.label(RichText::new(format!("Source: {source}")).small().weak());
-            }
-        });
+    theme::card(ui).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.label(RichText::new(entry.term).strong().size(16.0));
+        ui.label(entry.definition);
+        let others = entry.other_names();
+        if !others.is_empty() {
+            ui.label(
+                RichText::new(format!("Also: {}", others.join(", ")))
+                    .small()
+                    .weak(),
+            );
+        }
+        if let Some(source) = entry.source {
+            ui.label(RichText::new(format!("Source: {source}")).small().weak());
+        }
+    });
 }
 
 #[cfg(test)]

@@ -269,22 +269,18 @@ fn calls(ui: &mut Ui, progress: &Progress) -> Option<Place> {
 /// whether the learner asked to go to the step.
 fn card(ui: &mut Ui, step: &crate::course::Step, body: impl FnOnce(&mut Ui)) -> bool {
     let mut go = false;
-    egui::Frame::new()
-        .fill(ui.visuals().faint_bg_color)
-        .corner_radius(CornerRadius::same(6))
-        .inner_margin(egui::Margin::symmetric(10, 6))
-        .show(ui, |ui| {
-            ui.set_width(ui.available_width());
-            ui.horizontal(|ui| {
-                ui.label(RichText::new(format!("{}. {}", step.number, step.title)).strong());
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    go = ui
-                        .small_button(format!("Go to step {}", step.number))
-                        .clicked();
-                });
+    theme::card(ui).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(format!("{}. {}", step.number, step.title)).strong());
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                go = ui
+                    .small_button(format!("Go to step {}", step.number))
+                    .clicked();
             });
-            body(ui);
         });
+        body(ui);
+    });
     go
 }
 

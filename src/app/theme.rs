@@ -79,3 +79,12 @@ pub fn prominent<'a>(text: impl Into<RichText>, ui: &Ui) -> Button<'a> {
     };
     Button::new(text.into().strong().color(Color32::WHITE)).fill(fill)
 }
+
+/// A card in a list (a step in "Your calls", a glossary entry): a faint panel with rounded
+/// corners, its content inset.
+pub fn card(ui: &Ui) -> eframe::egui::Frame {
+    eframe::egui::Frame::new()
+        .fill(ui.visuals().faint_bg_color)
+        .corner_radius(eframe::egui::CornerRadius::same(6))
+        .inner_margin(eframe::egui::Margin::symmetric(10, 6))
+}
