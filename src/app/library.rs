@@ -29,14 +29,21 @@ impl Group {
             .map_or(Group::Other, Group::Step)
     }
 
-    /// The heading of the group: "Step 5 · The safety hole", "Real incidents".
+    /// The heading of the group: "Step 5 · The safety hole", "Documented failure modes and
+    /// edge cases".
     pub fn title(self) -> String {
         match self {
             Group::Step(n) => {
-                let parts: Vec<&str> = course::lesson_step(n).map(|s| s.title).collect();
-                format!("Step {n} · {}", parts.join(" · "))
+                let steps: Vec<&course::Step> = course::lesson_step(n).collect();
+                match steps.as_slice() {
+                    [one] => format!("Step {n} · {}", one.title),
+                    many => {
+                        let topics: Vec<&str> = many.iter().map(|s| s.topic).collect();
+                        format!("Step {n} · {}", topics.join(", "))
+                    }
+                }
             }
-            Group::Incident => "Real incidents".to_string(),
+            Group::Incident => "Documented failure modes and edge cases".to_string(),
             Group::Other => "Other scenarios".to_string(),
         }
     }

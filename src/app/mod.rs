@@ -140,6 +140,10 @@ impl eframe::App for NativeApp {
     fn persist_egui_memory(&self) -> bool {
         self.app.persist_egui_memory()
     }
+
+    fn auto_save_interval(&self) -> std::time::Duration {
+        self.app.auto_save_interval()
+    }
 }
 
 /// The whole app: the course, the tools, and the learner's progress.
@@ -282,6 +286,12 @@ impl eframe::App for LocksimApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, PROGRESS_KEY, &self.progress);
+    }
+
+    /// Every 5 s rather than eframe's 30: a laptop that sleeps or a window that is killed
+    /// must not lose the calls a learner just made.
+    fn auto_save_interval(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(5)
     }
 
     /// egui's own memory (panel widths, scroll offsets) starts fresh each launch: a panel

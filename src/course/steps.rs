@@ -139,7 +139,7 @@ pub static STEPS: [Step; 12] = [
             Choice {
                 label: "Both: a crashed holder is never cleared, and two workers can both read 'free'",
                 right: true,
-                feedback: "This run shows both. A and B start together, both read 'free', both go in, and their writes interleave. Then B's machine dies holding the flag, and C waits to the end of the run.",
+                feedback: "This run shows both. A and B start together, both read 'free', both go in, and their writes interleave. Then C's machine dies holding the flag, and D waits to the end of the run.",
                 scenario: scenario!("step1-flag-both-flaws"),
             },
             Choice {
@@ -217,7 +217,7 @@ pub static STEPS: [Step; 12] = [
             Choice {
                 label: "Waiting workers ping the holder and delete its lock if it does not answer",
                 right: false,
-                feedback: "A is alive but frozen in a GC pause, so it does not answer; B deletes its lock and takes it. A wakes, still holding the lock as far as it knows, and writes too. A paused or cut-off holder looks exactly like a dead one.",
+                feedback: "A is alive but frozen in a GC pause, so it does not answer; the health check deletes its lock (the timeline calls that an operator's delete: it comes from outside the lock's protocol) and B takes it. A wakes, still holding the lock as far as it knows, and writes too. A paused or cut-off holder looks exactly like a dead one.",
                 scenario: scenario!("step3-ping-then-delete"),
             },
             Choice {
