@@ -275,7 +275,7 @@ impl Timeline<'_> {
         };
         let painter = ui.painter_at(rect);
         self.paint_lane_backgrounds(&painter, &geo, ui);
-        paint_axis(&painter, &geo, ui);
+        paint_axis(&painter, &geo, ui, self.now_ms);
 
         // The axis row is included for the partition bands.
         let mut clip = plot;
@@ -537,8 +537,11 @@ fn role_caption(role: Role) -> &'static str {
 }
 
 /// Tick labels, grid lines and the time unit.
-fn paint_axis(painter: &egui::Painter, geo: &Geometry, ui: &Ui) {
+/// A tick label the playhead's badge would cover is left out: half a label under the badge
+/// reads as a stray "s".
+fn paint_axis(painter: &egui::Painter, geo: &Geometry, ui: &Ui, now_ms: f64) {
     let visuals = ui.visuals();
+    let badge = playhead_badge(painter, geo, now_ms).map(|(rect, _)| rect.expand(3.0));
     let step = tick_step(geo.view.len(), geo.plot.width());
     let first = (geo.view.start_ms / step).ceil() as i64;
     let last = (geo.view.end_ms / step).floor() as i64;
@@ -550,13 +553,15 @@ fn paint_axis(painter: &egui::Painter, geo: &Geometry, ui: &Ui) {
             geo.axis.bottom() - 4.0..=geo.plot.bottom(),
             Stroke::new(0.5, visuals.widgets.noninteractive.bg_stroke.color),
         );
-        painter.text(
-            pos2(x, geo.axis.top() + 4.0),
-            Align2::CENTER_TOP,
+        let label = painter.layout_no_wrap(
             tick_label(t, step),
             FontId::proportional(12.0),
             visuals.text_color(),
         );
+        let at = Align2::CENTER_TOP.anchor_size(pos2(x, geo.axis.top() + 4.0), label.size());
+        if !badge.is_some_and(|b| b.intersects(at)) {
+            painter.galley(at.min, label, visuals.text_color());
+        }
     }
     painter.text(
         pos2(geo.axis.left() - GUTTER + 10.0, geo.axis.top() + 28.0),
@@ -621,17 +626,34 @@ fn paint_playhead(painter: &egui::Painter, geo: &Geometry, now_ms: f64) {
         geo.axis.top() + 20.0..=geo.plot.bottom(),
         Stroke::new(2.0, style::PLAYHEAD),
     );
+    if let Some((label, galley)) = playhead_badge(painter, geo, now_ms) {
+        painter.rect_filled(label, 3.0, style::PLAYHEAD);
+        painter.galley(label.min + vec2(5.0, 2.0), galley, Color32::WHITE);
+    }
+}
+
+/// Where the playhead's time badge sits on the axis row, and its text; `None` when the
+/// playhead is outside the view.
+fn playhead_badge(
+    painter: &egui::Painter,
+    geo: &Geometry,
+    now_ms: f64,
+) -> Option<(Rect, std::sync::Arc<egui::Galley>)> {
+    if now_ms < geo.view.start_ms || now_ms > geo.view.end_ms {
+        return None;
+    }
     let text = fmt_ms(now_ms.round() as u64);
     let galley = painter.layout_no_wrap(text, FontId::proportional(12.0), Color32::WHITE);
     let size = galley.size() + vec2(10.0, 4.0);
     let left = layout::fit(
-        x - size.x / 2.0,
+        geo.x(now_ms) - size.x / 2.0,
         geo.plot.left() - GUTTER / 2.0,
         geo.plot.right() - size.x,
     );
-    let label = Rect::from_min_size(pos2(left, geo.axis.top() + 2.0), size);
-    painter.rect_filled(label, 3.0, style::PLAYHEAD);
-    painter.galley(label.min + vec2(5.0, 2.0), galley, Color32::WHITE);
+    Some((
+        Rect::from_min_size(pos2(left, geo.axis.top() + 2.0), size),
+        galley,
+    ))
 }
 
 /// Text in a hue, readable on the panel: darker than the hue on the light theme, lighter on
