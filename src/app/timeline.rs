@@ -23,6 +23,20 @@ use crate::trace::{NodeId, RejectReason, Role, Trace};
 
 /// Width of the lane-name column, px.
 const GUTTER: f32 = 150.0;
+/// Width of the lane-name column on a timeline narrower than [`NARROW`], px: on a phone the
+/// names must not take 40 % of the screen from the plot.
+const NARROW_GUTTER: f32 = 100.0;
+/// Below this width (px) the timeline uses [`NARROW_GUTTER`] and short lane captions.
+const NARROW: f32 = 560.0;
+
+/// The lane-name column's width for a timeline `width` px wide.
+fn gutter(width: f32) -> f32 {
+    if width < NARROW {
+        NARROW_GUTTER
+    } else {
+        GUTTER
+    }
+}
 /// Height of the time axis above the lanes, px.
 pub const AXIS: f32 = 46.0;
 /// Free space right of the plot so the last tick label fits, px.
@@ -137,6 +151,8 @@ pub struct Timeline<'a> {
 
 /// Where things go on screen this frame.
 struct Geometry {
+    /// The left edge of the lane names, px.
+    lanes_left: f32,
     /// The lanes' drawing area (right of the gutter, below the axis).
     plot: Rect,
     /// The axis row above `plot`.
@@ -148,6 +164,11 @@ struct Geometry {
 }
 
 impl Geometry {
+    /// The lane-name column's width, px.
+    fn gutter(&self) -> f32 {
+        self.plot.left() - self.lanes_left
+    }
+
     fn x(&self, ms: f64) -> f32 {
         self.view.x(ms, self.plot)
     }
@@ -253,20 +274,24 @@ impl Timeline<'_> {
         let lane_h = ((max_height - AXIS) / lane_count as f32).clamp(40.0, 110.0);
         // Never narrower than the lane names and a plot to read: a narrower panel clips the
         // right edge rather than turning the plot inside out.
-        let width = ui.available_width().max(GUTTER + RIGHT_PAD + MIN_PLOT);
+        let width = ui
+            .available_width()
+            .max(gutter(ui.available_width()) + RIGHT_PAD + MIN_PLOT);
+        let gutter = gutter(width);
         let size = vec2(width, AXIS + lane_h * lane_count as f32);
         let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
         let until = self.lanes.until_ms as f64;
         let plot = Rect::from_min_max(
-            pos2(rect.left() + GUTTER, rect.top() + AXIS),
+            pos2(rect.left() + gutter, rect.top() + AXIS),
             pos2(rect.right() - RIGHT_PAD, rect.bottom()),
         );
         let axis = Rect::from_x_y_ranges(plot.x_range(), rect.top()..=plot.top());
 
         let mut action = self.interact(ui, &response, view, plot, axis);
-        let messages = messages_switch(ui, rect);
+        let messages = messages_switch(ui, rect, gutter);
 
         let geo = Geometry {
+            lanes_left: rect.left(),
             plot,
             axis,
             lane_h,
@@ -464,7 +489,7 @@ impl Timeline<'_> {
             painter.text(
                 pos2(left, full.center().y + 1.0),
                 Align2::LEFT_TOP,
-                role_caption(lane.role),
+                role_caption(lane.role, geo.gutter() < GUTTER),
                 FontId::proportional(11.5),
                 visuals.weak_text_color(),
             );
@@ -527,12 +552,16 @@ fn paint_partition(
     })
 }
 
-/// What the bars on a lane of this role mean, under the lane's name.
-fn role_caption(role: Role) -> &'static str {
-    match role {
-        Role::Worker => "worker: believes it holds",
-        Role::Store => "lock store: grants it holds",
-        Role::Resource => "protected data: writes",
+/// What the bars on a lane of this role mean, under the lane's name; `short` in the narrow
+/// column of a phone.
+fn role_caption(role: Role, short: bool) -> &'static str {
+    match (role, short) {
+        (Role::Worker, false) => "worker: believes it holds",
+        (Role::Store, false) => "lock store: grants it holds",
+        (Role::Resource, false) => "protected data: writes",
+        (Role::Worker, true) => "worker",
+        (Role::Store, true) => "lock store",
+        (Role::Resource, true) => "writes",
     }
 }
 
@@ -563,19 +592,22 @@ fn paint_axis(painter: &egui::Painter, geo: &Geometry, ui: &Ui, now_ms: f64) {
             painter.galley(at.min, label, visuals.text_color());
         }
     }
-    painter.text(
-        pos2(geo.axis.left() - GUTTER + 10.0, geo.axis.top() + 28.0),
-        Align2::LEFT_TOP,
-        "scroll: zoom · drag: pan",
-        FontId::proportional(10.0),
-        visuals.weak_text_color(),
-    );
+    // The mouse hint needs the wide column; a phone has no wheel to scroll anyway.
+    if geo.gutter() >= GUTTER {
+        painter.text(
+            pos2(geo.lanes_left + 10.0, geo.axis.top() + 28.0),
+            Align2::LEFT_TOP,
+            "scroll: zoom · drag: pan",
+            FontId::proportional(10.0),
+            visuals.weak_text_color(),
+        );
+    }
 }
 
 /// The "messages" switch in the corner above the lane names; returns whether it is on.
-fn messages_switch(ui: &mut Ui, timeline: Rect) -> bool {
+fn messages_switch(ui: &mut Ui, timeline: Rect, gutter: f32) -> bool {
     let mut on = messages_shown(ui.ctx());
-    let corner = Rect::from_min_size(timeline.min + vec2(8.0, 3.0), vec2(GUTTER - 16.0, 22.0));
+    let corner = Rect::from_min_size(timeline.min + vec2(8.0, 3.0), vec2(gutter - 16.0, 22.0));
     // A child Ui of its own, because `Ui::put` would move the parent's cursor back up here.
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(corner));
     let switch = child.checkbox(&mut on, "messages").on_hover_text(
@@ -647,7 +679,7 @@ fn playhead_badge(
     let size = galley.size() + vec2(10.0, 4.0);
     let left = layout::fit(
         geo.x(now_ms) - size.x / 2.0,
-        geo.plot.left() - GUTTER / 2.0,
+        geo.plot.left() - geo.gutter() / 2.0,
         geo.plot.right() - size.x,
     );
     Some((
