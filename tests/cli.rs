@@ -262,6 +262,38 @@ fn every_library_scenario_meets_its_expectations() {
     assert_eq!(status(&output), 0, "{}", text(&output.stdout));
 }
 
+/// `check` splits the seeds across threads but counts them in seed order: one thread and four
+/// print the same bytes, as a table and as JSON, down to the first seed of each kind.
+#[test]
+fn check_prints_the_same_whatever_the_number_of_threads() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/scenarios/step1-flag-race.toml"
+    );
+    for json_flag in [false, true] {
+        let outputs: Vec<Output> = ["1", "4"]
+            .map(|threads| {
+                let mut args = vec!["check", path, "--seeds", "300", "--threads", threads];
+                if json_flag {
+                    args.push("--json");
+                }
+                locksim(&args)
+            })
+            .into();
+        assert_eq!(status(&outputs[0]), status(&outputs[1]));
+        assert!(!outputs[0].stdout.is_empty());
+        assert_eq!(
+            text(&outputs[0].stdout),
+            text(&outputs[1].stdout),
+            "--json: {json_flag}"
+        );
+    }
+    assert_eq!(
+        status(&locksim(&["check", path, "--seeds", "1", "--threads", "0"])),
+        2
+    );
+}
+
 /// Ctrl-C during a long `check` prints the tally of the runs done, then exits 130.
 #[cfg(unix)]
 #[test]

@@ -75,4 +75,8 @@ pub struct CheckArgs {
     /// Print the counts as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// How many threads run seeds at once (default: one per core). The counts are the same
+    /// whatever the number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
 }

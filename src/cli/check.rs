@@ -1,18 +1,22 @@
 //! `locksim check FILE --seeds N [--from S] [--json]`: "usually exclusive" as a number.
 
 use std::io::{self, IsTerminal, Write};
+use std::ops::RangeInclusive;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use rayon::ThreadPool;
+use rayon::prelude::*;
 use serde::{Serialize, Serializer};
 
 use super::args::CheckArgs;
 use super::{Status, input, output};
 use crate::checker::{Kind, Verdict};
 use crate::describe::{fmt_ms, printable};
+use crate::scenario::Scenario;
 use crate::{checker, engine};
 
 /// Runs the scenario once per seed and reports how often each kind of violation appeared.
@@ -32,6 +36,11 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
         return Ok(Status::Invalid);
     };
 
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.map_or(0, usize::from))
+        .build()
+        .map_err(io::Error::other)?;
+
     // indicatif draws on stderr and hides itself when stderr is not a terminal; a log or a
     // CI job gets a plain line every few seconds instead.
     let bar = ProgressBar::new(args.seeds);
@@ -39,31 +48,21 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
         bar.set_style(style);
     }
     let mut lines = (!io::stderr().is_terminal()).then(ProgressLines::new);
-    // Ctrl-C ends the loop between runs (a run is bounded by the event budget), so the tally
-    // so far is printed rather than lost. Setting the handler fails only if one is set already.
+    // Ctrl-C ends the sweep between chunks of runs (a run is bounded by the event budget, a
+    // chunk by CHUNK_EVENTS_PER_THREAD), so the tally so far is printed rather than lost. Setting the
+    // handler fails only if one is set already.
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
-    let mut tally = Tally::new();
-    for seed in from..=last {
-        if stop.load(Ordering::SeqCst) {
-            tally.interrupted = true;
-            break;
-        }
-        let trace = engine::run(&scenario, seed);
-        tally.add(
-            seed,
-            trace.events.len() as u64,
-            &checker::check(&scenario, &trace),
-        );
-        bar.inc(1);
+    let tally = sweep(&scenario, from..=last, &pool, &stop, |tally| {
+        bar.set_position(tally.runs);
         if let Some(line) = lines
             .as_mut()
-            .and_then(|l| l.due(bar.elapsed(), &tally, args.seeds))
+            .and_then(|l| l.due(bar.elapsed(), tally, args.seeds))
         {
             let _ = writeln!(io::stderr(), "{line}");
         }
-    }
+    });
     bar.finish_and_clear();
 
     if args.json {
@@ -93,6 +92,65 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
         return Ok(Status::Interrupted);
     }
     Ok(Status::of(tally.all_safe_and_live()))
+}
+
+/// How many recorded events one chunk of a sweep should hold per thread: between chunks the
+/// progress is shown and Ctrl-C is heeded, so this bounds how late either can be (a few
+/// tenths of a second at the engine's millions of events per second), while a chunk stays long
+/// enough that handing it to the threads costs next to nothing. Counted in events rather than
+/// timed so that the sweep reads no clock.
+const CHUNK_EVENTS_PER_THREAD: u64 = 2_000_000;
+
+/// At most this many runs per thread in a chunk, for runs so short (a few events) that the
+/// event count says little about their cost.
+const CHUNK_RUNS_PER_THREAD: u64 = 1_024;
+
+/// Runs and checks every seed of `seeds` on `pool`'s threads and counts them as a
+/// [`Tally`]. The seeds go in chunks: each chunk runs in parallel and is counted in seed
+/// order, so the tally is the one a single thread would give, whatever the number of threads.
+/// Before each chunk the sweep ends, with `interrupted` set, if `stop` is set; after each,
+/// `after_chunk` sees the tally so far.
+pub fn sweep(
+    scenario: &Scenario,
+    seeds: RangeInclusive<u64>,
+    pool: &ThreadPool,
+    stop: &AtomicBool,
+    mut after_chunk: impl FnMut(&Tally),
+) -> Tally {
+    let mut tally = Tally::new();
+    let (mut next, last) = seeds.into_inner();
+    let threads = pool.current_num_threads() as u64;
+    // One run per thread first, then as many as hold about the target number of events, from
+    // the mean so far: a run's length depends on the scenario, from a few events to the budget.
+    let mut chunk = threads;
+    while next <= last {
+        if stop.load(Ordering::SeqCst) {
+            tally.interrupted = true;
+            break;
+        }
+        let end = next.saturating_add(chunk - 1).min(last);
+        let verdicts: Vec<(u64, Verdict)> = pool.install(|| {
+            (next..=end)
+                .into_par_iter()
+                .map(|seed| {
+                    let trace = engine::run(scenario, seed);
+                    (trace.events.len() as u64, checker::check(scenario, &trace))
+                })
+                .collect()
+        });
+        for (seed, (events, verdict)) in (next..=end).zip(&verdicts) {
+            tally.add(seed, *events, verdict);
+        }
+        after_chunk(&tally);
+        let mean_events = (tally.events / tally.runs).max(1);
+        chunk = (threads * CHUNK_EVENTS_PER_THREAD / mean_events)
+            .clamp(threads, threads * CHUNK_RUNS_PER_THREAD);
+        let Some(after) = end.checked_add(1) else {
+            break;
+        };
+        next = after;
+    }
+    tally
 }
 
 /// How often `check` says how far it is when stderr is not a terminal (a pipe, a log, CI):
@@ -132,7 +190,7 @@ impl ProgressLines {
 
 /// Counts over many runs; serialises as the `--json` document of DESIGN §4.
 #[derive(Debug, Serialize)]
-struct Tally {
+pub struct Tally {
     runs: u64,
     safe: u64,
     live: u64,
@@ -203,6 +261,16 @@ impl Tally {
                 count.first_seed.get_or_insert(seed);
             }
         }
+    }
+
+    /// How many runs were counted.
+    pub fn runs(&self) -> u64 {
+        self.runs
+    }
+
+    /// Events recorded over every run counted.
+    pub fn events(&self) -> u64 {
+        self.events
     }
 
     fn all_safe_and_live(&self) -> bool {
@@ -341,6 +409,73 @@ mod tests {
             ),
             "{text}"
         );
+    }
+
+    /// The parallel sweep counts exactly what running the seeds one after another does.
+    #[test]
+    fn a_sweep_on_several_threads_counts_as_one_thread_does() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/scenarios/step1-flag-race.toml"
+        );
+        let scenario = input::load(Path::new(path)).unwrap();
+        let mut sequential = Tally::new();
+        for seed in 10..=209 {
+            let trace = engine::run(&scenario, seed);
+            let verdict = checker::check(&scenario, &trace);
+            sequential.add(seed, trace.events.len() as u64, &verdict);
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let mut chunks = 0;
+        let parallel = sweep(&scenario, 10..=209, &pool, &AtomicBool::new(false), |_| {
+            chunks += 1;
+        });
+        assert!(chunks > 0);
+        assert_eq!(parallel.runs(), 200);
+        assert_eq!(
+            serde_json::to_string(&parallel).unwrap(),
+            serde_json::to_string(&sequential).unwrap()
+        );
+        let table = |tally: &Tally| {
+            let mut out = Vec::new();
+            tally.write_table(&mut out, Path::new("s.toml")).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(table(&parallel), table(&sequential));
+    }
+
+    #[test]
+    fn a_sweep_stopped_before_it_starts_counts_nothing_and_says_so() {
+        let scenario = crate::scenario::parse(
+            "version = 1\nname = \"One\"\nseed = 1\n[[worker]]\nname = \"A\"\n",
+        )
+        .unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let tally = sweep(&scenario, 1..=100, &pool, &AtomicBool::new(true), |_| {});
+        assert_eq!(tally.runs(), 0);
+        assert!(tally.interrupted);
+    }
+
+    #[test]
+    fn a_sweep_ends_at_the_largest_seed() {
+        let scenario = crate::scenario::parse(
+            "version = 1\nname = \"One\"\nseed = 1\n[[worker]]\nname = \"A\"\n",
+        )
+        .unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let stop = AtomicBool::new(false);
+        let tally = sweep(&scenario, u64::MAX - 4..=u64::MAX, &pool, &stop, |_| {});
+        assert_eq!(tally.runs(), 5);
+        assert!(!tally.interrupted);
     }
 
     #[test]

@@ -7,6 +7,8 @@
 
 mod args;
 mod check;
+
+pub use check::{Tally, sweep};
 mod course;
 mod glossary;
 mod input;
