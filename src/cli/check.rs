@@ -447,8 +447,8 @@ mod tests {
         assert_eq!(table(&parallel), table(&sequential));
     }
 
-    #[test]
-    fn a_sweep_stopped_before_it_starts_counts_nothing_and_says_so() {
+    /// One worker alone, and a pool of two threads to sweep it with.
+    fn one_worker_on_two_threads() -> (Scenario, rayon::ThreadPool) {
         let scenario = crate::scenario::parse(
             "version = 1\nname = \"One\"\nseed = 1\n[[worker]]\nname = \"A\"\n",
         )
@@ -457,6 +457,12 @@ mod tests {
             .num_threads(2)
             .build()
             .unwrap();
+        (scenario, pool)
+    }
+
+    #[test]
+    fn a_sweep_stopped_before_it_starts_counts_nothing_and_says_so() {
+        let (scenario, pool) = one_worker_on_two_threads();
         let tally = sweep(&scenario, 1..=100, &pool, &AtomicBool::new(true), |_| {});
         assert_eq!(tally.runs(), 0);
         assert!(tally.interrupted);
@@ -464,14 +470,7 @@ mod tests {
 
     #[test]
     fn a_sweep_ends_at_the_largest_seed() {
-        let scenario = crate::scenario::parse(
-            "version = 1\nname = \"One\"\nseed = 1\n[[worker]]\nname = \"A\"\n",
-        )
-        .unwrap();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
+        let (scenario, pool) = one_worker_on_two_threads();
         let stop = AtomicBool::new(false);
         let tally = sweep(&scenario, u64::MAX - 4..=u64::MAX, &pool, &stop, |_| {});
         assert_eq!(tally.runs(), 5);
