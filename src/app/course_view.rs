@@ -354,7 +354,7 @@ impl Decision<'_> {
             .strong()
             .color(ui.visuals().hyperlink_color);
         // The text wraps and takes the room left, so the mark sits at the right edge.
-        let label = glossary_text::ButtonText::new(RichText::new(option.label).size(15.5));
+        let label = glossary_text::ButtonText::new(ui, RichText::new(option.label).size(15.5));
         let text = label
             .atom()
             .atom_shrink(true)

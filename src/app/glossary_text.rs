@@ -17,11 +17,35 @@ use crate::course::glossary::{self, Entry};
 /// Widest a definition gets, points.
 const DEFINITION_WIDTH: f32 = 320.0;
 
+/// The terms of a text, as [`glossary::terms_in`] finds them.
+type Terms = Vec<(Range<usize>, &'static Entry)>;
+
+/// Finds a text's terms for egui's frame cache.
+#[derive(Default)]
+struct TermFinder;
+
+impl egui::cache::ComputerMut<&str, Terms> for TermFinder {
+    fn compute(&mut self, text: &str) -> Terms {
+        glossary::terms_in(text)
+    }
+}
+
+/// The terms of `text`, matched once and then kept while the text stays on screen: course
+/// text does not change from frame to frame, so neither do its terms.
+fn terms_of(ui: &Ui, text: &str) -> Terms {
+    ui.ctx().memory_mut(|m| {
+        m.caches
+            .cache::<egui::cache::FrameCache<Terms, TermFinder>>()
+            .get(text)
+            .clone()
+    })
+}
+
 /// Shows `text` as a wrapping label with its glossary terms marked. Returns the label's
 /// response.
 pub fn label(ui: &mut Ui, text: impl Into<RichText>) -> Response {
     let text = text.into();
-    let terms = glossary::terms_in(text.text());
+    let terms = terms_of(ui, text.text());
     if terms.is_empty() {
         return ui.label(text);
     }
@@ -43,7 +67,7 @@ pub fn label(ui: &mut Ui, text: impl Into<RichText>) -> Response {
 /// the button and show it with [`Self::show`].
 pub struct ButtonText {
     text: RichText,
-    terms: Vec<(Range<usize>, &'static Entry)>,
+    terms: Terms,
     /// The galley the button lays out, kept to find where each term was drawn.
     galley: RefCell<Option<Arc<Galley>>>,
 }
@@ -53,8 +77,8 @@ const ATOM: &str = "glossary-text";
 
 impl ButtonText {
     /// `text` with the glossary terms in it found.
-    pub fn new(text: RichText) -> Self {
-        let terms = glossary::terms_in(text.text());
+    pub fn new(ui: &Ui, text: RichText) -> Self {
+        let terms = terms_of(ui, text.text());
         ButtonText {
             text,
             terms,

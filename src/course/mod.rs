@@ -148,13 +148,18 @@ pub fn right_call(step: &Step) -> Option<&Choice> {
 
 /// Plays out every option of `step` and says whether each teaches what it should.
 pub fn lessons(step: &Step) -> Vec<Result<(Demonstration, bool), ScenarioError>> {
-    let right = right_call(step).map(demonstrate).and_then(Result::ok);
-    step.options
+    let demos: Vec<_> = step.options.iter().map(demonstrate).collect();
+    let right = step
+        .options
+        .iter()
+        .position(|c| c.right)
+        .and_then(|i| demos[i].as_ref().ok());
+    demos
         .iter()
         .enumerate()
-        .map(|(i, choice)| {
-            let demo = demonstrate(choice)?;
-            let ok = teaches(step, i, &demo, right.as_ref());
+        .map(|(i, demo)| {
+            let demo = demo.clone()?;
+            let ok = teaches(step, i, &demo, right);
             Ok((demo, ok))
         })
         .collect()
@@ -179,6 +184,11 @@ mod tests {
         let framing: Vec<_> = STEPS.iter().filter(|s| s.judge == Judge::Framing).collect();
         assert_eq!(framing.len(), 1, "one question on what the lock is for");
         assert!(framing[0].options.iter().all(|c| !c.right));
+        assert_eq!(
+            PURPOSE_RECAP.len(),
+            framing[0].options.len(),
+            "the recap recalls each answer"
+        );
     }
 
     #[test]
