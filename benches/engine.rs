@@ -12,7 +12,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use locksim::checker::{self, Kind};
+use locksim::checker::Kind;
 use locksim::engine;
 use locksim::scenario::{self, Scenario};
 
@@ -114,8 +114,7 @@ fn seeds_per_second(c: &mut Criterion) {
         b.iter(|| {
             let mut counts = [0u32; Kind::ALL.len()];
             for seed in 1..=SEEDS {
-                let trace = engine::run(&sc, seed);
-                let verdict = checker::check(&sc, &trace);
+                let verdict = locksim::run(&sc, seed).verdict;
                 for (count, kind) in counts.iter_mut().zip(Kind::ALL) {
                     *count += u32::from(verdict.has(kind));
                 }

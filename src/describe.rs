@@ -12,13 +12,7 @@ use crate::trace::{
     DropReason, Event, EventKind, LetGoReason, MsgId, NodeId, RejectReason, Role, Token, Trace,
 };
 
-pub use crate::checker::{fmt_count, fmt_ms, printable};
-
-/// A node's clock reading, which can be negative (a clock set behind true time 0).
-pub fn fmt_clock_ms(ms: i64) -> String {
-    let sign = if ms < 0 { "-" } else { "" };
-    format!("{sign}{}", fmt_ms(ms.unsigned_abs()))
-}
+use crate::text::{fmt_clock_ms, fmt_count, fmt_ms, printable};
 
 /// The sentence every front end shows for a run the engine's event budget cut short at
 /// `at_ms` (true ms, see [`crate::trace::Trace::cut_short_at_ms`]).

@@ -11,8 +11,13 @@ pub mod cli;
 pub mod course;
 pub mod describe;
 pub mod engine;
+mod run;
 pub mod scenario;
+pub mod text;
 pub mod trace;
+pub mod violation;
+
+pub use run::{Run, run};
 
 #[cfg(feature = "gui")]
 pub mod app;

@@ -1,6 +1,30 @@
+//! The `locksim` binary: a command runs headless ([`locksim::cli`]); no command opens the
+//! desktop app ([`locksim::app`]), so the command line itself never depends on the GUI.
+
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
-    locksim::cli::main()
+    match locksim::cli::parse() {
+        Err(status) => status,
+        Ok(Some(command)) => locksim::cli::execute(&command),
+        Ok(None) => open_app(),
+    }
+}
+
+/// `locksim` alone: the desktop app, on the course.
+#[cfg(all(not(target_arch = "wasm32"), feature = "gui"))]
+fn open_app() -> std::process::ExitCode {
+    match locksim::app::run_native() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("locksim: cannot open the app: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(all(not(target_arch = "wasm32"), not(feature = "gui")))]
+fn open_app() -> std::process::ExitCode {
+    locksim::cli::no_app()
 }
 
 /// The browser has no command line: the web build starts at `locksim::app::web::start`

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use locksim::checker::{self, Kind, MAX_KEPT_PER_KIND};
+use locksim::checker::{Kind, MAX_KEPT_PER_KIND};
 use locksim::engine;
 use locksim::scenario::{self, MAX_BYTES};
 
@@ -87,9 +87,8 @@ fn a_paused_consensus_follower_costs_a_bounded_run() {
 #[test]
 fn sixty_four_workers_on_a_flag_give_a_bounded_verdict_that_counts_the_rest() {
     let sc = load("03-violations-flag64.toml");
-    let trace = engine::run(&sc, sc.seed);
+    let locksim::Run { trace, verdict } = locksim::run(&sc, sc.seed);
     assert!(trace.cut_short_at_ms.is_some(), "the event budget ends it");
-    let verdict = checker::check(&sc, &trace);
     for kind in Kind::ALL {
         let kept = verdict.violations.iter().filter(|v| v.kind == kind).count();
         assert!(kept <= MAX_KEPT_PER_KIND, "{kind}: {kept}");
@@ -127,7 +126,7 @@ fn a_file_over_the_limit_is_refused_before_it_is_read() {
         refusal(&path),
         format!(
             ": too large: {} bytes; a scenario may be at most 1 000 000 bytes (1 MB)",
-            locksim::describe::fmt_count(big.len() as u64)
+            locksim::text::fmt_count(big.len() as u64)
         )
     );
     // The same text handed over directly (a paste, a link) is refused the same way.

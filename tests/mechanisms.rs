@@ -380,7 +380,7 @@ fn the_step2_timestamp_race_is_unsafe_only_because_the_clocks_disagree() {
     }
     assert!(equal.faults.is_empty() && equal.network.loss == 0.0);
     for seed in 0..20 {
-        let v = checker::check(&skewed, &engine::run(&skewed, seed));
+        let v = locksim::run(&skewed, seed).verdict;
         assert!(!v.safe, "seed {seed}: skewed clocks let two in");
         assert!(v.violations.iter().any(|v| v.kind == Kind::Overlap));
         assert!(
@@ -388,7 +388,7 @@ fn the_step2_timestamp_race_is_unsafe_only_because_the_clocks_disagree() {
                 .iter()
                 .any(|v| v.kind == Kind::InterleavedWrites)
         );
-        let v = checker::check(&equal, &engine::run(&equal, seed));
+        let v = locksim::run(&equal, seed).verdict;
         assert!(
             v.safe && v.live,
             "seed {seed}: equal clocks: {:?}",

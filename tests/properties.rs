@@ -33,7 +33,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use locksim::checker::{self, Kind, Verdict};
+use locksim::checker::{Kind, Verdict};
 use locksim::engine;
 use locksim::scenario::{self, ResourceMode, Scenario};
 use locksim::trace::{EventKind, Trace};
@@ -85,9 +85,8 @@ fn ensure_valid(sc: &Scenario) -> Result<(), TestCaseError> {
 fn run_and_check(sc: &Scenario) -> Result<(Trace, Verdict), TestCaseError> {
     ensure_valid(sc)?;
     catch_unwind(AssertUnwindSafe(|| {
-        let trace = engine::run(sc, sc.seed);
-        let verdict = checker::check(sc, &trace);
-        (trace, verdict)
+        let run = locksim::run(sc, sc.seed);
+        (run.trace, run.verdict)
     }))
     .map_err(|panic| {
         let what = panic
@@ -359,10 +358,7 @@ fn a_flag_lets_workers_starting_together_overlap() {
     "#;
     let sc = scenario::parse(src).expect("the flag race scenario is valid");
     let overlapping: Vec<u64> = (1..=50)
-        .filter(|&seed| {
-            let trace = engine::run(&sc, seed);
-            checker::check(&sc, &trace).has(Kind::Overlap)
-        })
+        .filter(|&seed| locksim::run(&sc, seed).has(Kind::Overlap))
         .collect();
     assert!(
         !overlapping.is_empty(),
@@ -378,8 +374,7 @@ fn a_flag_lets_workers_starting_together_overlap() {
 /// Parses a pinned scenario and runs it with its own seed.
 fn pinned(src: &str) -> (Scenario, Trace, Verdict) {
     let sc = scenario::parse(src).unwrap_or_else(|e| panic!("pinned scenario invalid: {e}"));
-    let trace = engine::run(&sc, sc.seed);
-    let verdict = checker::check(&sc, &trace);
+    let locksim::Run { trace, verdict } = locksim::run(&sc, sc.seed);
     (sc, trace, verdict)
 }
 

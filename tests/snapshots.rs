@@ -16,10 +16,10 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
-use locksim::checker::{self, Verdict};
-use locksim::describe::{describe, fmt_ms, node_label};
-use locksim::engine;
-use locksim::scenario::{self, Expect};
+use locksim::checker::Verdict;
+use locksim::describe::{describe, node_label};
+use locksim::scenario;
+use locksim::text::fmt_ms;
 use locksim::trace::{EventKind, Trace};
 use serde::Serialize;
 
@@ -143,32 +143,6 @@ fn summarize(trace: &Trace, verdict: &Verdict) -> Summary {
     }
 }
 
-/// Each way the verdict misses the file's `[expect]`, in words.
-fn unmet(expect: &Expect, verdict: &Verdict) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(safe) = expect.safe
-        && safe != verdict.safe
-    {
-        out.push(format!("expected safe = {safe}, got {}", verdict.safe));
-    }
-    if let Some(live) = expect.live
-        && live != verdict.live
-    {
-        out.push(format!("expected live = {live}, got {}", verdict.live));
-    }
-    for kind in &expect.kinds {
-        if !verdict.has(*kind) {
-            out.push(format!("expected {kind} to be reported; it was not"));
-        }
-    }
-    for kind in &expect.absent {
-        if verdict.has(*kind) {
-            out.push(format!("expected no {kind}; it was reported"));
-        }
-    }
-    out
-}
-
 /// The crate root, which scenario paths are shown relative to.
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -183,8 +157,7 @@ fn check_file(file: &Path, stem: &str) {
         let at = e.line.map(|l| format!(" (line {l})")).unwrap_or_default();
         panic!("{}: {}{at}: {e}", path.display(), e.field)
     });
-    let trace = engine::run(&sc, sc.seed);
-    let verdict = checker::check(&sc, &trace);
+    let locksim::Run { trace, verdict } = locksim::run(&sc, sc.seed);
     let summary = summarize(&trace, &verdict);
     let expect = sc.expect.as_ref().unwrap_or_else(|| {
         panic!(
@@ -192,7 +165,7 @@ fn check_file(file: &Path, stem: &str) {
             path.display()
         )
     });
-    let missed = unmet(expect, &verdict);
+    let missed = verdict.unmet(expect);
     let listing: String = summary
         .verdict
         .violations

@@ -15,8 +15,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+use locksim::scenario;
 use locksim::scenario::library;
-use locksim::{checker, engine, scenario};
 
 /// Every scenario file, as `dir/file` and contents: the list the app's library embeds.
 fn scenarios() -> Vec<(String, &'static str)> {
@@ -52,8 +52,7 @@ fn table() -> String {
         let mut events = 0;
         for offset in SEED_OFFSETS {
             let seed = sc.seed.wrapping_add(offset);
-            let trace = engine::run(&sc, seed);
-            let verdict = checker::check(&sc, &trace);
+            let locksim::Run { trace, verdict } = locksim::run(&sc, seed);
             events += trace.events.len();
             let json = serde_json::to_string(&(&trace, &verdict)).expect("traces serialize");
             hash = fnv1a(json.as_bytes(), hash);

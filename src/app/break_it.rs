@@ -7,8 +7,9 @@
 use eframe::egui::{self, RichText, Ui};
 
 use super::style;
-use crate::checker::{Verdict, fmt_ms};
+use crate::checker::Verdict;
 use crate::scenario::{Design, Fault, FaultKind, NodeClock, Scenario, StoreClock};
+use crate::text::fmt_ms;
 use crate::trace::{EventKind, Trace};
 
 /// How far the "jump a store clock" control steps a clock by default, ms: far past any lease

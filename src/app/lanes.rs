@@ -12,9 +12,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 pub use index::{Bin, Instants, Intervals};
 
-pub use crate::checker::fmt_ms;
 use crate::checker::{Kind, Verdict};
 use crate::scenario::{Design, Topology};
+use crate::text::{fmt_clock_ms, fmt_ms};
 use crate::trace::{
     DropReason, EventKind, KeyId, LetGoReason, MsgId, NodeId, Refusal, RejectReason, Role, Token,
     Trace,
@@ -893,7 +893,7 @@ impl<'a> Builder<'a> {
                 let label = format!(
                     "claim {} @{}",
                     self.trace.token_name(token),
-                    crate::describe::fmt_clock_ms(stamp_ms)
+                    fmt_clock_ms(stamp_ms)
                 );
                 self.push_claim(at, node, key, token, Some(stamp_ms), label);
             }
@@ -1796,7 +1796,7 @@ impl Mark {
                 trace.node_name(node),
                 trace.token_name(token),
                 trace.key_name(key),
-                crate::describe::fmt_clock_ms(stamp),
+                fmt_clock_ms(stamp),
                 trace.node_name(token.worker)
             ),
             MarkKind::Claim {
@@ -1923,7 +1923,7 @@ impl Message {
 mod tests {
     use super::*;
     use crate::checker::Violation;
-    use crate::{checker, engine, scenario};
+    use crate::scenario;
 
     /// Step 5 of the course: A pauses past its lease, B takes over, the fence turns A away.
     const STEP5: &str = include_str!("../../tests/scenarios/step5-fencing-token.toml");
@@ -1931,8 +1931,7 @@ mod tests {
     /// The engine's run of [`STEP5`], and the checker's verdict on it.
     fn step5_run() -> (Trace, Verdict) {
         let scenario = scenario::parse(STEP5).expect("the step-5 scenario parses");
-        let trace = engine::run(&scenario, scenario.seed);
-        let verdict = checker::check(&scenario, &trace);
+        let crate::Run { trace, verdict } = crate::run(&scenario, scenario.seed);
         (trace, verdict)
     }
 
@@ -2239,8 +2238,7 @@ mod tests {
     /// The lanes of a scenario from the library, as the engine and the checker make them.
     fn engine_run(source: &str) -> (Trace, Lanes) {
         let scenario = crate::scenario::parse(source).expect("a valid scenario");
-        let trace = crate::engine::run(&scenario, scenario.seed);
-        let verdict = crate::checker::check(&scenario, &trace);
+        let crate::Run { trace, verdict } = crate::run(&scenario, scenario.seed);
         let lanes = Lanes::build(&trace, &verdict);
         (trace, lanes)
     }

@@ -4,7 +4,7 @@
 
 use eframe::egui::{self, RichText, Ui};
 
-use super::lanes::{Lanes, fmt_ms};
+use super::lanes::Lanes;
 use super::layout::{self, Arrangement, LEFT_MIN, VERDICT_MIN};
 use super::playback::Playback;
 use super::timeline::{self, Action, Timeline, View};
@@ -12,6 +12,7 @@ use super::{controls, style, verdict, watch};
 use crate::checker::Verdict;
 use crate::course::Demonstration;
 use crate::scenario::Scenario;
+use crate::text::fmt_ms;
 use crate::trace::Trace;
 
 /// A run longer than this plays faster, so that it takes this long in real time and nobody

@@ -10,9 +10,9 @@ use eframe::egui::{self, Color32, RichText, Stroke, Ui};
 use egui_plot::{Bar, BarChart, Plot};
 
 use super::style;
-use crate::checker::{self, Kind, Verdict, fmt_ms};
-use crate::engine;
+use crate::checker::{Kind, Verdict};
 use crate::scenario::{Acquire, Design, Expiry, FaultKind, Lock, Renewal, Scenario, Topology};
+use crate::text::fmt_ms;
 
 /// Work done per frame, in engine events. A run costs about its handled events
 /// ([`crate::trace::Trace::steps`]) plus a fixed share for setting up, recording and checking
@@ -192,9 +192,9 @@ impl Sweep {
             let seed = self.first_seed.wrapping_add(self.next_seed);
             let row = &mut self.rows[self.next_row];
             if let Ok(scenario) = &row.scenario {
-                let trace = engine::run(scenario, seed);
-                row.tally.add(seed, &checker::check(scenario, &trace));
-                spent += trace.steps + RUN_COST;
+                let run = crate::run(scenario, seed);
+                row.tally.add(seed, &run.verdict);
+                spent += run.steps() + RUN_COST;
             }
             self.next_row += 1;
             if self.next_row == self.rows.len() {
@@ -639,10 +639,7 @@ mod tests {
         let mut tally = Tally::default();
         for i in 0..seeds {
             let seed = scenario.seed + i;
-            tally.add(
-                seed,
-                &checker::check(scenario, &engine::run(scenario, seed)),
-            );
+            tally.add(seed, &crate::run(scenario, seed).verdict);
         }
         tally
     }

@@ -16,9 +16,10 @@ use eframe::egui::{
 
 // Public with the timeline so that a caller outside the app (benches/frame.rs) can build one.
 pub use super::lanes::Lanes;
-use super::lanes::{Partition, Swatch, WriteOutcome, fmt_ms};
+use super::lanes::{Partition, Swatch, WriteOutcome};
 use super::{layout, style};
 use crate::checker::{Kind, Verdict};
+use crate::text::fmt_ms;
 use crate::trace::{NodeId, RejectReason, Role, Trace};
 
 /// Width of the lane-name column, px.
@@ -909,15 +910,12 @@ fn swatch_text(swatch: Swatch) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checker;
-    use crate::engine;
     use crate::scenario;
 
     /// The run of a scenario file, laid out.
     fn run(source: &str) -> (Trace, Verdict, Lanes) {
         let scenario = scenario::parse(source).expect("a valid scenario");
-        let trace = engine::run(&scenario, scenario.seed);
-        let verdict = checker::check(&scenario, &trace);
+        let crate::Run { trace, verdict } = crate::run(&scenario, scenario.seed);
         let lanes = Lanes::build(&trace, &verdict);
         (trace, verdict, lanes)
     }

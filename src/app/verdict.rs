@@ -3,9 +3,9 @@
 
 use eframe::egui::{self, Color32, CornerRadius, RichText, Sense, Stroke, Ui};
 
-use super::lanes::fmt_ms;
 use super::style;
 use crate::checker::{Kind, Verdict};
+use crate::text::fmt_ms;
 
 /// The badges (SAFE or UNSAFE, LIVE or NOT LIVE), a sentence saying what they mean, and a
 /// warning when the engine's event budget cut the run short.

@@ -6,10 +6,11 @@
 
 use std::collections::BTreeSet;
 
-use super::explain::{self, fmt_ms};
+use super::explain;
 use super::facts::{Facts, Lease, Stamp};
 use super::{Found, Kind, Violation, for_overlapping};
 use crate::scenario::Topology;
+use crate::text::fmt_ms;
 use crate::trace::{KeyId, NodeId, Trace};
 
 /// A stretch `[start_ms, end_ms)` of true time in which the store side held `key` for `token`:

@@ -2,10 +2,11 @@
 //! waited too long). Both are judged up to the end of simulated time: the horizon, or where
 //! the engine's event budget cut the run; nothing is judged for time never simulated.
 
-use super::explain::{self, fmt_ms};
+use super::explain;
 use super::facts::{Facts, TokenFacts};
 use super::{Found, Kind, Violation};
 use crate::scenario::Topology;
+use crate::text::fmt_ms;
 use crate::trace::{KeyId, LetGoReason, NodeId, Role, Trace};
 
 /// Why a holder can make no progress, in the order preferred when two began at once (a crash

@@ -4,6 +4,7 @@
 //! trace is read once ([`facts`]), store-held periods and grant order are derived from that
 //! ([`grants`]), and every check then works on small per-token vectors.
 
+mod expect;
 mod explain;
 mod facts;
 mod grants;
@@ -17,75 +18,12 @@ mod testkit;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-pub use explain::{fmt_count, fmt_ms, is_bidi_control, printable};
+pub use crate::violation::Kind;
 
 use crate::scenario::{ResourceMode, Scenario};
 use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, Token, Trace};
-
-/// The named properties of DESIGN §3.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// Safety: the resource accepted a write from an older grant after one from a newer grant.
-    StaleWrite,
-    /// Safety: the resource accepted writes from two grants whose read-to-last-write spans
-    /// overlapped, so a read-modify-write could lose an update.
-    InterleavedWrites,
-    /// Two workers believed they held the same lock at the same true instant.
-    Overlap,
-    /// The store side granted the lock to two owners for overlapping validity.
-    DoubleGrant,
-    /// A release removed a lock that belonged to another grant.
-    ForeignRelease,
-    /// Liveness: the lock stayed held until the horizon by a holder that can make no progress.
-    Stuck,
-    /// Liveness: a live worker waited longer than `check.starve_after_ms` for the lock.
-    Starved,
-}
-
-impl Kind {
-    /// Every kind, safety first.
-    pub const ALL: [Kind; 7] = [
-        Kind::StaleWrite,
-        Kind::InterleavedWrites,
-        Kind::Overlap,
-        Kind::DoubleGrant,
-        Kind::ForeignRelease,
-        Kind::Stuck,
-        Kind::Starved,
-    ];
-
-    /// The name used in files, the CLI and the JSON output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::StaleWrite => "stale_write",
-            Kind::InterleavedWrites => "interleaved_writes",
-            Kind::Overlap => "overlap",
-            Kind::DoubleGrant => "double_grant",
-            Kind::ForeignRelease => "foreign_release",
-            Kind::Stuck => "stuck",
-            Kind::Starved => "starved",
-        }
-    }
-
-    /// Whether a violation of this kind makes the run unsafe.
-    pub fn breaks_safety(self) -> bool {
-        matches!(self, Kind::StaleWrite | Kind::InterleavedWrites)
-    }
-
-    /// Whether a violation of this kind makes the run not live.
-    pub fn breaks_liveness(self) -> bool {
-        matches!(self, Kind::Stuck | Kind::Starved)
-    }
-}
-
-impl std::fmt::Display for Kind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// One thing that went wrong.
 #[derive(Clone, Debug, PartialEq, Serialize)]

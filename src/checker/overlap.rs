@@ -4,9 +4,10 @@
 //! ran out and another worker was granted the lock (Kleppmann 2016). Harmless only if the
 //! resource fences the late holder off.
 
-use super::explain::{self, fmt_ms};
+use super::explain;
 use super::facts::Facts;
 use super::{Found, Kind, Violation, for_overlapping};
+use crate::text::fmt_ms;
 use crate::trace::{KeyId, NodeId, Trace};
 
 /// A worker's belief: from `Acquired` to `LetGo` (or the horizon), true ms, half-open.

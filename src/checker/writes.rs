@@ -7,10 +7,11 @@
 
 use std::collections::BTreeSet;
 
-use super::explain::{self, fmt_ms};
+use super::explain;
 use super::facts::{Facts, Write};
 use super::grants::Grants;
 use super::{Found, Kind, Violation, for_overlapping};
+use crate::text::fmt_ms;
 use crate::trace::{KeyId, NodeId, Role, Token, Trace};
 
 /// `stale_write`: per key, the resource accepted a write from a grant older than the newest

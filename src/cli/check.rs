@@ -15,9 +15,9 @@ use serde::{Serialize, Serializer};
 use super::args::CheckArgs;
 use super::{Status, input, output};
 use crate::checker::{Kind, Verdict};
-use crate::describe::{fmt_ms, printable};
+use crate::engine;
 use crate::scenario::Scenario;
-use crate::{checker, engine};
+use crate::text::{fmt_ms, printable};
 
 /// Runs the scenario once per seed and reports how often each kind of violation appeared.
 pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
@@ -133,8 +133,8 @@ pub fn sweep(
             (next..=end)
                 .into_par_iter()
                 .map(|seed| {
-                    let trace = engine::run(scenario, seed);
-                    (trace.events.len() as u64, checker::check(scenario, &trace))
+                    let run = crate::run(scenario, seed);
+                    (run.events(), run.verdict)
                 })
                 .collect()
         });
@@ -421,9 +421,8 @@ mod tests {
         let scenario = input::load(Path::new(path)).unwrap();
         let mut sequential = Tally::new();
         for seed in 10..=209 {
-            let trace = engine::run(&scenario, seed);
-            let verdict = checker::check(&scenario, &trace);
-            sequential.add(seed, trace.events.len() as u64, &verdict);
+            let run = crate::run(&scenario, seed);
+            sequential.add(seed, run.events(), &run.verdict);
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(3)

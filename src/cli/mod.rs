@@ -27,7 +27,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use args::{Cli, Command};
+use args::Cli;
+pub use args::Command;
 
 /// How a command ended. Ordered by severity, so several results combine with `max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -60,22 +61,26 @@ impl From<Status> for ExitCode {
     }
 }
 
-/// Entry point of the `locksim` binary. With no arguments it opens the desktop app.
-pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+/// Reads the command line. `Ok(Some(command))`: a command to [`execute`]; `Ok(None)`: no
+/// command was given (the binary then opens the app, or says [`no_app`]); `Err(status)`: clap
+/// already printed help, the version or a usage error, and the process should end with
+/// `status` (0 for `--help` and `--version`, 2 for a usage error).
+pub fn parse() -> Result<Option<Command>, ExitCode> {
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli.command),
         Err(e) => {
-            // clap's own statuses: 0 for --help and --version, 2 for a usage error.
             let _ = e.print();
-            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+            Err(ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2)))
         }
-    };
-    let Some(command) = cli.command else {
-        return open_app().into();
-    };
+    }
+}
+
+/// Runs one command, writing its report to stdout; the exit status says how it ended
+/// (0 safe and live, 1 otherwise, 2 invalid input, 130 interrupted).
+pub fn execute(command: &Command) -> ExitCode {
     // Buffered: stdout alone flushes at every line, a write call per line of a long timeline.
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let result = match &command {
+    let result = match command {
         Command::Run(args) => run::run(args, &mut out),
         Command::Verify(args) => verify::verify(args, &mut out),
         Command::Check(args) => check::check(args, &mut out),
@@ -94,27 +99,8 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Prints an input error on stderr and gives the status it ends a command with.
-fn invalid(error: &InputError) -> Status {
-    let _ = writeln!(io::stderr(), "{error}");
-    Status::Invalid
-}
-
-/// `locksim` alone: the desktop app, at step 1.
-#[cfg(feature = "gui")]
-fn open_app() -> Status {
-    match crate::app::run_native() {
-        Ok(()) => Status::Pass,
-        Err(e) => {
-            let _ = writeln!(io::stderr(), "locksim: cannot open the app: {e}");
-            Status::Fail
-        }
-    }
-}
-
-/// `locksim` alone in a build without the app: say which commands there are.
-#[cfg(not(feature = "gui"))]
-fn open_app() -> Status {
+/// `locksim` alone in a build without the app: says which commands there are, exit 2.
+pub fn no_app() -> ExitCode {
     use clap::CommandFactory;
     let help = Cli::command().render_help();
     let _ = writeln!(
@@ -122,5 +108,11 @@ fn open_app() -> Status {
         "{help}\nThis build has no desktop app (it was built without the `gui` feature): \
          use one of the commands above."
     );
+    Status::Invalid.into()
+}
+
+/// Prints an input error on stderr and gives the status it ends a command with.
+fn invalid(error: &InputError) -> Status {
+    let _ = writeln!(io::stderr(), "{error}");
     Status::Invalid
 }

@@ -6,7 +6,8 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::checker::{Kind, Verdict};
-use crate::describe::{self, fmt_ms};
+use crate::describe;
+use crate::text::{fmt_count, fmt_ms};
 use crate::trace::{EventKind, Trace};
 
 /// Counts that say how much happened in one run.
@@ -116,7 +117,7 @@ pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> 
         1 => "1 violation".to_string(),
         _ if more > 0 => format!(
             "{} violations (the first {} of each kind listed)",
-            describe::fmt_count(n),
+            fmt_count(n),
             crate::checker::MAX_KEPT_PER_KIND
         ),
         _ => format!("{n} violations"),

@@ -6,9 +6,8 @@ use std::path::Path;
 use super::args::RunArgs;
 use super::report::{self, RunJson};
 use super::{Status, input, output, timeline};
-use crate::describe::{fmt_ms, printable};
 use crate::scenario::Scenario;
-use crate::{checker, engine};
+use crate::text::{fmt_ms, printable};
 
 /// Runs one scenario and prints its timeline and verdict (or the JSON document).
 pub fn run(args: &RunArgs, out: &mut impl Write) -> io::Result<Status> {
@@ -17,8 +16,7 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> io::Result<Status> {
         Err(e) => return Ok(super::invalid(&e)),
     };
     let seed = args.seed.unwrap_or(scenario.seed);
-    let trace = engine::run(&scenario, seed);
-    let verdict = checker::check(&scenario, &trace);
+    let crate::Run { trace, verdict } = crate::run(&scenario, seed);
 
     if args.json {
         output::write_json(out, &RunJson::new(&trace, &verdict))?;

@@ -2,7 +2,8 @@
 
 use std::io::{self, Write};
 
-use crate::describe::{Labels, fmt_clock_ms, fmt_ms, is_network, node_label};
+use crate::describe::{Labels, is_network, node_label};
+use crate::text::{fmt_clock_ms, fmt_ms};
 use crate::trace::{Event, Trace};
 
 /// Writes the timeline: true time (right-aligned), node, the node's own clock when it

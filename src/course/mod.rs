@@ -12,7 +12,7 @@ mod steps;
 
 pub use steps::{INTRO, PURPOSE_RECAP, RECAP, STEPS};
 
-use crate::checker::{self, Verdict};
+use crate::checker::Verdict;
 use crate::scenario::{self, Scenario, ScenarioError};
 use crate::trace::Trace;
 
@@ -103,8 +103,7 @@ pub fn demonstrate(choice: &Choice) -> Result<Demonstration, ScenarioError> {
 
 /// Runs any scenario with its own seed.
 pub fn play(scenario: Scenario) -> Demonstration {
-    let trace = crate::engine::run(&scenario, scenario.seed);
-    let verdict = checker::check(&scenario, &trace);
+    let crate::Run { trace, verdict } = crate::run(&scenario, scenario.seed);
     Demonstration {
         scenario,
         trace,

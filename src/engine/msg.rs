@@ -1,7 +1,7 @@
 //! Messages between nodes. Every request carries the token it concerns so a reply can be
 //! matched, and a late reply recognised as late.
 
-use crate::describe::fmt_clock_ms;
+use crate::text::fmt_clock_ms;
 use crate::trace::{KeyId, NodeId, Refusal, Token};
 
 /// A store's answer to an acquire request.

@@ -533,10 +533,10 @@ pub struct Expect {
     pub live: Option<bool>,
     /// Each of these kinds must be reported.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub kinds: Vec<crate::checker::Kind>,
+    pub kinds: Vec<crate::violation::Kind>,
     /// None of these kinds may be reported.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub absent: Vec<crate::checker::Kind>,
+    pub absent: Vec<crate::violation::Kind>,
 }
 
 impl Default for Network {

@@ -83,17 +83,17 @@ pub const MAX_BYTES: usize = 1_000_000;
 /// The error for a scenario over [`MAX_BYTES`]; `len` is its size in bytes when known.
 pub fn too_large(len: Option<u64>) -> ScenarioError {
     let size = match len {
-        Some(len) => format!("{} bytes", crate::checker::fmt_count(len)),
+        Some(len) => format!("{} bytes", crate::text::fmt_count(len)),
         None => format!(
             "more than {} bytes",
-            crate::checker::fmt_count(MAX_BYTES as u64)
+            crate::text::fmt_count(MAX_BYTES as u64)
         ),
     };
     ScenarioError::new(
         "",
         format!(
             "too large: {size}; a scenario may be at most {} bytes (1 MB)",
-            crate::checker::fmt_count(MAX_BYTES as u64)
+            crate::text::fmt_count(MAX_BYTES as u64)
         ),
     )
 }

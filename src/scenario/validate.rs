@@ -464,7 +464,7 @@ fn check_store(store: &Store) -> Check {
 fn plain_text(text: &str, field: &str, newlines: bool) -> Check {
     let bad = text.chars().find(|&c| {
         (c.is_control() && !(newlines && matches!(c, '\n' | '\t')))
-            || crate::checker::is_bidi_control(c)
+            || crate::text::is_bidi_control(c)
     });
     ensure(bad.is_none(), field, || {
         let c = bad.map_or(0, |c| c as u32);

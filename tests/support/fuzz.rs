@@ -25,7 +25,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use locksim::checker::{self, Kind, MAX_KEPT_PER_KIND, Verdict};
+use locksim::checker::{Kind, MAX_KEPT_PER_KIND, Verdict};
 use locksim::engine;
 use locksim::scenario::{self, Design, FaultKind, Scenario, Topology};
 use locksim::trace::{EventKind, Trace};
@@ -397,9 +397,8 @@ fn one(bytes: &[u8], binary: Option<&str>, scratch: &std::path::Path, counts: &m
 }
 
 fn run(sc: &Scenario) -> (Trace, Verdict) {
-    let trace = engine::run(sc, sc.seed);
-    let verdict = checker::check(sc, &trace);
-    (trace, verdict)
+    let run = locksim::run(sc, sc.seed);
+    (run.trace, run.verdict)
 }
 
 /// The event budget ends every run, loudly; the verdict keeps at most its cap of each kind.

@@ -13,8 +13,9 @@ use eframe::egui::{Color32, Pos2, Rect, Shape, Stroke, Vec2, pos2, vec2};
 
 use super::spans::bar_rect;
 use super::{Canvas, HoverRank};
-use crate::app::lanes::{Lanes, Message, fmt_ms};
+use crate::app::lanes::{Lanes, Message};
 use crate::app::style;
+use crate::text::fmt_ms;
 use crate::trace::{NodeId, Role};
 
 /// Width of a send-time bin, px.

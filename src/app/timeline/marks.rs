@@ -7,10 +7,11 @@ use eframe::egui::{self, Color32, FontId, Pos2, Rect, Shape, Stroke, pos2, vec2}
 use super::spans::bar_rect;
 use super::{Action, Canvas, Geometry, HoverRank, ink};
 use crate::app::lanes::{
-    Bin, Instants, Lane, Lanes, Mark, MarkClass, MarkKind, ViolationClass, WriteOutcome, fmt_ms,
+    Bin, Instants, Lane, Lanes, Mark, MarkClass, MarkKind, ViolationClass, WriteOutcome,
 };
 use crate::app::style;
 use crate::checker::Verdict;
+use crate::text::fmt_ms;
 use crate::trace::NodeId;
 
 /// Width of the bins marks are summed up in, px: about a write disc's radius.

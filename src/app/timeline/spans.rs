@@ -7,8 +7,9 @@ use eframe::egui::{
 };
 
 use super::{Canvas, Geometry, HoverRank, ink};
-use crate::app::lanes::{Lane, MarkKind, Span, SpanKind, Track, fmt_ms};
+use crate::app::lanes::{Lane, MarkKind, Span, SpanKind, Track};
 use crate::app::style;
+use crate::text::fmt_ms;
 use crate::trace::NodeId;
 
 /// Spans narrower than this on screen (px) are summed up with their neighbours.

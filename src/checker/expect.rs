@@ -1,0 +1,71 @@
+//! A verdict held against a scenario's `[expect]` table: what `locksim verify` and the snapshot
+//! tests report for a scenario that no longer shows what it was written to show.
+
+use super::Verdict;
+use crate::scenario::Expect;
+
+impl Verdict {
+    /// Each way this verdict falls short of a scenario's `[expect]` table, one phrase each
+    /// (`expected safe=true, got false`, `missing stale_write`, `unexpected stuck`); empty when
+    /// every expectation is met.
+    pub fn unmet(&self, expect: &Expect) -> Vec<String> {
+        let mut problems = Vec::new();
+        for (what, wanted, got) in [
+            ("safe", expect.safe, self.safe),
+            ("live", expect.live, self.live),
+        ] {
+            if let Some(wanted) = wanted.filter(|&w| w != got) {
+                problems.push(format!("expected {what}={wanted}, got {got}"));
+            }
+        }
+        for &kind in &expect.kinds {
+            if !self.has(kind) {
+                problems.push(format!("missing {kind}"));
+            }
+        }
+        for &kind in &expect.absent {
+            if self.has(kind) {
+                problems.push(format!("unexpected {kind}"));
+            }
+        }
+        problems
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::checker::Kind;
+    use crate::cli::testing::verdict;
+    use crate::scenario::Expect;
+
+    #[test]
+    fn every_unmet_expectation_is_named() {
+        let expect = Expect {
+            safe: Some(true),
+            live: None,
+            kinds: vec![Kind::Overlap, Kind::StaleWrite],
+            absent: vec![Kind::ForeignRelease],
+        };
+        assert_eq!(
+            verdict(true, &[Kind::Overlap]).unmet(&expect),
+            ["missing stale_write"]
+        );
+        assert_eq!(
+            verdict(false, &[Kind::Overlap, Kind::ForeignRelease]).unmet(&expect),
+            [
+                "expected safe=true, got false",
+                "missing stale_write",
+                "unexpected foreign_release"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_empty_expectation_is_met() {
+        assert!(
+            verdict(false, &[Kind::Stuck])
+                .unmet(&Expect::default())
+                .is_empty()
+        );
+    }
+}

@@ -1,0 +1,69 @@
+//! The names of the properties the checker judges a run by. A leaf: scenarios name them in
+//! `[expect]`, the checker reports them, and neither needs the other to know them.
+
+use serde::{Deserialize, Serialize};
+
+/// A named property the checker can report a run breaking. Two make the run unsafe
+/// ([`Kind::breaks_safety`]), two make it not live ([`Kind::breaks_liveness`]); the other three
+/// name how the lock itself failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Safety: the resource accepted a write from an older grant after one from a newer grant.
+    StaleWrite,
+    /// Safety: the resource accepted writes from two grants whose read-to-last-write spans
+    /// overlapped, so a read-modify-write could lose an update.
+    InterleavedWrites,
+    /// Two workers believed they held the same lock at the same true instant.
+    Overlap,
+    /// The store side granted the lock to two owners for overlapping validity.
+    DoubleGrant,
+    /// A release removed a lock that belonged to another grant.
+    ForeignRelease,
+    /// Liveness: the lock stayed held until the horizon by a holder that can make no progress.
+    Stuck,
+    /// Liveness: a live worker waited longer than `check.starve_after_ms` for the lock.
+    Starved,
+}
+
+impl Kind {
+    /// Every kind, safety first.
+    pub const ALL: [Kind; 7] = [
+        Kind::StaleWrite,
+        Kind::InterleavedWrites,
+        Kind::Overlap,
+        Kind::DoubleGrant,
+        Kind::ForeignRelease,
+        Kind::Stuck,
+        Kind::Starved,
+    ];
+
+    /// The name used in files, the CLI and the JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::StaleWrite => "stale_write",
+            Kind::InterleavedWrites => "interleaved_writes",
+            Kind::Overlap => "overlap",
+            Kind::DoubleGrant => "double_grant",
+            Kind::ForeignRelease => "foreign_release",
+            Kind::Stuck => "stuck",
+            Kind::Starved => "starved",
+        }
+    }
+
+    /// Whether a violation of this kind makes the run unsafe.
+    pub fn breaks_safety(self) -> bool {
+        matches!(self, Kind::StaleWrite | Kind::InterleavedWrites)
+    }
+
+    /// Whether a violation of this kind makes the run not live.
+    pub fn breaks_liveness(self) -> bool {
+        matches!(self, Kind::Stuck | Kind::Starved)
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
