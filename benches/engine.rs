@@ -5,7 +5,7 @@
 //!   (`engine::run`) and without (`engine::run_unrecorded`). Throughput is in handled queue
 //!   events (`Trace::steps`) per second. Target: ≥ 10 M events/s unrecorded.
 //! - `check/10k-seeds`: what `locksim check --seeds 10000` does for one lesson scenario
-//!   (`tests/scenarios/step5-pause-unfenced.toml`): run and check every seed and count each
+//!   (`assets/scenarios/step5-pause-unfenced.toml`): run and check every seed and count each
 //!   kind of violation. Throughput is in seeds per second. Target: 10 000 seeds in < 1 s.
 
 use std::hint::black_box;
@@ -102,7 +102,7 @@ const SEEDS: u64 = 10_000;
 fn seeds_per_second(c: &mut Criterion) {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/scenarios/step5-pause-unfenced.toml"
+        "/assets/scenarios/step5-pause-unfenced.toml"
     );
     let src = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let sc = parse(&src);

@@ -243,7 +243,7 @@ fn course_plays_every_option_and_passes() {
 
 #[test]
 fn every_library_scenario_meets_its_expectations() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
     let mut files: Vec<String> = ["scenarios", "cases"]
         .iter()
         .flat_map(|sub| std::fs::read_dir(dir.join(sub)).expect("scenario folder"))
@@ -268,7 +268,7 @@ fn every_library_scenario_meets_its_expectations() {
 fn check_prints_the_same_whatever_the_number_of_threads() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/scenarios/step1-flag-race.toml"
+        "/assets/scenarios/step1-flag-race.toml"
     );
     for json_flag in [false, true] {
         let outputs: Vec<Output> = ["1", "4"]

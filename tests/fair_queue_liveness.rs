@@ -6,7 +6,7 @@
 
 use locksim::scenario;
 
-const FAIR_QUEUE: &str = include_str!("scenarios/step7-fair-queue.toml");
+const FAIR_QUEUE: &str = include_str!("../assets/scenarios/step7-fair-queue.toml");
 const SEEDS: u64 = 1_000;
 
 #[test]

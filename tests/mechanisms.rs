@@ -369,7 +369,7 @@ fn a_crashed_claimants_claim_stays_and_blocks_the_rest() {
 /// The course's step 2 run: its failure comes from the clocks alone.
 #[test]
 fn the_step2_timestamp_race_is_unsafe_only_because_the_clocks_disagree() {
-    let src = std::fs::read_to_string("tests/scenarios/step2-timestamp-race.toml")
+    let src = std::fs::read_to_string("assets/scenarios/step2-timestamp-race.toml")
         .expect("the step 2 scenario");
     let skewed = scenario::parse(&src).expect("valid");
     assert_eq!(skewed.lock.design, scenario::Design::Timestamp);

@@ -1007,9 +1007,9 @@ fn inline_cases_parse_and_round_trip() {
 
 #[test]
 fn scenario_files_parse_and_round_trip() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenarios");
     let mut count = 0;
-    for entry in std::fs::read_dir(&dir).expect("tests/scenarios exists") {
+    for entry in std::fs::read_dir(&dir).expect("assets/scenarios exists") {
         let path = entry.expect("directory entry").path();
         if path.extension().is_some_and(|ext| ext == "toml") {
             let src = std::fs::read_to_string(&path).expect("readable");

@@ -1,5 +1,5 @@
-//! Snapshots of every scenario file the project ships (`tests/scenarios/*.toml`, and
-//! `tests/cases/*.toml` when that folder exists), read at test time in name order.
+//! Snapshots of every scenario file the project ships (`assets/scenarios/*.toml`, and
+//! `assets/cases/*.toml` when that folder exists), read at test time in name order.
 //!
 //! Each file is parsed (a parse error fails the test with its message), run with its own seed
 //! and checked. The snapshot, `tests/snapshots/<file stem>.snap` (YAML), is a summary a person
@@ -24,7 +24,7 @@ use locksim::trace::{EventKind, Trace};
 use serde::Serialize;
 
 /// The folders whose `.toml` files are snapshot, relative to the crate root.
-const FOLDERS: [&str; 2] = ["tests/scenarios", "tests/cases"];
+const FOLDERS: [&str; 2] = ["assets/scenarios", "assets/cases"];
 
 #[derive(Serialize)]
 struct Summary {

@@ -1,5 +1,5 @@
-//! Same run everywhere (issue #4, DESIGN §1): every scenario in `tests/scenarios/` and
-//! `tests/cases/` gives byte-identical traces and verdicts natively and on wasm32.
+//! Same run everywhere (issue #4, DESIGN §1): every scenario in `assets/scenarios/` and
+//! `assets/cases/` gives byte-identical traces and verdicts natively and on wasm32.
 //!
 //! Each scenario is run with its own seed and three more; the runs' traces and verdicts, as
 //! JSON, are hashed with FNV-1a (64 bit) into one line per file. Natively this test prints
@@ -106,7 +106,7 @@ fn compare(table: &str) {
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn every_scenario_file_is_embedded() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
     let mut on_disk = Vec::new();
     for dir in ["cases", "scenarios"] {
         for entry in std::fs::read_dir(root.join(dir)).unwrap() {
@@ -120,6 +120,6 @@ fn every_scenario_file_is_embedded() {
     let embedded: Vec<String> = scenarios().into_iter().map(|(f, _)| f).collect();
     assert_eq!(
         embedded, on_disk,
-        "edit the lists in src/scenario/library.rs to match tests/cases/ and tests/scenarios/"
+        "edit the lists in src/scenario/library.rs to match assets/cases/ and assets/scenarios/"
     );
 }

@@ -656,13 +656,13 @@ mod tests {
     use crate::scenario::parse;
 
     fn load(file: &str) -> Scenario {
-        let path = format!("{}/tests/{file}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/assets/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).expect("scenario file");
         parse(&text).expect("valid scenario")
     }
 
     fn verdict(s: &Scenario) -> Verdict {
-        check(s, &run(s, s.seed))
+        crate::run(s, s.seed).verdict
     }
 
     #[test]

@@ -1926,7 +1926,7 @@ mod tests {
     use crate::scenario;
 
     /// Step 5 of the course: A pauses past its lease, B takes over, the fence turns A away.
-    const STEP5: &str = include_str!("../../tests/scenarios/step5-fencing-token.toml");
+    const STEP5: &str = include_str!("../../assets/scenarios/step5-fencing-token.toml");
 
     /// The engine's run of [`STEP5`], and the checker's verdict on it.
     fn step5_run() -> (Trace, Verdict) {
@@ -2243,12 +2243,12 @@ mod tests {
         (trace, lanes)
     }
 
-    const CONSENSUS: &str = include_str!("../../tests/scenarios/step6-consensus-failover.toml");
+    const CONSENSUS: &str = include_str!("../../assets/scenarios/step6-consensus-failover.toml");
 
     #[test]
     fn a_reentrant_holder_shows_its_hold_count_rise_and_fall() {
         let (trace, lanes) = engine_run(include_str!(
-            "../../tests/scenarios/step7-nested-reentrant.toml"
+            "../../assets/scenarios/step7-nested-reentrant.toml"
         ));
         let a = trace.nodes.iter().position(|n| n.name == "A").unwrap();
         let holds: Vec<(u32, bool, &str)> = lanes.lanes[a]
@@ -2276,7 +2276,7 @@ mod tests {
     #[test]
     fn a_write_held_by_tcp_waits_then_lands_and_its_partition_ends() {
         let (trace, lanes) = engine_run(include_str!(
-            "../../tests/cases/partition-holds-write-until-heal.toml"
+            "../../assets/cases/partition-holds-write-until-heal.toml"
         ));
         let held: Vec<&Message> = lanes.held.iter().map(|&i| &lanes.messages[i]).collect();
         let write = held
@@ -2313,7 +2313,7 @@ mod tests {
     #[test]
     fn a_wait_tells_why_the_store_refuses_as_far_as_the_playhead() {
         let (trace, lanes) = engine_run(include_str!(
-            "../../tests/cases/isolated-leader-steps-down.toml"
+            "../../assets/cases/isolated-leader-steps-down.toml"
         ));
         let b = trace.nodes.iter().position(|n| n.name == "B").expect("B") as NodeId;
         let wait = lanes.lanes[b as usize]
@@ -2379,7 +2379,7 @@ mod tests {
         // store1 dies before its copy of A's grant reaches store2, which grants B: B writes
         // once, then A writes twice. Both of A's writes land after B's: both are stale.
         let (trace, lanes) = engine_run(include_str!(
-            "../../tests/scenarios/step6-async-failover.toml"
+            "../../assets/scenarios/step6-async-failover.toml"
         ));
         use WriteOutcome::*;
         assert_eq!(
@@ -2398,7 +2398,7 @@ mod tests {
         // write was sound; A's overwrote it with a value computed from its old read. Both
         // violations name A's write; the stale write comes first, as in the verdict panel.
         let (trace, lanes) = engine_run(include_str!(
-            "../../tests/scenarios/step5-pause-unfenced.toml"
+            "../../assets/scenarios/step5-pause-unfenced.toml"
         ));
         use WriteOutcome::*;
         assert_eq!(
@@ -2488,7 +2488,7 @@ mod tests {
     #[test]
     fn an_everysec_restart_that_lost_the_grant_ends_the_frozen_bar_as_forgotten() {
         let (trace, lanes) = engine_run(include_str!(
-            "../../tests/scenarios/step6-aof-everysec-restart.toml"
+            "../../assets/scenarios/step6-aof-everysec-restart.toml"
         ));
         let store = bars(&trace, &lanes, "store1");
         assert!(
@@ -2545,8 +2545,8 @@ mod tests {
     fn every_span_is_in_one_track_and_tracks_never_overlap() {
         let sources = [
             CONSENSUS,
-            include_str!("../../tests/scenarios/step7-nested-not-reentrant.toml"),
-            include_str!("../../tests/scenarios/step6-async-failover.toml"),
+            include_str!("../../assets/scenarios/step7-nested-not-reentrant.toml"),
+            include_str!("../../assets/scenarios/step6-async-failover.toml"),
         ];
         for source in sources {
             let (_, lanes) = engine_run(source);

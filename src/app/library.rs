@@ -217,7 +217,7 @@ mod tests {
     use crate::app::headless;
 
     fn listing(dir: &str) -> Vec<String> {
-        let dir = format!("{}/tests/{dir}", env!("CARGO_MANIFEST_DIR"));
+        let dir = format!("{}/assets/{dir}", env!("CARGO_MANIFEST_DIR"));
         let mut names: Vec<String> = std::fs::read_dir(dir)
             .expect("scenario directory")
             .map(|entry| entry.expect("directory entry").file_name())

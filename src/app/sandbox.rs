@@ -1312,7 +1312,7 @@ mod tests {
 
     fn step5() -> Scenario {
         let path = format!(
-            "{}/tests/scenarios/step5-fencing-token.toml",
+            "{}/assets/scenarios/step5-fencing-token.toml",
             env!("CARGO_MANIFEST_DIR")
         );
         parse(&std::fs::read_to_string(path).expect("scenario file")).expect("valid scenario")

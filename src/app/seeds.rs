@@ -614,7 +614,7 @@ mod tests {
     use crate::scenario::{Fault, parse};
 
     fn files(dir: &str) -> Vec<(String, Scenario)> {
-        let dir = format!("{}/tests/{dir}", env!("CARGO_MANIFEST_DIR"));
+        let dir = format!("{}/assets/{dir}", env!("CARGO_MANIFEST_DIR"));
         let mut out: Vec<(String, Scenario)> = std::fs::read_dir(&dir)
             .expect("scenario directory")
             .map(|entry| {
@@ -629,7 +629,7 @@ mod tests {
     }
 
     fn load(file: &str) -> Scenario {
-        let text = std::fs::read_to_string(format!("{}/tests/{file}", env!("CARGO_MANIFEST_DIR")))
+        let text = std::fs::read_to_string(format!("{}/assets/{file}", env!("CARGO_MANIFEST_DIR")))
             .expect("scenario file");
         parse(&text).expect("valid scenario")
     }

@@ -372,7 +372,7 @@ fn place_of(number: usize) -> Option<Place> {
 mod tests {
     use super::*;
 
-    const STEP5: &str = include_str!("../../tests/scenarios/step5-pause-unfenced.toml");
+    const STEP5: &str = include_str!("../../assets/scenarios/step5-pause-unfenced.toml");
 
     fn full() -> SharedState {
         SharedState {
@@ -420,15 +420,15 @@ mod tests {
             ("step5-pause-unfenced", STEP5),
             (
                 "step6-redlock-clock-jump",
-                include_str!("../../tests/scenarios/step6-redlock-clock-jump.toml"),
+                include_str!("../../assets/scenarios/step6-redlock-clock-jump.toml"),
             ),
             (
                 "step6-minority-cannot-grant",
-                include_str!("../../tests/scenarios/step6-minority-cannot-grant.toml"),
+                include_str!("../../assets/scenarios/step6-minority-cannot-grant.toml"),
             ),
             (
                 "step7-record-locks",
-                include_str!("../../tests/scenarios/step7-record-locks.toml"),
+                include_str!("../../assets/scenarios/step7-record-locks.toml"),
             ),
         ]
     }

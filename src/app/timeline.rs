@@ -954,7 +954,7 @@ mod tests {
     #[test]
     fn clicking_a_violation_marker_selects_it() {
         let (trace, verdict, lanes) = run(include_str!(
-            "../../tests/scenarios/step5-fencing-token.toml"
+            "../../assets/scenarios/step5-fencing-token.toml"
         ));
         let (i, v) = verdict
             .violations

@@ -416,7 +416,7 @@ mod tests {
     fn a_sweep_on_several_threads_counts_as_one_thread_does() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/scenarios/step1-flag-race.toml"
+            "/assets/scenarios/step1-flag-race.toml"
         );
         let scenario = input::load(Path::new(path)).unwrap();
         let mut sequential = Tally::new();

@@ -2,7 +2,7 @@
 //! step 7 split into four small decisions, each a decision whose every option is played out
 //! by the simulator (DESIGN §5). Pure data and checks; no UI.
 //!
-//! Each option is bound to a scenario in `tests/scenarios/`. How a step's runs must come out
+//! Each option is bound to a scenario in `assets/scenarios/`. How a step's runs must come out
 //! is its [`Judge`]: usually the right call is bound to the design that ships (safe and live)
 //! and each wrong call to a scenario that demonstrates the misconception failing.
 //! [`teaches`] and `locksim course` check that.

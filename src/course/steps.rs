@@ -1,19 +1,19 @@
 //! The course text. Follows the lesson's eight steps and facts, in locksim's own words, with
 //! a first question on what the lock is for and step 7 as four small decisions. Every claim
-//! about a real system is checked against its docs (see `tests/scenarios/*.toml`, `source`).
+//! about a real system is checked against its docs (see `assets/scenarios/*.toml`, `source`).
 
 use super::{Choice, Judge, Step};
 
 macro_rules! scenario {
     ($file:literal) => {
-        include_str!(concat!("../../tests/scenarios/", $file, ".toml"))
+        include_str!(concat!("../../assets/scenarios/", $file, ".toml"))
     };
 }
 
-/// A real incident from `tests/cases/`.
+/// A real incident from `assets/cases/`.
 macro_rules! case {
     ($file:literal) => {
-        include_str!(concat!("../../tests/cases/", $file, ".toml"))
+        include_str!(concat!("../../assets/cases/", $file, ".toml"))
     };
 }
 

@@ -2,14 +2,14 @@
 //! and the real incidents. The browser build has no files to read, and the app's library,
 //! the course and the wasm32 determinism test all need the same list.
 
-/// `(file name, contents)` for each named file of `tests/<dir>/`.
+/// `(file name, contents)` for each named file of `assets/<dir>/`.
 macro_rules! embed {
     ($dir:literal: $($file:literal),* $(,)?) => {
-        &[$(($file, include_str!(concat!("../../tests/", $dir, "/", $file)))),*]
+        &[$(($file, include_str!(concat!("../../assets/", $dir, "/", $file)))),*]
     };
 }
 
-/// The course's scenarios, `tests/scenarios/`. A test checks this list against the directory.
+/// The course's scenarios, `assets/scenarios/`. A test checks this list against the directory.
 pub const COURSE: &[(&str, &str)] = embed!("scenarios":
     "step1-flag-both-flaws.toml",
     "step1-flag-holder-crash.toml",
@@ -59,7 +59,7 @@ pub const COURSE: &[(&str, &str)] = embed!("scenarios":
     "step8-wall-clock-jump.toml",
 );
 
-/// The real incidents, `tests/cases/`. A test checks this list against the directory.
+/// The real incidents, `assets/cases/`. A test checks this list against the directory.
 pub const INCIDENTS: &[(&str, &str)] = embed!("cases":
     "aof-everysec-restart.toml",
     "async-failover-double-grant.toml",

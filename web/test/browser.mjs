@@ -235,7 +235,7 @@ await check('a shared link restores its view', async (page, log, context) => {
   assert.ok(pixelStats(first).inked > 0.05);
 
   // The sandbox with a scenario and a seed of the sharer's.
-  const sandbox = link('tests/scenarios/step5-pause-unfenced.toml', 9, SANDBOX);
+  const sandbox = link('assets/scenarios/step5-pause-unfenced.toml', 9, SANDBOX);
   await page.goto(`${server.url}#${sandbox}`);
   await firstFrame(page);
   await page.waitForTimeout(500);
@@ -304,7 +304,7 @@ function hostileLinks() {
     state = (state * 1103515245 + 12345) % 2147483648;
     return state;
   };
-  const good = link('tests/scenarios/step5-pause-unfenced.toml', 9, SANDBOX);
+  const good = link('assets/scenarios/step5-pause-unfenced.toml', 9, SANDBOX);
   const fixed = [
     '',
     'v=2',

@@ -137,8 +137,8 @@ for (const [width, height, ratio, touch] of SCREENS) {
     await press(page, 'PageDown', new RegExp(`^#v=2&step=${RECAP}&`));
     await looks(page, log, screen, 'recap');
     for (const [name, fragment, title] of [
-      ['sandbox', link('tests/scenarios/step5-pause-unfenced.toml', SANDBOX), /^locksim · Sandbox · Step 5/],
-      ['library', link('tests/scenarios/step5-fencing-token.toml', LIBRARY), /^locksim · Library · Step 5/],
+      ['sandbox', link('assets/scenarios/step5-pause-unfenced.toml', SANDBOX), /^locksim · Sandbox · Step 5/],
+      ['library', link('assets/scenarios/step5-fencing-token.toml', LIBRARY), /^locksim · Library · Step 5/],
     ]) {
       await page.goto(`${server.url}#${fragment}`);
       await firstFrame(page);

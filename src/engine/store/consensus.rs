@@ -948,7 +948,7 @@ mod tests {
     #[test]
     fn a_leader_cut_off_from_the_majority_says_so_then_steps_down() {
         let trace = run(include_str!(
-            "../../../tests/cases/isolated-leader-steps-down.toml"
+            "../../../assets/cases/isolated-leader-steps-down.toml"
         ));
         let stepped = at(&trace, "store1")
             .into_iter()
@@ -971,7 +971,7 @@ mod tests {
     #[test]
     fn a_node_that_was_cut_off_rejoins_without_deposing_the_majority_s_leader() {
         let trace = run(include_str!(
-            "../../../tests/cases/isolated-leader-steps-down.toml"
+            "../../../assets/cases/isolated-leader-steps-down.toml"
         ));
         let changes = |name| -> Vec<&EventKind> {
             at(&trace, name)
