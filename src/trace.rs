@@ -20,6 +20,7 @@ pub type MsgId = u32;
 /// so that it does not read as a fencing token, which every front end calls `fence N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct Token {
+    /// The worker that made the attempt.
     pub worker: NodeId,
     /// 1-based attempt number of that worker.
     pub seq: u32,
@@ -40,15 +41,20 @@ impl Token {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
+    /// A client that wants the lock.
     Worker,
+    /// A lock-store node.
     Store,
+    /// The storage the lock protects.
     Resource,
 }
 
 /// A node of the run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NodeInfo {
+    /// Its name: the worker's, `storeN`, or `resource`.
     pub name: String,
+    /// What part it plays.
     pub role: Role,
 }
 
@@ -57,10 +63,13 @@ pub struct NodeInfo {
 pub struct Trace {
     /// Scenario name, for messages that must say what reproduces them.
     pub scenario: String,
+    /// The seed it was played with.
     pub seed: u64,
     /// The horizon, true ms.
     pub until_ms: u64,
+    /// The lock design (rung of the ladder) it ran.
     pub design: Design,
+    /// The store topology it ran.
     pub topology: Topology,
     /// Workers first (scenario order), then `store1..N`, then `resource`.
     pub nodes: Vec<NodeInfo>,
@@ -85,6 +94,7 @@ pub struct Event {
     pub node: NodeId,
     /// The node's own clock reading at that instant (wall clock, with offset, drift and jumps), ms.
     pub local_ms: i64,
+    /// What happened.
     pub kind: EventKind,
 }
 
@@ -120,11 +130,17 @@ pub enum RejectReason {
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum Refusal {
     /// Another grant holds the key.
-    Held { holder: Token },
+    Held {
+        /// The grant that holds it.
+        holder: Token,
+    },
     /// The key's lease expired a moment ago and lock-delay is running (Chubby, Consul).
     LockDelay,
     /// `fair`: the free key waits for `next`, the waiter told it is its turn.
-    Turn { next: Token },
+    Turn {
+        /// The waiter whose turn it is.
+        next: Token,
+    },
     /// A consensus leader that has not heard from a majority lately (or not yet in its term)
     /// cannot promise anything.
     NoMajority,
@@ -169,124 +185,176 @@ pub enum EventKind {
     // --- network ---
     /// A message left `node` for `to`. `what` names its content (e.g. "acquire A#1").
     Send {
+        /// The message.
         msg: MsgId,
+        /// The receiving node.
         to: NodeId,
+        /// What it carries, in words.
         what: String,
     },
     /// A message from `from` arrived at `node`.
     Deliver {
+        /// The message.
         msg: MsgId,
+        /// The sending node.
         from: NodeId,
     },
     /// TCP: a message from `node` to `to` found its link cut (or a packet was lost); the
     /// sender's kernel holds it and retransmits it with back-off until it gets through.
     Held {
+        /// The message.
         msg: MsgId,
+        /// The receiving node.
         to: NodeId,
     },
     /// TCP: a held message was transmitted again and is on its way to `to`.
     Retransmitted {
+        /// The message.
         msg: MsgId,
+        /// The receiving node.
         to: NodeId,
     },
     /// A message from `from` to `node` was lost.
     Drop {
+        /// The message.
         msg: MsgId,
+        /// The sending node.
         from: NodeId,
+        /// Why it was lost.
         reason: DropReason,
     },
 
     // --- faults (recorded at the node they hit; partitions and heals at node 0) ---
+    /// The node froze (a GC or VM pause): it handles nothing until it resumes.
     Paused {
+        /// How long, true ms.
         for_ms: u64,
     },
+    /// The pause ended; what arrived meanwhile is handled now, timers fire late.
     Resumed,
+    /// The worker's work stopped advancing; the process (and a watchdog) lives on.
     Stalled {
+        /// How long, true ms.
         for_ms: u64,
     },
+    /// The stall ended: the work advances again.
     Unstalled,
+    /// The node crashed: it stops, and what it had not written to disk is gone.
     Crashed,
+    /// The node came back after a crash.
     Restarted,
     /// The wall clock stepped by `delta_ms`.
     ClockJumped {
+        /// The step, ms (negative: backwards).
         delta_ms: i64,
     },
     /// Links between these groups (node ids) are cut.
     PartitionStarted {
+        /// The groups, as node ids.
         groups: Vec<Vec<NodeId>>,
     },
     /// The partition between these groups ended (its `for_ms` ran out).
     PartitionEnded {
+        /// The groups, as node ids.
         groups: Vec<Vec<NodeId>>,
     },
     /// Every partition ended.
     Healed,
     /// Messages `node` → `to` take `extra_ms` longer for `for_ms`.
     DelayStarted {
+        /// The receiving end of the slowed link.
         to: NodeId,
+        /// The added delay, ms.
         extra_ms: u64,
+        /// How long, true ms.
         for_ms: u64,
     },
 
     // --- worker (its beliefs) ---
     /// An acquisition attempt begins (first request of `token`).
     AcquireStarted {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
     },
     /// The worker now believes it holds `key` with `token`; `fence` if the design issues one.
     /// `lease_ms`: how long it believes the lease lasts from now (Redlock: the validity left).
     Acquired {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
+        /// Its fencing token, if the design issues one.
         fence: Option<u64>,
+        /// How long the worker believes its lease lasts from now, ms.
         lease_ms: Option<u64>,
     },
     /// An attempt failed (held by someone else, or no majority); the worker will retry.
     AcquireFailed {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
     },
     /// The worker joined the store's queue and waits to be granted in turn.
     Queued {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
     },
     /// The worker stopped believing it holds `key`.
     LetGo {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
+        /// Why it let go.
         reason: LetGoReason,
     },
     /// Reentrant acquire of a lock it holds: the hold count rose to `count`.
     Reentered {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
+        /// The hold count now.
         count: u32,
     },
     /// The nested section ended and released one hold of `token`: the hold count, as the
     /// worker counts it, fell to `count`.
     LeftNested {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
+        /// The hold count now.
         count: u32,
     },
     /// No answer to the worker's write came within its `write_timeout_ms`: it goes on as if
     /// the write landed (the write itself may still arrive, late).
     WriteTimedOut {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
     },
     /// The worker's renewal was acknowledged; it believes the lease lasts `lease_ms` more.
     Renewed {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
+        /// How long the worker believes its lease lasts from now, ms.
         lease_ms: u64,
     },
     /// The worker's renewal failed: refused (the store's [`EventKind::Refused`] says why) or
     /// unanswered.
     RenewFailed {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
     },
 
@@ -298,46 +366,67 @@ pub enum EventKind {
     /// decided under an earlier leader, and takes its lease over, restarting the countdown in
     /// full (etcd's lessor `Promote`); not a new grant.
     Granted {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
+        /// Its fencing token, if the design issues one.
         fence: Option<u64>,
+        /// The promised lease in true ms from now (`None`: no expiry).
         lease_ms: Option<u64>,
+        /// Whether a new leader took over a grant made under an earlier one.
         took_over: bool,
     },
     /// `consensus`: this follower appended `token`'s acquire of `key` to its log as entry
     /// `index` (1-based) and acknowledges it to the leader, which decides the entry once a
     /// majority has logged it (Raft §5.3). Recorded when the entry is new to this node's log.
     Logged {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
+        /// The log entry, 1-based.
         index: u64,
     },
     /// This store node refused `token`'s acquire or renewal of `key`, for `why`.
     Refused {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
+        /// Why it refused.
         why: Refusal,
     },
     /// The store extended `token`'s lease on `key` to `lease_ms` from now.
     LeaseExtended {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
+        /// The new lease, ms from now.
         lease_ms: u64,
     },
     /// A release request from `by` removed the lock of `holder` (they differ: a foreign release).
     Removed {
+        /// The lock key.
         key: KeyId,
+        /// The grant whose lock was removed.
         holder: Token,
+        /// The attempt whose release removed it.
         by: Token,
     },
     /// A release from `by` found the lock not theirs (compare-and-delete) and left it.
     ReleaseIgnored {
+        /// The lock key.
         key: KeyId,
+        /// The attempt whose release was ignored.
         by: Token,
     },
     /// The store's clock says `token`'s lease on `key` is over; it removed the lock.
     Expired {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
     },
     /// A restart without persistence: the node forgot every lock it had.
@@ -345,79 +434,111 @@ pub enum EventKind {
     /// `persistence = "everysec"`: the node restarted from its log as last flushed, which
     /// lost a change to `key`: it now holds it for `holder` (or nobody).
     Reloaded {
+        /// The lock key.
         key: KeyId,
+        /// Who holds it now, by the reloaded log (`None`: nobody).
         holder: Option<Token>,
     },
     /// `acquire = "two_step"`: the node set a TTL on `token`'s key (EXPIRE after SETNX).
     TtlSet {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
+        /// The TTL set, ms from now.
         lease_ms: u64,
     },
     /// An operator deleted `key` on this node (`force_release`), whoever held it: `holder`,
     /// or nobody.
     ForceReleased {
+        /// The lock key.
         key: KeyId,
+        /// Who held it (`None`: nobody).
         holder: Option<Token>,
     },
     /// `timestamp`: this store node recorded `token`'s claim on `key`, stamped `stamp_ms` by
     /// the claimant's own wall clock. The store decides nothing: each claimant reads the
     /// claims and judges for itself whether its stamp is the earliest.
     Claimed {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
+        /// The claimant's wall-clock stamp, ms.
         stamp_ms: i64,
     },
     /// `timestamp`: `token`'s claim on `key` is gone from this store node (its release, an
     /// operator's delete, or a restart from a log that had not yet kept it).
     Unclaimed {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
     },
     /// `replicated`: this replica applied a command of the primary's stream.
     Replicated {
+        /// The lock key.
         key: KeyId,
+        /// Who holds it now on this replica (`None`: nobody).
         holder: Option<Token>,
     },
     /// `replicated`: this replica caught up with the primary `from` after missing part of its
     /// stream (Redis PSYNC): from the backlog (`full = false`), or by replacing its data with a
     /// full copy, dropping whatever it had that the primary has not. Now at stream `offset`.
     Resynced {
+        /// The primary it caught up with.
         from: NodeId,
+        /// Whether it took a full copy.
         full: bool,
+        /// Its place in the stream now.
         offset: u64,
     },
     /// `replicated`: this node was promoted to primary (epoch number);
     /// `consensus`: this node won the election for `term`.
     BecameLeader {
+        /// The term (consensus) or epoch (replicated).
         term: u64,
     },
     /// This node stepped down to replica / follower.
     SteppedDown {
+        /// The term (consensus) or epoch (replicated).
         term: u64,
     },
 
     // --- resource ---
     /// The resource served a read of `key` for `token`: record `value` at `version`.
     Read {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
+        /// The record's value.
         value: u64,
+        /// The record's version.
         version: u64,
     },
     /// The resource applied a write from `token` (its `fence`, if any): record now `value`.
     WriteAccepted {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
+        /// Its fencing token, if the design issues one.
         fence: Option<u64>,
+        /// The record's value.
         value: u64,
+        /// The record's version.
         version: u64,
     },
     /// The resource refused a write from `token`.
     WriteRejected {
+        /// The lock key.
         key: KeyId,
+        /// The attempt (its owner token).
         token: Token,
+        /// Its fencing token, if the design issues one.
         fence: Option<u64>,
+        /// Why it refused.
         reason: RejectReason,
     },
 }
