@@ -13,6 +13,7 @@
 //! without deposing the majority's leader. A refusal says why: "no majority", "held by A#1",
 //! "lease gone".
 
+use super::super::layout::StoreIx;
 use super::super::msg::{AcquireAnswer, Command, LogEntry, Msg};
 use super::super::{Sim, Timer};
 use super::replicated::client_token;
@@ -166,7 +167,7 @@ impl Sim<'_> {
         let role = self.raft(me).role;
         if role != Role::Leader {
             let leader = match role {
-                Role::Follower { leader } => leader.map(|l| self.store_id(l)),
+                Role::Follower { leader } => leader.map(StoreIx::new),
                 _ => None,
             };
             self.send(me, from, Msg::NotLeader { token, leader });

@@ -20,6 +20,7 @@
 use std::cmp::Reverse;
 use std::collections::VecDeque;
 
+use super::super::layout::StoreIx;
 use super::super::msg::{Copy, Msg, ReplEntry, ReplId, SyncAnswer};
 use super::super::{Sim, Timer};
 use super::Role;
@@ -261,7 +262,7 @@ impl Sim<'_> {
             _ => match self.stores[si].role {
                 Role::Primary => self.serve(me, from, msg),
                 Role::Replica { primary } => {
-                    let leader = primary.map(|p| self.store_id(p));
+                    let leader = primary.map(StoreIx::new);
                     if let Some(token) = client_token(&msg) {
                         self.send(me, from, Msg::NotLeader { token, leader });
                     }
