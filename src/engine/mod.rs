@@ -16,6 +16,8 @@ mod outbox;
 mod queue;
 mod resource;
 mod store;
+#[cfg(test)]
+mod testkit;
 mod worker;
 
 /// A single store node's lock table, for tests that hold the model to a real store
@@ -99,7 +101,7 @@ enum Ev {
 }
 
 /// Node-local timers. A crashed node's timers die with it (incarnation check).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Timer {
     // worker
     Start,

@@ -14,7 +14,7 @@ use crate::scenario::Scenario;
 use crate::trace::{EventKind, NodeId};
 
 /// One effect a handler asks the engine for.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub enum Cmd {
     /// Send `msg` to `to` (the engine draws loss and delay when it applies this).
     Send { to: NodeId, msg: Msg },

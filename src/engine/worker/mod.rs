@@ -13,6 +13,9 @@ mod requests;
 mod state;
 mod work;
 
+#[cfg(test)]
+mod tests;
+
 pub use state::Worker;
 
 use super::Timer;
