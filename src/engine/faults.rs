@@ -76,7 +76,7 @@ impl Sim<'_> {
                 self.nodes[id as usize].clock.jumped_ms += delta_ms;
                 self.record(id, EventKind::ClockJumped { delta_ms });
                 if !self.is_worker(id) && id != self.layout.resource() {
-                    self.store_clock_jumped(id);
+                    self.with_store(id, |s, cx, out| s.clock_jumped(cx, out));
                 }
             }
             FaultKind::Delay {
@@ -107,7 +107,10 @@ impl Sim<'_> {
                     None => (0..self.stores.len()).map(|i| self.store_id(i)).collect(),
                 };
                 for id in targets {
-                    self.force_release(id, key as KeyId);
+                    // A crashed node deletes nothing.
+                    if self.nodes[id as usize].alive {
+                        self.with_store(id, |s, cx, out| s.force_release(cx, out, key as KeyId));
+                    }
                 }
             }
         }
@@ -179,7 +182,7 @@ impl Sim<'_> {
             self.notify_worker(id, Notice::Restarted);
         } else if id != self.layout.resource() {
             // The resource's records are durable; only a store node has state to restore.
-            self.store_restarted(id);
+            self.with_store(id, |s, cx, out| s.restarted(cx, out));
         }
     }
 }

@@ -29,7 +29,7 @@ pub use store::{MAX_APPEND_ENTRIES, MAX_INFLIGHT_APPENDS};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::scenario::{Scenario, Topology, Transport};
+use crate::scenario::{Persistence, Scenario, Transport};
 use crate::trace::{
     DropReason, Event, EventKind, KeyId, MsgId, NodeId, NodeInfo, Role, Token, Trace,
 };
@@ -236,7 +236,9 @@ impl<'a> Sim<'a> {
             })
             .collect();
         let stores = (0..n_stores)
-            .map(|i| store::StoreNode::new(i as usize, n_stores as usize, keys.len(), sc))
+            .map(|i| {
+                store::StoreNode::new(StoreIx::new(i as usize), n_stores as usize, keys.len(), sc)
+            })
             .collect();
         let layout = Layout::new(n_workers as usize, n_stores as usize);
         Sim {
@@ -275,7 +277,17 @@ impl<'a> Sim<'a> {
                 },
             );
         }
-        self.start_stores();
+        // Every node's first flush, then every node's heartbeat and failure detector.
+        if self.sc.store.persistence == Persistence::Everysec {
+            for ix in self.layout.store_ixs() {
+                let id = self.layout.store_id(ix);
+                self.with_store(id, |s, _, out| s.start_flushing(out));
+            }
+        }
+        for ix in self.layout.store_ixs() {
+            let id = self.layout.store_id(ix);
+            self.with_store(id, |s, cx, out| s.start_watching(cx, out));
+        }
         while let Some((at, ev)) = self.queue.pop() {
             if at >= self.sc.until_ms {
                 break;
@@ -399,7 +411,7 @@ impl<'a> Sim<'a> {
         } else if to == self.layout.resource() {
             self.resource_receive(from, msg);
         } else {
-            self.store_receive(to, from, msg);
+            self.with_store(to, |s, cx, out| s.on_msg(cx, out, from, msg));
         }
     }
 
@@ -407,17 +419,12 @@ impl<'a> Sim<'a> {
         if self.is_worker(node) {
             self.with_worker(node, |w, cx, out| w.on_timer(cx, out, timer));
         } else {
-            self.store_timer(node, timer);
+            self.with_store(node, |s, cx, out| s.on_timer(cx, out, timer));
         }
     }
 
     fn is_worker(&self, node: NodeId) -> bool {
         self.layout.is_worker(node)
-    }
-
-    /// Store node index (0-based) of a store node id.
-    fn store_index(&self, node: NodeId) -> usize {
-        self.layout.store_ix(node).map_or(0, StoreIx::index)
     }
 
     fn store_id(&self, index: usize) -> NodeId {
@@ -441,6 +448,29 @@ impl<'a> Sim<'a> {
         };
         handler(&mut self.workers[w as usize], &cx, &mut out);
         self.apply_outbox(w, &mut out);
+        self.outbox = out;
+    }
+
+    /// Runs a handler of store node `id` (if it is one) and applies what it asked for.
+    fn with_store(
+        &mut self,
+        id: NodeId,
+        handler: impl FnOnce(&mut store::StoreNode, &Ctx, &mut Outbox),
+    ) {
+        let Some(ix) = self.layout.store_ix(id) else {
+            return;
+        };
+        let mut out = std::mem::take(&mut self.outbox);
+        let node = &self.nodes[id as usize];
+        let cx = Ctx {
+            now: self.now,
+            clock: &node.clock,
+            sc: self.sc,
+            layout: self.layout,
+            paused: node.paused,
+        };
+        handler(&mut self.stores[ix.index()], &cx, &mut out);
+        self.apply_outbox(id, &mut out);
         self.outbox = out;
     }
 
@@ -476,10 +506,6 @@ impl<'a> Sim<'a> {
                 Cmd::Record(kind) => self.record(node, kind),
             }
         }
-    }
-
-    fn majority(&self) -> usize {
-        self.stores.len() / 2 + 1
     }
 
     /// Sends `msg`. Over TCP it is delivered in order, late if its link is cut or a packet is
@@ -636,10 +662,6 @@ impl<'a> Sim<'a> {
             steps: self.steps,
             cut_short_at_ms: self.cut_short_at_ms,
         }
-    }
-
-    fn topology(&self) -> Topology {
-        self.sc.store.topology
     }
 }
 

@@ -64,8 +64,8 @@ pub enum Command {
 /// new one when it is promoted, or when it comes back empty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReplId {
-    /// Store index of the node that started it.
-    pub node: u32,
+    /// The store node that started it.
+    pub node: StoreIx,
     /// How many histories that node had started before this one.
     pub era: u32,
 }
