@@ -24,7 +24,7 @@ impl StoreIx {
     }
 
     /// Index `i` (for tables of store nodes and tests).
-    pub fn new(i: usize) -> StoreIx {
+    pub const fn new(i: usize) -> StoreIx {
         StoreIx(i as u32)
     }
 }

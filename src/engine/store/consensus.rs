@@ -33,8 +33,9 @@ pub const MAX_APPEND_ENTRIES: usize = 256;
 /// a paused or cut-off follower's backlog of unread appends stays bounded.
 pub const MAX_INFLIGHT_APPENDS: usize = 64;
 
+/// A consensus node's role (the Raft paper's, with etcd's PreVote).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Role {
+pub(super) enum Role {
     Leader,
     /// Asking whether it could win an election before starting one (PreVote).
     PreCandidate,
@@ -47,26 +48,26 @@ enum Role {
 /// One node's consensus state besides its lock table (the Raft paper's persistent and
 /// volatile state, and the leader's per-follower bookkeeping).
 pub struct Raft {
-    me: StoreIx,
-    term: u64,
-    voted_for: Option<StoreIx>,
-    log: Vec<LogEntry>,
-    commit_len: usize,
-    applied_len: usize,
-    role: Role,
-    votes: u64,
+    pub(super) me: StoreIx,
+    pub(super) term: u64,
+    pub(super) voted_for: Option<StoreIx>,
+    pub(super) log: Vec<LogEntry>,
+    pub(super) commit_len: usize,
+    pub(super) applied_len: usize,
+    pub(super) role: Role,
+    pub(super) votes: u64,
     /// Leader: per node, log length known to match / to send from.
-    match_len: Vec<usize>,
-    next_len: Vec<usize>,
+    pub(super) match_len: Vec<usize>,
+    pub(super) next_len: Vec<usize>,
     /// Leader: monotonic local ms of each node's last answer.
-    last_ack: Vec<i64>,
+    pub(super) last_ack: Vec<i64>,
     /// Leader: per node, appends with entries sent since its last answer (flow control).
-    unanswered: Vec<usize>,
+    pub(super) unanswered: Vec<usize>,
     /// Leader: per node, whether the last append sent stopped short of the log's end at
     /// [`MAX_APPEND_ENTRIES`], so its answer calls for the next batch.
-    batched: Vec<bool>,
+    pub(super) batched: Vec<bool>,
     /// Leader: its own term's first entry is applied, so its lock table is up to date.
-    ready: bool,
+    pub(super) ready: bool,
 }
 
 impl Raft {

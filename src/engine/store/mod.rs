@@ -6,6 +6,8 @@ mod consensus;
 pub use consensus::{MAX_APPEND_ENTRIES, MAX_INFLIGHT_APPENDS};
 mod replicated;
 mod table;
+#[cfg(test)]
+mod tests;
 
 pub use table::{Acquire, LockTable, Release};
 

@@ -48,39 +48,39 @@ pub enum Role {
 pub struct Replication {
     pub(super) role: Role,
     /// The failover epoch this node knows of (Sentinel's configuration epoch).
-    epoch: u64,
+    pub(super) epoch: u64,
     /// This node.
-    node: StoreIx,
+    pub(super) node: StoreIx,
     /// Histories this node has started so far.
-    eras: u32,
+    pub(super) eras: u32,
     /// The history this node's data follows (its own, if it started it).
-    id: ReplId,
+    pub(super) id: ReplId,
     /// Commands applied (replica) or issued (primary) so far.
-    offset: u64,
+    pub(super) offset: u64,
     /// The history this node followed before its promotion, and how far it had got in it:
     /// a replica of that history up to there may still resync partially (Redis PSYNC2).
-    prev: Option<(ReplId, u64)>,
+    pub(super) prev: Option<(ReplId, u64)>,
     /// The last commands, oldest first: offsets `offset - len + 1 ..= offset`.
-    backlog: VecDeque<ReplEntry>,
-    capacity: usize,
+    pub(super) backlog: VecDeque<ReplEntry>,
+    pub(super) capacity: usize,
     /// Primary: the offset sent to the replicas so far.
-    sent: u64,
+    pub(super) sent: u64,
     /// Replica: whether the stream from its primary continues its own data.
-    synced: bool,
+    pub(super) synced: bool,
     /// Replica: the resync request it waits for, and when it asked (monotonic local ms).
-    asked: Option<(u32, i64)>,
-    requests: u32,
+    pub(super) asked: Option<(u32, i64)>,
+    pub(super) requests: u32,
     /// Replica: the failover this node is running, if any.
-    round: Option<Round>,
+    pub(super) round: Option<Round>,
     /// Highest epoch this node has proposed in a failover.
-    proposed: u64,
+    pub(super) proposed: u64,
 }
 
 /// A failover in progress: the offsets of the replicas that answered so far.
-struct Round {
-    epoch: u64,
-    asked: usize,
-    reports: Vec<(StoreIx, u64)>,
+pub(super) struct Round {
+    pub(super) epoch: u64,
+    pub(super) asked: usize,
+    pub(super) reports: Vec<(StoreIx, u64)>,
 }
 
 /// What a replica should do with commands `start + 1 ..= start + n` of its history.
