@@ -45,6 +45,7 @@ impl Layout {
         }
     }
 
+    /// Whether node `id` is a worker.
     pub fn is_worker(self, id: NodeId) -> bool {
         id < self.workers
     }
@@ -61,6 +62,7 @@ impl Layout {
             .then(|| StoreIx(id - self.workers))
     }
 
+    /// The resource's node id (after every store node).
     pub fn resource(self) -> NodeId {
         self.workers + self.stores
     }

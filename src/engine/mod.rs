@@ -4,8 +4,12 @@
 //! choice, so a scenario and a seed give the same trace on every platform.
 //!
 //! Layout: [`queue`] orders events; [`net`] decides delays and cuts; [`clock`] gives each
-//! node its local time; [`worker`], [`store`] and [`resource`] are the three kinds of node;
-//! [`faults`] injects the scenario's faults.
+//! node its local time; [`layout`] says which node id is which; [`worker`], [`store`] and
+//! [`resource`] are the three kinds of node; [`faults`] injects the scenario's faults.
+//!
+//! Workers and store nodes are state machines: a handler gets the node's state, one event
+//! and a read-only [`outbox::Ctx`], and pushes [`outbox::Cmd`]s that [`Sim`] applies in order
+//! right after it returns (sending draws the message's delay then, as it always did).
 
 mod clock;
 mod faults;

@@ -38,18 +38,22 @@ pub enum Cmd {
 pub struct Outbox(Vec<Cmd>);
 
 impl Outbox {
+    /// Sends `msg` to `to`.
     pub fn send(&mut self, to: NodeId, msg: Msg) {
         self.0.push(Cmd::Send { to, msg });
     }
 
+    /// Sets `timer` for `local_ms` of the node's clock from now.
     pub fn timer(&mut self, local_ms: i64, timer: Timer) {
         self.0.push(Cmd::Timer { local_ms, timer });
     }
 
+    /// Sets `timer` for true time `at_ms`.
     pub fn timer_at(&mut self, at_ms: u64, timer: Timer) {
         self.0.push(Cmd::TimerAt { at_ms, timer });
     }
 
+    /// Sets `timer` for `local_ms` plus a random `0..=jitter_ms`, drawn when applied.
     pub fn jittered(&mut self, local_ms: i64, jitter_ms: u64, timer: Timer) {
         self.0.push(Cmd::Jittered {
             local_ms,
@@ -58,6 +62,7 @@ impl Outbox {
         });
     }
 
+    /// Records `kind` at the node.
     pub fn record(&mut self, kind: EventKind) {
         self.0.push(Cmd::Record(kind));
     }
@@ -82,7 +87,9 @@ pub struct Ctx<'a> {
     pub now: u64,
     /// The node's own clock.
     pub clock: &'a Clock,
+    /// The scenario being played.
     pub sc: &'a Scenario,
+    /// Which node id is which.
     pub layout: Layout,
     /// Whether the node is paused (a paused worker's work does not advance).
     pub paused: bool,

@@ -43,11 +43,14 @@ pub struct StoreNode {
 
 /// What a store node is besides its lock table.
 pub enum Kind {
-    /// `single` or a `redlock` node: it decides alone, as one Redis server does.
+    /// `single` or a `redlock` node: it decides alone, as one Redis server does (`SET NX PX`
+    /// and the compare-and-delete script of the Redis docs' "Distributed Locks with Redis").
     Table,
-    /// `replicated`: a primary or one of its replicas (Redis replication with Sentinel).
+    /// `replicated`: a primary or one of its asynchronous replicas with automatic failover
+    /// (the Redis docs' "Replication" and Redis Sentinel).
     Replicated(Replication),
-    /// `consensus`: a member of a Raft group (as etcd).
+    /// `consensus`: a member of a Raft group (Ongaro and Ousterhout 2014), with leases timed
+    /// by the leader as etcd's lessor does.
     Consensus(Raft),
 }
 
