@@ -1,5 +1,6 @@
 //! Injecting the scenario's faults, and what each does to a node.
 
+use super::worker::Notice;
 use super::{Ev, Sim};
 use crate::scenario::{FaultKind, Transport};
 use crate::trace::{DropReason, EventKind, KeyId, NodeId};
@@ -19,7 +20,7 @@ impl Sim<'_> {
                 self.record(id, EventKind::Paused { for_ms });
                 self.nodes[id as usize].paused = true;
                 if self.is_worker(id) {
-                    self.worker_freeze(id);
+                    self.notify_worker(id, Notice::Paused);
                 }
                 self.queue.push(self.now + for_ms, Ev::Resume(id));
             }
@@ -27,12 +28,11 @@ impl Sim<'_> {
                 let Some(id) = self.node_id(&node) else {
                     return;
                 };
-                if !self.is_worker(id) || self.workers[id as usize].stalled {
+                if !self.is_worker(id) || self.workers[id as usize].stalled() {
                     return;
                 }
                 self.record(id, EventKind::Stalled { for_ms });
-                self.workers[id as usize].stalled = true;
-                self.worker_freeze(id);
+                self.notify_worker(id, Notice::Stalled);
                 self.queue.push(self.now + for_ms, Ev::Unstall(id));
             }
             FaultKind::Crash { node } => {
@@ -75,8 +75,8 @@ impl Sim<'_> {
                 };
                 self.nodes[id as usize].clock.jumped_ms += delta_ms;
                 self.record(id, EventKind::ClockJumped { delta_ms });
-                if !self.is_worker(id) && id != self.resource_id {
-                    self.store_clock_jumped(id);
+                if !self.is_worker(id) && id != self.layout.resource() {
+                    self.with_store(id, |s, cx, out| s.clock_jumped(cx, out));
                 }
             }
             FaultKind::Delay {
@@ -107,10 +107,18 @@ impl Sim<'_> {
                     None => (0..self.stores.len()).map(|i| self.store_id(i)).collect(),
                 };
                 for id in targets {
-                    self.force_release(id, key as KeyId);
+                    // A crashed node deletes nothing.
+                    if self.nodes[id as usize].alive {
+                        self.with_store(id, |s, cx, out| s.force_release(cx, out, key as KeyId));
+                    }
                 }
             }
         }
+    }
+
+    /// Tells worker `id` what a fault did to it.
+    fn notify_worker(&mut self, id: NodeId, notice: Notice) {
+        self.with_worker(id, |w, cx, out| w.on_notice(cx, out, notice));
     }
 
     /// A paused node wakes: what arrived meanwhile is handled now, in arrival order.
@@ -126,17 +134,16 @@ impl Sim<'_> {
             self.queue.push(self.now, ev);
         }
         if self.is_worker(id) {
-            self.worker_thaw(id);
+            self.notify_worker(id, Notice::Resumed);
         }
     }
 
     pub(super) fn unstall(&mut self, id: NodeId) {
-        if !self.workers[id as usize].stalled {
+        if !self.workers[id as usize].stalled() {
             return;
         }
-        self.workers[id as usize].stalled = false;
         self.record(id, EventKind::Unstalled);
-        self.worker_thaw(id);
+        self.notify_worker(id, Notice::Unstalled);
     }
 
     fn crash(&mut self, id: NodeId) {
@@ -160,7 +167,7 @@ impl Sim<'_> {
             }
         }
         if self.is_worker(id) {
-            self.worker_crashed(id);
+            self.notify_worker(id, Notice::Crashed);
         }
     }
 
@@ -172,10 +179,10 @@ impl Sim<'_> {
         node.alive = true;
         self.record(id, EventKind::Restarted);
         if self.is_worker(id) {
-            self.worker_restarted(id);
-        } else if id != self.resource_id {
+            self.notify_worker(id, Notice::Restarted);
+        } else if id != self.layout.resource() {
             // The resource's records are durable; only a store node has state to restore.
-            self.store_restarted(id);
+            self.with_store(id, |s, cx, out| s.restarted(cx, out));
         }
     }
 }

@@ -4,16 +4,24 @@
 //! choice, so a scenario and a seed give the same trace on every platform.
 //!
 //! Layout: [`queue`] orders events; [`net`] decides delays and cuts; [`clock`] gives each
-//! node its local time; [`worker`], [`store`] and [`resource`] are the three kinds of node;
-//! [`faults`] injects the scenario's faults.
+//! node its local time; [`layout`] says which node id is which; [`worker`], [`store`] and
+//! [`resource`] are the three kinds of node; [`faults`] injects the scenario's faults.
+//!
+//! Workers and store nodes are state machines: a handler gets the node's state, one event
+//! and a read-only [`outbox::Ctx`], and pushes [`outbox::Cmd`]s that [`Sim`] applies in order
+//! right after it returns (sending draws the message's delay then, as it always did).
 
 mod clock;
 mod faults;
+mod layout;
 mod msg;
 mod net;
+mod outbox;
 mod queue;
 mod resource;
 mod store;
+#[cfg(test)]
+mod testkit;
 mod worker;
 
 /// A single store node's lock table, for tests that hold the model to a real store
@@ -25,13 +33,15 @@ pub use store::{MAX_APPEND_ENTRIES, MAX_INFLIGHT_APPENDS};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::scenario::{Scenario, Topology, Transport};
+use crate::scenario::{Persistence, Scenario, Transport};
 use crate::trace::{
     DropReason, Event, EventKind, KeyId, MsgId, NodeId, NodeInfo, Role, Token, Trace,
 };
 use clock::Clock;
+use layout::{Layout, StoreIx};
 use msg::Msg;
 use net::Net;
+use outbox::{Cmd, Ctx, Outbox};
 use queue::Queue;
 
 /// Plays `scenario` out with `seed` (used instead of `scenario.seed`) and records every event.
@@ -95,7 +105,7 @@ enum Ev {
 }
 
 /// Node-local timers. A crashed node's timers die with it (incarnation check).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Timer {
     // worker
     Start,
@@ -165,8 +175,9 @@ struct Sim<'a> {
     resource: resource::Resource,
     net: Net,
     keys: Vec<String>,
-    first_store: NodeId,
-    resource_id: NodeId,
+    layout: Layout,
+    /// Reused by every handler: the commands it pushed, applied right after it returns.
+    outbox: Outbox,
     seed: u64,
     events: Option<Vec<Event>>,
     msg_count: u32,
@@ -229,8 +240,11 @@ impl<'a> Sim<'a> {
             })
             .collect();
         let stores = (0..n_stores)
-            .map(|i| store::StoreNode::new(i as usize, n_stores as usize, keys.len(), sc))
+            .map(|i| {
+                store::StoreNode::new(StoreIx::new(i as usize), n_stores as usize, keys.len(), sc)
+            })
             .collect();
+        let layout = Layout::new(n_workers as usize, n_stores as usize);
         Sim {
             sc,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -240,10 +254,10 @@ impl<'a> Sim<'a> {
             workers,
             stores,
             resource: resource::Resource::new(keys.len()),
-            net: Net::new((n_workers + n_stores + 1) as usize),
+            net: Net::new(layout.nodes()),
             keys,
-            first_store: n_workers,
-            resource_id: n_workers + n_stores,
+            layout,
+            outbox: Outbox::default(),
             seed,
             events: record.then(|| Vec::with_capacity(1024)),
             msg_count: 0,
@@ -267,7 +281,17 @@ impl<'a> Sim<'a> {
                 },
             );
         }
-        self.start_stores();
+        // Every node's first flush, then every node's heartbeat and failure detector.
+        if self.sc.store.persistence == Persistence::Everysec {
+            for ix in self.layout.store_ixs() {
+                let id = self.layout.store_id(ix);
+                self.with_store(id, |s, _, out| s.start_flushing(out));
+            }
+        }
+        for ix in self.layout.store_ixs() {
+            let id = self.layout.store_id(ix);
+            self.with_store(id, |s, cx, out| s.start_watching(cx, out));
+        }
         while let Some((at, ev)) = self.queue.pop() {
             if at >= self.sc.until_ms {
                 break;
@@ -387,42 +411,105 @@ impl<'a> Sim<'a> {
 
     fn receive(&mut self, from: NodeId, to: NodeId, msg: Msg) {
         if self.is_worker(to) {
-            self.worker_receive(to, from, msg);
-        } else if to == self.resource_id {
+            self.with_worker(to, |w, cx, out| w.on_msg(cx, out, from, msg));
+        } else if to == self.layout.resource() {
             self.resource_receive(from, msg);
         } else {
-            self.store_receive(to, from, msg);
+            self.with_store(to, |s, cx, out| s.on_msg(cx, out, from, msg));
         }
     }
 
     fn on_timer(&mut self, node: NodeId, timer: Timer) {
         if self.is_worker(node) {
-            self.worker_timer(node, timer);
+            self.with_worker(node, |w, cx, out| w.on_timer(cx, out, timer));
         } else {
-            self.store_timer(node, timer);
+            self.with_store(node, |s, cx, out| s.on_timer(cx, out, timer));
         }
     }
 
     fn is_worker(&self, node: NodeId) -> bool {
-        node < self.first_store
-    }
-
-    /// Store node index (0-based) of a store node id.
-    fn store_index(&self, node: NodeId) -> usize {
-        (node - self.first_store) as usize
+        self.layout.is_worker(node)
     }
 
     fn store_id(&self, index: usize) -> NodeId {
-        self.first_store + index as NodeId
+        self.layout.store_id(StoreIx::new(index))
     }
 
-    fn majority(&self) -> usize {
-        self.stores.len() / 2 + 1
+    /// Runs a handler of worker `w` and applies what it asked for.
+    fn with_worker(
+        &mut self,
+        w: NodeId,
+        handler: impl FnOnce(&mut worker::Worker, &Ctx, &mut Outbox),
+    ) {
+        let mut out = std::mem::take(&mut self.outbox);
+        let node = &self.nodes[w as usize];
+        let cx = Ctx {
+            now: self.now,
+            clock: &node.clock,
+            sc: self.sc,
+            layout: self.layout,
+            paused: node.paused,
+        };
+        handler(&mut self.workers[w as usize], &cx, &mut out);
+        self.apply_outbox(w, &mut out);
+        self.outbox = out;
     }
 
-    /// The node's wall-clock reading now.
-    fn wall(&self, node: NodeId) -> i64 {
-        self.nodes[node as usize].clock.wall(self.now)
+    /// Runs a handler of store node `id` (if it is one) and applies what it asked for.
+    fn with_store(
+        &mut self,
+        id: NodeId,
+        handler: impl FnOnce(&mut store::StoreNode, &Ctx, &mut Outbox),
+    ) {
+        let Some(ix) = self.layout.store_ix(id) else {
+            return;
+        };
+        let mut out = std::mem::take(&mut self.outbox);
+        let node = &self.nodes[id as usize];
+        let cx = Ctx {
+            now: self.now,
+            clock: &node.clock,
+            sc: self.sc,
+            layout: self.layout,
+            paused: node.paused,
+        };
+        handler(&mut self.stores[ix.index()], &cx, &mut out);
+        self.apply_outbox(id, &mut out);
+        self.outbox = out;
+    }
+
+    /// Carries out `node`'s commands in the order its handler pushed them.
+    fn apply_outbox(&mut self, node: NodeId, out: &mut Outbox) {
+        for cmd in out.drain() {
+            match cmd {
+                Cmd::Send { to, msg } => self.send(node, to, msg),
+                Cmd::Timer { local_ms, timer } => self.set_timer(node, local_ms, timer),
+                Cmd::TimerAt { at_ms, timer } => {
+                    let incarnation = self.nodes[node as usize].incarnation;
+                    self.queue.push(
+                        at_ms,
+                        Ev::Timer {
+                            node,
+                            incarnation,
+                            timer,
+                        },
+                    );
+                }
+                Cmd::Jittered {
+                    local_ms,
+                    jitter_ms,
+                    timer,
+                } => {
+                    let extra = if jitter_ms > 0 {
+                        self.rng.random_range(0..=jitter_ms) as i64
+                    } else {
+                        0
+                    };
+                    self.set_timer(node, local_ms + extra, timer);
+                }
+                Cmd::Record(kind) => self.record(node, kind),
+            }
+        }
     }
 
     /// Sends `msg`. Over TCP it is delivered in order, late if its link is cut or a packet is
@@ -536,7 +623,7 @@ impl<'a> Sim<'a> {
     /// Node id of a name used in the scenario (validated beforehand).
     fn node_id(&self, name: &str) -> Option<NodeId> {
         if name == "resource" {
-            return Some(self.resource_id);
+            return Some(self.layout.resource());
         }
         if let Some(i) = self.sc.workers.iter().position(|w| w.name == name) {
             return Some(i as NodeId);
@@ -579,10 +666,6 @@ impl<'a> Sim<'a> {
             steps: self.steps,
             cut_short_at_ms: self.cut_short_at_ms,
         }
-    }
-
-    fn topology(&self) -> Topology {
-        self.sc.store.topology
     }
 }
 

@@ -1,8 +1,9 @@
 //! Messages between nodes. Every request carries the token it concerns so a reply can be
 //! matched, and a late reply recognised as late.
 
+use super::layout::StoreIx;
 use crate::text::fmt_clock_ms;
-use crate::trace::{KeyId, NodeId, Refusal, Token};
+use crate::trace::{KeyId, Refusal, Token};
 
 /// A store's answer to an acquire request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,8 +64,8 @@ pub enum Command {
 /// new one when it is promoted, or when it comes back empty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReplId {
-    /// Store index of the node that started it.
-    pub node: u32,
+    /// The store node that started it.
+    pub node: StoreIx,
     /// How many histories that node had started before this one.
     pub era: u32,
 }
@@ -196,7 +197,7 @@ pub enum Msg {
     /// This node cannot serve the request; `leader` is who it believes can.
     NotLeader {
         token: Token,
-        leader: Option<NodeId>,
+        leader: Option<StoreIx>,
     },
     // store ↔ store, `replicated`
     /// The primary is alive; `offset`: how much of its stream it has sent.

@@ -281,12 +281,16 @@ impl Net {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::layout::StoreIx;
     use crate::engine::msg::ReplId;
 
     fn msg() -> Msg {
         Msg::Heartbeat {
             epoch: 1,
-            id: ReplId { node: 0, era: 0 },
+            id: ReplId {
+                node: StoreIx::FIRST,
+                era: 0,
+            },
             offset: 0,
         }
     }

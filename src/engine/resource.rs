@@ -30,7 +30,7 @@ impl Resource {
 
 impl Sim<'_> {
     pub(super) fn resource_receive(&mut self, from: NodeId, msg: Msg) {
-        let me = self.resource_id;
+        let me = self.layout.resource();
         match msg {
             Msg::Read { key, token } => {
                 let r = self.resource.records[key as usize];

@@ -13,10 +13,13 @@
 //! without deposing the majority's leader. A refusal says why: "no majority", "held by A#1",
 //! "lease gone".
 
+use super::super::Timer;
+use super::super::layout::StoreIx;
 use super::super::msg::{AcquireAnswer, Command, LogEntry, Msg};
-use super::super::{Sim, Timer};
+use super::super::outbox::{Ctx, Outbox};
 use super::replicated::client_token;
 use super::table::Held;
+use super::{Kind, StoreNode, heartbeat_ms, lease_ms, lease_now};
 use crate::scenario::{Design, Waiting};
 use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 
@@ -30,55 +33,60 @@ pub const MAX_APPEND_ENTRIES: usize = 256;
 /// a paused or cut-off follower's backlog of unread appends stays bounded.
 pub const MAX_INFLIGHT_APPENDS: usize = 64;
 
+/// A consensus node's role (the Raft paper's, with etcd's PreVote).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Role {
+pub(super) enum Role {
     Leader,
     /// Asking whether it could win an election before starting one (PreVote).
     PreCandidate,
     Candidate,
     Follower {
-        leader: Option<usize>,
+        leader: Option<StoreIx>,
     },
 }
 
-/// One node's consensus state.
+/// One node's consensus state besides its lock table (the Raft paper's persistent and
+/// volatile state, and the leader's per-follower bookkeeping).
 pub struct Raft {
-    me: usize,
-    term: u64,
-    voted_for: Option<usize>,
-    log: Vec<LogEntry>,
-    commit_len: usize,
-    applied_len: usize,
-    role: Role,
-    votes: u64,
+    pub(super) me: StoreIx,
+    pub(super) term: u64,
+    pub(super) voted_for: Option<StoreIx>,
+    pub(super) log: Vec<LogEntry>,
+    pub(super) commit_len: usize,
+    pub(super) applied_len: usize,
+    pub(super) role: Role,
+    pub(super) votes: u64,
     /// Leader: per node, log length known to match / to send from.
-    match_len: Vec<usize>,
-    next_len: Vec<usize>,
+    pub(super) match_len: Vec<usize>,
+    pub(super) next_len: Vec<usize>,
     /// Leader: monotonic local ms of each node's last answer.
-    last_ack: Vec<i64>,
+    pub(super) last_ack: Vec<i64>,
     /// Leader: per node, appends with entries sent since its last answer (flow control).
-    unanswered: Vec<usize>,
+    pub(super) unanswered: Vec<usize>,
     /// Leader: per node, whether the last append sent stopped short of the log's end at
     /// [`MAX_APPEND_ENTRIES`], so its answer calls for the next batch.
-    batched: Vec<bool>,
+    pub(super) batched: Vec<bool>,
     /// Leader: its own term's first entry is applied, so its lock table is up to date.
-    ready: bool,
+    pub(super) ready: bool,
 }
 
 impl Raft {
     /// store1 starts as the leader of term 1, so runs begin without an election.
-    pub fn new(me: usize, nodes: usize) -> Self {
+    pub fn new(me: StoreIx, nodes: usize) -> Self {
+        let first = me == StoreIx::FIRST;
         Raft {
             me,
             term: 1,
-            voted_for: Some(0),
+            voted_for: Some(StoreIx::FIRST),
             log: Vec::new(),
             commit_len: 0,
             applied_len: 0,
-            role: if me == 0 {
+            role: if first {
                 Role::Leader
             } else {
-                Role::Follower { leader: Some(0) }
+                Role::Follower {
+                    leader: Some(StoreIx::FIRST),
+                }
             },
             votes: 0,
             match_len: vec![0; nodes],
@@ -86,7 +94,7 @@ impl Raft {
             last_ack: vec![0; nodes],
             unanswered: vec![0; nodes],
             batched: vec![false; nodes],
-            ready: me == 0,
+            ready: first,
         }
     }
 
@@ -102,7 +110,7 @@ impl Raft {
         self.voted_for = None;
     }
 
-    pub fn become_follower(&mut self, leader: Option<usize>) {
+    pub fn become_follower(&mut self, leader: Option<StoreIx>) {
         self.role = Role::Follower { leader };
         self.ready = false;
     }
@@ -112,20 +120,15 @@ impl Raft {
     }
 }
 
-impl Sim<'_> {
-    fn raft(&mut self, me: NodeId) -> &mut Raft {
-        let si = self.store_index(me);
-        self.stores[si]
-            .raft
-            .as_mut()
-            .expect("consensus topology gives every store node a raft state")
+impl StoreNode {
+    fn raft(&mut self) -> &mut Raft {
+        match &mut self.kind {
+            Kind::Consensus(r) => r,
+            _ => unreachable!("only a consensus node runs Raft handlers"),
+        }
     }
 
-    fn mono(&self, me: NodeId) -> i64 {
-        self.nodes[me as usize].clock.monotonic(self.now)
-    }
-
-    pub(super) fn raft_receive(&mut self, me: NodeId, from: NodeId, msg: Msg) {
+    pub(super) fn raft_receive(&mut self, cx: &Ctx, out: &mut Outbox, from: NodeId, msg: Msg) {
         match msg {
             Msg::Append {
                 term,
@@ -135,7 +138,8 @@ impl Sim<'_> {
                 commit_len,
                 sent_ms,
             } => self.on_append(
-                me,
+                cx,
+                out,
                 from,
                 (term, prev_len, prev_term, commit_len, sent_ms),
                 entries,
@@ -145,46 +149,45 @@ impl Sim<'_> {
                 ok,
                 len,
                 echo_ms,
-            } => self.on_append_reply(me, from, term, ok, len, echo_ms),
+            } => self.on_append_reply(cx, out, from, (term, ok, len, echo_ms)),
             Msg::Vote {
                 term,
                 last_len,
                 last_term,
                 pre,
-            } => self.on_vote(me, from, (term, last_len, last_term), pre),
+            } => self.on_vote(cx, out, from, (term, last_len, last_term), pre),
             Msg::VoteReply { term, granted, pre } => {
-                self.on_vote_reply(me, from, term, granted, pre)
+                self.on_vote_reply(cx, out, from, term, granted, pre)
             }
-            _ => self.raft_client(me, from, msg),
+            _ => self.raft_client(cx, out, from, msg),
         }
     }
 
-    fn raft_client(&mut self, me: NodeId, from: NodeId, msg: Msg) {
+    fn raft_client(&mut self, cx: &Ctx, out: &mut Outbox, from: NodeId, msg: Msg) {
         let Some(token) = client_token(&msg) else {
             return;
         };
-        let role = self.raft(me).role;
+        let role = self.raft().role;
         if role != Role::Leader {
             let leader = match role {
-                Role::Follower { leader } => leader.map(|l| self.store_id(l)),
+                Role::Follower { leader } => leader,
                 _ => None,
             };
-            self.send(me, from, Msg::NotLeader { token, leader });
+            out.send(from, Msg::NotLeader { token, leader });
             return;
         }
-        let si = self.store_index(me);
         match msg {
             Msg::Acquire { key, reenter, .. } => {
                 let k = key as usize;
-                let table = &self.stores[si].table;
+                let table = &self.table;
                 let holder = table.held[k].as_ref().map(|h| h.token);
-                let delayed = table.delay_until[k] > self.lease_clock(me);
-                let retry_mode = self.sc.lock.waiting == Waiting::Retry;
+                let delayed = table.delay_until[k] > lease_now(cx);
+                let retry_mode = cx.sc.lock.waiting == Waiting::Retry;
                 // A refusal needs no agreement: a stale leader refusing is still safe. One
                 // that has not heard from a majority lately says so rather than guess.
                 let why = if !retry_mode {
                     None
-                } else if !self.leader_has_quorum(me) {
+                } else if !self.leader_has_quorum(cx) {
                     Some(Refusal::NoMajority)
                 } else if delayed {
                     Some(Refusal::LockDelay)
@@ -194,13 +197,14 @@ impl Sim<'_> {
                         .map(|holder| Refusal::Held { holder })
                 };
                 if let Some(why) = why {
-                    self.record(me, EventKind::Refused { key, token, why });
+                    out.record(EventKind::Refused { key, token, why });
                     let answer = AcquireAnswer::Refused { why };
-                    self.send(me, from, Msg::AcquireReply { key, token, answer });
+                    out.send(from, Msg::AcquireReply { key, token, answer });
                     return;
                 }
                 self.propose(
-                    me,
+                    cx,
+                    out,
                     Command::Acquire {
                         key,
                         token,
@@ -208,17 +212,17 @@ impl Sim<'_> {
                     },
                 );
             }
-            Msg::Release { key, .. } => self.propose(me, Command::Release { key, token }),
+            Msg::Release { key, .. } => self.propose(cx, out, Command::Release { key, token }),
             Msg::Renew { key, .. } => {
-                let now = self.lease_clock(me);
+                let now = lease_now(cx);
                 // A lease already due is not revived: its expiry may be on its way to a
                 // majority. A leader that has not caught up may still hold a released lock,
                 // and one a majority has not answered lately may have been deposed.
-                let ready = self.raft(me).ready;
-                let held = self.stores[si].table.held[key as usize]
+                let ready = self.raft().ready;
+                let held = self.table.held[key as usize]
                     .as_ref()
                     .is_some_and(|h| h.token == token && h.expires.is_some_and(|e| e > now));
-                let refused = if !ready || !self.leader_has_quorum(me) {
+                let refused = if !ready || !self.leader_has_quorum(cx) {
                     Some(Refusal::NoMajority)
                 } else if !held {
                     Some(Refusal::LeaseGone)
@@ -226,51 +230,52 @@ impl Sim<'_> {
                     None
                 };
                 if refused.is_none() {
-                    let ttl = self.sc.lock.ttl_ms;
-                    if let Some(h) = self.stores[si].table.held[key as usize].as_mut() {
+                    let ttl = cx.sc.lock.ttl_ms;
+                    if let Some(h) = self.table.held[key as usize].as_mut() {
                         h.expires = Some(now + ttl as i64);
                     }
-                    self.lease_extended(me, key, token);
+                    self.lease_extended(cx, out, key, token);
                 }
-                self.answer_renew(me, from, key, token, refused);
+                self.answer_renew(out, from, key, token, refused);
             }
             _ => {}
         }
     }
 
     /// Whether a majority (this leader included) answered within `failover_ms`.
-    fn leader_has_quorum(&mut self, me: NodeId) -> bool {
-        let now = self.mono(me);
-        let window = self.sc.store.failover_ms as i64;
-        let majority = self.majority();
-        let r = self.raft(me);
+    fn leader_has_quorum(&mut self, cx: &Ctx) -> bool {
+        let now = cx.monotonic();
+        let window = cx.sc.store.failover_ms as i64;
+        let majority = cx.layout.majority();
+        let r = self.raft();
         let fresh = (0..r.last_ack.len())
-            .filter(|&i| i == r.me || now - r.last_ack[i] <= window)
+            .filter(|&i| i == r.me.index() || now - r.last_ack[i] <= window)
             .count();
         fresh >= majority
     }
 
-    fn propose(&mut self, me: NodeId, cmd: Command) {
-        let r = self.raft(me);
+    fn propose(&mut self, cx: &Ctx, out: &mut Outbox, cmd: Command) {
+        let r = self.raft();
         let term = r.term;
         r.log.push(LogEntry { term, cmd });
         let len = r.log.len();
-        r.match_len[r.me] = len;
-        self.advance_commit(me);
-        self.broadcast_append(me);
+        r.match_len[r.me.index()] = len;
+        self.advance_commit(cx, out);
+        self.broadcast_append(cx, out);
     }
 
-    fn broadcast_append(&mut self, me: NodeId) {
-        for other in 0..self.stores.len() {
-            if other != self.store_index(me) {
-                self.send_append(me, other);
+    fn broadcast_append(&mut self, cx: &Ctx, out: &mut Outbox) {
+        for other in cx.layout.store_ixs() {
+            if other != self.me {
+                self.send_append(cx, out, other);
             }
         }
     }
 
-    fn send_append(&mut self, me: NodeId, to: usize) {
-        let sent_ms = self.mono(me);
-        let r = self.raft(me);
+    fn send_append(&mut self, cx: &Ctx, out: &mut Outbox, peer: StoreIx) {
+        let sent_ms = cx.monotonic();
+        let to = peer.index();
+        let r = self.raft();
         let prev_len = r.next_len[to].min(r.log.len());
         let prev_term = if prev_len == 0 {
             0
@@ -296,22 +301,24 @@ impl Sim<'_> {
             commit_len: r.commit_len,
             sent_ms,
         };
-        let to = self.store_id(to);
-        self.send(me, to, msg);
+        out.send(cx.layout.store_id(peer), msg);
     }
 
     /// `head`: the append's term, previous length and term, commit length and send time.
     fn on_append(
         &mut self,
-        me: NodeId,
+        cx: &Ctx,
+        out: &mut Outbox,
         from: NodeId,
         head: (u64, usize, u64, usize, i64),
         entries: Vec<LogEntry>,
     ) {
         let (term, prev_len, prev_term, commit_len, echo_ms) = head;
-        let leader = self.store_index(from);
-        let mono = self.mono(me);
-        let r = self.raft(me);
+        let Some(leader) = cx.layout.store_ix(from) else {
+            return;
+        };
+        let mono = cx.monotonic();
+        let r = self.raft();
         if term < r.term {
             let reply = Msg::AppendReply {
                 term: r.term,
@@ -319,7 +326,7 @@ impl Sim<'_> {
                 len: r.log.len(),
                 echo_ms,
             };
-            self.send(me, from, reply);
+            out.send(from, reply);
             return;
         }
         let was_leader = r.role == Role::Leader;
@@ -331,17 +338,15 @@ impl Sim<'_> {
             leader: Some(leader),
         };
         if was_leader {
-            self.record(me, EventKind::SteppedDown { term });
+            out.record(EventKind::SteppedDown { term });
         }
-        let si = self.store_index(me);
-        self.stores[si].last_heard = mono;
-        let r = self.raft(me);
+        self.last_heard = mono;
+        let r = self.raft();
         let matches =
             prev_len <= r.log.len() && (prev_len == 0 || r.log[prev_len - 1].term == prev_term);
         if !matches {
             let len = r.log.len().min(prev_len.saturating_sub(1));
-            self.send(
-                me,
+            out.send(
                 from,
                 Msg::AppendReply {
                     term,
@@ -367,13 +372,12 @@ impl Sim<'_> {
             r.log.push(e);
         }
         for (key, token, index) in logged {
-            self.record(me, EventKind::Logged { key, token, index });
+            out.record(EventKind::Logged { key, token, index });
         }
-        let r = self.raft(me);
+        let r = self.raft();
         r.commit_len = r.commit_len.max(commit_len.min(end));
-        self.apply_committed(me);
-        self.send(
-            me,
+        self.apply_committed(cx, out);
+        out.send(
             from,
             Msg::AppendReply {
                 term,
@@ -384,19 +388,23 @@ impl Sim<'_> {
         );
     }
 
+    /// `reply`: the reply's term, whether it matched, the follower's log length and the
+    /// send time it echoes.
     fn on_append_reply(
         &mut self,
-        me: NodeId,
+        cx: &Ctx,
+        out: &mut Outbox,
         from: NodeId,
-        term: u64,
-        ok: bool,
-        len: usize,
-        echo_ms: i64,
+        reply: (u64, bool, usize, i64),
     ) {
-        let peer = self.store_index(from);
-        let r = self.raft(me);
+        let (term, ok, len, echo_ms) = reply;
+        let Some(peer) = cx.layout.store_ix(from) else {
+            return;
+        };
+        let p = peer.index();
+        let r = self.raft();
         if term > r.term {
-            self.step_down(me, term);
+            self.step_down(out, term);
             return;
         }
         if r.role != Role::Leader || term < r.term {
@@ -404,49 +412,48 @@ impl Sim<'_> {
         }
         // Fresh as of when the leader sent what this answers, not when it arrived: a reply
         // that waited out a pause says nothing about now.
-        r.last_ack[peer] = r.last_ack[peer].max(echo_ms);
-        r.unanswered[peer] = 0;
+        r.last_ack[p] = r.last_ack[p].max(echo_ms);
+        r.unanswered[p] = 0;
         if ok {
-            r.match_len[peer] = r.match_len[peer].max(len);
-            r.next_len[peer] = len;
-            let next_batch = r.batched[peer] && len < r.log.len();
-            self.advance_commit(me);
+            r.match_len[p] = r.match_len[p].max(len);
+            r.next_len[p] = len;
+            let next_batch = r.batched[p] && len < r.log.len();
+            self.advance_commit(cx, out);
             if next_batch {
-                self.send_append(me, peer);
+                self.send_append(cx, out, peer);
             }
         } else {
-            r.next_len[peer] = len;
-            self.send_append(me, peer);
+            r.next_len[p] = len;
+            self.send_append(cx, out, peer);
         }
     }
 
     /// CheckQuorum (etcd): a leader no majority has answered for `failover_ms` may have been
     /// replaced on the other side of a partition, so it stops leading. Its clients, told it
     /// is not the leader, try the next node.
-    fn lost_quorum(&mut self, me: NodeId) {
-        let si = self.store_index(me);
-        self.stores[si].last_heard = self.mono(me);
-        let r = self.raft(me);
+    fn lost_quorum(&mut self, cx: &Ctx, out: &mut Outbox) {
+        self.last_heard = cx.monotonic();
+        let r = self.raft();
         r.become_follower(None);
         let term = r.term;
-        self.record(me, EventKind::SteppedDown { term });
+        out.record(EventKind::SteppedDown { term });
     }
 
-    fn step_down(&mut self, me: NodeId, term: u64) {
-        let r = self.raft(me);
+    fn step_down(&mut self, out: &mut Outbox, term: u64) {
+        let r = self.raft();
         let was_leader = r.role == Role::Leader;
         r.term = term;
         r.voted_for = None;
         r.role = Role::Follower { leader: None };
         if was_leader {
-            self.record(me, EventKind::SteppedDown { term });
+            out.record(EventKind::SteppedDown { term });
         }
     }
 
     /// Decides every entry of this term that a majority has, and applies it.
-    fn advance_commit(&mut self, me: NodeId) {
-        let majority = self.majority();
-        let r = self.raft(me);
+    fn advance_commit(&mut self, cx: &Ctx, out: &mut Outbox) {
+        let majority = cx.layout.majority();
+        let r = self.raft();
         for n in (r.commit_len + 1..=r.log.len()).rev() {
             // Only entries of the leader's own term are decided by counting (Raft §5.4.2).
             if r.log[n - 1].term != r.term {
@@ -457,12 +464,12 @@ impl Sim<'_> {
                 break;
             }
         }
-        self.apply_committed(me);
+        self.apply_committed(cx, out);
     }
 
-    fn apply_committed(&mut self, me: NodeId) {
+    fn apply_committed(&mut self, cx: &Ctx, out: &mut Outbox) {
         loop {
-            let r = self.raft(me);
+            let r = self.raft();
             if r.applied_len >= r.commit_len {
                 return;
             }
@@ -471,39 +478,38 @@ impl Sim<'_> {
             r.applied_len = index;
             // Only a leader a majority has recently answered speaks for the store; one that
             // may have been deposed applies silently, promising nothing.
-            let leader = r.role == Role::Leader && self.leader_has_quorum(me);
-            self.apply(me, index as u64, cmd, leader);
+            let leader = r.role == Role::Leader && self.leader_has_quorum(cx);
+            self.apply(cx, out, index as u64, cmd, leader);
         }
     }
 
     /// Applies one decided entry to the lock table. Every node does the same; only the
     /// leader records it and answers clients. `index` is the entry's log position, used as
     /// the fencing token (like etcd's revision).
-    fn apply(&mut self, me: NodeId, index: u64, cmd: Command, leader: bool) {
-        let si = self.store_index(me);
-        let design = self.sc.lock.design;
-        let lease_ms = self.lease_ms();
+    fn apply(&mut self, cx: &Ctx, out: &mut Outbox, index: u64, cmd: Command, leader: bool) {
+        let design = cx.sc.lock.design;
+        let lease_ms = lease_ms(cx);
         match cmd {
-            Command::Noop if leader => self.caught_up(me),
+            Command::Noop if leader => self.caught_up(cx, out),
             Command::Noop => {}
             Command::GrantNext { key } => {
-                self.stores[si].table.delayed[key as usize] = false;
-                self.raft_grant_next(me, key, leader);
+                self.table.delayed[key as usize] = false;
+                self.raft_grant_next(cx, out, key, leader);
             }
             Command::SkipTurn { key, token } => {
-                let table = &mut self.stores[si].table;
+                let table = &mut self.table;
                 if table.turn[key as usize] == Some(token) {
                     table.turn[key as usize] = None;
-                    self.raft_grant_next(me, key, leader);
+                    self.raft_grant_next(cx, out, key, leader);
                 }
             }
             Command::ForceRelease { key } => {
-                let held = self.stores[si].table.held[key as usize].take();
+                let held = self.table.held[key as usize].take();
                 if leader {
                     let holder = held.map(|h| h.token);
-                    self.record(me, EventKind::ForceReleased { key, holder });
+                    out.record(EventKind::ForceReleased { key, holder });
                 }
-                self.raft_grant_next(me, key, leader);
+                self.raft_grant_next(cx, out, key, leader);
             }
             Command::Acquire {
                 key,
@@ -511,8 +517,8 @@ impl Sim<'_> {
                 reenter,
             } => {
                 let k = key as usize;
-                let counts = self.sc.lock.reentrant && self.sc.lock.hold_count;
-                let table = &mut self.stores[si].table;
+                let counts = cx.sc.lock.reentrant && cx.sc.lock.hold_count;
+                let table = &mut self.table;
                 let refusal = match (&table.held[k], table.turn[k]) {
                     (Some(h), _) if h.token == token => None,
                     (Some(h), _) => Some(Refusal::Held { holder: h.token }),
@@ -522,14 +528,14 @@ impl Sim<'_> {
                 };
                 let answer = match (refusal, &mut table.held[k]) {
                     (Some(why), _) => {
-                        let answer = if self.sc.lock.waiting == Waiting::Fair {
+                        let answer = if cx.sc.lock.waiting == Waiting::Fair {
                             table.enqueue(k, token);
                             AcquireAnswer::Queued
                         } else {
                             AcquireAnswer::Refused { why }
                         };
                         if leader {
-                            self.record(me, EventKind::Refused { key, token, why });
+                            out.record(EventKind::Refused { key, token, why });
                         }
                         answer
                     }
@@ -546,24 +552,24 @@ impl Sim<'_> {
                     }
                     (None, None) => {
                         table.turn[k] = None;
-                        let fence = self.raft_grant(me, key, token, index, leader);
+                        let fence = self.raft_grant(cx, out, key, token, index, leader);
                         AcquireAnswer::Granted { fence, lease_ms }
                     }
                 };
                 if leader {
-                    self.send(me, token.worker, Msg::AcquireReply { key, token, answer });
+                    out.send(token.worker, Msg::AcquireReply { key, token, answer });
                 }
             }
             Command::Release { key, token } => {
                 let k = key as usize;
-                let table = &mut self.stores[si].table;
+                let table = &mut self.table;
                 table.queue[k].retain(|t| *t != token);
                 if table.turn[k] == Some(token) {
                     // A waiter that gives up its place passes the turn on.
                     table.turn[k] = None;
-                    self.raft_grant_next(me, key, leader);
+                    self.raft_grant_next(cx, out, key, leader);
                 }
-                let table = &mut self.stores[si].table;
+                let table = &mut self.table;
                 let mine = table.held[k].as_ref().is_some_and(|h| h.token == token);
                 let blind = !design.checks_owner();
                 match &mut table.held[k] {
@@ -572,44 +578,41 @@ impl Sim<'_> {
                         let holder = h.token;
                         table.held[k] = None;
                         if leader {
-                            self.record(
-                                me,
-                                EventKind::Removed {
-                                    key,
-                                    holder,
-                                    by: token,
-                                },
-                            );
+                            out.record(EventKind::Removed {
+                                key,
+                                holder,
+                                by: token,
+                            });
                         }
-                        self.raft_grant_next(me, key, leader);
+                        self.raft_grant_next(cx, out, key, leader);
                     }
                     _ => {
                         if leader {
-                            self.record(me, EventKind::ReleaseIgnored { key, by: token });
+                            out.record(EventKind::ReleaseIgnored { key, by: token });
                         }
                     }
                 }
                 if leader {
-                    self.send(me, token.worker, Msg::ReleaseReply { key, token });
+                    out.send(token.worker, Msg::ReleaseReply { key, token });
                 }
             }
             Command::Expire { key, token } => {
                 let k = key as usize;
-                let table = &mut self.stores[si].table;
+                let table = &mut self.table;
                 if table.held[k].as_ref().is_some_and(|h| h.token == token) {
                     table.held[k] = None;
-                    let delay = self.sc.lock.lock_delay_ms as i64;
+                    let delay = cx.sc.lock.lock_delay_ms as i64;
                     if leader {
-                        self.record(me, EventKind::Expired { key, token });
+                        out.record(EventKind::Expired { key, token });
                     }
                     if delay == 0 {
-                        self.raft_grant_next(me, key, leader);
+                        self.raft_grant_next(cx, out, key, leader);
                     } else {
                         // Lock-delay: no grant until a later entry, proposed by the leader once
                         // the delay is over, ends it.
-                        self.stores[si].table.delayed[k] = true;
+                        self.table.delayed[k] = true;
                         if leader {
-                            self.set_timer(me, delay, Timer::LockDelayOver { key });
+                            out.timer(delay, Timer::LockDelayOver { key });
                         }
                     }
                 }
@@ -619,34 +622,31 @@ impl Sim<'_> {
 
     fn raft_grant(
         &mut self,
-        me: NodeId,
+        cx: &Ctx,
+        out: &mut Outbox,
         key: KeyId,
         token: Token,
         index: u64,
         leader: bool,
     ) -> Option<u64> {
-        let si = self.store_index(me);
-        let fence = (self.sc.lock.design == Design::Fencing).then_some(index);
+        let fence = (cx.sc.lock.design == Design::Fencing).then_some(index);
         let mut held = Held::new(token, fence);
-        let lease_ms = self.lease_ms();
+        let lease_ms = lease_ms(cx);
         if leader && let Some(ttl) = lease_ms {
-            held.expires = Some(self.lease_clock(me) + ttl as i64);
+            held.expires = Some(lease_now(cx) + ttl as i64);
         }
-        self.stores[si].table.held[key as usize] = Some(held);
+        self.table.held[key as usize] = Some(held);
         // A new leader still applying its predecessors' entries takes their leases over
         // once it has caught up ([`Sim::caught_up`]); only its own term's grants are new.
-        if leader && self.raft(me).ready {
-            self.record(
-                me,
-                EventKind::Granted {
-                    key,
-                    token,
-                    fence,
-                    lease_ms,
-                    took_over: false,
-                },
-            );
-            self.arm_expiry(me, key, token);
+        if leader && self.raft().ready {
+            out.record(EventKind::Granted {
+                key,
+                token,
+                fence,
+                lease_ms,
+                took_over: false,
+            });
+            self.arm_expiry(cx, out, key, token);
         }
         fence
     }
@@ -654,10 +654,9 @@ impl Sim<'_> {
     /// `fair`: if the key is free, the head of its queue is told it is its turn (ZooKeeper's
     /// lock recipe: its watch fires and it takes the lock with its own request). Every node
     /// records the turn; the leader sends the notification and gives it a lease length.
-    fn raft_grant_next(&mut self, me: NodeId, key: KeyId, leader: bool) {
-        let si = self.store_index(me);
+    fn raft_grant_next(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId, leader: bool) {
         let k = key as usize;
-        let table = &mut self.stores[si].table;
+        let table = &mut self.table;
         if table.held[k].is_some() || table.turn[k].is_some() || table.delayed[k] {
             return;
         }
@@ -666,79 +665,74 @@ impl Sim<'_> {
         };
         table.turn[k] = Some(next);
         if leader {
-            self.tell_turn(me, key, next);
+            self.tell_turn(cx, out, key, next);
         }
     }
 
     /// An operator deletes `key`: proposed on the leader, applied by every node.
-    pub(super) fn raft_force_release(&mut self, me: NodeId, key: KeyId) {
-        if self.raft(me).role == Role::Leader {
-            self.propose(me, Command::ForceRelease { key });
+    pub(super) fn raft_force_release(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId) {
+        if self.raft().role == Role::Leader {
+            self.propose(cx, out, Command::ForceRelease { key });
         }
     }
 
     /// The leader's lease clock says the lease is over: propose its expiry.
-    pub(super) fn raft_expire_if_due(&mut self, me: NodeId, key: KeyId) {
-        let si = self.store_index(me);
-        let now = self.lease_clock(me);
-        let due = self.stores[si].table.held[key as usize]
+    pub(super) fn raft_expire_if_due(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId) {
+        let now = lease_now(cx);
+        let due = self.table.held[key as usize]
             .as_ref()
             .filter(|h| h.expires.is_some_and(|e| e <= now))
             .map(|h| h.token);
         if let Some(token) = due {
-            self.propose(me, Command::Expire { key, token });
+            self.propose(cx, out, Command::Expire { key, token });
             // If the expiry is not decided (no majority), propose it again later.
-            self.set_timer(
-                me,
-                self.sc.store.failover_ms as i64,
-                Timer::Expire { key, token },
-            );
+            out.timer(cx.sc.store.failover_ms as i64, Timer::Expire { key, token });
         }
     }
 
-    pub(super) fn raft_timer(&mut self, me: NodeId, timer: Timer) {
-        let si = self.store_index(me);
+    pub(super) fn raft_timer(&mut self, cx: &Ctx, out: &mut Outbox, timer: Timer) {
         match timer {
-            Timer::Heartbeat if self.raft(me).role == Role::Leader => {
-                self.broadcast_append(me);
-                self.set_timer(me, self.heartbeat_ms(), Timer::Heartbeat);
+            Timer::Heartbeat if self.raft().role == Role::Leader => {
+                self.broadcast_append(cx, out);
+                out.timer(heartbeat_ms(cx), Timer::Heartbeat);
             }
             Timer::LeaderCheck => {
-                self.set_timer(me, self.heartbeat_ms(), Timer::LeaderCheck);
-                if self.raft(me).role == Role::Leader {
-                    if !self.leader_has_quorum(me) {
-                        self.lost_quorum(me);
+                out.timer(heartbeat_ms(cx), Timer::LeaderCheck);
+                if self.raft().role == Role::Leader {
+                    if !self.leader_has_quorum(cx) {
+                        self.lost_quorum(cx, out);
                     }
                     return;
                 }
-                let patience = self.sc.store.failover_ms as i64 + si as i64 * self.heartbeat_ms();
-                if self.mono(me) - self.stores[si].last_heard >= patience {
-                    self.campaign(me, true);
+                let patience =
+                    cx.sc.store.failover_ms as i64 + self.me.index() as i64 * heartbeat_ms(cx);
+                if cx.monotonic() - self.last_heard >= patience {
+                    self.campaign(cx, out, true);
                 }
             }
-            Timer::LockDelayOver { key } if self.raft(me).role == Role::Leader => {
-                self.propose(me, Command::GrantNext { key });
+            Timer::LockDelayOver { key } if self.raft().role == Role::Leader => {
+                self.propose(cx, out, Command::GrantNext { key });
             }
             Timer::TurnOver { key, token }
-                if self.raft(me).role == Role::Leader
-                    && self.stores[si].table.turn[key as usize] == Some(token) =>
+                if self.raft().role == Role::Leader
+                    && self.table.turn[key as usize] == Some(token) =>
             {
-                self.propose(me, Command::SkipTurn { key, token });
+                self.propose(cx, out, Command::SkipTurn { key, token });
             }
             Timer::Expire { key, token } => {
-                let still = self.raft(me).role == Role::Leader
-                    && self.stores[si].table.held[key as usize]
+                let still = self.raft().role == Role::Leader
+                    && self.table.held[key as usize]
                         .as_ref()
                         .is_some_and(|h| h.token == token);
                 if still {
-                    let before = self.stores[si].table.held[key as usize]
+                    let before = self.table.held[key as usize]
                         .as_ref()
                         .and_then(|h| h.expires);
-                    let now = self.lease_clock(me);
+                    let now = lease_now(cx);
                     if before.is_some_and(|e| e <= now) {
-                        self.raft_expire_if_due(me, key);
+                        self.raft_expire_if_due(cx, out, key);
                     } else {
-                        self.arm_expiry(me, key, token);
+                        self.arm_expiry(cx, out, key, token);
                     }
                 }
             }
@@ -750,11 +744,10 @@ impl Sim<'_> {
     /// would win, without raising its own term (etcd's PreVote; Raft thesis §9.6): a node cut
     /// off from the majority never wins one, so when it comes back its term has not grown
     /// past the majority's and it cannot depose their leader.
-    fn campaign(&mut self, me: NodeId, pre: bool) {
-        let si = self.store_index(me);
-        let mono = self.mono(me);
-        self.stores[si].last_heard = mono;
-        let r = self.raft(me);
+    fn campaign(&mut self, cx: &Ctx, out: &mut Outbox, pre: bool) {
+        let mono = cx.monotonic();
+        self.last_heard = mono;
+        let r = self.raft();
         if pre {
             r.role = Role::PreCandidate;
         } else {
@@ -762,30 +755,38 @@ impl Sim<'_> {
             r.role = Role::Candidate;
             r.voted_for = Some(r.me);
         }
-        r.votes = 1 << r.me;
+        r.votes = 1 << r.me.index();
         let msg = Msg::Vote {
             term: r.term + u64::from(pre),
             last_len: r.log.len(),
             last_term: r.last_term(),
             pre,
         };
-        for other in 0..self.stores.len() {
-            if other != si {
-                let to = self.store_id(other);
-                self.send(me, to, msg.clone());
+        for other in cx.layout.store_ixs() {
+            if other != self.me {
+                let to = cx.layout.store_id(other);
+                out.send(to, msg.clone());
             }
         }
     }
 
     /// `bid`: the term asked for, and the length and last term of the candidate's log.
-    fn on_vote(&mut self, me: NodeId, from: NodeId, bid: (u64, usize, u64), pre: bool) {
+    fn on_vote(
+        &mut self,
+        cx: &Ctx,
+        out: &mut Outbox,
+        from: NodeId,
+        bid: (u64, usize, u64),
+        pre: bool,
+    ) {
         let (term, last_len, last_term) = bid;
-        let candidate = self.store_index(from);
-        let si = self.store_index(me);
-        let mono = self.mono(me);
-        let window = self.sc.store.failover_ms as i64;
-        let heard = mono - self.stores[si].last_heard < window;
-        let r = self.raft(me);
+        let Some(candidate) = cx.layout.store_ix(from) else {
+            return;
+        };
+        let mono = cx.monotonic();
+        let window = cx.sc.store.failover_ms as i64;
+        let heard = mono - self.last_heard < window;
+        let r = self.raft();
         // CheckQuorum's other half (etcd): a node that has a live leader ignores a bid for a
         // newer term, so a node that was cut off cannot depose it.
         let in_lease = match r.role {
@@ -805,13 +806,13 @@ impl Sim<'_> {
                 granted,
                 pre,
             };
-            self.send(me, from, reply);
+            out.send(from, reply);
             return;
         }
         if term > r.term {
-            self.step_down(me, term);
+            self.step_down(out, term);
         }
-        let r = self.raft(me);
+        let r = self.raft();
         let granted = term == r.term && r.voted_for.is_none_or(|v| v == candidate) && up_to_date;
         if granted {
             r.voted_for = Some(candidate);
@@ -822,90 +823,96 @@ impl Sim<'_> {
             pre,
         };
         if granted {
-            self.stores[si].last_heard = mono;
+            self.last_heard = mono;
         }
-        self.send(me, from, reply);
+        out.send(from, reply);
     }
 
-    fn on_vote_reply(&mut self, me: NodeId, from: NodeId, term: u64, granted: bool, pre: bool) {
-        let voter = self.store_index(from);
-        let majority = self.majority();
-        let r = self.raft(me);
+    fn on_vote_reply(
+        &mut self,
+        cx: &Ctx,
+        out: &mut Outbox,
+        from: NodeId,
+        term: u64,
+        granted: bool,
+        pre: bool,
+    ) {
+        let Some(voter) = cx.layout.store_ix(from) else {
+            return;
+        };
+        let majority = cx.layout.majority();
+        let r = self.raft();
         if pre {
             if r.role != Role::PreCandidate {
                 return;
             }
             if !granted {
                 if term > r.term {
-                    self.step_down(me, term);
+                    self.step_down(out, term);
                 }
                 return;
             }
             if term != r.term + 1 {
                 return;
             }
-            r.votes |= 1 << voter;
+            r.votes |= 1 << voter.index();
             if r.votes.count_ones() as usize >= majority {
-                self.campaign(me, false);
+                self.campaign(cx, out, false);
             }
             return;
         }
         if term > r.term {
-            self.step_down(me, term);
+            self.step_down(out, term);
             return;
         }
         if r.role != Role::Candidate || term != r.term || !granted {
             return;
         }
-        r.votes |= 1 << voter;
+        r.votes |= 1 << voter.index();
         if (r.votes.count_ones() as usize) < majority {
             return;
         }
-        self.become_leader(me);
+        self.become_leader(cx, out);
     }
 
     /// The new leader's first entry is applied: its lock table now holds every decided
     /// change. It takes over every lease in it, and as it cannot know how much of each is
     /// left, it restarts them in full (etcd's lessor `Promote`).
-    fn caught_up(&mut self, me: NodeId) {
-        let si = self.store_index(me);
-        self.raft(me).ready = true;
+    fn caught_up(&mut self, cx: &Ctx, out: &mut Outbox) {
+        self.raft().ready = true;
         // What the old leader's timers were waiting for, the new one waits for again in full.
-        for key in 0..self.keys.len() as KeyId {
-            let table = &self.stores[si].table;
+        for key in 0..self.table.keys() as KeyId {
+            let table = &self.table;
             let (delayed, turn) = (table.delayed[key as usize], table.turn[key as usize]);
             if delayed {
-                let delay = self.sc.lock.lock_delay_ms as i64;
-                self.set_timer(me, delay, Timer::LockDelayOver { key });
+                let delay = cx.sc.lock.lock_delay_ms as i64;
+                out.timer(delay, Timer::LockDelayOver { key });
             }
             if let Some(token) = turn {
-                self.tell_turn(me, key, token);
+                self.tell_turn(cx, out, key, token);
             }
         }
-        let lease_ms = self.lease_ms();
-        let now = self.lease_clock(me);
-        for key in 0..self.keys.len() as KeyId {
-            if let Some(h) = self.stores[si].table.held[key as usize].as_mut() {
+        let lease_ms = lease_ms(cx);
+        let now = lease_now(cx);
+        for key in 0..self.table.keys() as KeyId {
+            if let Some(h) = self.table.held[key as usize].as_mut() {
                 h.expires = lease_ms.map(|ttl| now + ttl as i64);
                 let (token, fence) = (h.token, h.fence);
-                self.record(
-                    me,
-                    EventKind::Granted {
-                        key,
-                        token,
-                        fence,
-                        lease_ms,
-                        took_over: true,
-                    },
-                );
-                self.arm_expiry(me, key, token);
+                out.record(EventKind::Granted {
+                    key,
+                    token,
+                    fence,
+                    lease_ms,
+                    took_over: true,
+                });
+                self.arm_expiry(cx, out, key, token);
             }
         }
     }
 
-    fn become_leader(&mut self, me: NodeId) {
-        let mono = self.mono(me);
-        let r = self.raft(me);
+    fn become_leader(&mut self, cx: &Ctx, out: &mut Outbox) {
+        let mono = cx.monotonic();
+        let r = self.raft();
         r.role = Role::Leader;
         r.ready = false;
         let len = r.log.len();
@@ -915,9 +922,9 @@ impl Sim<'_> {
         r.unanswered.iter_mut().for_each(|u| *u = 0);
         r.batched.iter_mut().for_each(|b| *b = false);
         let term = r.term;
-        self.record(me, EventKind::BecameLeader { term });
-        self.propose(me, Command::Noop);
-        self.set_timer(me, self.heartbeat_ms(), Timer::Heartbeat);
+        out.record(EventKind::BecameLeader { term });
+        self.propose(cx, out, Command::Noop);
+        out.timer(heartbeat_ms(cx), Timer::Heartbeat);
     }
 }
 

@@ -20,10 +20,12 @@
 use std::cmp::Reverse;
 use std::collections::VecDeque;
 
+use super::super::Timer;
+use super::super::layout::StoreIx;
 use super::super::msg::{Copy, Msg, ReplEntry, ReplId, SyncAnswer};
-use super::super::{Sim, Timer};
-use super::Role;
+use super::super::outbox::{Ctx, Outbox};
 use super::table::{Held, LockTable};
+use super::{Kind, StoreNode, heartbeat_ms};
 use crate::scenario::Persistence;
 use crate::trace::{EventKind, KeyId, NodeId};
 
@@ -31,40 +33,54 @@ use crate::trace::{EventKind, KeyId, NodeId};
 /// lock commands of about a hundred bytes.
 pub const BACKLOG_COMMANDS: usize = 10_000;
 
-/// One node's place in the replication stream, as primary or replica.
+/// A replicated node's role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Primary,
+    /// Follows `primary` if known.
+    Replica {
+        primary: Option<StoreIx>,
+    },
+}
+
+/// A replicated node's state besides its lock table: its role and epoch, and its place in
+/// the replication stream, as primary or replica.
 pub struct Replication {
-    /// This node's store index.
-    node: u32,
+    pub(super) role: Role,
+    /// The failover epoch this node knows of (Sentinel's configuration epoch).
+    pub(super) epoch: u64,
+    /// This node.
+    pub(super) node: StoreIx,
     /// Histories this node has started so far.
-    eras: u32,
+    pub(super) eras: u32,
     /// The history this node's data follows (its own, if it started it).
-    id: ReplId,
+    pub(super) id: ReplId,
     /// Commands applied (replica) or issued (primary) so far.
-    offset: u64,
+    pub(super) offset: u64,
     /// The history this node followed before its promotion, and how far it had got in it:
     /// a replica of that history up to there may still resync partially (Redis PSYNC2).
-    prev: Option<(ReplId, u64)>,
+    pub(super) prev: Option<(ReplId, u64)>,
     /// The last commands, oldest first: offsets `offset - len + 1 ..= offset`.
-    backlog: VecDeque<ReplEntry>,
-    capacity: usize,
+    pub(super) backlog: VecDeque<ReplEntry>,
+    pub(super) capacity: usize,
     /// Primary: the offset sent to the replicas so far.
-    sent: u64,
+    pub(super) sent: u64,
     /// Replica: whether the stream from its primary continues its own data.
-    synced: bool,
+    pub(super) synced: bool,
     /// Replica: the resync request it waits for, and when it asked (monotonic local ms).
-    asked: Option<(u32, i64)>,
-    requests: u32,
+    pub(super) asked: Option<(u32, i64)>,
+    pub(super) requests: u32,
     /// Replica: the failover this node is running, if any.
-    round: Option<Round>,
+    pub(super) round: Option<Round>,
     /// Highest epoch this node has proposed in a failover.
-    proposed: u64,
+    pub(super) proposed: u64,
 }
 
 /// A failover in progress: the offsets of the replicas that answered so far.
-struct Round {
-    epoch: u64,
-    asked: usize,
-    reports: Vec<(usize, u64)>,
+pub(super) struct Round {
+    pub(super) epoch: u64,
+    pub(super) asked: usize,
+    pub(super) reports: Vec<(StoreIx, u64)>,
 }
 
 /// What a replica should do with commands `start + 1 ..= start + n` of its history.
@@ -77,12 +93,24 @@ enum Fit {
 }
 
 impl Replication {
-    /// Every node starts on store1's history at offset 0, in sync: all start empty.
-    pub fn new(node: usize, capacity: usize) -> Self {
+    /// Every node starts on store1's history at offset 0, in sync: all start empty, and
+    /// store1 is the primary of epoch 1.
+    pub fn new(node: StoreIx, capacity: usize) -> Self {
         Replication {
-            node: node as u32,
+            role: if node == StoreIx::FIRST {
+                Role::Primary
+            } else {
+                Role::Replica {
+                    primary: Some(StoreIx::FIRST),
+                }
+            },
+            epoch: 1,
+            node,
             eras: 0,
-            id: ReplId { node: 0, era: 0 },
+            id: ReplId {
+                node: StoreIx::FIRST,
+                era: 0,
+            },
             offset: 0,
             prev: None,
             backlog: VecDeque::new(),
@@ -169,30 +197,34 @@ impl Replication {
     }
 }
 
-impl Sim<'_> {
-    fn repl(&mut self, me: NodeId) -> &mut Replication {
-        let si = self.store_index(me);
-        self.stores[si]
-            .repl
-            .as_mut()
-            .expect("replicated topology gives every store node a replication state")
+impl StoreNode {
+    fn repl(&mut self) -> &mut Replication {
+        match &mut self.kind {
+            Kind::Replicated(r) => r,
+            _ => unreachable!("only a replicated node runs replication handlers"),
+        }
     }
 
-    pub(super) fn replicated_receive(&mut self, me: NodeId, from: NodeId, msg: Msg) {
-        let si = self.store_index(me);
+    pub(super) fn replicated_receive(
+        &mut self,
+        cx: &Ctx,
+        out: &mut Outbox,
+        from: NodeId,
+        msg: Msg,
+    ) {
         match msg {
             Msg::Heartbeat { epoch, id, offset } => {
-                if !self.heard_from_primary(me, from, epoch) {
+                if !self.heard_from_primary(cx, out, from, epoch) {
                     return;
                 }
-                let r = self.repl(me);
+                let r = self.repl();
                 if r.id != id || offset > r.offset {
                     // Commands it never got, or another history: the stream does not go on
                     // from what it has.
                     r.synced = false;
                 }
                 if !r.synced {
-                    self.ask_resync(me, from);
+                    self.ask_resync(cx, out, from);
                 }
             }
             Msg::Stream {
@@ -201,69 +233,71 @@ impl Sim<'_> {
                 start,
                 entries,
             } => {
-                if !self.heard_from_primary(me, from, epoch) {
+                if !self.heard_from_primary(cx, out, from, epoch) {
                     return;
                 }
-                let r = self.repl(me);
+                let r = self.repl();
                 let fit = if r.synced && r.id == id {
                     r.fit(start, entries.len())
                 } else {
                     Fit::Gap
                 };
                 match fit {
-                    Fit::Apply { skip } => self.apply_commands(me, &entries[skip..]),
+                    Fit::Apply { skip } => self.apply_commands(out, &entries[skip..]),
                     Fit::Gap => {
-                        self.repl(me).synced = false;
-                        self.ask_resync(me, from);
+                        self.repl().synced = false;
+                        self.ask_resync(cx, out, from);
                     }
                 }
             }
             Msg::SyncRequest { req, id, offset } => {
-                if self.stores[si].role == Role::Primary {
-                    let answer = self.sync_answer(me, id, offset);
-                    let epoch = self.stores[si].epoch;
-                    self.send(me, from, Msg::SyncReply { req, epoch, answer });
+                if self.repl().role == Role::Primary {
+                    let answer = self.sync_answer(id, offset);
+                    let epoch = self.repl().epoch;
+                    out.send(from, Msg::SyncReply { req, epoch, answer });
                 }
             }
             Msg::SyncReply { req, epoch, answer } => {
-                if !self.heard_from_primary(me, from, epoch) {
+                if !self.heard_from_primary(cx, out, from, epoch) {
                     return;
                 }
-                let r = self.repl(me);
+                let r = self.repl();
                 if r.asked.is_none_or(|(asked, _)| asked != req) {
                     return;
                 }
                 r.asked = None;
-                self.resync(me, from, answer);
+                self.resync(out, from, answer);
             }
             Msg::OffsetQuery { epoch } => {
-                if self.stores[si].role != Role::Primary {
-                    let offset = self.repl(me).offset;
-                    self.send(me, from, Msg::OffsetReport { epoch, offset });
+                if self.repl().role != Role::Primary {
+                    let offset = self.repl().offset;
+                    out.send(from, Msg::OffsetReport { epoch, offset });
                 }
             }
             Msg::OffsetReport { epoch, offset } => {
-                let from_index = self.store_index(from);
-                let Some(round) = self.repl(me).round.as_mut().filter(|r| r.epoch == epoch) else {
+                let Some(from_index) = cx.layout.store_ix(from) else {
+                    return;
+                };
+                let Some(round) = self.repl().round.as_mut().filter(|r| r.epoch == epoch) else {
                     return;
                 };
                 round.reports.push((from_index, offset));
                 if round.reports.len() >= round.asked {
-                    self.choose_primary(me, epoch);
+                    self.choose_primary(cx, out, epoch);
                 }
             }
             Msg::Promote { epoch } => {
-                let s = &self.stores[si];
+                let s = self.repl();
                 if s.role != Role::Primary && epoch > s.epoch {
-                    self.promote(me, epoch);
+                    self.promote(cx, out, epoch);
                 }
             }
-            _ => match self.stores[si].role {
-                Role::Primary => self.serve(me, from, msg),
+            _ => match self.repl().role {
+                Role::Primary => self.serve(cx, out, from, msg),
                 Role::Replica { primary } => {
-                    let leader = primary.map(|p| self.store_id(p));
                     if let Some(token) = client_token(&msg) {
-                        self.send(me, from, Msg::NotLeader { token, leader });
+                        let leader = primary;
+                        out.send(from, Msg::NotLeader { token, leader });
                     }
                 }
             },
@@ -271,16 +305,18 @@ impl Sim<'_> {
     }
 
     /// A message from a primary of `epoch`: follow it if it is current. Returns whether it is.
-    fn heard_from_primary(&mut self, me: NodeId, from: NodeId, epoch: u64) -> bool {
-        let si = self.store_index(me);
-        let from_index = self.store_index(from);
-        let s = &self.stores[si];
+    fn heard_from_primary(&mut self, cx: &Ctx, out: &mut Outbox, from: NodeId, epoch: u64) -> bool {
+        let Some(from_index) = cx.layout.store_ix(from) else {
+            return false;
+        };
+        let me = self.me;
+        let s = self.repl();
         // Two primaries of one epoch (two replicas promoted at once): the lower index wins.
-        let newer = epoch > s.epoch || (epoch == s.epoch && from_index < si);
+        let newer = epoch > s.epoch || (epoch == s.epoch && from_index < me);
         let follows = match s.role {
             Role::Primary if !newer => return false,
             Role::Primary => {
-                self.record(me, EventKind::SteppedDown { term: epoch });
+                out.record(EventKind::SteppedDown { term: epoch });
                 false
             }
             Role::Replica { .. } if epoch < s.epoch => return false,
@@ -289,14 +325,12 @@ impl Sim<'_> {
             }
             Role::Replica { primary } => primary == Some(from_index),
         };
-        let mono = self.nodes[me as usize].clock.monotonic(self.now);
-        let s = &mut self.stores[si];
-        s.role = Role::Replica {
+        self.last_heard = cx.monotonic();
+        let r = self.repl();
+        r.role = Role::Replica {
             primary: Some(from_index),
         };
-        s.epoch = epoch;
-        s.last_heard = mono;
-        let r = self.repl(me);
+        r.epoch = epoch;
         r.round = None;
         if !follows {
             // A new primary: whether its stream continues this node's data, PSYNC tells.
@@ -307,10 +341,10 @@ impl Sim<'_> {
     }
 
     /// Asks the primary `to` for what this replica lacks, unless a request is still due.
-    fn ask_resync(&mut self, me: NodeId, to: NodeId) {
-        let mono = self.nodes[me as usize].clock.monotonic(self.now);
-        let patience = self.heartbeat_ms();
-        let r = self.repl(me);
+    fn ask_resync(&mut self, cx: &Ctx, out: &mut Outbox, to: NodeId) {
+        let mono = cx.monotonic();
+        let patience = heartbeat_ms(cx);
+        let r = self.repl();
         if r.asked.is_some_and(|(_, at)| mono - at < patience) {
             return;
         }
@@ -318,12 +352,12 @@ impl Sim<'_> {
         let req = r.requests;
         r.asked = Some((req, mono));
         let (id, offset) = (r.id, r.offset);
-        self.send(me, to, Msg::SyncRequest { req, id, offset });
+        out.send(to, Msg::SyncRequest { req, id, offset });
     }
 
     /// The primary's answer to a PSYNC: partial from the backlog, or a full copy.
-    fn sync_answer(&mut self, me: NodeId, id: ReplId, offset: u64) -> SyncAnswer {
-        let r = self.repl(me);
+    fn sync_answer(&mut self, id: ReplId, offset: u64) -> SyncAnswer {
+        let r = self.repl();
         let own = r.id;
         if let Some(entries) = r.partial_for(id, offset) {
             return SyncAnswer::Partial {
@@ -333,8 +367,8 @@ impl Sim<'_> {
             };
         }
         let offset = r.offset;
-        let keys = (0..self.keys.len() as KeyId)
-            .map(|key| self.entry(me, key))
+        let keys = (0..self.table.keys() as KeyId)
+            .map(|key| self.entry(key))
             .collect();
         SyncAnswer::Full {
             id: own,
@@ -344,145 +378,135 @@ impl Sim<'_> {
     }
 
     /// Applies a resync answer from the primary `from`.
-    fn resync(&mut self, me: NodeId, from: NodeId, answer: SyncAnswer) {
+    fn resync(&mut self, out: &mut Outbox, from: NodeId, answer: SyncAnswer) {
         match answer {
             SyncAnswer::Partial {
                 id,
                 from: at,
                 entries,
             } => {
-                let r = self.repl(me);
+                let r = self.repl();
                 let Fit::Apply { skip } = r.fit(at, entries.len()) else {
                     return;
                 };
                 r.id = id;
                 r.synced = true;
-                self.apply_commands(me, &entries[skip..]);
-                let offset = self.repl(me).offset;
-                self.record(
-                    me,
-                    EventKind::Resynced {
-                        from,
-                        full: false,
-                        offset,
-                    },
-                );
+                self.apply_commands(out, &entries[skip..]);
+                let offset = self.repl().offset;
+                out.record(EventKind::Resynced {
+                    from,
+                    full: false,
+                    offset,
+                });
             }
             SyncAnswer::Full { id, offset, keys } => {
-                let si = self.store_index(me);
-                let mut table = LockTable::new(self.keys.len());
+                let mut table = LockTable::new(self.table.keys());
                 for e in &keys {
                     set_key(&mut table, e);
                 }
-                self.stores[si].table = table;
-                let r = self.repl(me);
+                self.table = table;
+                let r = self.repl();
                 r.reset(id, offset);
                 r.synced = true;
-                self.record(
-                    me,
-                    EventKind::Resynced {
-                        from,
-                        full: true,
-                        offset,
-                    },
-                );
+                out.record(EventKind::Resynced {
+                    from,
+                    full: true,
+                    offset,
+                });
             }
         }
     }
 
     /// Applies stream commands in order, keeping them in this node's own backlog too (a
     /// promoted replica serves partial resyncs from it).
-    fn apply_commands(&mut self, me: NodeId, entries: &[ReplEntry]) {
-        let si = self.store_index(me);
+    fn apply_commands(&mut self, out: &mut Outbox, entries: &[ReplEntry]) {
         for e in entries {
-            set_key(&mut self.stores[si].table, e);
-            self.repl(me).push(*e);
-            self.record(
-                me,
-                EventKind::Replicated {
-                    key: e.key,
-                    holder: e.value.map(|c| c.token),
-                },
-            );
+            set_key(&mut self.table, e);
+            self.repl().push(*e);
+            out.record(EventKind::Replicated {
+                key: e.key,
+                holder: e.value.map(|c| c.token),
+            });
         }
     }
 
-    pub(super) fn replicated_timer(&mut self, me: NodeId, timer: Timer) {
-        let si = self.store_index(me);
+    pub(super) fn replicated_timer(&mut self, cx: &Ctx, out: &mut Outbox, timer: Timer) {
         match timer {
             Timer::Heartbeat => {
-                if self.stores[si].role != Role::Primary {
+                if self.repl().role != Role::Primary {
                     return;
                 }
-                let epoch = self.stores[si].epoch;
-                let r = self.repl(me);
+                let epoch = self.repl().epoch;
+                let r = self.repl();
                 let (id, offset) = (r.id, r.sent);
-                for other in 0..self.stores.len() {
-                    if other != si {
-                        let to = self.store_id(other);
-                        self.send(me, to, Msg::Heartbeat { epoch, id, offset });
+                for other in cx.layout.store_ixs() {
+                    if other != self.me {
+                        let to = cx.layout.store_id(other);
+                        out.send(to, Msg::Heartbeat { epoch, id, offset });
                     }
                 }
-                self.set_timer(me, self.heartbeat_ms(), Timer::Heartbeat);
+                out.timer(heartbeat_ms(cx), Timer::Heartbeat);
             }
             Timer::LeaderCheck => {
-                self.set_timer(me, self.heartbeat_ms(), Timer::LeaderCheck);
-                if self.stores[si].role == Role::Primary || self.repl(me).round.is_some() {
+                out.timer(heartbeat_ms(cx), Timer::LeaderCheck);
+                if self.repl().role == Role::Primary || self.repl().round.is_some() {
                     return;
                 }
-                let mono = self.nodes[me as usize].clock.monotonic(self.now);
+                let mono = cx.monotonic();
                 // Lower-numbered replicas give up first, so one runs the failover.
-                let patience = self.sc.store.failover_ms as i64 + si as i64 * self.heartbeat_ms();
-                if mono - self.stores[si].last_heard >= patience {
-                    self.start_failover(me);
+                let patience =
+                    cx.sc.store.failover_ms as i64 + self.me.index() as i64 * heartbeat_ms(cx);
+                if mono - self.last_heard >= patience {
+                    self.start_failover(cx, out);
                 }
             }
-            Timer::ChoosePrimary { epoch } => self.choose_primary(me, epoch),
-            Timer::Replicate { up_to } => self.send_stream(me, up_to),
+            Timer::ChoosePrimary { epoch } => self.choose_primary(cx, out, epoch),
+            Timer::Replicate { up_to } => self.send_stream(cx, out, up_to),
             _ => {}
         }
     }
 
     /// The primary has been silent too long: ask every other replica how far it got.
-    fn start_failover(&mut self, me: NodeId) {
-        let si = self.store_index(me);
-        let Role::Replica { primary } = self.stores[si].role else {
+    fn start_failover(&mut self, cx: &Ctx, out: &mut Outbox) {
+        let Role::Replica { primary } = self.repl().role else {
             return;
         };
-        let current = self.stores[si].epoch;
-        let r = self.repl(me);
+        let current = self.repl().epoch;
+        let r = self.repl();
         let epoch = current.max(r.proposed) + 1;
         r.proposed = epoch;
-        let others: Vec<usize> = (0..self.stores.len())
-            .filter(|&i| i != si && Some(i) != primary)
+        let me = self.me;
+        let others: Vec<StoreIx> = cx
+            .layout
+            .store_ixs()
+            .filter(|&i| i != me && Some(i) != primary)
             .collect();
-        self.repl(me).round = Some(Round {
+        self.repl().round = Some(Round {
             epoch,
             asked: others.len(),
             reports: Vec::new(),
         });
         if others.is_empty() {
-            self.choose_primary(me, epoch);
+            self.choose_primary(cx, out, epoch);
             return;
         }
         for i in others {
-            let to = self.store_id(i);
-            self.send(me, to, Msg::OffsetQuery { epoch });
+            let to = cx.layout.store_id(i);
+            out.send(to, Msg::OffsetQuery { epoch });
         }
         // A replica that has not answered within a heartbeat period counts as unreachable.
-        self.set_timer(me, self.heartbeat_ms(), Timer::ChoosePrimary { epoch });
+        out.timer(heartbeat_ms(cx), Timer::ChoosePrimary { epoch });
     }
 
     /// Promotes the most up-to-date replica that answered (ties: lowest index), as Sentinel
     /// chooses.
-    fn choose_primary(&mut self, me: NodeId, epoch: u64) {
-        let si = self.store_index(me);
-        let mono = self.nodes[me as usize].clock.monotonic(self.now);
-        let r = self.repl(me);
+    fn choose_primary(&mut self, cx: &Ctx, out: &mut Outbox, epoch: u64) {
+        let me = self.me;
+        let r = self.repl();
         let Some(round) = r.round.take_if(|round| round.epoch == epoch) else {
             return;
         };
-        let own = (si, r.offset);
+        let own = (me, r.offset);
         let (best, _) = round
             .reports
             .into_iter()
@@ -490,66 +514,58 @@ impl Sim<'_> {
             .max_by_key(|&(i, offset)| (offset, Reverse(i)))
             .unwrap_or(own);
         // The new primary gets a full failover period to make itself heard.
-        self.stores[si].last_heard = mono;
-        if best == si {
-            self.promote(me, epoch);
+        self.last_heard = cx.monotonic();
+        if best == self.me {
+            self.promote(cx, out, epoch);
         } else {
-            let to = self.store_id(best);
-            self.send(me, to, Msg::Promote { epoch });
+            let to = cx.layout.store_id(best);
+            out.send(to, Msg::Promote { epoch });
         }
     }
 
-    fn promote(&mut self, me: NodeId, epoch: u64) {
-        let si = self.store_index(me);
-        let s = &mut self.stores[si];
-        s.role = Role::Primary;
-        s.epoch = epoch;
-        let r = self.repl(me);
+    fn promote(&mut self, cx: &Ctx, out: &mut Outbox, epoch: u64) {
+        let r = self.repl();
+        r.role = Role::Primary;
+        r.epoch = epoch;
         r.new_history();
         r.sent = r.offset;
         r.synced = true;
         r.asked = None;
         r.round = None;
-        self.record(me, EventKind::BecameLeader { term: epoch });
-        for key in 0..self.keys.len() as KeyId {
-            if let Some(t) = self.stores[si].table.held[key as usize]
-                .as_ref()
-                .map(|h| h.token)
-            {
-                self.arm_expiry(me, key, t);
+        out.record(EventKind::BecameLeader { term: epoch });
+        for key in 0..self.table.keys() as KeyId {
+            if let Some(t) = self.table.held[key as usize].as_ref().map(|h| h.token) {
+                self.arm_expiry(cx, out, key, t);
             }
         }
-        self.set_timer(me, 0, Timer::Heartbeat);
+        out.timer(0, Timer::Heartbeat);
     }
 
     /// Issues the key's new state as the next command of the stream and sends it
     /// `replication_lag_ms` later (a no-op outside `replicated`).
-    pub(super) fn replicate(&mut self, me: NodeId, key: KeyId) {
-        if self.topology() != crate::scenario::Topology::Replicated
-            || self.stores[self.store_index(me)].role != Role::Primary
-        {
+    pub(super) fn replicate(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId) {
+        if !matches!(&self.kind, Kind::Replicated(r) if r.role == Role::Primary) {
             return;
         }
-        let entry = self.entry(me, key);
-        let r = self.repl(me);
+        let entry = self.entry(key);
+        let r = self.repl();
         r.push(entry);
         let up_to = r.offset;
-        let lag = self.sc.store.replication_lag_ms as i64;
+        let lag = cx.sc.store.replication_lag_ms as i64;
         if lag == 0 {
-            self.send_stream(me, up_to);
+            self.send_stream(cx, out, up_to);
         } else {
-            self.set_timer(me, lag, Timer::Replicate { up_to });
+            out.timer(lag, Timer::Replicate { up_to });
         }
     }
 
     /// Sends the replicas every command not yet sent, up to offset `up_to`.
-    fn send_stream(&mut self, me: NodeId, up_to: u64) {
-        let si = self.store_index(me);
-        if self.stores[si].role != Role::Primary {
+    fn send_stream(&mut self, cx: &Ctx, out: &mut Outbox, up_to: u64) {
+        if self.repl().role != Role::Primary {
             return;
         }
-        let epoch = self.stores[si].epoch;
-        let r = self.repl(me);
+        let epoch = self.repl().epoch;
+        let r = self.repl();
         let up_to = up_to.min(r.offset);
         // Commands the backlog dropped unsent are missing for good: replicas resync.
         let start = r.sent.max(r.base());
@@ -563,12 +579,11 @@ impl Sim<'_> {
             .take((up_to - start) as usize)
             .collect();
         r.sent = up_to;
-        for other in 0..self.stores.len() {
-            if other != si {
-                let to = self.store_id(other);
+        for other in cx.layout.store_ixs() {
+            if other != self.me {
+                let to = cx.layout.store_id(other);
                 let entries = entries.clone();
-                self.send(
-                    me,
+                out.send(
                     to,
                     Msg::Stream {
                         epoch,
@@ -582,8 +597,8 @@ impl Sim<'_> {
     }
 
     /// The stream command that sets `key` to what this node holds now.
-    fn entry(&self, me: NodeId, key: KeyId) -> ReplEntry {
-        let table = &self.stores[self.store_index(me)].table;
+    fn entry(&self, key: KeyId) -> ReplEntry {
+        let table = &self.table;
         ReplEntry {
             key,
             value: table.held[key as usize].as_ref().map(|h| Copy {
@@ -600,27 +615,26 @@ impl Sim<'_> {
     /// A store node of `replicated` comes back: the connection to its primary died with it,
     /// so a replica resyncs at once (Redis reconnects on start); a primary's unsent commands
     /// are in its backlog, and its replicas ask for them when its heartbeat shows the gap.
-    pub(super) fn replicated_restarted(&mut self, me: NodeId) {
-        let si = self.store_index(me);
+    pub(super) fn replicated_restarted(&mut self, cx: &Ctx, out: &mut Outbox) {
         // A restart that lost changes (no persistence, or the last second of `everysec`) no
         // longer matches its stream offset: it starts a new history and resyncs in full.
-        let forgot = self.sc.store.persistence != Persistence::Fsync;
-        let r = self.repl(me);
+        let forgot = cx.sc.store.persistence != Persistence::Fsync;
+        let r = self.repl();
         if forgot {
             r.forget();
         }
         r.round = None;
         r.asked = None;
-        match self.stores[si].role {
+        match self.repl().role {
             Role::Primary => {
-                let r = self.repl(me);
+                let r = self.repl();
                 r.sent = r.offset;
             }
             Role::Replica { primary } => {
-                self.repl(me).synced = false;
+                self.repl().synced = false;
                 if let Some(p) = primary {
-                    let to = self.store_id(p);
-                    self.ask_resync(me, to);
+                    let to = cx.layout.store_id(p);
+                    self.ask_resync(cx, out, to);
                 }
             }
         }
@@ -673,7 +687,7 @@ mod tests {
 
     /// A node that has issued `n` commands, keeping at most `capacity`.
     fn primary_with(n: u32, capacity: usize) -> Replication {
-        let mut r = Replication::new(0, capacity);
+        let mut r = Replication::new(StoreIx::FIRST, capacity);
         for seq in 1..=n {
             r.push(entry(0, seq));
         }
@@ -701,7 +715,10 @@ mod tests {
         assert_eq!(r.partial_for(id, 5), Some(Vec::new()));
         assert_eq!(r.partial_for(id, 2).map(|e| e.len()), Some(3));
         assert_eq!(r.partial_for(id, 1), None, "command 2 left the backlog");
-        let other = ReplId { node: 1, era: 1 };
+        let other = ReplId {
+            node: StoreIx::new(1),
+            era: 1,
+        };
         assert_eq!(r.partial_for(other, 5), None, "another history");
         assert_eq!(r.partial_for(id, 6), None, "ahead of this node");
     }
@@ -710,7 +727,7 @@ mod tests {
     fn a_promoted_replica_resyncs_its_old_primarys_replicas_partially_up_to_the_fork() {
         let mut r = primary_with(4, 10);
         let old = r.id;
-        r.node = 2;
+        r.node = StoreIx::new(2);
         r.new_history();
         assert_ne!(r.id, old);
         r.push(entry(0, 5));
@@ -724,7 +741,7 @@ mod tests {
     fn a_node_that_forgets_starts_a_history_of_its_own_and_a_full_copy_replaces_it() {
         let mut r = primary_with(4, 10);
         let old = r.id;
-        r.node = 1;
+        r.node = StoreIx::new(1);
         r.forget();
         assert_eq!((r.offset, r.backlog.len()), (0, 0));
         assert_ne!(r.id, old);

@@ -119,6 +119,11 @@ impl LockTable {
         }
     }
 
+    /// How many keys the table has.
+    pub fn keys(&self) -> usize {
+        self.held.len()
+    }
+
     /// `timestamp`: records `token`'s claim on `key` stamped `stamp_ms`, once per token (a
     /// repeated claim keeps its first stamp); returns whether it is new. The table stays in
     /// timestamp order, so a read returns it as the claimants compare it.

@@ -1,0 +1,105 @@
+//! Who is who: node ids of the workers, the store nodes and the resource, and the store
+//! index that names a store node among its peers.
+
+use crate::trace::NodeId;
+
+/// A store node's place among the store nodes: `store1` is index 0. Replication histories,
+/// election votes and a client's idea of the leader all name store nodes this way; the trace
+/// names them by [`NodeId`], and [`Layout`] converts between the two.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct StoreIx(u32);
+
+impl StoreIx {
+    /// `store1`, the first primary and first leader.
+    pub const FIRST: StoreIx = StoreIx(0);
+
+    /// The index into per-store-node tables.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The next store node of `nodes`, wrapping round to `store1`.
+    pub fn next(self, nodes: usize) -> StoreIx {
+        StoreIx(((self.index() + 1) % nodes.max(1)) as u32)
+    }
+
+    /// Index `i` (for tables of store nodes and tests).
+    pub const fn new(i: usize) -> StoreIx {
+        StoreIx(i as u32)
+    }
+}
+
+/// Node ids are given out in order: the workers, then the store nodes, then the resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    workers: u32,
+    stores: u32,
+}
+
+impl Layout {
+    /// `workers` workers and `stores` store nodes (at least one).
+    pub fn new(workers: usize, stores: usize) -> Self {
+        Layout {
+            workers: workers as u32,
+            stores: stores.max(1) as u32,
+        }
+    }
+
+    /// Whether node `id` is a worker.
+    pub fn is_worker(self, id: NodeId) -> bool {
+        id < self.workers
+    }
+
+    /// The node id of store node `ix`.
+    pub fn store_id(self, ix: StoreIx) -> NodeId {
+        self.workers + ix.0
+    }
+
+    /// The store index of node `id`, if it is a store node.
+    pub fn store_ix(self, id: NodeId) -> Option<StoreIx> {
+        (self.workers..self.workers + self.stores)
+            .contains(&id)
+            .then(|| StoreIx(id - self.workers))
+    }
+
+    /// The resource's node id (after every store node).
+    pub fn resource(self) -> NodeId {
+        self.workers + self.stores
+    }
+
+    /// How many store nodes there are.
+    pub fn stores(self) -> usize {
+        self.stores as usize
+    }
+
+    /// Every store node, `store1` first.
+    pub fn store_ixs(self) -> impl Iterator<Item = StoreIx> {
+        (0..self.stores).map(StoreIx)
+    }
+
+    /// How many store nodes make a majority.
+    pub fn majority(self) -> usize {
+        self.stores() / 2 + 1
+    }
+
+    /// Every node: workers, store nodes and the resource.
+    pub fn nodes(self) -> usize {
+        (self.workers + self.stores + 1) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_ids_follow_the_workers_and_precede_the_resource() {
+        let l = Layout::new(2, 3);
+        assert_eq!(l.store_id(StoreIx::FIRST), 2);
+        assert_eq!(l.store_ix(4), Some(StoreIx::new(2)));
+        assert_eq!((l.store_ix(1), l.store_ix(5)), (None, None));
+        assert_eq!(l.resource(), 5);
+        assert_eq!(StoreIx::new(2).next(3), StoreIx::FIRST);
+        assert_eq!(l.majority(), 2);
+    }
+}
