@@ -7,6 +7,10 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+#[path = "support/command.rs"]
+mod command;
+use command::locksim;
+
 /// The smallest valid scenario: every field but these has a default.
 const MINIMAL: &str = r#"
 version = 1
@@ -22,13 +26,6 @@ fn scenario_file(name: &str, contents: &str) -> PathBuf {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::write(&path, contents).expect("write the scenario file");
     path
-}
-
-fn locksim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_locksim"))
-        .args(args)
-        .output()
-        .expect("start locksim")
 }
 
 fn text(bytes: &[u8]) -> String {
