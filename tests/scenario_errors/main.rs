@@ -88,6 +88,7 @@ enum File {
 }
 
 impl File {
+    /// The file's text.
     fn text(&self) -> String {
         match self {
             File::Edit(old, new) => with(old, new),
