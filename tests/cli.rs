@@ -1,4 +1,4 @@
-//! The command line's contract (DESIGN §4), run as a user would: exit statuses, error
+//! The command line's contract, run as a user would: exit statuses, error
 //! positions, the JSON shapes. These tests assert no simulation outcome, so they hold
 //! whatever a scenario turns out to show.
 

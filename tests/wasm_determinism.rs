@@ -1,4 +1,4 @@
-//! Same run everywhere (issue #4, DESIGN §1): every scenario in `assets/scenarios/` and
+//! Same run everywhere (issue #4: the core gives the same trace on every platform): every scenario in `assets/scenarios/` and
 //! `assets/cases/` gives byte-identical traces and verdicts natively and on wasm32.
 //!
 //! Each scenario is run with its own seed and three more; the runs' traces and verdicts, as
