@@ -1,6 +1,6 @@
-//! The command line's contract, run as a user would: exit statuses, error
-//! positions, the JSON shapes. These tests assert no simulation outcome, so they hold
-//! whatever a scenario turns out to show.
+//! The command line's contract, run as a user would: exit statuses, error positions, the JSON
+//! shapes. These tests assert no simulation outcome, so they hold whatever a scenario turns out
+//! to show.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
