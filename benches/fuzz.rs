@@ -11,17 +11,14 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+#[path = "../tests/support/env.rs"]
+mod env;
 #[path = "../tests/support/fuzz.rs"]
 mod fuzz;
 #[path = "../tests/support/generate.rs"]
 mod generate;
 
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+use env::env_number;
 
 fn main() -> ExitCode {
     let cases = env_number("LOCKSIM_FUZZ_CASES", 100_000);

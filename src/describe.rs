@@ -468,7 +468,7 @@ fn unknown_message(msg: MsgId) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::testing::{A, A1, B1, STORE1, STORE2, event, trace};
+    use crate::testkit::{A, A1, B1, STORE1, STORE2, event, trace};
     use crate::trace::Refusal;
 
     /// Describes `kind` as the only event of a run, at store1.

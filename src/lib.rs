@@ -13,6 +13,8 @@ pub mod describe;
 pub mod engine;
 mod run;
 pub mod scenario;
+#[cfg(test)]
+mod testkit;
 pub mod text;
 pub mod trace;
 pub mod violation;

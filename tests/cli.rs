@@ -1,11 +1,15 @@
-//! The command line's contract (DESIGN §4), run as a user would: exit statuses, error
-//! positions, the JSON shapes. These tests assert no simulation outcome, so they hold
-//! whatever a scenario turns out to show.
+//! The command line's contract, run as a user would: exit statuses, error positions, the JSON
+//! shapes. These tests assert no simulation outcome, so they hold whatever a scenario turns out
+//! to show.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
+
+#[path = "support/command.rs"]
+mod command;
+use command::locksim;
 
 /// The smallest valid scenario: every field but these has a default.
 const MINIMAL: &str = r#"
@@ -22,13 +26,6 @@ fn scenario_file(name: &str, contents: &str) -> PathBuf {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::write(&path, contents).expect("write the scenario file");
     path
-}
-
-fn locksim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_locksim"))
-        .args(args)
-        .output()
-        .expect("start locksim")
 }
 
 fn text(bytes: &[u8]) -> String {

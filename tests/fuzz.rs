@@ -3,23 +3,20 @@
 //! `cargo bench --bench fuzz` runs the same campaign at 100 000 cases and prints its counts.
 //! `LOCKSIM_FUZZ_CASES` and `LOCKSIM_FUZZ_SEED` run more cases or other ones.
 
+#[path = "support/env.rs"]
+mod env;
 #[path = "support/fuzz.rs"]
 mod fuzz;
 #[path = "support/generate.rs"]
 mod generate;
+
+use env::env_number;
 
 /// Cases in `cargo test`: every profile and mutation many times, about 20 s in a debug build.
 const CASES: u64 = 3_000;
 
 /// One case in this many also goes through the binary, to check its exit status.
 const EXIT_EVERY: u64 = 50;
-
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 #[test]
 fn generated_and_mutated_scenarios_never_panic_overrun_or_mislead() {

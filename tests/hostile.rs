@@ -4,23 +4,19 @@
 //! measured with `/usr/bin/time -v target/release/locksim run FILE --json`.)
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use locksim::checker::{Kind, MAX_KEPT_PER_KIND};
 use locksim::engine;
 use locksim::scenario::{self, MAX_BYTES};
 
+#[path = "support/command.rs"]
+mod command;
+use command::locksim;
+
 fn hostile(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/hostile")
         .join(name)
-}
-
-fn locksim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_locksim"))
-        .args(args)
-        .output()
-        .expect("start locksim")
 }
 
 /// Runs a hostile file that should be refused: exit status 2, nothing on stdout, and the one

@@ -25,6 +25,10 @@ use locksim::app::LocksimApp;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+#[path = "support/env.rs"]
+mod env;
+use env::env_number;
+
 /// The window size the desktop app opens at.
 const WINDOW: [f32; 2] = [1280.0, 800.0];
 
@@ -108,13 +112,6 @@ const TEXTS: [&str; 10] = [
     "\u{202e}drow",
     "é漢字🙂",
 ];
-
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// Whether `pos` falls on a button that would open a native dialog.
 fn on_native_dialog(h: &Harness<'_, LocksimApp>, pos: Pos2) -> bool {

@@ -14,6 +14,10 @@ use egui_kittest::kittest::Queryable;
 use locksim::app::LocksimApp;
 use locksim::course::STEPS;
 
+#[path = "support/screen.rs"]
+mod screen;
+use screen::shows;
+
 /// Window sizes in points: phones in portrait and landscape, tablets, laptops, monitors.
 const SIZES: [(f32, f32); 11] = [
     (320.0, 568.0),
@@ -29,9 +33,9 @@ const SIZES: [(f32, f32); 11] = [
     (2560.0, 1440.0),
 ];
 
-/// Draws the page on screen at every size, checking the top bar at each; `shows` must be on
-/// the page at every size.
-fn sweep(h: &mut Harness<'_, LocksimApp>, page: &str, shows: &str) {
+/// Draws the page on screen at every size, checking the top bar at each; `expected` must be
+/// on the page at every size.
+fn sweep(h: &mut Harness<'_, LocksimApp>, page: &str, expected: &str) {
     for (width, height) in SIZES {
         h.set_size(vec2(width, height));
         // One frame: a panic comes in the first frame at a size, and the top bar's items are
@@ -39,7 +43,7 @@ fn sweep(h: &mut Harness<'_, LocksimApp>, page: &str, shows: &str) {
         h.run_steps(1);
         let at = format!("{page} at {width}×{height}");
         top_bar_fits(h.state().top_bar_items(), width, &at);
-        assert!(on_screen(h, shows), "{at}: {shows:?} is on the page");
+        assert!(shows(h, expected), "{at}: {expected:?} is on the page");
     }
 }
 
@@ -59,16 +63,6 @@ fn top_bar_fits(items: &[(String, Rect)], width: f32, at: &str) {
             );
         }
     }
-}
-
-/// Whether some node's text (a label's value, a button's label) contains `text`.
-fn on_screen(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
-    h.query_all_by(|node| {
-        node.value().is_some_and(|v| v.contains(text))
-            || node.label().is_some_and(|l| l.contains(text))
-    })
-    .next()
-    .is_some()
 }
 
 fn press(h: &mut Harness<'_, LocksimApp>, key: Key) {

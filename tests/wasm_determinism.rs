@@ -1,5 +1,5 @@
-//! Same run everywhere (issue #4, DESIGN §1): every scenario in `assets/scenarios/` and
-//! `assets/cases/` gives byte-identical traces and verdicts natively and on wasm32.
+//! Same run everywhere (issue #4): every scenario in `assets/scenarios/` and `assets/cases/`
+//! gives byte-identical traces and verdicts natively and on wasm32.
 //!
 //! Each scenario is run with its own seed and three more; the runs' traces and verdicts, as
 //! JSON, are hashed with FNV-1a (64 bit) into one line per file. Natively this test prints

@@ -35,8 +35,8 @@ impl Verdict {
 #[cfg(test)]
 mod tests {
     use crate::checker::Kind;
-    use crate::cli::testing::verdict;
     use crate::scenario::Expect;
+    use crate::testkit::verdict;
 
     #[test]
     fn every_unmet_expectation_is_named() {

@@ -317,10 +317,10 @@ pub(super) fn foreign_release(trace: &Trace, facts: &Facts, out: &mut Found) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::{TraceBuilder, only};
     use super::super::{Kind, facts::Facts};
     use super::Grants;
     use crate::scenario::Topology;
+    use crate::testkit::{TraceBuilder, only};
     use crate::trace::EventKind;
 
     #[test]

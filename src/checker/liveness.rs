@@ -278,8 +278,8 @@ fn limit_passed(start_ms: u64, end_ms: u64, off: &[(u64, u64)], limit_ms: u64) -
 #[cfg(test)]
 mod tests {
     use super::super::Kind;
-    use super::super::testkit::{TraceBuilder, only};
     use crate::scenario::Topology;
+    use crate::testkit::{TraceBuilder, only};
     use crate::trace::EventKind;
 
     /// A holds store1 with a watchdog renewing every 1 000 ms until the horizon.

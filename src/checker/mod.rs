@@ -12,9 +12,6 @@ mod liveness;
 mod overlap;
 mod writes;
 
-#[cfg(test)]
-mod testkit;
-
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -260,9 +257,9 @@ fn for_overlapping<T: Copy>(
 
 #[cfg(test)]
 mod tests {
-    use super::testkit::{TraceBuilder, scenario};
     use super::{Kind, check};
     use crate::scenario::{ResourceMode, Topology};
+    use crate::testkit::{TraceBuilder, scenario};
     use crate::trace::{EventKind, Token};
 
     #[test]

@@ -81,7 +81,7 @@ fn report(trace: &Trace, facts: &Facts, a: Belief, b: Belief) -> Violation {
 #[cfg(test)]
 mod tests {
     use super::super::Kind;
-    use super::super::testkit::{TraceBuilder, only};
+    use crate::testkit::{TraceBuilder, only};
     use crate::trace::EventKind;
 
     #[test]

@@ -190,9 +190,9 @@ fn report_interleaved(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::{TraceBuilder, only, scenario};
     use super::super::{Kind, check};
     use crate::scenario::ResourceMode;
+    use crate::testkit::{TraceBuilder, only, scenario};
 
     /// A#1 (fence 1) is granted first; B#1 (fence 2) after A's lease ran out.
     fn two_grants() -> TraceBuilder {

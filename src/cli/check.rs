@@ -342,7 +342,7 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::testing::verdict;
+    use crate::testkit::verdict;
 
     fn tally() -> Tally {
         let mut tally = Tally::new();

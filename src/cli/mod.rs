@@ -17,8 +17,6 @@ pub use input::{InputError, read as read_scenario_file};
 mod output;
 mod report;
 mod run;
-#[cfg(test)]
-pub(crate) mod testing;
 mod timeline;
 mod verify;
 

@@ -177,7 +177,7 @@ pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> 
 mod tests {
     use super::*;
     use crate::checker::Violation;
-    use crate::cli::testing::{A, A1, STORE1, STORE2, event, trace};
+    use crate::testkit::{A, A1, STORE1, STORE2, event, trace};
 
     /// A Redlock-style grant: one token granted by two store nodes.
     fn granted_twice() -> Trace {
@@ -245,7 +245,7 @@ mod tests {
 
     #[test]
     fn still_safe_is_said_only_when_the_lock_itself_misbehaved() {
-        use crate::cli::testing::verdict;
+        use crate::testkit::verdict;
         let rows: [(bool, &[Kind], bool); 6] = [
             (true, &[Kind::Overlap], true),
             (true, &[Kind::DoubleGrant, Kind::Starved], true),

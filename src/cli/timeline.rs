@@ -83,7 +83,7 @@ fn own_clock(e: &Event) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::testing::{A, STORE1, event, trace};
+    use crate::testkit::{A, STORE1, event, trace};
     use crate::trace::EventKind;
 
     fn render(events: Vec<Event>, all: bool) -> String {

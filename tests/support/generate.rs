@@ -1,4 +1,4 @@
-//! The generator of valid scenarios, shared by the property tests (`tests/properties.rs`) and
+//! The generator of valid scenarios, shared by the property tests (`tests/properties/`) and
 //! the fuzz campaign (`tests/fuzz.rs`, `benches/fuzz.rs`).
 //!
 //! It builds only scenarios that `Scenario::validate` must accept: every design, topology

@@ -1,21 +1,56 @@
-//! A tiny builder for hand-made traces in the checker's unit tests.
+//! Hand-made traces: a builder for the checker's tests, and a fixed cast of nodes for the
+//! front-end tests (the command line's report and timeline, [`crate::describe`]).
 //!
-//! Nodes are the named workers, then `store1..N`, then `resource`; one key, `lock`; horizon
-//! 20 000 ms. Events may be added out of time order: `build` sorts them stably by time.
+//! The builder's nodes are the named workers, then `store1..N`, then `resource`; one key,
+//! `lock`; horizon 20 000 ms. Events may be added out of time order: `build` sorts them stably
+//! by time.
 
-use super::{Kind, Verdict, check};
-use crate::scenario::{
-    Check, Lock, Network, Resource, ResourceMode, Scenario, Store, Topology, Worker,
-};
+use crate::checker::{Verdict, check};
+use crate::scenario::{Design, ResourceMode, Topology};
 use crate::trace::{DropReason, Event, RejectReason};
 use crate::trace::{EventKind, LetGoReason, NodeId, NodeInfo, Role, Token, Trace};
 
+use super::scenario;
+
+/// Worker A's first attempt in [`trace`].
+pub const A1: Token = Token { worker: 0, seq: 1 };
+/// Worker B's first attempt in [`trace`].
+pub const B1: Token = Token { worker: 1, seq: 1 };
+/// Worker A's node id in [`trace`].
+pub const A: NodeId = 0;
+/// The first store node's id in [`trace`].
+pub const STORE1: NodeId = 2;
+/// The second store node's id in [`trace`].
+pub const STORE2: NodeId = 3;
+
+/// A fencing run on nodes A, B, store1, store2, resource with one key, `lock`, made of
+/// `events` as given (not sorted).
+pub fn trace(events: Vec<Event>) -> Trace {
+    let mut trace = TraceBuilder::new(&["A", "B"], 2, Topology::Single).build();
+    trace.events = events;
+    trace
+}
+
+/// An event at true time `at_ms` whose node's clock reads `local_ms`.
+pub fn event(at_ms: u64, node: NodeId, local_ms: i64, kind: EventKind) -> Event {
+    Event {
+        at_ms,
+        node,
+        local_ms,
+        kind,
+    }
+}
+
+/// Builds a trace event by event; every event is on key 0 (`lock`) and every node's clock
+/// reads true time.
 pub struct TraceBuilder {
     trace: Trace,
     workers: usize,
 }
 
 impl TraceBuilder {
+    /// A fencing run with `workers`, `stores` store nodes laid out as `topology`, and the
+    /// resource.
     pub fn new(workers: &[&str], stores: usize, topology: Topology) -> Self {
         let mut nodes: Vec<NodeInfo> = workers
             .iter()
@@ -37,7 +72,7 @@ impl TraceBuilder {
                 scenario: "test".into(),
                 seed: 0,
                 until_ms: 20_000,
-                design: crate::scenario::Design::Fencing,
+                design: Design::Fencing,
                 topology,
                 nodes,
                 keys: vec!["lock".into()],
@@ -54,6 +89,7 @@ impl TraceBuilder {
         Self::new(workers, 1, Topology::Single)
     }
 
+    /// The id of the node called `name`.
     pub fn node(&self, name: &str) -> NodeId {
         self.trace
             .nodes
@@ -67,6 +103,7 @@ impl TraceBuilder {
         (self.workers + i - 1) as NodeId
     }
 
+    /// Attempt `seq` of the named worker.
     pub fn tok(&self, worker: &str, seq: u32) -> Token {
         Token {
             worker: self.node(worker),
@@ -74,6 +111,7 @@ impl TraceBuilder {
         }
     }
 
+    /// Any event at `node` at true time `at_ms`.
     pub fn at(&mut self, at_ms: u64, node: NodeId, kind: EventKind) -> &mut Self {
         self.trace.events.push(Event {
             at_ms,
@@ -84,10 +122,12 @@ impl TraceBuilder {
         self
     }
 
+    /// `store{store}` granted the lock to `t`, for `lease_ms` or with no expiry.
     pub fn granted(&mut self, at: u64, store: usize, t: Token, lease_ms: Option<u64>) -> &mut Self {
         self.granted_fenced(at, store, t, lease_ms, None)
     }
 
+    /// `store{store}` granted the lock to `t` with fencing token `fence`.
     pub fn granted_fenced(
         &mut self,
         at: u64,
@@ -110,6 +150,7 @@ impl TraceBuilder {
         )
     }
 
+    /// `store{store}` renewed `t`'s lease to `lease_ms`.
     pub fn extended(&mut self, at: u64, store: usize, t: Token, lease_ms: u64) -> &mut Self {
         let node = self.store(store);
         self.at(
@@ -123,24 +164,29 @@ impl TraceBuilder {
         )
     }
 
+    /// `t`'s lease ran out at `store{store}`.
     pub fn expired(&mut self, at: u64, store: usize, t: Token) -> &mut Self {
         let node = self.store(store);
         self.at(at, node, EventKind::Expired { key: 0, token: t })
     }
 
+    /// `store{store}` deleted `holder`'s lock on a release by `by`.
     pub fn removed(&mut self, at: u64, store: usize, holder: Token, by: Token) -> &mut Self {
         let node = self.store(store);
         self.at(at, node, EventKind::Removed { key: 0, holder, by })
     }
 
+    /// `t`'s worker began to acquire.
     pub fn started(&mut self, at: u64, t: Token) -> &mut Self {
         self.at(at, t.worker, EventKind::AcquireStarted { key: 0, token: t })
     }
 
+    /// `t`'s worker gave up this attempt.
     pub fn failed(&mut self, at: u64, t: Token) -> &mut Self {
         self.at(at, t.worker, EventKind::AcquireFailed { key: 0, token: t })
     }
 
+    /// `t`'s worker believes it holds the lock (no fence, no lease).
     pub fn acquired(&mut self, at: u64, t: Token) -> &mut Self {
         self.at(
             at,
@@ -154,6 +200,7 @@ impl TraceBuilder {
         )
     }
 
+    /// `t`'s worker released the lock.
     pub fn let_go(&mut self, at: u64, t: Token) -> &mut Self {
         self.at(
             at,
@@ -166,6 +213,7 @@ impl TraceBuilder {
         )
     }
 
+    /// `t`'s worker took the lock again while holding it (hold count 2).
     pub fn reentered(&mut self, at: u64, t: Token) -> &mut Self {
         self.at(
             at,
@@ -178,6 +226,7 @@ impl TraceBuilder {
         )
     }
 
+    /// The resource served a read under `t`.
     pub fn read(&mut self, at: u64, t: Token) -> &mut Self {
         let node = self.node("resource");
         self.at(
@@ -192,10 +241,12 @@ impl TraceBuilder {
         )
     }
 
+    /// The resource accepted a write under `t`, with no fence.
     pub fn write(&mut self, at: u64, t: Token) -> &mut Self {
         self.write_fenced(at, t, None)
     }
 
+    /// The resource accepted a write under `t` carrying `fence`.
     pub fn write_fenced(&mut self, at: u64, t: Token, fence: Option<u64>) -> &mut Self {
         let node = self.node("resource");
         self.at(
@@ -211,6 +262,7 @@ impl TraceBuilder {
         )
     }
 
+    /// The resource turned `t`'s write away because the version had moved.
     pub fn rejected(&mut self, at: u64, t: Token) -> &mut Self {
         let node = self.node("resource");
         self.at(
@@ -263,6 +315,7 @@ impl TraceBuilder {
         self.at(at, node, kind)
     }
 
+    /// The trace so far, its events in time order.
     pub fn build(&self) -> Trace {
         let mut trace = self.trace.clone();
         trace.events.sort_by_key(|e| e.at_ms);
@@ -273,33 +326,4 @@ impl TraceBuilder {
     pub fn check(&self) -> Verdict {
         check(&scenario(ResourceMode::Plain), &self.build())
     }
-}
-
-/// A scenario with every default, resource in `mode`, starve limit 10 000 ms.
-pub fn scenario(mode: ResourceMode) -> Scenario {
-    Scenario {
-        version: 1,
-        name: "test".into(),
-        description: String::new(),
-        source: String::new(),
-        seed: 0,
-        until_ms: 20_000,
-        network: Network::default(),
-        lock: Lock::default(),
-        store: Store::default(),
-        resource: Resource {
-            fencing: false,
-            mode,
-        },
-        check: Check::default(),
-        workers: vec![Worker::new("A")],
-        store_clocks: Vec::new(),
-        faults: Vec::new(),
-        expect: None,
-    }
-}
-
-/// The violations of `kind`, in verdict order.
-pub fn only(v: &Verdict, kind: Kind) -> Vec<&super::Violation> {
-    v.violations.iter().filter(|x| x.kind == kind).collect()
 }

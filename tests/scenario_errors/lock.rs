@@ -1,0 +1,172 @@
+//! The `[lock]` table: what each design needs and allows, and fencing at the resource.
+
+use crate::File::{Edit, Edits, Text};
+use crate::{Bad, Good, accepts_all, parse, rejects_all, with};
+
+const CASES: &[Bad] = &[
+    (
+        Edit("ttl_ms = 10000", "ttl_ms = 0"),
+        "lock.ttl_ms",
+        "ttl_ms",
+        "at least 1 for the token design",
+    ),
+    (
+        Text(
+            "version = 1\nname = \"x\"\n[lock]\nttl_ms = 18446744073709551615\n[[worker]]\nname = \"A\"\n",
+        ),
+        "lock.ttl_ms",
+        "ttl_ms",
+        "at most 10000000 ms",
+    ),
+    (
+        Edit("retry_ms = 50", "retry_ms = 0"),
+        "lock.retry_ms",
+        "retry_ms = 0",
+        "must be at least 1",
+    ),
+    (
+        Edit(
+            "design = \"token\"",
+            "design = \"setnx\"\nrenewal = \"watchdog\"",
+        ),
+        "lock.renewal",
+        "renewal",
+        "setnx locks have none",
+    ),
+    (
+        Edit(
+            "design = \"token\"",
+            "design = \"flag\"\nexpiry = \"client\"",
+        ),
+        "lock.expiry",
+        "expiry",
+        "flag locks never expire",
+    ),
+    (
+        Edits(&[
+            (
+                "design = \"token\"",
+                "design = \"token\"\nexpiry = \"client\"",
+            ),
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"consensus\"\nnodes = 3",
+            ),
+        ]),
+        "lock.expiry",
+        "expiry",
+        "single store node only",
+    ),
+    (
+        Edit("retry_ms = 50", "retry_ms = 50\nlock_delay_ms = 10000001"),
+        "lock.lock_delay_ms",
+        "lock_delay_ms",
+        "at most 10000000 ms",
+    ),
+    (
+        Edit(
+            "design = \"token\"",
+            "design = \"timestamp\"\nsettle_ms = -5",
+        ),
+        "lock.settle_ms",
+        "settle_ms = -5",
+        "",
+    ),
+    (
+        Edit(
+            "design = \"token\"",
+            "design = \"timestamp\"\nsettle_ms = 10000001",
+        ),
+        "lock.settle_ms",
+        "settle_ms",
+        "at most 10000000 ms",
+    ),
+    // Timestamp claims live on one node and need no queue.
+    (
+        Edits(&[
+            ("design = \"token\"", "design = \"timestamp\""),
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"redlock\"\nnodes = 3",
+            ),
+        ]),
+        "lock.design",
+        "design",
+        "use store.topology = \"single\"",
+    ),
+    (
+        Edit(
+            "design = \"token\"",
+            "design = \"timestamp\"\nwaiting = \"fair\"",
+        ),
+        "lock.waiting",
+        "waiting",
+        "orders waiters by their stamps",
+    ),
+    // A reentrant lock recognises its holder by the owner token.
+    (
+        Text(
+            "version = 1\nname = \"x\"\n[lock]\ndesign = \"ttl\"\nreentrant = true\n[[worker]]\nname = \"A\"\n",
+        ),
+        "lock.reentrant",
+        "reentrant",
+        "owner token",
+    ),
+    // A flag is a row in one database.
+    (
+        Text(
+            "version = 1\nname = \"x\"\n[lock]\ndesign = \"flag\"\n[store]\ntopology = \"consensus\"\nnodes = 3\n[[worker]]\nname = \"A\"\n",
+        ),
+        "lock.design",
+        "design = \"flag\"",
+        "",
+    ),
+    // Fencing at the resource needs tokens a store can number.
+    (
+        Edit("fencing = false", "fencing = true"),
+        "resource.fencing",
+        "fencing = true",
+        "lock.design = \"fencing\"",
+    ),
+    (
+        Edits(&[
+            ("design = \"token\"", "design = \"fencing\""),
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"redlock\"\nnodes = 5",
+            ),
+        ]),
+        "lock.design",
+        "design",
+        "no shared counter to issue fencing tokens",
+    ),
+];
+
+const FINE: &[Good] = &[(
+    Edit(
+        "design = \"token\"\nttl_ms = 10000",
+        "design = \"setnx\"\nttl_ms = 0",
+    ),
+    "without a lease the ttl is not used",
+)];
+
+#[test]
+fn each_design_gets_only_the_settings_it_can_use() {
+    rejects_all(CASES);
+    accepts_all(FINE);
+}
+
+#[test]
+fn a_timestamp_lock_may_settle_for_no_time_at_all() {
+    let src = with(
+        "design = \"token\"",
+        "design = \"timestamp\"\nsettle_ms = 0",
+    );
+    assert_eq!(
+        parse(&src)
+            .expect("no wait at all is allowed")
+            .lock
+            .settle_ms,
+        0
+    );
+}
