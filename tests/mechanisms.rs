@@ -397,3 +397,52 @@ fn the_step2_timestamp_race_is_unsafe_only_because_the_clocks_disagree() {
         assert!(v.violations.is_empty(), "seed {seed}: {:?}", v.violations);
     }
 }
+
+#[test]
+fn a_redlock_renewal_that_wins_a_majority_extends_the_lease() {
+    // A's 8 s job on a 3 s Redlock lease: the watchdog renews on every node, each majority
+    // extends A's validity, and B waits until A releases (Redis docs: extending a Redlock
+    // lease takes a majority, like acquiring it).
+    let body = r#"
+[lock]
+ttl_ms = 3000
+renewal = "watchdog"
+[store]
+topology = "redlock"
+nodes = 3
+[[worker]]
+name = "A"
+work_ms = 8000
+[[worker]]
+name = "B"
+start_ms = 500
+work_ms = 500
+"#;
+    let sc = scenario(body);
+    let run = locksim::run(&sc, sc.seed);
+    let t = &run.trace;
+    let renewals = t
+        .events
+        .iter()
+        .filter(|e| t.node_name(e.node) == "A" && matches!(e.kind, EventKind::Renewed { .. }))
+        .count();
+    assert!(renewals >= 2, "A's watchdog renewed {renewals} times");
+    let failed = first(t, "A", |k| matches!(k, EventKind::RenewFailed { .. }));
+    assert_eq!(failed, None, "no renewal failed on a healthy cluster");
+    let b_in = first(t, "B", |k| matches!(k, EventKind::Acquired { .. })).expect("B gets in");
+    let a_out = first(t, "A", |k| {
+        matches!(
+            k,
+            EventKind::LetGo {
+                reason: LetGoReason::Released,
+                ..
+            }
+        )
+    })
+    .expect("A releases");
+    assert!(
+        b_in > a_out,
+        "B got in at {b_in} ms, before A released at {a_out} ms"
+    );
+    assert!(run.good(), "{:?}", run.verdict.violations);
+}

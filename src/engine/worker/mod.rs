@@ -235,8 +235,10 @@ impl Worker {
             {
                 if fans_out {
                     self.fan_out_reply(cx, out, Slot::Renewal, refused.is_none());
-                } else if refused.is_none() {
-                    self.renewed(cx, out, None);
+                } else if refused.is_none()
+                    && let Some(op) = self.renewal.take()
+                {
+                    self.renewed(cx, out, op, None);
                 } else {
                     self.op_failed(cx, out, Slot::Renewal);
                     self.lock_lost(cx, out, token);

@@ -365,8 +365,7 @@ impl Worker {
         let won = op.oks >= majority && validity > 0;
         match op.kind {
             OpKind::Release => self.after_release(out),
-            // `renewed` looks for the renewal in its slot, which this decision has emptied.
-            OpKind::Renew if won => self.renewed(cx, out, Some(validity)),
+            OpKind::Renew if won => self.renewed(cx, out, op, Some(validity)),
             OpKind::Renew => out.record(EventKind::RenewFailed { key, token }),
             _ if won => {
                 let to = cx.layout.store_id(StoreIx::FIRST);
@@ -425,15 +424,13 @@ impl Worker {
         self.begin_op(cx, out, OpKind::Renew, token, Slot::Renewal);
     }
 
-    /// The renewal in flight succeeded: the lease runs `validity` from now (Redlock), or a
-    /// TTL from when the renewal was sent.
-    pub(super) fn renewed(&mut self, cx: &Ctx, out: &mut Outbox, validity: Option<i64>) {
+    /// The renewal `op` succeeded: the lease runs `validity` from now (Redlock: what is left
+    /// of the TTL after the time the renewal took and the drift allowance), or a TTL from when
+    /// the renewal was sent.
+    pub(super) fn renewed(&mut self, cx: &Ctx, out: &mut Outbox, op: Op, validity: Option<i64>) {
         let ttl = cx.sc.lock.ttl_ms as i64;
         let now = self.lease_now(cx);
         let key = self.key;
-        let Some(op) = self.renewal.take() else {
-            return;
-        };
         let Some(h) = self.state.hold_mut().filter(|h| h.token == op.token) else {
             return;
         };
