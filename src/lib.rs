@@ -1,6 +1,6 @@
 //! locksim: a deterministic simulator of distributed locks, built to teach why they are hard.
 //!
-//! Data flows one way (DESIGN §1): a [`scenario::Scenario`] is parsed and validated, the
+//! Data flows one way (ARCHITECTURE.md): a [`scenario::Scenario`] is parsed and validated, the
 //! [`engine`] plays it out into a [`trace::Trace`], the [`checker`] turns the trace into a
 //! [`checker::Verdict`], and the front ends only show those.
 

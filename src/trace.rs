@@ -124,8 +124,8 @@ pub enum RejectReason {
     VersionMoved,
 }
 
-/// Why a store node refused an acquire or a renewal (DESIGN §2: a refusal says its true
-/// reason).
+/// Why a store node refused an acquire or a renewal: always its true reason, so a learner
+/// can tell a held lock from a leader that lost its majority.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum Refusal {

@@ -21,12 +21,12 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-/// The headless commands (DESIGN §4).
+/// The headless commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run one scenario and print its timeline and verdict.
     Run(RunArgs),
-    /// Run each scenario with its own seed and check its [expect] table.
+    /// Run each scenario with its own seed and check its `[expect]` table.
     Verify(VerifyArgs),
     /// Run one scenario over many seeds and count how often each violation shows up.
     Check(CheckArgs),
@@ -56,7 +56,7 @@ pub struct RunArgs {
 /// `locksim verify`.
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
-    /// Scenario files, each with an [expect] table.
+    /// Scenario files, each with an `[expect]` table.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
 }

@@ -1,4 +1,4 @@
-//! The engine: a deterministic discrete-event simulation of one scenario (DESIGN §2).
+//! The engine: a deterministic discrete-event simulation of one scenario.
 //!
 //! Pure: no UI, no I/O, no wall clock, and one seeded ChaCha generator for every random
 //! choice, so a scenario and a seed give the same trace on every platform.

@@ -1,5 +1,6 @@
 //! The protected resource: one record per lock key, optionally fenced, in one of three
-//! write modes (DESIGN §2, step 8).
+//! write modes (`plain`, and step 8's `idempotent` and `cas`, which stay correct without a
+//! lock).
 
 use super::Sim;
 use super::msg::Msg;

@@ -2,7 +2,7 @@
 //! and the only input the engine takes.
 //!
 //! The file format is the contract of DESIGN §4. Every field except `version`, `name` and
-//! `[[worker]]` has a default; unknown fields are rejected (see [`parse`]). All durations are
+//! `[[worker]]` has a default; unknown fields are rejected (see [`parse()`]). All durations are
 //! in simulated milliseconds (`_ms`), drift in parts per million (`_ppm`).
 
 mod de;
@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 /// The only scenario file version this build reads.
 pub const VERSION: u32 = 1;
 
-/// A complete scenario. Build one with [`parse`] (which validates it) or construct it in code
+/// A complete scenario. Build one with [`parse()`] (which validates it) or construct it in code
 /// and call [`Scenario::validate`] before running it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -64,8 +64,8 @@ impl Path {
         Path(steps)
     }
 
-    /// Where the table at this path is, as a teacher would say it in a message: "in [lock]",
-    /// "in [[worker]]", "at the top level".
+    /// Where the table at this path is, as a teacher would say it in a message: `"in [lock]"`,
+    /// `"in [[worker]]"`, `"at the top level"`.
     pub(super) fn table_phrase(&self) -> String {
         match self.0.as_slice() {
             [] => "at the top level".to_string(),

@@ -1,4 +1,4 @@
-//! Store nodes: the lock table each node keeps, and the four topologies of DESIGN §2
+//! Store nodes: the lock table each node keeps, and the four topologies
 //! (`single`, `redlock` — a node each, `replicated` in [`replicated`], `consensus` in
 //! [`consensus`]).
 

@@ -2,8 +2,8 @@
 //!
 //! Each worker is a state machine ([`Worker`], its lifecycle one [`state::State`]): the
 //! engine hands it one event at a time — a message, a timer, a fault [`Notice`] — with a
-//! read-only [`Ctx`](super::outbox::Ctx), and it answers with commands in an
-//! [`Outbox`](super::outbox::Outbox).
+//! read-only [`Ctx`], and it answers with commands in an
+//! [`Outbox`].
 //!
 //! A worker's *belief* (the `Acquired` … `LetGo` span) is what the checker compares with the
 //! store's ground truth. Work advances in the worker's own running time: a pause or a stall
