@@ -608,6 +608,75 @@ mod tests {
         assert_eq!(app.shared_state(), SharedState::default());
     }
 
+    /// Links made before the share code moved to the `base64` and `form_urlencoded` crates, kept
+    /// as they were written: they must open the same view, and the same view must give the same
+    /// link.
+    #[test]
+    fn links_in_circulation_still_open() {
+        let step5 = scenario::parse(STEP5).unwrap();
+        let redlock = scenario::parse(include_str!(
+            "../../assets/scenarios/step6-redlock-clock-jump.toml"
+        ))
+        .unwrap();
+        let cases = [
+            (SharedState::default(), "v=2&step=0"),
+            (
+                SharedState {
+                    step: 3,
+                    choices: vec![Some(1), None, Some(0)],
+                    scenario: None,
+                    seed: None,
+                },
+                "v=2&step=3&choices=1.-.0",
+            ),
+            (
+                full(),
+                concat!(
+                    "v=2&step=4&choices=0.2.-.1.-&seed=18446744073709551615&scenario=xZTNitswEMfveorBl7aQBntL",
+                    "Cj30sHsqlEKhvYVgJvY4EVEkVRqvm75Y732yzshJNgvteUMwtjwfv_98-JFStsHDR2iMxyPJTfWNKcIK_vyGrzhm",
+                    "6iFiZuA9gSPMtAAfYCDfWb-rTE-5SzbyHKS6hyER_aIM1gNCs4IMO0xb3NHbLjhHXbGMGhimvXUE--B6CaXWtViX",
+                    "HEv4fkkHafQZwsgLeAAr0RJ6FqjCE7oDoO9hSpYpL-EeJjxQXkBm6xzkMRFYLiny1WNRXMIjpdkNHl5lGGOPTMvK",
+                    "5DCmrtThyxI-O4rxiN4v4FOYgAP08reZk92OSqHxFP71Xd28fyPeJIdazNELQXvM8nBXy8-YtSeeQjpspGYOT_O7",
+                    "dbOAdxvjQtanelkbtkcStVdXwyI4x5BYmbiLlZFLu7OP1I5xNvtQn1MojsbPdlfaweFAXhz4jNIUO_oZbTrp-8wh",
+                    "UWUSeZrQ6YkP_nLQkpTozFnLEXlFUYwBXSYzoWXVLl6JOJ3UjS8Oq9ooTHujtTbY_RhtKsWVNG2WQauMNqftwlgi",
+                    "cxpJdBSujeEQgwu7GVVSOUHzQeSVEkedXYnh53YN-eQ7ZYjOdqhj1jrcXVIPaJ22_KkOkibR3O2NOc_zVdtRsmjQ",
+                    "6NBKAc2625OWNjMmKTwOfBtKY621t5Q2m-se3VfFnC8IavA0EeY8fKpEmAm53B6oqNXaiVbKXOZphioM7bwV1yZo",
+                    "lPbZ0BRxXal-GIZMV4D5rE924FbGupz9C_zhGXhTN_UtfPN_-Jv-q88LaBlwdCxS8NZfNrQvzdSvzjxB5_4M4dLF",
+                    "1dxFWQ35REmfcXjiUv-yrJVOkMNYLXR10FFbkCvJt81UBnhdSUyS9WsTFXVq24dxK8bl0yXGfwE"
+                ),
+            ),
+            (
+                SharedState {
+                    step: 17,
+                    choices: Vec::new(),
+                    scenario: Some(redlock),
+                    seed: Some(9),
+                },
+                concat!(
+                    "v=2&step=17&seed=9&scenario=xVXNbuM2EL7zKQa6bAIohuxsgm6DRREfihZFi6LpzTCEiTSyuaZIlaTi-sl6",
+                    "75N1hpQcp9tij2sYhjSc-eb75od-IR-0s_ARlspiT_xQPEUa4B7-_gt-o9a45vAtOEtgXUvvAjRigU9jP0CPBwoQ",
+                    "j46fPjmvo6ZQqJZC4_UQM2zxvX6hGShhhAU8wt6ZlkP3BMnOriE6T8ubW7hKT-9v7gA9QTNGcF0HnXc96Hi9yI63",
+                    "zOSIxlzQCbCqIADuCdsSgmNvaL1j-yM7H-gEhN6cHmBdwnHvoEFrXQRP2Ozn7KtSONlEKkyZbu4WsHZxnzgDzlpP",
+                    "JaBtE7bBSHBkG6thG3PoInlYv2Ops3IMYexpKl-A3nFVMAI-OxYodQhSfc9ID5wjqwrSiCu08Mvvv6YXSQnY9tpe",
+                    "wzMTP0gJBUXAU8UXhQpu9E1q5M8L-MnQMPSstIQf3BGig5a_OkSvn8dIbVKq7Q6uVtXy_voBnhbwhLbTRg-DK-HH",
+                    "cFYQsKPvzn5s1YHBmlB-hhfgagri4kTdC_4rxXDNHIldP8K9Gm3Upu4Dv6wq_ii1scQT5Q9bHiSDp3y2WZZwu1XG",
+                    "BXmrFpViWOLSnUNV9GjD4HwU5bEZCsU_9Y6nrx6H7PahmlIINcEPepdmNLoDWQ6IE5Vl8qM_B-1Pcp4GoVCeLPHQ",
+                    "icXyRkyGml7ITzwrNpEVKkKjQxNIHZEXgyvAUZ6iP0lYnAPuKiVk6gutlcLmj1H71EJOU0vnCyXTVzduTMjRj8Q6",
+                    "Eq-tim5wxu1OOUUqfKHSqkkGlYeJz2RhCjXIyjOmzUOS2AdqhNZgdIPSo9rgbmbToTY8rf61NJzZUx6zreoYKMvL",
+                    "cnvOK7iDQc01VZtmT1LtENFzL9JqXFZZbTbSbvLb7fkGeiySe5z9lHjMBeOYtGvpSEgTxvQoK87Bk3wKMc1YZpVI",
+                    "1IYw0GtjBKV-M0hJXapXzZdOoDgXIdtar7tY80Il238xX79lLoP5yn35_9wvRoK9voaUDkcTWQmeHfleaFMnWY-W",
+                    "qSjUzrtxSAu54SZtS9jk3XhflNOW3BWM0bm5xR-mFv8bPbGbE2RGcofnsT2v3K38m5iIby-Iz8GW1RfZri_YLs9s",
+                    "V2_ZfpMT8OJTE3lk-cY7l1jwE1bRuvHZUL2TLRckWQ6DQwZFPkndKLbqHw"
+                ),
+            ),
+        ];
+        assert_eq!(cases[2].0.scenario, Some(step5));
+        for (state, link) in cases {
+            assert_eq!(decode(link), Ok(state.clone()), "{link}");
+            assert_eq!(encode(&state), link);
+        }
+    }
+
     /// A fragment that may be anything: random text, a real link cut short or with characters
     /// changed, a real link with junk added, or hostile values in every field.
     fn hostile() -> impl proptest::strategy::Strategy<Value = String> {
