@@ -1,4 +1,4 @@
-//! The headless command line (DESIGN §4): `run`, `verify`, `check`, and the course's text:
+//! The headless command line: `run`, `verify`, `check`, and the course's text:
 //! `course`, `glossary`.
 //!
 //! Each command writes its report to stdout and returns a [`Status`]; input errors go to
@@ -7,8 +7,6 @@
 
 mod args;
 mod check;
-
-pub use check::{Tally, sweep};
 mod course;
 mod glossary;
 mod input;
