@@ -197,8 +197,7 @@ pub enum Design {
 }
 
 impl Design {
-    /// Every rung, bottom to top. `timestamp` is not one; every design a scenario may name,
-    /// the ladder then the step 2 strawman, is [`Design::VARIANTS`].
+    /// Every rung, bottom to top. `timestamp` is not one: see [`Design::PICKABLE`].
     pub const ALL: [Design; 5] = [
         Design::Flag,
         Design::Setnx,
@@ -206,6 +205,10 @@ impl Design {
         Design::Token,
         Design::Fencing,
     ];
+
+    /// Every design a scenario may name: the ladder, then the step 2 strawman `timestamp`.
+    /// Derived from the enum, so it cannot miss a design.
+    pub const PICKABLE: &'static [Design] = <Design as VariantArray>::VARIANTS;
 
     /// Whether grants carry a lease that expires.
     pub fn has_lease(self) -> bool {
