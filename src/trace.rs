@@ -114,8 +114,7 @@ pub enum RejectReason {
     VersionMoved,
 }
 
-/// Why a store node refused an acquire or a renewal (DESIGN §2: a refusal says its true
-/// reason).
+/// Why a store node refused an acquire or a renewal: a refusal says its true reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum Refusal {

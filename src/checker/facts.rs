@@ -152,7 +152,7 @@ pub(super) struct Facts {
     pub store_end: StoreEnd,
 }
 
-/// The store side's own state at the horizon, from its events alone (DESIGN §3, `stuck`):
+/// The store side's own state at the horizon, from its events alone (for `stuck`):
 /// each node's lock table as its grants, extensions and replicated copies set it and its
 /// expiries, removals, forgetting and resyncs cleared it.
 #[derive(Debug, Default)]

@@ -11,7 +11,7 @@ use crate::trace::{KeyId, LetGoReason, NodeId, Role, Trace};
 
 /// Why a holder can make no progress, in the order preferred when two began at once (a crash
 /// also lets go; the crash is the reason). A pause is not one: a paused holder resumes and
-/// goes on (DESIGN §3).
+/// goes on.
 #[derive(Clone, Copy, Debug)]
 enum Cause {
     Crashed,
@@ -132,7 +132,7 @@ fn still_held(trace: &Trace, facts: &Facts) -> Vec<StillHeld> {
     out
 }
 
-/// `stuck`: at the end of simulated time the store side still holds a lock (DESIGN §3: its own
+/// `stuck`: at the end of simulated time the store side still holds a lock (its own
 /// state, not what it once promised — a lock it expired, forgot or had removed is not held,
 /// and one whose release is still on its way is about to be free) for a holder that is
 /// crashed, stalled (a watchdog may keep renewing for it), already let go or handed a late

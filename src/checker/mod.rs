@@ -1,4 +1,4 @@
-//! The checker: reads a trace with ground truth and names what went wrong (DESIGN §3).
+//! The checker: reads a trace with ground truth and names what went wrong.
 //!
 //! Pure: no I/O, no clock. Each kind of violation has one function in its own module. The
 //! trace is read once ([`facts`]), store-held periods and grant order are derived from that

@@ -21,7 +21,7 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-/// The headless commands (DESIGN §4).
+/// The headless commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run one scenario and print its timeline and verdict.

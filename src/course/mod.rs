@@ -1,6 +1,6 @@
 //! The course: a first question (what is the lock for?) and the lesson's eight design steps,
 //! step 7 split into four small decisions, each a decision whose every option is played out
-//! by the simulator (DESIGN §5). Pure data and checks; no UI.
+//! by the simulator. Pure data and checks; no UI.
 //!
 //! Each option is bound to a scenario in `assets/scenarios/`. How a step's runs must come out
 //! is its [`Judge`]: usually the right call is bound to the design that ships (safe and live)
