@@ -9,9 +9,9 @@ use crate::scenario::{Design, Scenario};
 
 /// Work to do per frame, in engine events. A run costs about its handled events
 /// ([`crate::trace::Trace::steps`]) plus a fixed share for setting up, recording and checking
-/// it, [`RUN_COST`]; measured that way the work per frame stays bounded whether a scenario's
-/// runs are long or short — a few ms in an optimised build. Counting events, not reading a
-/// clock, makes it the same on every platform.
+/// it (`RUN_COST`, 100 events); measured that way the work per frame stays bounded whether a
+/// scenario's runs are long or short — a few ms in an optimised build. Counting events, not
+/// reading a clock, makes it the same on every platform.
 pub const EVENTS_PER_FRAME: u64 = 40_000;
 
 /// The fixed cost of one run, in events: in a debug build a run of 34 events took as long as
