@@ -1,7 +1,7 @@
 //! How fast `locksim check` sweeps seeds (criterion), on one thread and on every core. Run:
 //! `cargo bench --no-default-features --bench sweep`.
 //!
-//! - `sweep/1-thread`, `sweep/all-cores`: [`locksim::cli::sweep`] over 200 seeds of
+//! - `sweep/1-thread`, `sweep/all-cores`: [`locksim::sweep::on_threads`] over 200 seeds of
 //!   `benches/data/four-workers-token.toml` (four workers taking a 100 ms TTL lock over and over
 //!   for a simulated minute), each run recorded and checked and counted in seed order, as
 //!   `locksim check --seeds 200 --threads N` does. Throughput is in recorded events (the
@@ -12,8 +12,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use locksim::cli::sweep;
 use locksim::scenario::{self, Scenario};
+use locksim::sweep::on_threads;
 
 const SEEDS: u64 = 200;
 
@@ -38,7 +38,7 @@ fn sweep_throughput(c: &mut Criterion) {
     let one = pool(1);
     let all = pool(0);
     let seeds = sc.seed..=sc.seed + SEEDS - 1;
-    let events = sweep(&sc, seeds.clone(), &one, &stop, |_| {}).events();
+    let events = on_threads(&sc, seeds.clone(), &one, &stop, |_| {}).events();
     let mut group = c.benchmark_group("sweep");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(20));
@@ -48,7 +48,7 @@ fn sweep_throughput(c: &mut Criterion) {
         (format!("all-cores ({})", all.current_num_threads()), &all),
     ] {
         group.bench_function(name, |b| {
-            b.iter(|| sweep(black_box(&sc), seeds.clone(), pool, &stop, |_| {}))
+            b.iter(|| on_threads(black_box(&sc), seeds.clone(), pool, &stop, |_| {}))
         });
     }
     group.finish();

@@ -1,9 +1,12 @@
 //! locksim: a deterministic simulator of distributed locks, built to teach why they are hard.
 //!
-//! Data flows one way (ARCHITECTURE.md): a [`scenario::Scenario`] is parsed and validated, the
-//! [`engine`] plays it out into a [`trace::Trace`], the [`checker`] turns the trace into a
-//! [`checker::Verdict`], and the front ends only show those.
+//! Data flows one way (ARCHITECTURE.md): a [`scenario::Scenario`] is parsed and validated, the [`engine`] plays
+//! it out into a [`trace::Trace`], the [`checker`] turns the trace into a
+//! [`checker::Verdict`], and the front ends only show those. Around that flow, without the
+//! front ends: [`sweep`] counts many seeds, [`ladder`] moves a scenario onto another rung of
+//! the design ladder, and [`breakage`] makes "Break it"'s changes to a scenario.
 
+pub mod breakage;
 pub mod checker;
 // The command line reads files and talks to a terminal; the web build has neither.
 #[cfg(not(target_arch = "wasm32"))]
@@ -11,8 +14,10 @@ pub mod cli;
 pub mod course;
 pub mod describe;
 pub mod engine;
+pub mod ladder;
 mod run;
 pub mod scenario;
+pub mod sweep;
 #[cfg(test)]
 mod testkit;
 pub mod text;

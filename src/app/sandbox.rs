@@ -7,13 +7,12 @@
 //! that does not parse stays in its box with the position of the problem.
 
 use eframe::egui::{self, Align, RichText, Ui};
+use strum::{VariantArray, VariantNames};
 
 use super::style;
 use crate::checker::Kind;
 use crate::scenario::{
-    self, Acquire, Design, Expect, Expiry, Fault, FaultKind, LeaseClock, NodeClock, OnLockLoss,
-    Persistence, Renewal, ResourceMode, Scenario, ScenarioError, StoreClock, Topology, Transport,
-    Waiting, Worker,
+    self, Expect, Fault, FaultKind, NodeClock, Scenario, ScenarioError, StoreClock, Worker,
 };
 
 /// Width of the label column, in points: the widgets of every section line up after it.
@@ -23,62 +22,13 @@ const LABEL_WIDTH: f32 = 170.0;
 /// so the form stays short (and quick to draw).
 const OPEN_ITEMS: usize = 12;
 
-/// Every fault kind, in the order of DESIGN §4's table.
-const FAULT_KINDS: [&str; 10] = [
-    "pause",
-    "stall",
-    "crash",
-    "restart",
-    "kill_store",
-    "partition",
-    "heal",
-    "clock_jump",
-    "delay",
-    "force_release",
-];
-
-const EXPIRIES: [(Expiry, &str); 2] = [(Expiry::Store, "store"), (Expiry::Client, "client")];
-const RENEWALS: [(Renewal, &str); 3] = [
-    (Renewal::None, "none"),
-    (Renewal::Watchdog, "watchdog"),
-    (Renewal::Progress, "progress"),
-];
-const WAITINGS: [(Waiting, &str); 2] = [(Waiting::Retry, "retry"), (Waiting::Fair, "fair")];
-const TOPOLOGIES: [Topology; 4] = [
-    Topology::Single,
-    Topology::Replicated,
-    Topology::Redlock,
-    Topology::Consensus,
-];
-const CLOCKS: [(Option<StoreClock>, &str); 3] = [
-    (None, "default"),
-    (Some(StoreClock::Monotonic), "monotonic"),
-    (Some(StoreClock::Wall), "wall"),
-];
-const TRANSPORTS: [(Transport, &str); 2] =
-    [(Transport::Tcp, "tcp"), (Transport::Datagram, "datagram")];
-const LEASE_CLOCKS: [(LeaseClock, &str); 2] = [
-    (LeaseClock::Monotonic, "monotonic"),
-    (LeaseClock::Wall, "wall"),
-];
-const PERSISTENCES: [(Persistence, &str); 3] = [
-    (Persistence::Fsync, "fsync"),
-    (Persistence::Everysec, "everysec"),
-    (Persistence::None, "none"),
-];
-const ACQUIRES: [(Acquire, &str); 2] = [
-    (Acquire::OneStep, "one_step"),
-    (Acquire::TwoStep, "two_step"),
-];
-const ON_LOCK_LOSS: [(OnLockLoss, &str); 2] = [
-    (OnLockLoss::Continue, "continue"),
-    (OnLockLoss::Stop, "stop"),
-];
-const MODES: [(ResourceMode, &str); 3] = [
-    (ResourceMode::Plain, "plain"),
-    (ResourceMode::Idempotent, "idempotent"),
-    (ResourceMode::Cas, "cas"),
-];
+/// `store.clock`'s choices: absent is "default", the topology's own clock
+/// ([`crate::scenario::Store::lease_clock`]); then the clocks by name.
+fn store_clock_choices() -> Vec<(Option<StoreClock>, &'static str)> {
+    std::iter::once((None, "default"))
+        .chain(StoreClock::VARIANTS.iter().map(|&c| (Some(c), c.into())))
+        .collect()
+}
 
 /// Whether the validator's `error` is about the field at `path`. `within` also counts fields
 /// inside it (a partition's `groups` owns `groups[1][0]`); otherwise only the exact field.
@@ -90,7 +40,7 @@ fn names(error: &ScenarioError, path: &str, within: bool) -> bool {
     }
 }
 
-/// A fault of kind `name` (one of [`FAULT_KINDS`]), keeping what `old` had that the new kind
+/// A fault of kind `name` (one of [`FaultKind::VARIANTS`]), keeping what `old` had that the new kind
 /// also has (its node, its duration), else defaults that name `workers[0]` and `store1`.
 fn fault_kind(name: &str, old: Option<&FaultKind>, workers: &[Worker]) -> Option<FaultKind> {
     let worker = || {
@@ -330,7 +280,7 @@ impl Sandbox {
             text_error: None,
             text_open: false,
             notice: None,
-            new_fault: FAULT_KINDS[0],
+            new_fault: FaultKind::VARIANTS[0],
             error_placed: false,
             show_error: false,
         }
@@ -522,6 +472,15 @@ fn count<T: egui::emath::Numeric>(value: &mut T) -> egui::DragValue<'_> {
     egui::DragValue::new(value).speed(0.05)
 }
 
+/// One variant of a scenario enum, each shown by the name scenario files use for it.
+fn pick_named<T>(ui: &mut Ui, id: &str, value: &mut T)
+where
+    T: VariantArray + Copy + PartialEq + Into<&'static str>,
+{
+    let options: Vec<(T, &str)> = T::VARIANTS.iter().map(|&v| (v, v.into())).collect();
+    pick(ui, id, value, &options);
+}
+
 fn pick<T: Copy + PartialEq>(ui: &mut Ui, id: &str, value: &mut T, options: &[(T, &str)]) {
     let shown = options
         .iter()
@@ -647,7 +606,7 @@ fn network(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "network.transport",
             "transport",
             "tcp: a cut delays messages until it heals. datagram: a cut drops them.",
-            |ui| pick(ui, "network.transport", &mut n.transport, &TRANSPORTS),
+            |ui| pick_named(ui, "network.transport", &mut n.transport),
         );
         form.row(
             ui,
@@ -670,8 +629,7 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "design",
             "The rung of the ladder, or timestamp: the earliest wall-clock stamp wins.",
             |ui| {
-                let designs = Design::PICKABLE.map(|d| (d, d.as_str()));
-                pick(ui, "lock.design", &mut l.design, &designs);
+                pick_named(ui, "lock.design", &mut l.design);
             },
         );
         form.row(ui, "lock.ttl_ms", "ttl_ms", "Lease length.", |ui| {
@@ -683,14 +641,14 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "expiry",
             "store: the store times the lease. client: a contender compares the holder's \
              'held until' with its own clock.",
-            |ui| pick(ui, "lock.expiry", &mut l.expiry, &EXPIRIES),
+            |ui| pick_named(ui, "lock.expiry", &mut l.expiry),
         );
         form.row(
             ui,
             "lock.renewal",
             "renewal",
             "watchdog: extends while the process lives. progress: only while work advances.",
-            |ui| pick(ui, "lock.renewal", &mut l.renewal, &RENEWALS),
+            |ui| pick_named(ui, "lock.renewal", &mut l.renewal),
         );
         form.row(
             ui,
@@ -715,7 +673,7 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "lock.waiting",
             "waiting",
             "retry: ask again after a back-off. fair: a FIFO queue at the store.",
-            |ui| pick(ui, "lock.waiting", &mut l.waiting, &WAITINGS),
+            |ui| pick_named(ui, "lock.waiting", &mut l.waiting),
         );
         form.row(
             ui,
@@ -740,7 +698,7 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "lock.acquire",
             "acquire",
             "one_step: SET NX PX. two_step: SETNX, then EXPIRE (a crash between leaves no TTL).",
-            |ui| pick(ui, "lock.acquire", &mut l.acquire, &ACQUIRES),
+            |ui| pick_named(ui, "lock.acquire", &mut l.acquire),
         );
         form.row(
             ui,
@@ -776,8 +734,7 @@ fn store(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
     let st = &mut s.store;
     section(ui, form.open_for(&["store"]), "[store]", |ui| {
         form.row(ui, "store.topology", "topology", "", |ui| {
-            let topologies = TOPOLOGIES.map(|t| (t, t.as_str()));
-            pick(ui, "store.topology", &mut st.topology, &topologies);
+            pick_named(ui, "store.topology", &mut st.topology);
         });
         form.row(
             ui,
@@ -793,14 +750,14 @@ fn store(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "store.clock",
             "clock",
             "wall: a clock jump moves lease expiry. Default: wall, monotonic for consensus.",
-            |ui| pick(ui, "store.clock", &mut st.clock, &CLOCKS),
+            |ui| pick(ui, "store.clock", &mut st.clock, &store_clock_choices()),
         );
         form.row(
             ui,
             "store.persistence",
             "persistence",
             "everysec: a crash loses the last second. none: a restarted node forgot every lock.",
-            |ui| pick(ui, "store.persistence", &mut st.persistence, &PERSISTENCES),
+            |ui| pick_named(ui, "store.persistence", &mut st.persistence),
         );
         form.row(
             ui,
@@ -901,7 +858,7 @@ fn resource_and_check(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "mode",
             "plain: read-modify-write. idempotent: overlaps are harmless. cas: compare-and-swap \
              on a version.",
-            |ui| pick(ui, "resource.mode", &mut s.resource.mode, &MODES),
+            |ui| pick_named(ui, "resource.mode", &mut s.resource.mode),
         );
     });
     section(ui, form.open_for(&["check"]), "[check]", |ui| {
@@ -1024,14 +981,14 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         &p("lease_clock"),
                         "lease_clock",
                         "The clock it times its own lease on.",
-                        |ui| pick(ui, &p("lease_clock"), &mut w.lease_clock, &LEASE_CLOCKS),
+                        |ui| pick_named(ui, &p("lease_clock"), &mut w.lease_clock),
                     );
                     form.row(
                         ui,
                         &p("on_lock_loss"),
                         "on_lock_loss",
                         "stop: stops its work once it learns the lock is gone.",
-                        |ui| pick(ui, &p("on_lock_loss"), &mut w.on_lock_loss, &ON_LOCK_LOSS),
+                        |ui| pick_named(ui, &p("on_lock_loss"), &mut w.on_lock_loss),
                     );
                 });
         }
@@ -1068,7 +1025,7 @@ fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut &'
                     egui::ComboBox::from_id_salt(id.as_str())
                         .selected_text(kind)
                         .show_ui(ui, |ui| {
-                            for name in FAULT_KINDS {
+                            for &name in FaultKind::VARIANTS {
                                 ui.selectable_value(&mut kind, name, name);
                             }
                         });
@@ -1099,7 +1056,7 @@ fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut &'
             egui::ComboBox::from_id_salt("sandbox_new_fault")
                 .selected_text(*new_fault)
                 .show_ui(ui, |ui| {
-                    for name in FAULT_KINDS {
+                    for &name in FaultKind::VARIANTS {
                         ui.selectable_value(new_fault, name, name);
                     }
                 });
@@ -1308,7 +1265,7 @@ fn expect(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
 mod tests {
     use super::*;
     use crate::app::headless;
-    use crate::scenario::parse;
+    use crate::scenario::{Design, Expiry, Renewal, Topology, parse};
 
     fn step5() -> Scenario {
         let path = format!(
@@ -1533,10 +1490,10 @@ mod tests {
     fn every_fault_kind_converts_to_every_other() {
         let s = step5();
         let w = &s.workers;
-        for from in FAULT_KINDS {
+        for &from in FaultKind::VARIANTS {
             let old = fault_kind(from, None, w).expect("a known kind");
             assert_eq!(old.name(), from);
-            for to in FAULT_KINDS {
+            for &to in FaultKind::VARIANTS {
                 let new = fault_kind(to, Some(&old), w).expect("a known kind");
                 assert_eq!(new.name(), to);
                 let mut with = s.clone();

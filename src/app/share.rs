@@ -12,12 +12,17 @@
 //! - `choices`: one entry per step, the chosen option's index or `-` for none, joined by `.`.
 //! - `seed`: the seed the run uses instead of the scenario's own.
 //! - `scenario`: the scenario as [`scenario::to_toml`] writes it, raw-deflated and base64url
-//!   encoded without padding. Reading it back runs the same parser and validation as a file, so
+//!   encoded without padding (RFC 4648, the URL-safe alphabet). Reading it back runs the same parser and validation as a file, so
 //!   a doctored link can at worst show an error.
 //!
 //! Every field but `v` may be left out. Anything malformed, from another format version, or
 //! longer than [`MAX_FRAGMENT_BYTES`] is an error whose message a learner can read; the app
 //! shows it and opens as a plain visit would (a first visit: at the start of the course).
+
+use std::borrow::Cow;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 use super::progress::{Pick, Place};
 use crate::course::STEPS;
@@ -87,29 +92,26 @@ impl std::error::Error for ShareError {}
 
 /// Writes `state` as a URL fragment, without the leading `#`. [`decode`] reads it back equal.
 pub fn encode(state: &SharedState) -> String {
-    let mut out = format!("v={VERSION}&step={}", state.step);
+    let mut query = form_urlencoded::Serializer::new(String::new());
+    query.append_pair("v", &VERSION.to_string());
+    query.append_pair("step", &state.step.to_string());
     if !state.choices.is_empty() {
-        out.push_str("&choices=");
-        for (i, choice) in state.choices.iter().enumerate() {
-            if i > 0 {
-                out.push('.');
-            }
-            match choice {
-                Some(option) => out.push_str(&option.to_string()),
-                None => out.push('-'),
-            }
-        }
+        let choices: Vec<String> = state
+            .choices
+            .iter()
+            .map(|choice| choice.map_or_else(|| "-".to_string(), |option| option.to_string()))
+            .collect();
+        query.append_pair("choices", &choices.join("."));
     }
     if let Some(seed) = state.seed {
-        out.push_str(&format!("&seed={seed}"));
+        query.append_pair("seed", &seed.to_string());
     }
     if let Some(scenario) = &state.scenario {
         let toml = scenario::to_toml(scenario);
         let packed = miniz_oxide::deflate::compress_to_vec(toml.as_bytes(), 9);
-        out.push_str("&scenario=");
-        out.push_str(&base64url::encode(&packed));
+        query.append_pair("scenario", &URL_SAFE_NO_PAD.encode(packed));
     }
-    out
+    query.finish()
 }
 
 /// Reads a fragment written by [`encode`]. A leading `#` is ignored; an empty fragment is the
@@ -125,33 +127,43 @@ pub fn decode(fragment: &str) -> Result<SharedState, ShareError> {
     if fragment.is_empty() {
         return Ok(state);
     }
-    let mut seen: Vec<&str> = Vec::new();
-    for (n, pair) in fragment.split('&').enumerate() {
-        let (key, value) = pair
-            .split_once('=')
-            .ok_or_else(|| malformed(format!("part {} ({}) has no \"=\"", n + 1, clip(pair))))?;
+    // `encode` writes every part as `key=value`; the query-string parser would skip an empty
+    // part and read a lone key as having an empty value, so those are refused here first.
+    if let Some((n, pair)) = fragment
+        .split('&')
+        .enumerate()
+        .find(|(_, pair)| !pair.contains('='))
+    {
+        return Err(malformed(format!(
+            "part {} ({}) has no \"=\"",
+            n + 1,
+            clip(pair)
+        )));
+    }
+    let mut seen: Vec<Cow<'_, str>> = Vec::new();
+    for (n, (key, value)) in form_urlencoded::parse(fragment.as_bytes()).enumerate() {
         if seen.contains(&key) {
-            return Err(malformed(format!("\"{}\" appears twice", clip(key))));
+            return Err(malformed(format!("\"{}\" appears twice", clip(&key))));
         }
-        seen.push(key);
-        match (n, key) {
+        match (n, key.as_ref()) {
             (0, "v") => {
                 if value != VERSION.to_string() {
-                    return Err(ShareError::Version(clip(value)));
+                    return Err(ShareError::Version(clip(&value)));
                 }
             }
             (0, _) => return Err(ShareError::Version(String::new())),
-            (_, "step") => state.step = number(key, value)?,
-            (_, "choices") => state.choices = choices(value)?,
-            (_, "seed") => state.seed = Some(number(key, value)?),
-            (_, "scenario") => state.scenario = Some(scenario_from(value)?),
+            (_, "step") => state.step = number(&key, &value)?,
+            (_, "choices") => state.choices = choices(&value)?,
+            (_, "seed") => state.seed = Some(number(&key, &value)?),
+            (_, "scenario") => state.scenario = Some(scenario_from(&value)?),
             _ => {
                 return Err(malformed(format!(
                     "it has an unknown part \"{}\"",
-                    clip(key)
+                    clip(&key)
                 )));
             }
         }
+        seen.push(key);
     }
     Ok(state)
 }
@@ -203,8 +215,10 @@ fn choices(value: &str) -> Result<Vec<Option<usize>>, ShareError> {
 }
 
 fn scenario_from(value: &str) -> Result<Scenario, ShareError> {
-    let packed = base64url::decode(value)
-        .ok_or_else(|| malformed("its scenario is not base64url text".to_string()))?;
+    // The engine refuses stray bits past the end, so each byte string has one encoding.
+    let packed = URL_SAFE_NO_PAD
+        .decode(value)
+        .map_err(|_| malformed("its scenario is not base64url text".to_string()))?;
     let toml = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_SCENARIO_BYTES)
         .map_err(|_| {
             malformed(format!(
@@ -214,52 +228,6 @@ fn scenario_from(value: &str) -> Result<Scenario, ShareError> {
     let toml =
         String::from_utf8(toml).map_err(|_| malformed("its scenario is not text".to_string()))?;
     scenario::parse(&toml).map_err(ShareError::Scenario)
-}
-
-/// base64url (RFC 4648 §5) without padding: the alphabet is safe in a URL fragment as is.
-mod base64url {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-    pub fn encode(bytes: &[u8]) -> String {
-        let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-        for chunk in bytes.chunks(3) {
-            let b = [
-                chunk[0],
-                chunk.get(1).copied().unwrap_or(0),
-                chunk.get(2).copied().unwrap_or(0),
-            ];
-            let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
-            // A chunk of k bytes carries k + 1 characters' worth of bits.
-            for i in 0..=chunk.len() {
-                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
-            }
-        }
-        out
-    }
-
-    /// `None` if `text` has a character outside the alphabet, a dangling character, or
-    /// nonzero bits past the end (so each byte string has exactly one encoding).
-    pub fn decode(text: &str) -> Option<Vec<u8>> {
-        let text = text.as_bytes();
-        if text.len() % 4 == 1 {
-            return None;
-        }
-        let mut out = Vec::with_capacity(text.len() / 4 * 3 + 2);
-        for chunk in text.chunks(4) {
-            let mut n = 0u32;
-            for (i, &c) in chunk.iter().enumerate() {
-                let v = ALPHABET.iter().position(|&a| a == c)? as u32;
-                n |= v << (18 - 6 * i);
-            }
-            let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-            let k = chunk.len() - 1;
-            if bytes[k..].iter().any(|&b| b != 0) {
-                return None;
-            }
-            out.extend_from_slice(&bytes[..k]);
-        }
-        Some(out)
-    }
 }
 
 // The app's side of a link: what the view on screen is, and opening a view. Only the web
@@ -484,7 +452,7 @@ mod tests {
     fn scenario_that_fails_validation_names_the_field() {
         let bad = "version = 1\nname = \"x\"\n[[worker]]\nname = \"A\"\nwork_ms = 0\n";
         let packed = miniz_oxide::deflate::compress_to_vec(bad.as_bytes(), 9);
-        let fragment = format!("v=2&scenario={}", base64url::encode(&packed));
+        let fragment = format!("v=2&scenario={}", URL_SAFE_NO_PAD.encode(&packed));
         let err = decode(&fragment).unwrap_err();
         assert!(matches!(err, ShareError::Scenario(_)), "{err:?}");
         assert!(err.to_string().contains("work_ms"), "{err}");
@@ -504,7 +472,7 @@ mod tests {
     fn decompression_bomb_is_refused() {
         let bomb = vec![b'#'; MAX_SCENARIO_BYTES * 4];
         let packed = miniz_oxide::deflate::compress_to_vec(&bomb, 9);
-        let fragment = format!("v=2&scenario={}", base64url::encode(&packed));
+        let fragment = format!("v=2&scenario={}", URL_SAFE_NO_PAD.encode(&packed));
         assert!(fragment.len() < MAX_FRAGMENT_BYTES);
         let err = decode(&fragment).unwrap_err();
         assert!(err.to_string().contains("unpacks to more than"), "{err}");
@@ -517,18 +485,14 @@ mod tests {
     }
 
     #[test]
-    fn base64url_round_trips_and_is_canonical() {
-        for len in 0..40u8 {
-            let bytes: Vec<u8> = (0..len)
-                .map(|i| i.wrapping_mul(37).wrapping_add(200))
-                .collect();
-            let text = base64url::encode(&bytes);
-            assert!(!text.contains(['+', '/', '=']));
-            assert_eq!(base64url::decode(&text), Some(bytes));
+    fn a_scenario_has_one_encoding() {
+        // `aGVsbG8` is "hello"; `aGVsbG9` has stray bits in its last character, `aGVsbG8=` is
+        // padded: neither is what encode writes, and neither is read.
+        assert_eq!(URL_SAFE_NO_PAD.encode(b"hello"), "aGVsbG8");
+        for text in ["aGVsbG9", "aGVsbG8="] {
+            let err = decode(&format!("v=2&scenario={text}")).unwrap_err();
+            assert!(err.to_string().contains("not base64url"), "{text}: {err}");
         }
-        assert_eq!(base64url::encode(b"hello"), "aGVsbG8");
-        // `aGVsbG9` has stray bits in its last character.
-        assert_eq!(base64url::decode("aGVsbG9"), None);
     }
 
     #[test]
@@ -608,6 +572,75 @@ mod tests {
         assert_eq!(app.shared_state(), SharedState::default());
     }
 
+    /// Links made before the share code moved to the `base64` and `form_urlencoded` crates, kept
+    /// as they were written: they must open the same view, and the same view must give the same
+    /// link.
+    #[test]
+    fn links_in_circulation_still_open() {
+        let step5 = scenario::parse(STEP5).unwrap();
+        let redlock = scenario::parse(include_str!(
+            "../../assets/scenarios/step6-redlock-clock-jump.toml"
+        ))
+        .unwrap();
+        let cases = [
+            (SharedState::default(), "v=2&step=0"),
+            (
+                SharedState {
+                    step: 3,
+                    choices: vec![Some(1), None, Some(0)],
+                    scenario: None,
+                    seed: None,
+                },
+                "v=2&step=3&choices=1.-.0",
+            ),
+            (
+                full(),
+                concat!(
+                    "v=2&step=4&choices=0.2.-.1.-&seed=18446744073709551615&scenario=xZTNitswEMfveorBl7aQBntL",
+                    "Cj30sHsqlEKhvYVgJvY4EVEkVRqvm75Y732yzshJNgvteUMwtjwfv_98-JFStsHDR2iMxyPJTfWNKcIK_vyGrzhm",
+                    "6iFiZuA9gSPMtAAfYCDfWb-rTE-5SzbyHKS6hyER_aIM1gNCs4IMO0xb3NHbLjhHXbGMGhimvXUE--B6CaXWtViX",
+                    "HEv4fkkHafQZwsgLeAAr0RJ6FqjCE7oDoO9hSpYpL-EeJjxQXkBm6xzkMRFYLiny1WNRXMIjpdkNHl5lGGOPTMvK",
+                    "5DCmrtThyxI-O4rxiN4v4FOYgAP08reZk92OSqHxFP71Xd28fyPeJIdazNELQXvM8nBXy8-YtSeeQjpspGYOT_O7",
+                    "dbOAdxvjQtanelkbtkcStVdXwyI4x5BYmbiLlZFLu7OP1I5xNvtQn1MojsbPdlfaweFAXhz4jNIUO_oZbTrp-8wh",
+                    "UWUSeZrQ6YkP_nLQkpTozFnLEXlFUYwBXSYzoWXVLl6JOJ3UjS8Oq9ooTHujtTbY_RhtKsWVNG2WQauMNqftwlgi",
+                    "cxpJdBSujeEQgwu7GVVSOUHzQeSVEkedXYnh53YN-eQ7ZYjOdqhj1jrcXVIPaJ22_KkOkibR3O2NOc_zVdtRsmjQ",
+                    "6NBKAc2625OWNjMmKTwOfBtKY621t5Q2m-se3VfFnC8IavA0EeY8fKpEmAm53B6oqNXaiVbKXOZphioM7bwV1yZo",
+                    "lPbZ0BRxXal-GIZMV4D5rE924FbGupz9C_zhGXhTN_UtfPN_-Jv-q88LaBlwdCxS8NZfNrQvzdSvzjxB5_4M4dLF",
+                    "1dxFWQ35REmfcXjiUv-yrJVOkMNYLXR10FFbkCvJt81UBnhdSUyS9WsTFXVq24dxK8bl0yXGfwE"
+                ),
+            ),
+            (
+                SharedState {
+                    step: 17,
+                    choices: Vec::new(),
+                    scenario: Some(redlock),
+                    seed: Some(9),
+                },
+                concat!(
+                    "v=2&step=17&seed=9&scenario=xVXNbuM2EL7zKQa6bAIohuxsgm6DRREfihZFi6LpzTCEiTSyuaZIlaTi-sl6",
+                    "75N1hpQcp9tij2sYhjSc-eb75od-IR-0s_ARlspiT_xQPEUa4B7-_gt-o9a45vAtOEtgXUvvAjRigU9jP0CPBwoQ",
+                    "j46fPjmvo6ZQqJZC4_UQM2zxvX6hGShhhAU8wt6ZlkP3BMnOriE6T8ubW7hKT-9v7gA9QTNGcF0HnXc96Hi9yI63",
+                    "zOSIxlzQCbCqIADuCdsSgmNvaL1j-yM7H-gEhN6cHmBdwnHvoEFrXQRP2Ozn7KtSONlEKkyZbu4WsHZxnzgDzlpP",
+                    "JaBtE7bBSHBkG6thG3PoInlYv2Ops3IMYexpKl-A3nFVMAI-OxYodQhSfc9ID5wjqwrSiCu08Mvvv6YXSQnY9tpe",
+                    "wzMTP0gJBUXAU8UXhQpu9E1q5M8L-MnQMPSstIQf3BGig5a_OkSvn8dIbVKq7Q6uVtXy_voBnhbwhLbTRg-DK-HH",
+                    "cFYQsKPvzn5s1YHBmlB-hhfgagri4kTdC_4rxXDNHIldP8K9Gm3Upu4Dv6wq_ii1scQT5Q9bHiSDp3y2WZZwu1XG",
+                    "BXmrFpViWOLSnUNV9GjD4HwU5bEZCsU_9Y6nrx6H7PahmlIINcEPepdmNLoDWQ6IE5Vl8qM_B-1Pcp4GoVCeLPHQ",
+                    "icXyRkyGml7ITzwrNpEVKkKjQxNIHZEXgyvAUZ6iP0lYnAPuKiVk6gutlcLmj1H71EJOU0vnCyXTVzduTMjRj8Q6",
+                    "Eq-tim5wxu1OOUUqfKHSqkkGlYeJz2RhCjXIyjOmzUOS2AdqhNZgdIPSo9rgbmbToTY8rf61NJzZUx6zreoYKMvL",
+                    "cnvOK7iDQc01VZtmT1LtENFzL9JqXFZZbTbSbvLb7fkGeiySe5z9lHjMBeOYtGvpSEgTxvQoK87Bk3wKMc1YZpVI",
+                    "1IYw0GtjBKV-M0hJXapXzZdOoDgXIdtar7tY80Il238xX79lLoP5yn35_9wvRoK9voaUDkcTWQmeHfleaFMnWY-W",
+                    "qSjUzrtxSAu54SZtS9jk3XhflNOW3BWM0bm5xR-mFv8bPbGbE2RGcofnsT2v3K38m5iIby-Iz8GW1RfZri_YLs9s",
+                    "V2_ZfpMT8OJTE3lk-cY7l1jwE1bRuvHZUL2TLRckWQ6DQwZFPkndKLbqHw"
+                ),
+            ),
+        ];
+        assert_eq!(cases[2].0.scenario, Some(step5));
+        for (state, link) in cases {
+            assert_eq!(decode(link), Ok(state.clone()), "{link}");
+            assert_eq!(encode(&state), link);
+        }
+    }
+
     /// A fragment that may be anything: random text, a real link cut short or with characters
     /// changed, a real link with junk added, or hostile values in every field.
     fn hostile() -> impl proptest::strategy::Strategy<Value = String> {
@@ -673,11 +706,11 @@ mod tests {
         /// A deflated payload of random bytes, or of a huge text, is refused as damaged.
         #[test]
         fn a_hostile_payload_is_refused(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600), repeat in 1usize..200_000) {
-            let junk = format!("v=2&scenario={}", base64url::encode(&bytes));
+            let junk = format!("v=2&scenario={}", URL_SAFE_NO_PAD.encode(&bytes));
             let _ = decode(&junk);
             let big = "#".repeat(repeat);
             let packed = miniz_oxide::deflate::compress_to_vec(big.as_bytes(), 9);
-            let fragment = format!("v=2&scenario={}", base64url::encode(&packed));
+            let fragment = format!("v=2&scenario={}", URL_SAFE_NO_PAD.encode(&packed));
             proptest::prop_assert!(decode(&fragment).is_err());
         }
     }

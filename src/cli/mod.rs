@@ -7,8 +7,6 @@
 
 mod args;
 mod check;
-
-pub use check::{Tally, sweep};
 mod course;
 mod glossary;
 mod input;

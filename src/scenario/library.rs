@@ -94,3 +94,16 @@ pub const INCIDENTS: &[(&str, &str)] = embed!("cases":
     "store-forgets-lock-not-stuck.toml",
     "watchdog-keeps-stalled-holder.toml",
 );
+
+/// The shipped scenario `assets/<file>`, `file` being `scenarios/NAME.toml` or
+/// `cases/NAME.toml`, parsed; for unit tests.
+#[cfg(test)]
+pub(crate) fn shipped(file: &str) -> super::Scenario {
+    let (dir, name) = file.split_once('/').expect("scenarios/NAME or cases/NAME");
+    let list = if dir == "cases" { INCIDENTS } else { COURSE };
+    let (_, text) = list
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no shipped scenario {file}"));
+    super::parse(text).expect("valid scenario")
+}

@@ -1,9 +1,11 @@
 //! The scenario: what a teacher writes in a TOML file, what the course binds to each option,
 //! and the only input the engine takes.
 //!
-//! The file format is the contract of DESIGN §4. Every field except `version`, `name` and
-//! `[[worker]]` has a default; unknown fields are rejected (see [`parse()`]). All durations are
-//! in simulated milliseconds (`_ms`), drift in parts per million (`_ppm`).
+//! The file format is the contract between teachers, the course and the engine. Every field
+//! except `version`, `name` and `[[worker]]` has a default; unknown fields are rejected (see
+//! [`parse()`]). All durations are in simulated milliseconds (`_ms`), drift in parts per million
+//! (`_ppm`). The enums' names are serde's for the files and strum's for the front ends, the
+//! same (a test holds them to it).
 
 mod de;
 mod fault;
@@ -15,6 +17,7 @@ mod validate;
 pub use parse::{MAX_BYTES, ScenarioError, parse, parse_bytes, to_toml, too_large};
 
 use serde::{Deserialize, Serialize};
+use strum::{IntoStaticStr, VariantArray, VariantNames};
 
 /// The only scenario file version this build reads.
 pub const VERSION: u32 = 1;
@@ -82,8 +85,11 @@ pub struct Network {
 }
 
 /// How messages travel between nodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, IntoStaticStr, VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Transport {
     /// One ordered connection per pair of nodes, as Redis, etcd's gRPC and ZooKeeper clients
     /// use: a partition or a lost packet *delays* a message (the kernel retransmits it with
@@ -133,8 +139,11 @@ fn is_default_settle(ms: &u64) -> bool {
 }
 
 /// How a lease lock is taken at the store.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, IntoStaticStr, VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Acquire {
     /// One atomic command: `SET key token NX PX ttl` (Redis docs, `SET`).
     OneStep,
@@ -143,9 +152,23 @@ pub enum Acquire {
     TwoStep,
 }
 
-/// The design ladder of DESIGN §2, each rung adding one fix to the one before.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// The design ladder, each rung adding one fix to the one before.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    IntoStaticStr,
+    VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Design {
     /// Read `locked`, then write `locked = true`: two round trips, no expiry, blind release.
     Flag,
@@ -184,14 +207,8 @@ impl Design {
     ];
 
     /// Every design a scenario may name: the ladder, then the step 2 strawman `timestamp`.
-    pub const PICKABLE: [Design; 6] = [
-        Design::Flag,
-        Design::Setnx,
-        Design::Ttl,
-        Design::Token,
-        Design::Fencing,
-        Design::Timestamp,
-    ];
+    /// Derived from the enum, so it cannot miss a design.
+    pub const PICKABLE: &'static [Design] = <Design as VariantArray>::VARIANTS;
 
     /// Whether grants carry a lease that expires.
     pub fn has_lease(self) -> bool {
@@ -205,20 +222,16 @@ impl Design {
 
     /// The name used in scenario files.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Design::Flag => "flag",
-            Design::Setnx => "setnx",
-            Design::Ttl => "ttl",
-            Design::Token => "token",
-            Design::Fencing => "fencing",
-            Design::Timestamp => "timestamp",
-        }
+        self.into()
     }
 }
 
 /// Who measures the lease.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, IntoStaticStr, VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Expiry {
     /// The store times the lease on its own clock.
     Store,
@@ -228,8 +241,11 @@ pub enum Expiry {
 }
 
 /// Lease renewal by the holder.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, IntoStaticStr, VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Renewal {
     None,
     /// Extends the lease while the process is alive, even if its work has stalled
@@ -240,8 +256,11 @@ pub enum Renewal {
 }
 
 /// How a worker that finds the lock held waits for it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, IntoStaticStr, VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Waiting {
     /// Ask again after `retry_ms`: every waiter retries (a thundering herd on release).
     Retry,
@@ -269,9 +288,12 @@ pub struct Store {
     pub failover_ms: u64,
 }
 
-/// Store topologies of DESIGN §2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// Store topologies.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, IntoStaticStr, VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Topology {
     /// One node: a single point of failure.
     Single,
@@ -286,18 +308,16 @@ pub enum Topology {
 impl Topology {
     /// The name used in scenario files.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Topology::Single => "single",
-            Topology::Replicated => "replicated",
-            Topology::Redlock => "redlock",
-            Topology::Consensus => "consensus",
-        }
+        self.into()
     }
 }
 
 /// Which clock a store node measures leases on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, IntoStaticStr, VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum StoreClock {
     /// Never jumps (drift still applies).
     Monotonic,
@@ -319,8 +339,11 @@ impl Store {
 }
 
 /// What a store node keeps across a crash.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, IntoStaticStr, VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Persistence {
     /// Every change is on disk before it is acknowledged.
     Fsync,
@@ -342,8 +365,11 @@ pub struct Resource {
 }
 
 /// How the resource applies writes (step 8's alternatives to a lock).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, IntoStaticStr, VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ResourceMode {
     /// Read-modify-write: overlapping critical sections can lose an update.
     Plain,
@@ -409,8 +435,11 @@ pub struct Worker {
 }
 
 /// What a worker does when it learns its lock is gone.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, IntoStaticStr, VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum OnLockLoss {
     /// Carries on with its critical section (most lock clients unless the code checks).
     #[default]
@@ -438,8 +467,11 @@ pub struct NodeClock {
 }
 
 /// Which of its clocks a worker times its own lease (and Redlock's elapsed time) on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, IntoStaticStr, VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum LeaseClock {
     /// Never jumps, as real clients measure elapsed time (Redisson, redlock-py's `time.monotonic`).
     #[default]
@@ -461,9 +493,10 @@ pub struct Fault {
     pub kind: FaultKind,
 }
 
-/// The faults of DESIGN §4.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The faults a scenario can inject, by `kind`.
+#[derive(Clone, Debug, PartialEq, Serialize, IntoStaticStr, VariantNames)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum FaultKind {
     /// The process freezes (GC, VM stall): it handles nothing; messages and timers wait.
     Pause { node: String, for_ms: u64 },
@@ -506,20 +539,9 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
-    /// The name used in scenario files.
+    /// The name used in scenario files (its `kind`); [`FaultKind::VARIANTS`] lists them all.
     pub fn name(&self) -> &'static str {
-        match self {
-            FaultKind::Pause { .. } => "pause",
-            FaultKind::Stall { .. } => "stall",
-            FaultKind::Crash { .. } => "crash",
-            FaultKind::Restart { .. } => "restart",
-            FaultKind::KillStore { .. } => "kill_store",
-            FaultKind::Partition { .. } => "partition",
-            FaultKind::Heal => "heal",
-            FaultKind::ClockJump { .. } => "clock_jump",
-            FaultKind::Delay { .. } => "delay",
-            FaultKind::ForceRelease { .. } => "force_release",
-        }
+        self.into()
     }
 }
 
@@ -651,5 +673,82 @@ mod defaults {
     }
     pub fn write_timeout_ms() -> u64 {
         1_000
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each variant's strum name (the sandbox's choices, `as_str`) is the name serde reads
+    /// and writes in scenario files.
+    fn same_names<T>()
+    where
+        T: VariantArray + Serialize + Copy + Into<&'static str> + std::fmt::Debug,
+    {
+        for &variant in T::VARIANTS {
+            let serde = serde_json::to_value(variant).unwrap();
+            let strum: &'static str = variant.into();
+            assert_eq!(serde, serde_json::Value::from(strum), "{variant:?}");
+        }
+    }
+
+    #[test]
+    fn strum_names_are_serde_names() {
+        same_names::<Transport>();
+        same_names::<Acquire>();
+        same_names::<Design>();
+        same_names::<Expiry>();
+        same_names::<Renewal>();
+        same_names::<Waiting>();
+        same_names::<Topology>();
+        same_names::<StoreClock>();
+        same_names::<Persistence>();
+        same_names::<ResourceMode>();
+        same_names::<OnLockLoss>();
+        same_names::<LeaseClock>();
+    }
+
+    #[test]
+    fn fault_names_are_serde_tags_in_declaration_order() {
+        let node = || "store1".to_string();
+        let one_of_each = [
+            FaultKind::Pause {
+                node: node(),
+                for_ms: 1,
+            },
+            FaultKind::Stall {
+                node: node(),
+                for_ms: 1,
+            },
+            FaultKind::Crash { node: node() },
+            FaultKind::Restart { node: node() },
+            FaultKind::KillStore { for_ms: None },
+            FaultKind::Partition {
+                groups: Vec::new(),
+                for_ms: None,
+            },
+            FaultKind::Heal,
+            FaultKind::ClockJump {
+                node: node(),
+                delta_ms: 1,
+            },
+            FaultKind::Delay {
+                from: node(),
+                to: node(),
+                extra_ms: 1,
+                for_ms: 1,
+            },
+            FaultKind::ForceRelease {
+                key: "lock".to_string(),
+                node: None,
+            },
+        ];
+        let names: Vec<&str> = one_of_each.iter().map(FaultKind::name).collect();
+        assert_eq!(names, FaultKind::VARIANTS);
+        for fault in &one_of_each {
+            let serde = serde_json::to_value(fault).unwrap();
+            assert_eq!(serde["kind"], fault.name(), "{fault:?}");
+        }
     }
 }

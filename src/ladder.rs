@@ -1,0 +1,110 @@
+//! The design ladder as a rewrite: the same scenario moved onto another rung (`flag` →
+//! `setnx` → `ttl` → `token` → `fencing`), so a sweep can compare the rungs on one setup.
+
+use crate::scenario::{Acquire, Design, Expiry, FaultKind, Lock, Renewal, Scenario, Topology};
+
+/// The same scenario on rung `design` of the ladder, changed only as far as that rung needs to
+/// be a valid scenario: fencing is checked at the resource on the `fencing` rung only; designs
+/// without a lease get no renewal and store-side expiry; reentrancy needs owner tokens. The
+/// store topology stays unless the rung cannot run on it (flag needs one database, fencing
+/// cannot use Redlock); then it is a single node, and faults that named the other store nodes
+/// go. `[expect]` goes too: it describes the original design.
+///
+/// Returns the validator's message when even that cannot make a valid scenario.
+pub fn rung(scenario: &Scenario, design: Design) -> Result<Scenario, String> {
+    let mut s = scenario.clone();
+    s.expect = None;
+    s.lock.design = design;
+    s.resource.fencing = design == Design::Fencing;
+    if design.has_lease() {
+        if s.lock.ttl_ms == 0 {
+            s.lock.ttl_ms = Lock::default().ttl_ms;
+        }
+    } else {
+        s.lock.renewal = Renewal::None;
+        s.lock.expiry = Expiry::Store;
+        s.lock.acquire = Acquire::OneStep;
+    }
+    s.lock.reentrant &= design.checks_owner();
+    s.lock.hold_count |= !s.lock.reentrant;
+    if s.validate().is_err() && s.store.topology != Topology::Single {
+        to_single_store(&mut s);
+    }
+    s.validate().map_err(|e| e.to_string())?;
+    Ok(s)
+}
+
+/// One store node; faults on nodes that no longer exist are dropped, and partitions lose them
+/// from their groups (a partition left with fewer than two groups cuts nothing and goes).
+fn to_single_store(s: &mut Scenario) {
+    s.store.topology = Topology::Single;
+    s.store.nodes = 1;
+    let gone = |node: &str| {
+        node.strip_prefix("store")
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| n > 1)
+    };
+    s.faults.retain_mut(|fault| match &mut fault.kind {
+        FaultKind::Pause { node, .. }
+        | FaultKind::Stall { node, .. }
+        | FaultKind::Crash { node }
+        | FaultKind::Restart { node }
+        | FaultKind::ClockJump { node, .. } => !gone(node),
+        FaultKind::Delay { from, to, .. } => !gone(from) && !gone(to),
+        FaultKind::Partition { groups, .. } => {
+            for group in groups.iter_mut() {
+                group.retain(|node| !gone(node));
+            }
+            groups.retain(|group| !group.is_empty());
+            groups.len() >= 2
+        }
+        FaultKind::ForceRelease { node, .. } => node.as_deref().is_none_or(|n| !gone(n)),
+        FaultKind::KillStore { .. } | FaultKind::Heal => true,
+    });
+    s.store_clocks.retain(|c| !gone(&c.name));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::library::{COURSE, INCIDENTS, shipped};
+    use crate::scenario::{Fault, parse};
+
+    #[test]
+    fn every_rung_of_every_scenario_is_valid() {
+        for (file, text) in COURSE.iter().chain(INCIDENTS) {
+            let scenario = parse(text).expect("valid scenario");
+            for design in Design::ALL {
+                let s =
+                    rung(&scenario, design).unwrap_or_else(|e| panic!("{file} on {design:?}: {e}"));
+                assert_eq!(s.lock.design, design);
+                assert_eq!(s.resource.fencing, design == Design::Fencing);
+                assert_eq!(s.seed, scenario.seed);
+                assert_eq!(s.workers, scenario.workers, "{file}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_rung_keeps_the_topology_when_it_can() {
+        let redlock = shipped("scenarios/step6-redlock-clock-jump.toml");
+        let token = rung(&redlock, Design::Token).unwrap();
+        assert_eq!(token.store, redlock.store);
+        assert_eq!(token.faults, redlock.faults);
+        // Fencing cannot run on Redlock: one node. A's partition from store4-5 and store3's
+        // clock jump go; B's partition from store1-2 keeps store1.
+        let fencing = rung(&redlock, Design::Fencing).unwrap();
+        assert_eq!(fencing.store.topology, Topology::Single);
+        let groups = vec![vec!["B".to_string()], vec!["store1".to_string()]];
+        assert_eq!(
+            fencing.faults,
+            vec![Fault {
+                at_ms: 1_100,
+                kind: FaultKind::Partition {
+                    groups,
+                    for_ms: Some(18_000)
+                }
+            }]
+        );
+    }
+}

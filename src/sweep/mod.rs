@@ -1,0 +1,19 @@
+//! Many seeds of one scenario, counted: "usually exclusive" as a number. The count
+//! ([`Tally`]) is the same for every front end; the runs are made either a share at a time on
+//! one thread ([`Sweep`], the app's "Across seeds" panel, which also compares the rungs of the
+//! design ladder) or on every core ([`on_threads`], `locksim check`).
+
+mod slices;
+mod summary;
+mod tally;
+// Threads: not in the web build.
+#[cfg(not(target_arch = "wasm32"))]
+mod parallel;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use parallel::on_threads;
+pub use slices::{EVENTS_PER_FRAME, Row, Sweep};
+pub use summary::{ladder_line, percent};
+pub use tally::Tally;
+#[cfg(test)]
+pub(crate) use tally::tests::four_runs;

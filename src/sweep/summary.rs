@@ -1,0 +1,104 @@
+//! A sweep's results in words, for the app's "Across seeds" panel: shares of runs that never
+//! round a failure away, and the rungs of the ladder compared in a sentence.
+
+use super::{Row, Tally};
+use crate::checker::Kind;
+use crate::text::fmt_count;
+
+/// `n` of the tally's runs as "37 %", with a decimal below 10 % so a rare failure never reads
+/// as 0.
+pub fn percent(tally: &Tally, n: u64) -> String {
+    let p = tally.percent(n);
+    if n > 0 && p < 10.0 {
+        format!("{p:.1} %")
+    } else {
+        format!("{p:.0} %")
+    }
+}
+
+/// The rungs of a sweep's rows (all but the first, this scenario) compared in a sentence, on
+/// the safety kind seen most often (any kind if none breaks safety): e.g.
+/// "flag: 100 % of 1 000 runs had stale_write; …; fencing: 0 % of 1 000 runs had
+/// stale_write".
+pub fn ladder_line(rows: &[Row]) -> String {
+    let rungs: Vec<&Row> = rows
+        .iter()
+        .skip(1)
+        .filter(|row| row.scenario.is_ok())
+        .collect();
+    let total = |kind: Kind| rungs.iter().map(|row| row.tally.count(kind)).sum::<u64>();
+    let seen = |kinds: &mut dyn Iterator<Item = Kind>| {
+        kinds
+            .map(|k| (total(k), k))
+            .filter(|(n, _)| *n > 0)
+            .max_by_key(|(n, k)| (*n, std::cmp::Reverse(*k)))
+            .map(|(_, k)| k)
+    };
+    let headline = seen(&mut Kind::ALL.into_iter().filter(|k| k.breaks_safety()))
+        .or_else(|| seen(&mut Kind::ALL.into_iter()));
+    let Some(kind) = headline else {
+        return "No rung showed any violation in these runs.".to_string();
+    };
+    // One format for every rung, 0 included, so the rungs read side by side.
+    let parts: Vec<String> = rungs
+        .iter()
+        .map(|row| {
+            format!(
+                "{}: {} of {} runs had {}",
+                row.label,
+                percent(&row.tally, row.tally.count(kind)),
+                fmt_count(row.tally.runs()),
+                kind.as_str()
+            )
+        })
+        .collect();
+    parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::library::shipped;
+    use crate::sweep::Sweep;
+    use crate::testkit::verdict;
+
+    #[test]
+    fn fencing_the_paused_holder_makes_stale_writes_vanish() {
+        let s = shipped("scenarios/step5-pause-unfenced.toml");
+        let mut sweep = Sweep::new(&s, 20);
+        sweep.advance(u64::MAX);
+        let row = |label: &str| {
+            sweep
+                .rows()
+                .iter()
+                .find(|r| r.label == label)
+                .unwrap()
+                .tally
+                .clone()
+        };
+        assert_eq!(row("fencing").count(Kind::StaleWrite), 0);
+        assert_eq!(row("token").count(Kind::StaleWrite), 20);
+        let line = ladder_line(sweep.rows());
+        assert!(line.starts_with("flag: "), "{line}");
+        assert!(
+            line.contains("token: 100 % of 20 runs had stale_write"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with("fencing: 0 % of 20 runs had stale_write"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn percentages_never_round_a_failure_away() {
+        let mut t = Tally::default();
+        for seed in 0..1_000 {
+            t.add(seed, 1, &verdict(true, &[]));
+        }
+        assert_eq!(percent(&t, 0), "0 %");
+        assert_eq!(percent(&t, 3), "0.3 %");
+        assert_eq!(percent(&t, 370), "37 %");
+        assert_eq!(percent(&Tally::default(), 0), "0 %");
+    }
+}
