@@ -1,20 +1,20 @@
 //! locksim: a deterministic simulator of distributed locks, built to teach why they are hard.
 //!
-//! Data flows one way (DESIGN §1): a [`scenario::Scenario`] is parsed and validated, the
-//! [`engine`] plays it out into a [`trace::Trace`], the [`checker`] turns the trace into a
-//! [`checker::Verdict`], and the front ends only show those.
+//! Data flows one way: a [`scenario::Scenario`] is parsed and validated, the [`engine`] plays
+//! it out into a [`trace::Trace`], the [`checker`] turns the trace into a
+//! [`checker::Verdict`], and the front ends only show those, through the [`view`] model.
 
 pub mod checker;
 // The command line reads files and talks to a terminal; the web build has neither.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod course;
-pub mod describe;
 pub mod engine;
 mod run;
 pub mod scenario;
 pub mod text;
 pub mod trace;
+pub mod view;
 pub mod violation;
 
 pub use run::{Run, run};
