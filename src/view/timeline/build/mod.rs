@@ -3,6 +3,7 @@
 //! [`leases`] follows the store side's grants: crashes, restarts, logs and who lost what.
 
 mod leases;
+mod marks;
 #[cfg(test)]
 mod tests;
 
@@ -17,7 +18,7 @@ use super::{
     SpanKind, ViolationClass, WriteOutcome,
 };
 use crate::checker::{Kind, Verdict};
-use crate::scenario::{Design, Topology};
+use crate::scenario::Design;
 use crate::text::{fmt_clock_ms, fmt_ms};
 use crate::trace::{DropReason, EventKind, KeyId, LetGoReason, MsgId, NodeId, Role, Token, Trace};
 
@@ -128,44 +129,6 @@ impl<'a> Builder<'a> {
         };
         b.initial_leader();
         b
-    }
-
-    /// `replicated` and `consensus` start with store1 as primary or leader of term 1, which
-    /// the trace does not record: mark it, so the first role change has something before it.
-    fn initial_leader(&mut self) {
-        if !matches!(
-            self.trace.topology,
-            Topology::Replicated | Topology::Consensus
-        ) {
-            return;
-        }
-        if let Some(first) = self.trace.nodes.iter().position(|n| n.role == Role::Store) {
-            self.push_role(0, first as NodeId, true, 1, true);
-        }
-    }
-
-    /// Marks a store node becoming (`up`) or ceasing to be the primary or leader.
-    fn push_role(&mut self, at: u64, node: NodeId, up: bool, term: u64, at_start: bool) {
-        let (label, kind) = match (self.trace.topology, up) {
-            (Topology::Replicated, true) => (
-                format!("primary · epoch {term}"),
-                MarkKind::BecameLeader { term, at_start },
-            ),
-            (Topology::Replicated, false) => {
-                ("now a replica".to_string(), MarkKind::SteppedDown { term })
-            }
-            (_, true) => (
-                format!("leader · term {term}"),
-                MarkKind::BecameLeader { term, at_start },
-            ),
-            (_, false) => ("now a follower".to_string(), MarkKind::SteppedDown { term }),
-        };
-        self.lanes[node as usize].marks.push(Mark {
-            at_ms: at,
-            kind,
-            label,
-            event: (!at_start).then_some(self.current),
-        });
     }
 
     fn push_span(&mut self, node: NodeId, span: Span) -> usize {
@@ -603,65 +566,6 @@ impl<'a> Builder<'a> {
             span.end_ms = at;
             span.end_event = Some(event);
         }
-    }
-
-    /// The safety violation the verdict reports for a write of `token` accepted at `at`.
-    fn violation_at(&self, at: u64, token: Token) -> Option<Kind> {
-        self.violating.get(&(at, token)).copied().or_else(|| {
-            self.stale_from
-                .get(&token)
-                .filter(|&&first| first <= at)
-                .map(|_| Kind::StaleWrite)
-        })
-    }
-
-    fn push_claim(
-        &mut self,
-        at: u64,
-        node: NodeId,
-        key: KeyId,
-        token: Token,
-        stamp_ms: Option<i64>,
-        label: String,
-    ) {
-        self.lanes[node as usize].marks.push(Mark {
-            at_ms: at,
-            kind: MarkKind::Claim {
-                key,
-                token,
-                stamp_ms,
-            },
-            label,
-            event: Some(self.current),
-        });
-    }
-
-    fn push_write(
-        &mut self,
-        at: u64,
-        node: NodeId,
-        key: KeyId,
-        token: Token,
-        fence: Option<u64>,
-        outcome: WriteOutcome,
-    ) {
-        let what = match outcome {
-            WriteOutcome::Accepted => "accepted".to_string(),
-            WriteOutcome::Violating(kind) => format!("accepted: {kind}"),
-            WriteOutcome::Rejected { .. } => "rejected".to_string(),
-        };
-        let label = format!("{} {what}", self.grant_label(key, token, fence));
-        self.lanes[node as usize].marks.push(Mark {
-            at_ms: at,
-            kind: MarkKind::Write {
-                key,
-                token,
-                fence,
-                outcome,
-            },
-            label,
-            event: Some(self.current),
-        });
     }
 
     fn finish(mut self) -> Lanes {
