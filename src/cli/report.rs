@@ -48,7 +48,7 @@ impl Stats {
     }
 }
 
-/// The `--json` document of `locksim run` (DESIGN §4).
+/// The `--json` document of `locksim run`.
 #[derive(Debug, Serialize)]
 pub struct RunJson<'a> {
     safe: bool,

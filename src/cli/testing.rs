@@ -1,5 +1,5 @@
 //! Small traces and verdicts for unit tests of the front-end code (this module and
-//! [`crate::describe`]), so each test states only the events it is about.
+//! [`crate::view::wording`]), so each test states only the events it is about.
 
 use crate::checker::{Kind, Verdict, Violation};
 use crate::scenario::{Design, Topology};
