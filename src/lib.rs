@@ -1,10 +1,11 @@
 //! locksim: a deterministic simulator of distributed locks, built to teach why they are hard.
 //!
-//! Data flows one way (ARCHITECTURE.md): a [`scenario::Scenario`] is parsed and validated, the [`engine`] plays
-//! it out into a [`trace::Trace`], the [`checker`] turns the trace into a
-//! [`checker::Verdict`], and the front ends only show those. Around that flow, without the
-//! front ends: [`sweep`] counts many seeds, [`ladder`] moves a scenario onto another rung of
-//! the design ladder, and [`breakage`] makes "Break it"'s changes to a scenario.
+//! Data flows one way (ARCHITECTURE.md): a [`scenario::Scenario`] is parsed and validated,
+//! the [`engine`] plays it out into a [`trace::Trace`], the [`checker`] turns the trace into a
+//! [`checker::Verdict`] ([`run()`] does both), and the front ends only show those, through the
+//! [`view`] model. Around that flow, without the front ends: [`sweep`] counts many seeds,
+//! [`ladder`] moves a scenario onto another rung of the design ladder, and [`breakage`] makes
+//! "Break it"'s changes to a scenario.
 
 pub mod breakage;
 pub mod checker;
@@ -12,7 +13,6 @@ pub mod checker;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod course;
-pub mod describe;
 pub mod engine;
 pub mod ladder;
 mod run;
@@ -22,6 +22,7 @@ pub mod sweep;
 mod testkit;
 pub mod text;
 pub mod trace;
+pub mod view;
 pub mod violation;
 
 pub use run::{Run, run};

@@ -59,7 +59,7 @@ pub fn is_bidi_control(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::fmt_ms;
+    use super::{fmt_clock_ms, fmt_ms};
 
     #[test]
     fn groups_digits_by_three() {
@@ -69,5 +69,6 @@ mod tests {
         assert_eq!(fmt_ms(17_004), "17 004 ms");
         assert_eq!(fmt_ms(1_234_567), "1 234 567 ms");
         assert_eq!(fmt_ms(u64::MAX), "18 446 744 073 709 551 615 ms");
+        assert_eq!(fmt_clock_ms(-2_500), "-2 500 ms");
     }
 }

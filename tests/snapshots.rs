@@ -17,10 +17,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
 use locksim::checker::Verdict;
-use locksim::describe::{describe, node_label};
 use locksim::scenario;
 use locksim::text::fmt_ms;
 use locksim::trace::{EventKind, Trace};
+use locksim::view::wording::{describe, node_label};
 use serde::Serialize;
 
 /// The folders whose `.toml` files are snapshot, relative to the crate root.

@@ -5,8 +5,8 @@
 
 use eframe::egui::{self, Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, Ui, pos2, vec2};
 
-use super::playback::{MAX_SPEED, MIN_SPEED, Playback};
 use crate::text::fmt_ms;
+use crate::view::playback::{MAX_SPEED, MIN_SPEED, Playback};
 
 #[derive(Clone, Copy)]
 enum Icon {

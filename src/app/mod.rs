@@ -14,11 +14,9 @@ mod glossary_text;
 #[cfg(test)]
 mod headless;
 mod keys;
-mod lanes;
 mod layout;
 pub mod library;
 mod pages;
-mod playback;
 mod progress;
 mod run_view;
 pub mod sandbox;
@@ -30,7 +28,6 @@ mod theme;
 pub mod timeline;
 mod tools;
 mod verdict;
-mod watch;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 

@@ -4,16 +4,17 @@
 
 use eframe::egui::{self, RichText, Ui};
 
-use super::lanes::Lanes;
 use super::layout::{self, Arrangement, LEFT_MIN, VERDICT_MIN};
-use super::playback::Playback;
 use super::timeline::{self, Action, Timeline, View};
-use super::{controls, style, verdict, watch};
+use super::{controls, style, verdict};
 use crate::checker::Verdict;
 use crate::course::Demonstration;
 use crate::scenario::Scenario;
 use crate::text::fmt_ms;
 use crate::trace::Trace;
+use crate::view::playback::Playback;
+use crate::view::timeline::Lanes;
+use crate::view::watch;
 
 /// A run longer than this plays faster, so that it takes this long in real time and nobody
 /// waits half a minute for a verdict, ms.

@@ -1,7 +1,7 @@
 //! The timeline widget: one lane per node, a time axis, messages as arrows, the playhead,
 //! hover details.
 //!
-//! It paints a [`Lanes`] computed once per trace. Each frame finds what is in view by binary
+//! It paints a [`Lanes`] (the view model, [`crate::view::timeline`]) computed once per trace. Each frame finds what is in view by binary
 //! search over the lanes' time indexes and sums up what is too dense to see one by one (spans
 //! under a pixel, marks closer than their symbols, more arrows than fit), so a frame costs
 //! about the same for a run of a hundred events as for one of a hundred thousand.
@@ -14,13 +14,15 @@ use eframe::egui::{
     self, Align2, Color32, FontId, Id, Key, Painter, Pos2, Rect, Sense, Stroke, Ui, pos2, vec2,
 };
 
-// Public with the timeline so that a caller outside the app (benches/frame.rs) can build one.
-pub use super::lanes::Lanes;
-use super::lanes::{Partition, Swatch, WriteOutcome};
+// Public with the timeline so that a caller outside the app (benches/frame.rs, the UI tests)
+// can build one and read what its legend says.
 use super::{layout, style};
 use crate::checker::{Kind, Verdict};
 use crate::text::fmt_ms;
 use crate::trace::{NodeId, RejectReason, Role, Trace};
+use crate::view::timeline::legend::role_caption;
+pub use crate::view::timeline::{ATTEMPT_NOTE, Lanes};
+use crate::view::timeline::{Partition, Swatch, WriteOutcome};
 
 /// Width of the lane-name column, px.
 const GUTTER: f32 = 150.0;
@@ -244,6 +246,8 @@ struct Canvas<'a> {
     marks: Painter,
     pointer: Option<Pos2>,
     trace: &'a Trace,
+    /// For the checker's words on a write it names.
+    verdict: &'a Verdict,
     /// Hover text tells no more than the lanes show.
     known_until: u64,
     hover: Hover,
@@ -316,13 +320,21 @@ impl Timeline<'_> {
             geo,
             pointer: response.hover_pos(),
             trace: self.trace,
+            verdict: self.verdict,
             hover: Hover::default(),
             labels: Vec::new(),
         };
 
         let mut partition_labels = Vec::new();
         for p in &self.lanes.partitions {
-            let painted = paint_partition(&c.content, &c.geo, p, c.pointer, &mut partition_labels);
+            let painted = paint_partition(
+                &c.content,
+                &c.geo,
+                self.trace,
+                p,
+                c.pointer,
+                &mut partition_labels,
+            );
             if let Some(text) = painted {
                 c.hover.offer(HoverRank::Shading, || text);
             }
@@ -503,6 +515,7 @@ impl Timeline<'_> {
 fn paint_partition(
     painter: &egui::Painter,
     geo: &Geometry,
+    trace: &Trace,
     p: &Partition,
     pointer: Option<Pos2>,
     labels: &mut Vec<Rect>,
@@ -543,27 +556,9 @@ fn paint_partition(
         painter.galley(label.min, galley, style::FAULT_TEXT);
         labels.push(label);
     }
-    pointer.filter(|pos| band.contains(*pos)).map(|_| {
-        format!(
-            "Network partition from {} to {}:\nno message crosses between {}",
-            fmt_ms(p.start_ms),
-            fmt_ms(p.end_ms),
-            p.label
-        )
-    })
-}
-
-/// What the bars on a lane of this role mean, under the lane's name; `short` in the narrow
-/// column of a phone.
-fn role_caption(role: Role, short: bool) -> &'static str {
-    match (role, short) {
-        (Role::Worker, false) => "worker: believes it holds",
-        (Role::Store, false) => "lock store: grants it holds",
-        (Role::Resource, false) => "protected data: writes",
-        (Role::Worker, true) => "worker",
-        (Role::Store, true) => "lock store",
-        (Role::Resource, true) => "writes",
-    }
+    pointer
+        .filter(|pos| band.contains(*pos))
+        .map(|_| p.details(trace, geo.shown_until_ms as u64))
 }
 
 /// Tick labels, grid lines and the time unit.
@@ -715,16 +710,13 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
         let shown: Vec<Swatch> = swatches
             .iter()
             .filter(|(swatch, at)| {
-                let message = matches!(swatch, Swatch::Message | Swatch::Held | Swatch::Dropped);
-                (messages || !message) && *at as f64 <= shown_until_ms
+                (messages || !swatch.is_message()) && *at as f64 <= shown_until_ms
             })
             .map(|&(swatch, _)| swatch)
             .collect();
-        let grants = shown
-            .iter()
-            .any(|s| matches!(s, Swatch::Belief | Swatch::Lease));
+        let grants = shown.iter().any(|s| s.is_grant());
         for swatch in shown {
-            let text = swatch_text(swatch);
+            let text = swatch.text();
             let galley = ui
                 .painter()
                 .layout_no_wrap(text.to_string(), font.clone(), text_color);
@@ -841,17 +833,13 @@ pub fn legend_height(ui: &Ui, swatches: &[(Swatch, u64)], width: f32) -> f32 {
     let (mut rows, mut x) = (0usize, f32::INFINITY);
     let mut grants = false;
     for &(swatch, _) in swatches {
-        if !messages && matches!(swatch, Swatch::Message | Swatch::Held | Swatch::Dropped) {
+        if !messages && swatch.is_message() {
             continue;
         }
-        grants |= matches!(swatch, Swatch::Belief | Swatch::Lease);
+        grants |= swatch.is_grant();
         let text = ui
             .painter()
-            .layout_no_wrap(
-                swatch_text(swatch).to_string(),
-                font.clone(),
-                Color32::WHITE,
-            )
+            .layout_no_wrap(swatch.text().to_string(), font.clone(), Color32::WHITE)
             .size()
             .x;
         let entry = 34.0 + 6.0 + text + 16.0;
@@ -872,39 +860,6 @@ pub fn legend_height(ui: &Ui, swatches: &[(Swatch, u64)], width: f32) -> f32 {
         height += note.size().y + spacing.y;
     }
     height
-}
-
-/// The legend's note on how grants are named, once a bar is shown.
-pub const ATTEMPT_NOTE: &str = "A#3 is worker A's third try at the lock, not a fencing token; \
-     \"fence 4\" is the fencing token, which only has to grow, not go up by one.";
-
-/// What a legend entry says.
-fn swatch_text(swatch: Swatch) -> &'static str {
-    match swatch {
-        Swatch::Belief => "worker believes it holds the lock",
-        Swatch::Lease => "store holds the grant (its lease)",
-        Swatch::TookOver => "new leader took the lease over from its log",
-        Swatch::OnDisk => "node down: the grant only on its disk, frozen",
-        Swatch::Logged => "follower logged the acquire",
-        Swatch::LeaseLost => "believes it holds, but the store no longer does",
-        Swatch::Waiting => "waiting for the lock",
-        Swatch::Paused => "paused",
-        Swatch::Stalled => "stalled: alive, but no progress",
-        Swatch::Crashed => "crashed",
-        Swatch::SlowLink => "slow link",
-        Swatch::Partition => "cut off by a partition",
-        Swatch::ClockJump => "clock jump",
-        Swatch::Leader => "became leader (primary)",
-        Swatch::SteppedDown => "stepped down",
-        Swatch::Claim => "store recorded a claim (hollow: deleted it)",
-        Swatch::Hold => "reentrant: nested acquire or release, and the hold count",
-        Swatch::Accepted => "write accepted",
-        Swatch::Rejected => "write rejected",
-        Swatch::Violating => "write that corrupted the data",
-        Swatch::Message => "message (blue haze: too many)",
-        Swatch::Held => "held by TCP across a cut link (dashed), then resent",
-        Swatch::Dropped => "message lost",
-    }
 }
 
 #[cfg(test)]

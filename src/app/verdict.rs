@@ -4,8 +4,10 @@
 use eframe::egui::{self, Color32, CornerRadius, RichText, Sense, Stroke, Ui};
 
 use super::style;
-use crate::checker::{Kind, Verdict};
+use crate::checker::Verdict;
 use crate::text::fmt_ms;
+use crate::view::verdict::{nothing_found, summary, work};
+use crate::view::wording::{and_more, cut_short, gloss};
 
 /// The badges (SAFE or UNSAFE, LIVE or NOT LIVE), a sentence saying what they mean, and a
 /// warning when the engine's event budget cut the run short.
@@ -39,28 +41,11 @@ pub fn badges(ui: &mut Ui, verdict: &Verdict) {
         // Loud: the badges above speak only for the time that was simulated.
         ui.add_space(4.0);
         ui.label(
-            RichText::new(whole_numbers(&crate::describe::cut_short(at)))
+            RichText::new(whole_numbers(&cut_short(at)))
                 .strong()
                 .color(style::ANOMALY),
         );
     }
-}
-
-/// The work the lock let through, the price of a contended lock: "4 critical sections done by
-/// 10 052 ms (0.40 per simulated second)". `None` when none finished.
-fn work(verdict: &Verdict) -> Option<String> {
-    let w = verdict.work;
-    let last = w.last_done_ms?;
-    let sections = if w.completed == 1 {
-        "1 critical section".to_string()
-    } else {
-        format!("{} critical sections", w.completed)
-    };
-    Some(format!(
-        "{sections} done by {} ({:.2} per simulated second)",
-        fmt_ms(last),
-        w.per_s()
-    ))
 }
 
 /// Lists the violations, each as a card that selects it when clicked. While the run is
@@ -82,12 +67,7 @@ pub fn violations(
         .filter(|(_, v)| seen_to_end || v.at_ms as f64 <= now_ms)
         .collect();
     if listed.is_empty() {
-        let text = if seen_to_end {
-            "The checker found nothing wrong in this run."
-        } else {
-            "Nothing has gone wrong so far."
-        };
-        ui.label(RichText::new(text).weak());
+        ui.label(RichText::new(nothing_found(seen_to_end)).weak());
         return None;
     }
     ui.label(RichText::new("What the checker found").strong());
@@ -144,7 +124,7 @@ pub fn violations(
     }
     if seen_to_end {
         for &(kind, count) in &verdict.more {
-            ui.label(RichText::new(whole_numbers(&crate::describe::and_more(kind, count))).weak());
+            ui.label(RichText::new(whole_numbers(&and_more(kind, count))).weak());
         }
     }
     clicked
@@ -186,41 +166,6 @@ fn badge(ui: &mut Ui, text: &str, color: Color32) {
                     .color(Color32::WHITE),
             );
         });
-}
-
-/// One sentence under the badges: what the verdict means for the data and the lock.
-fn summary(verdict: &Verdict) -> String {
-    let anomalies = verdict
-        .violations
-        .iter()
-        .filter(|v| !v.kind.breaks_safety() && !v.kind.breaks_liveness())
-        .count();
-    let data = match (verdict.safe, anomalies) {
-        (true, 0) => "The protected data stayed correct",
-        (true, _) => "The protected data stayed correct, although the lock itself misbehaved",
-        (false, _) => {
-            "The protected data went wrong: the resource accepted a write it should have refused"
-        }
-    };
-    let lock = match (verdict.safe, verdict.live) {
-        (_, true) => ".",
-        (true, false) => ", but work stopped: a worker was kept waiting for the lock.",
-        (false, false) => ". And work stopped: a worker was kept waiting for the lock.",
-    };
-    format!("{data}{lock}")
-}
-
-/// What each kind means, in a line.
-fn gloss(kind: Kind) -> &'static str {
-    match kind {
-        Kind::StaleWrite => "a write from an older grant landed after a newer grant's write",
-        Kind::InterleavedWrites => "two grants' critical sections overlapped at the resource",
-        Kind::Overlap => "two workers believed they held the lock at the same time",
-        Kind::DoubleGrant => "the store side granted the lock to two owners at once",
-        Kind::ForeignRelease => "a release removed a lock that belonged to someone else",
-        Kind::Stuck => "the lock stayed held by a holder that can make no progress",
-        Kind::Starved => "a live worker waited too long for the lock",
-    }
 }
 
 #[cfg(test)]

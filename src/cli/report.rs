@@ -6,9 +6,9 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::checker::{Kind, Verdict};
-use crate::describe;
 use crate::text::{fmt_count, fmt_ms};
 use crate::trace::{EventKind, Trace};
+use crate::view::wording;
 
 /// Counts that say how much happened in one run.
 #[derive(Debug, Default, PartialEq, Eq, Serialize)]
@@ -155,7 +155,7 @@ pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> 
         )?;
     }
     for &(kind, count) in &verdict.more {
-        writeln!(out, "  {}", describe::and_more(kind, count))?;
+        writeln!(out, "  {}", wording::and_more(kind, count))?;
     }
     if verdict.safe && verdict.lock_misbehaved() {
         // A lock-level anomaly with SAFE is the lesson of fencing: the lock failed, the
@@ -168,7 +168,7 @@ pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> 
     }
     if let Some(at) = verdict.cut_short_at_ms {
         // Last, after what may be thousands of violations, where it cannot scroll away.
-        writeln!(out, "\n{}", describe::cut_short(at))?;
+        writeln!(out, "\n{}", wording::cut_short(at))?;
     }
     Ok(())
 }

@@ -2,9 +2,9 @@
 
 use std::io::{self, Write};
 
-use crate::describe::{Labels, is_network, node_label};
 use crate::text::{fmt_clock_ms, fmt_ms};
 use crate::trace::{Event, Trace};
+use crate::view::wording::{Labels, is_network, node_label};
 
 /// Writes the timeline: true time (right-aligned), node, the node's own clock when it
 /// disagrees with true time, and what happened. Network plumbing is left out unless `all`.

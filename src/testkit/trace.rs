@@ -1,5 +1,5 @@
 //! Hand-made traces: a builder for the checker's tests, and a fixed cast of nodes for the
-//! front-end tests (the command line's report and timeline, [`crate::describe`]).
+//! front-end tests (the command line's report and timeline, [`crate::view::wording`]).
 //!
 //! The builder's nodes are the named workers, then `store1..N`, then `resource`; one key,
 //! `lock`; horizon 20 000 ms. Events may be added out of time order: `build` sorts them stably

@@ -13,10 +13,10 @@ use eframe::egui::{Color32, Pos2, Rect, Shape, Stroke, Vec2, pos2, vec2};
 
 use super::spans::bar_rect;
 use super::{Canvas, HoverRank};
-use crate::app::lanes::{Lanes, Message};
 use crate::app::style;
-use crate::text::fmt_ms;
 use crate::trace::{NodeId, Role};
+use crate::view::timeline::hover::message_haze;
+use crate::view::timeline::{Lanes, Message};
 
 /// Width of a send-time bin, px.
 const BIN_PX: f32 = 6.0;
@@ -114,14 +114,8 @@ pub(super) fn paint_haze(c: &mut Canvas, plan: &Plan) {
         );
         if c.pointer.is_some_and(|p| rect.contains(p)) {
             let (count, from, to) = (h.count, h.from_ms, h.to_ms);
-            c.hover.offer(HoverRank::Shading, || {
-                format!(
-                    "{count} messages sent from {} to {}: too many to draw as arrows at this \
-                     zoom.\nScroll to zoom in.",
-                    fmt_ms(from),
-                    fmt_ms(to)
-                )
-            });
+            c.hover
+                .offer(HoverRank::Shading, || message_haze(count, from, to));
         }
     }
 }

@@ -6,13 +6,13 @@ use eframe::egui::{self, Color32, FontId, Pos2, Rect, Shape, Stroke, pos2, vec2}
 
 use super::spans::bar_rect;
 use super::{Action, Canvas, Geometry, HoverRank, ink};
-use crate::app::lanes::{
-    Bin, Instants, Lane, Lanes, Mark, MarkClass, MarkKind, ViolationClass, WriteOutcome,
-};
 use crate::app::style;
 use crate::checker::Verdict;
-use crate::text::fmt_ms;
 use crate::trace::NodeId;
+use crate::view::timeline::hover::{crowded_marks, violation_marker, violation_markers};
+use crate::view::timeline::{
+    Bin, Instants, Lane, Lanes, Mark, MarkClass, MarkKind, ViolationClass, WriteOutcome,
+};
 
 /// Width of the bins marks are summed up in, px: about a write disc's radius.
 const BIN_PX: f32 = 7.0;
@@ -66,8 +66,9 @@ pub(super) fn paint_lane(c: &mut Canvas, index: usize, lane: &Lane) {
         }
         let mark = &lane.marks[bin.items.start];
         if paint_mark(&c.marks, &c.geo, lane_rect, mark, &mut taken, pointer) {
-            let trace = c.trace;
-            c.hover.offer(HoverRank::Mark, || mark.details(trace, node));
+            let (trace, verdict) = (c.trace, c.verdict);
+            c.hover
+                .offer(HoverRank::Mark, || mark.details(trace, verdict, node));
         }
     }
 }
@@ -130,25 +131,14 @@ fn paint_summary(
         return;
     }
     if bin.items.len() == 1 {
-        let (mark, trace) = (&lane.marks[bin.items.start], c.trace);
-        c.hover
-            .offer(HoverRank::Mark, || mark.details(trace, index as NodeId));
+        let (mark, trace, verdict) = (&lane.marks[bin.items.start], c.trace, c.verdict);
+        c.hover.offer(HoverRank::Mark, || {
+            mark.details(trace, verdict, index as NodeId)
+        });
     } else {
         let (from, to) = (times.time(bin.items.start), times.time(bin.items.end - 1));
         c.hover.offer(HoverRank::Mark, || {
-            let parts: Vec<String> = MarkClass::ALL
-                .into_iter()
-                .rev()
-                .filter(|&k| counts[k as usize] > 0)
-                .map(|k| class_count(k, counts[k as usize]))
-                .collect();
-            format!(
-                "{}: {} between {} and {}, too close together to draw one by one.\nScroll to zoom in.",
-                lane.name,
-                parts.join(", "),
-                fmt_ms(from),
-                fmt_ms(to)
-            )
+            crowded_marks(&lane.name, &counts, from, to)
         });
     }
 }
@@ -163,21 +153,6 @@ fn class_color(class: MarkClass) -> Color32 {
         MarkClass::Hold => style::ROLE,
         MarkClass::ClockJump => style::FAULT_TEXT,
         MarkClass::Leader | MarkClass::SteppedDown => style::ROLE,
-    }
-}
-
-/// `3 writes accepted`, `1 clock jump`.
-fn class_count(class: MarkClass, n: u32) -> String {
-    let s = if n == 1 { "" } else { "s" };
-    match class {
-        MarkClass::Accepted => format!("{n} write{s} accepted"),
-        MarkClass::Rejected => format!("{n} write{s} rejected"),
-        MarkClass::Violating => format!("{n} write{s} that corrupted the data"),
-        MarkClass::Claim => format!("{n} claim{s} recorded or deleted"),
-        MarkClass::Hold => format!("{n} change{s} of a hold count"),
-        MarkClass::ClockJump => format!("{n} clock jump{s}"),
-        MarkClass::Leader => format!("became leader {n} time{s}"),
-        MarkClass::SteppedDown => format!("stepped down {n} time{s}"),
     }
 }
 
@@ -288,28 +263,12 @@ pub(super) fn paint_violations(
         let items = bin.items.clone();
         c.hover.offer(HoverRank::Mark, || {
             if items.len() == 1 {
-                return format!(
-                    "{} at {}\n{}\n(click to select it and move the playhead there)",
-                    v.kind,
-                    fmt_ms(v.at_ms),
-                    v.explanation
-                );
+                return violation_marker(v);
             }
-            let mut kinds: Vec<&str> = items
-                .clone()
-                .map(|k| verdict.violations[lanes.violations[k]].kind.as_str())
+            let summed: Vec<_> = items
+                .map(|k| &verdict.violations[lanes.violations[k]])
                 .collect();
-            kinds.sort_unstable();
-            kinds.dedup();
-            format!(
-                "{} violations from {} to {} ({}).\nClick to select the first {} and move the \
-                 playhead there; scroll to zoom in and tell them apart.",
-                items.len(),
-                fmt_ms(times.time(items.start)),
-                fmt_ms(times.time(items.end - 1)),
-                kinds.join(", "),
-                v.kind
-            )
+            violation_markers(&summed, v.kind)
         });
     }
     action

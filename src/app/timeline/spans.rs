@@ -7,10 +7,10 @@ use eframe::egui::{
 };
 
 use super::{Canvas, Geometry, HoverRank, ink};
-use crate::app::lanes::{Lane, MarkKind, Span, SpanKind, Track};
 use crate::app::style;
-use crate::text::fmt_ms;
 use crate::trace::NodeId;
+use crate::view::timeline::hover::thin_spans;
+use crate::view::timeline::{Lane, MarkKind, Span, SpanKind, Track};
 
 /// Spans narrower than this on screen (px) are summed up with their neighbours.
 const THIN_PX: f32 = 1.0;
@@ -172,17 +172,9 @@ impl Thin {
             } else {
                 HoverRank::Shading
             };
-            let what = thin_noun(kind, self.count);
             let (count, from, to) = (self.count, self.start_ms, self.end_ms);
-            let who = lane.name.clone();
-            c.hover.offer(rank, || {
-                format!(
-                    "{who}: {count} {what} from {} to {}, too short to draw one by one at \
-                     this zoom.\nScroll to zoom in.",
-                    fmt_ms(from),
-                    fmt_ms(to)
-                )
-            });
+            c.hover
+                .offer(rank, || thin_spans(&lane.name, kind, count, from, to));
         }
     }
 }
@@ -203,29 +195,6 @@ fn thin_color(kind: &SpanKind, node: NodeId) -> Color32 {
         SpanKind::Stalled => style::STALLED,
         SpanKind::Crashed => style::CRASHED,
         SpanKind::SlowLink { .. } => style::SLOW_LINK,
-    }
-}
-
-/// What `count` spans like `kind` are, in words.
-fn thin_noun(kind: &SpanKind, count: usize) -> &'static str {
-    let one = count == 1;
-    match kind {
-        SpanKind::Belief { .. } if one => "belief it held the lock",
-        SpanKind::Belief { .. } => "beliefs it held the lock",
-        SpanKind::Lease { .. } if one => "lease",
-        SpanKind::Lease { .. } => "leases",
-        SpanKind::Logged { .. } if one => "logged acquire",
-        SpanKind::Logged { .. } => "logged acquires",
-        SpanKind::Waiting { .. } if one => "wait for the lock",
-        SpanKind::Waiting { .. } => "waits for the lock",
-        SpanKind::Paused if one => "pause",
-        SpanKind::Paused => "pauses",
-        SpanKind::Stalled if one => "stall",
-        SpanKind::Stalled => "stalls",
-        SpanKind::Crashed if one => "crash",
-        SpanKind::Crashed => "crashes",
-        SpanKind::SlowLink { .. } if one => "slow link",
-        SpanKind::SlowLink { .. } => "slow links",
     }
 }
 

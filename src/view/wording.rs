@@ -1,5 +1,9 @@
-//! One short line of plain English per trace event, shared by every front end: the CLI
-//! timeline prints it, the desktop app shows it as hover text.
+//! The one source of plain-English sentences about a run: a line per trace event
+//! ([`describe`], or [`Labels`] for every event of a run), what each kind of violation means
+//! ([`gloss`]), and the verdict's notes ([`cut_short`], [`and_more`]). The command line's
+//! timeline and report print them; the app's timeline shows them as hover text, in the course
+//! and the tools alike. A violation's own sentence is the checker's
+//! [`crate::checker::Violation::explanation`]: front ends show that, not a rewording.
 //!
 //! A description never starts with the event's own node: every front end already shows the
 //! node beside it (a column, a lane), so "A: acquired 'lock' as A#1" would say A twice.
@@ -8,11 +12,11 @@ use std::collections::HashMap;
 
 use crate::checker::Kind;
 use crate::scenario::Topology;
-use crate::trace::{
-    DropReason, Event, EventKind, LetGoReason, MsgId, NodeId, RejectReason, Role, Token, Trace,
-};
-
 use crate::text::{fmt_clock_ms, fmt_count, fmt_ms, printable};
+use crate::trace::{
+    DropReason, Event, EventKind, KeyId, LetGoReason, MsgId, NodeId, RejectReason, Role, Token,
+    Trace,
+};
 
 /// The sentence every front end shows for a run the engine's event budget cut short at
 /// `at_ms` (true ms, see [`crate::trace::Trace::cut_short_at_ms`]).
@@ -31,6 +35,25 @@ pub fn cut_short(at_ms: u64) -> String {
 /// ([`crate::checker::Verdict::more`]): "and 277 305 more foreign_release".
 pub fn and_more(kind: Kind, count: u64) -> String {
     format!("and {} more {kind}", fmt_count(count))
+}
+
+/// What a violation of `kind` means, in a line.
+pub fn gloss(kind: Kind) -> &'static str {
+    match kind {
+        Kind::StaleWrite => "a write from an older grant landed after a newer grant's write",
+        Kind::InterleavedWrites => "two grants' critical sections overlapped at the resource",
+        Kind::Overlap => "two workers believed they held the lock at the same time",
+        Kind::DoubleGrant => "the store side granted the lock to two owners at once",
+        Kind::ForeignRelease => "a release removed a lock that belonged to someone else",
+        Kind::Stuck => "the lock stayed held by a holder that can make no progress",
+        Kind::Starved => "a live worker waited too long for the lock",
+    }
+}
+
+/// How every sentence names lock `key` of `trace`: `'lock'`, quoted, with anything a terminal
+/// would obey escaped.
+pub fn key(trace: &Trace, key: KeyId) -> String {
+    format!("'{}'", printable(trace.key_name(key), false))
 }
 
 /// Whether an event of `trace` is message plumbing (a send, a delivery, a loss, and the
@@ -107,7 +130,7 @@ impl<'t> Labels<'t> {
 
 /// The line for `event`; `message` says what a message id carried.
 fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> String {
-    let key = |k| format!("'{}'", printable(trace.key_name(k), false));
+    let key = |k| key(trace, k);
     let tok = |t| trace.token_name(t);
     let name = |n| trace.node_name(n);
     match &event.kind {
@@ -475,16 +498,6 @@ mod tests {
     fn line(kind: EventKind) -> String {
         let t = trace(vec![event(0, STORE1, 0, kind)]);
         describe(&t, &t.events[0])
-    }
-
-    #[test]
-    fn times_group_thousands_with_spaces() {
-        assert_eq!(fmt_ms(0), "0 ms");
-        assert_eq!(fmt_ms(999), "999 ms");
-        assert_eq!(fmt_ms(1_840), "1 840 ms");
-        assert_eq!(fmt_ms(10_000), "10 000 ms");
-        assert_eq!(fmt_ms(1_234_567), "1 234 567 ms");
-        assert_eq!(fmt_clock_ms(-2_500), "-2 500 ms");
     }
 
     #[test]

@@ -1,0 +1,13 @@
+//! The view model: what a front end shows of a run, worked out from the trace and the verdict
+//! without any UI toolkit, so the command line, the app and the tests share it and it builds
+//! and is tested without the `gui` feature.
+//!
+//! [`wording`] is the one source of sentences about events and violations; [`timeline`] lays
+//! a run out as lanes; [`verdict`] words the verdict panel; [`watch`] points at where a run's
+//! lesson happens; [`playback`] is the playhead moving over a finished run.
+
+pub mod playback;
+pub mod timeline;
+pub mod verdict;
+pub mod watch;
+pub mod wording;
