@@ -13,9 +13,9 @@ use std::sync::OnceLock;
 use eframe::egui::{self, AtomExt, Color32, CornerRadius, RichText, Ui};
 
 use super::layout::Arrangement;
-use super::progress::{Pick, Place, Progress, StepProgress};
 use super::run_view::{self, PlaybackKey, RunView};
 use super::{glossary_text, style, theme};
+use crate::course::progress::{Pick, Place, Progress, StepProgress};
 use crate::course::{self, Judge, PURPOSE_RECAP, STEPS, Step};
 use crate::scenario;
 

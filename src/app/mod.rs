@@ -17,9 +17,9 @@ mod keys;
 mod layout;
 pub mod library;
 mod pages;
-mod progress;
 mod run_view;
 pub mod sandbox;
+mod saved;
 pub mod seeds;
 pub mod share;
 mod shell;
@@ -33,9 +33,9 @@ pub mod web;
 
 use eframe::egui::{self, Ui};
 
+use crate::course::progress::{Place, Progress};
 use course_view::CourseView;
 use keys::Shortcut;
-use progress::{Place, Progress};
 use tools::Tools;
 
 /// The key the learner's progress is saved under.
@@ -166,7 +166,7 @@ impl LocksimApp {
     /// Starts the app from `storage` (none: a first visit). What [`Self::new`] does, without
     /// a window; UI tests use it.
     pub fn restore(storage: Option<&dyn eframe::Storage>) -> Self {
-        let (progress, _) = Progress::load(storage, PROGRESS_KEY);
+        let (progress, _) = saved::load(storage, PROGRESS_KEY);
         LocksimApp {
             progress,
             course: CourseView::default(),
@@ -181,7 +181,7 @@ impl LocksimApp {
     /// What to tell the learner about the progress saved in `storage`: `Some` when a record is
     /// there but cannot be read, so [`Self::restore`] started afresh.
     pub fn storage_notice(storage: Option<&dyn eframe::Storage>) -> Option<String> {
-        Progress::load(storage, PROGRESS_KEY).1
+        saved::load(storage, PROGRESS_KEY).1
     }
 
     /// The sandbox form's scenario as edited so far (`None` before the sandbox was opened).

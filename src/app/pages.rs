@@ -3,8 +3,8 @@
 
 use eframe::egui::{self, CornerRadius, RichText, Ui};
 
-use super::progress::{Place, Progress, StepProgress};
 use super::{glossary_text, style, theme};
+use crate::course::progress::{Place, Progress, StepProgress};
 use crate::course::{INTRO, Judge, PURPOSE_RECAP, RECAP, STEPS};
 
 /// Widest a column of running text gets, px: longer lines are hard to read.

@@ -4,9 +4,9 @@
 use eframe::egui::{self, Id, Rect, RichText, Ui};
 
 use super::keys;
-use super::progress::{Place, Progress};
 use super::style;
 use crate::course::STEPS;
+use crate::course::progress::{Place, Progress};
 
 /// The bar along the top. `help` opens the help window. Returns each item's name and where
 /// it was drawn (points), so that tests can check that none is drawn over another.

@@ -9,11 +9,11 @@ use eframe::egui::{self, RichText, Ui};
 
 use super::break_it::BreakIt;
 use super::library::{Library, LibraryAction};
-use super::progress::Place;
 use super::run_view::{self, PlaybackKey, RunView};
 use super::sandbox::Sandbox;
 use super::seeds::AcrossSeeds;
 use crate::course;
+use crate::course::progress::Place;
 use crate::scenario::Scenario;
 
 /// What the sandbox page's left panel shows.

@@ -27,7 +27,7 @@ use eframe::egui::{self, FontData, FontDefinitions, FontFamily, FontTweak};
 use wasm_bindgen::prelude::*;
 
 use super::LocksimApp;
-use super::share::{self, SharedState};
+use crate::view::link::{self as share, SharedState};
 
 /// Starts the app on `canvas`. Resolves once the app exists and its first frame is scheduled;
 /// the value is a message for the learner when the page's fragment could not be used (the

@@ -8,6 +8,7 @@
 //! [`teaches`] and `locksim course` check that.
 
 pub mod glossary;
+pub mod progress;
 mod steps;
 
 pub use steps::{INTRO, PURPOSE_RECAP, RECAP, STEPS};

@@ -4,8 +4,10 @@
 //!
 //! [`wording`] is the one source of sentences about events and violations; [`timeline`] lays
 //! a run out as lanes; [`verdict`] words the verdict panel; [`watch`] points at where a run's
-//! lesson happens; [`playback`] is the playhead moving over a finished run.
+//! lesson happens; [`playback`] is the playhead moving over a finished run; [`link`] is the
+//! shareable web link that names a view.
 
+pub mod link;
 pub mod playback;
 pub mod timeline;
 pub mod verdict;

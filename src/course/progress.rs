@@ -1,5 +1,6 @@
-//! What the learner has done and chosen, kept between runs through eframe's persistence (a
-//! file on the desktop, localStorage on the web). Plain data: no egui, no runs.
+//! What the learner has done and chosen: the page on screen, each step's calls, the settings.
+//! The app keeps it between visits (a file on the desktop, the browser's local storage);
+//! here it is plain data, and [`Progress::restore`] says what to make of what was kept.
 
 use serde::{Deserialize, Serialize};
 
@@ -133,6 +134,17 @@ impl Default for Progress {
     }
 }
 
+/// What storage held where the progress is kept.
+#[derive(Debug)]
+pub enum Saved {
+    /// No record: a first visit.
+    Nothing,
+    /// A record that does not read as a [`Progress`].
+    Damaged,
+    /// A record as it was written.
+    Read(Progress),
+}
+
 impl Progress {
     /// Makes a restored record fit the course as it is now: a save from an older course
     /// may name steps or options that no longer exist, and must not crash the app.
@@ -153,42 +165,15 @@ impl Progress {
         self
     }
 
-    /// The progress saved under `key` in `storage`, fitted to the course, and a notice for the
-    /// learner when a record is there but cannot be read (damaged, or written by something
-    /// else): the app then starts afresh, and says so rather than failing or pretending.
-    /// A readable save always comes back as it was.
-    pub fn load(storage: Option<&dyn eframe::Storage>, key: &str) -> (Progress, Option<String>) {
-        let (progress, notice) = Self::read(storage, key);
-        if notice.is_none() && progress.course != COURSE_REVISION {
-            let kept = Progress {
-                dark: progress.dark,
-                presenter: progress.presenter,
-                ..Progress::default()
-            };
-            return (
-                kept,
-                Some(
-                    "The course has changed since your last visit: it now opens with a \
-                     question on what your lock is for, and step 7 is four decisions. Your \
-                     earlier answers were for the old steps, so the course starts afresh."
-                        .to_string(),
-                ),
-            );
-        }
-        (progress, notice)
-    }
-
-    /// The stored progress as it was written, fitted to the course (see [`Progress::load`]).
-    fn read(storage: Option<&dyn eframe::Storage>, key: &str) -> (Progress, Option<String>) {
-        let Some(storage) = storage else {
-            return (Progress::default(), None);
-        };
-        if storage.get_string(key).is_none() {
-            return (Progress::default(), None);
-        }
-        match eframe::get_value::<Progress>(storage, key) {
-            Some(saved) => (saved.fit_to_course(), None),
-            None => (
+    /// The progress to start from, given what storage held, and a notice for the learner when
+    /// a record was there but cannot be used: damaged or written by something else (the app
+    /// starts afresh and says so rather than failing or pretending), or made on another
+    /// revision of the course (its choices are dropped; the theme and presenter mode stay).
+    /// A readable save of this revision always comes back as it was, fitted to the course.
+    pub fn restore(saved: Saved) -> (Progress, Option<String>) {
+        match saved {
+            Saved::Nothing => (Progress::default(), None),
+            Saved::Damaged => (
                 Progress::default(),
                 Some(
                     "Your saved progress could not be read, so locksim starts at the \
@@ -196,6 +181,20 @@ impl Progress {
                         .to_string(),
                 ),
             ),
+            Saved::Read(progress) if progress.course != COURSE_REVISION => (
+                Progress {
+                    dark: progress.dark,
+                    presenter: progress.presenter,
+                    ..Progress::default()
+                },
+                Some(
+                    "The course has changed since your last visit: it now opens with a \
+                     question on what your lock is for, and step 7 is four decisions. Your \
+                     earlier answers were for the old steps, so the course starts afresh."
+                        .to_string(),
+                ),
+            ),
+            Saved::Read(progress) => (progress.fit_to_course(), None),
         }
     }
 
@@ -292,13 +291,22 @@ mod tests {
             dark: true,
             presenter: false,
         };
-        let mut m = Memory::default();
-        eframe::set_value(&mut m, KEY, &old);
-        let (p, notice) = Progress::load(Some(&m), KEY);
+        let (p, notice) = Progress::restore(Saved::Read(old));
         assert!(notice.is_some_and(|n| n.contains("course has changed")));
         assert_eq!(p.place, Place::Intro);
         assert!(p.steps.iter().all(|s| s.chosen.is_empty()));
         assert!(p.dark, "settings stay the learner's own");
+    }
+
+    #[test]
+    fn nothing_saved_is_a_first_visit_and_a_damaged_save_says_so() {
+        assert_eq!(
+            Progress::restore(Saved::Nothing),
+            (Progress::default(), None)
+        );
+        let (p, notice) = Progress::restore(Saved::Damaged);
+        assert_eq!(p, Progress::default());
+        assert!(notice.is_some_and(|n| n.contains("could not be read")));
     }
 
     #[test]
@@ -318,133 +326,5 @@ mod tests {
         assert_eq!(p.steps[0].chosen, [1]);
         assert!(p.steps[0].judged.is_empty());
         assert_eq!(p.steps[0].shown, None);
-    }
-
-    /// eframe's storage, in memory.
-    #[derive(Default)]
-    struct Memory(std::collections::HashMap<String, String>);
-
-    impl eframe::Storage for Memory {
-        fn get_string(&self, key: &str) -> Option<String> {
-            self.0.get(key).cloned()
-        }
-        fn set_string(&mut self, key: &str, value: String) {
-            self.0.insert(key.to_string(), value);
-        }
-        fn remove_string(&mut self, key: &str) {
-            self.0.remove(key);
-        }
-        fn flush(&mut self) {}
-    }
-
-    const KEY: &str = "locksim-progress";
-
-    fn stored(value: &str) -> Memory {
-        let mut m = Memory::default();
-        eframe::Storage::set_string(&mut m, KEY, value.to_string());
-        m
-    }
-
-    /// A progress the course could have saved.
-    fn saved() -> impl proptest::strategy::Strategy<Value = Progress> {
-        use proptest::prelude::*;
-        let place = prop_oneof![
-            Just(Place::Intro),
-            (0..STEPS.len()).prop_map(Place::Step),
-            Just(Place::Recap),
-            Just(Place::Sandbox),
-            Just(Place::Library),
-            Just(Place::Glossary),
-        ];
-        let steps: Vec<_> = STEPS
-            .iter()
-            .map(|step| {
-                let n = step.options.len();
-                (
-                    proptest::sample::subsequence((0..n).collect::<Vec<_>>(), 0..=n),
-                    proptest::sample::subsequence((0..n).collect::<Vec<_>>(), 0..=n),
-                    proptest::option::of(0..n),
-                )
-                    .prop_map(|(chosen, judged, shown)| StepProgress {
-                        chosen,
-                        judged,
-                        shown: shown.map(Pick::Option),
-                    })
-            })
-            .collect();
-        (place, steps, any::<bool>(), any::<bool>()).prop_map(|(place, steps, dark, presenter)| {
-            Progress {
-                course: COURSE_REVISION,
-                place,
-                steps,
-                dark,
-                presenter,
-            }
-        })
-    }
-
-    #[test]
-    fn no_save_is_a_first_visit_without_a_notice() {
-        assert_eq!(Progress::load(None, KEY), (Progress::default(), None));
-        let empty = Memory::default();
-        assert_eq!(
-            Progress::load(Some(&empty), KEY),
-            (Progress::default(), None)
-        );
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::test_runner::Config {
-            cases: 256,
-            failure_persistence: None,
-            ..Default::default()
-        })]
-
-        /// A good save always comes back as it was, with no notice.
-        #[test]
-        fn a_good_save_is_never_lost(progress in saved()) {
-            let mut m = Memory::default();
-            eframe::set_value(&mut m, KEY, &progress);
-            proptest::prop_assert_eq!(Progress::load(Some(&m), KEY), (progress, None));
-        }
-
-        /// Damaged saves (cut short, bytes changed, or junk) start afresh with a notice, or
-        /// still read as a progress fitted to the course; never a panic.
-        #[test]
-        fn a_damaged_save_starts_afresh_with_a_notice(
-            progress in saved(),
-            cut in proptest::prelude::any::<proptest::sample::Index>(),
-            flips in proptest::collection::vec(
-                (proptest::prelude::any::<proptest::sample::Index>(), proptest::prelude::any::<char>()),
-                0..4,
-            ),
-            junk in ".*",
-        ) {
-            let mut m = Memory::default();
-            eframe::set_value(&mut m, KEY, &progress);
-            let good = eframe::Storage::get_string(&m, KEY).unwrap();
-            let mut chars: Vec<char> = good.chars().collect();
-            chars.truncate(cut.index(chars.len() + 1));
-            for (at, c) in &flips {
-                if !chars.is_empty() {
-                    let i = at.index(chars.len());
-                    chars[i] = *c;
-                }
-            }
-            for value in [chars.into_iter().collect::<String>(), junk] {
-                let (loaded, notice) = Progress::load(Some(&stored(&value)), KEY);
-                match notice {
-                    Some(text) if text.contains("could not be read") => {
-                        proptest::prop_assert_eq!(&loaded, &Progress::default());
-                    }
-                    Some(text) => {
-                        // A changed digit can make it a save from another course revision.
-                        proptest::prop_assert!(text.contains("course has changed"), "{}", text);
-                        proptest::prop_assert_eq!(&loaded.steps, &Progress::default().steps);
-                    }
-                    None => proptest::prop_assert_eq!(loaded.clone(), loaded.fit_to_course()),
-                }
-            }
-        }
     }
 }
