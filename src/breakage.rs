@@ -275,7 +275,7 @@ impl Defaults {
     /// Reads the defaults off `scenario` and the `trace` of its run.
     pub fn read(scenario: &Scenario, trace: &Trace) -> Defaults {
         let first_hold = trace.events.iter().find_map(|e| match e.kind {
-            EventKind::Acquired { token, .. } => Some((e.at_ms, token.worker as usize)),
+            EventKind::Acquired { token, .. } => Some((e.at_ms, token.worker.index())),
             _ => None,
         });
         let (at_ms, worker) =

@@ -175,7 +175,7 @@ fn report_interleaved(
         nodes: explain::nodes(
             [ta.worker, tb.worker]
                 .into_iter()
-                .chain(resource.map(|r| r as NodeId))
+                .chain(resource.map(|r| NodeId::from_index(r)))
                 .collect(),
         ),
         grants: vec![ta, tb],

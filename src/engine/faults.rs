@@ -14,11 +14,11 @@ impl Sim<'_> {
                 let Some(id) = self.node_id(&node) else {
                     return;
                 };
-                if !self.nodes[id as usize].alive || self.nodes[id as usize].paused {
+                if !self.nodes[id.index()].alive || self.nodes[id.index()].paused {
                     return;
                 }
                 self.record(id, EventKind::Paused { for_ms });
-                self.nodes[id as usize].paused = true;
+                self.nodes[id.index()].paused = true;
                 if self.is_worker(id) {
                     self.notify_worker(id, Notice::Paused);
                 }
@@ -28,7 +28,7 @@ impl Sim<'_> {
                 let Some(id) = self.node_id(&node) else {
                     return;
                 };
-                if !self.is_worker(id) || self.workers[id as usize].stalled() {
+                if !self.is_worker(id) || self.workers[id.index()].stalled() {
                     return;
                 }
                 self.record(id, EventKind::Stalled { for_ms });
@@ -60,20 +60,23 @@ impl Sim<'_> {
                     .map(|g| g.iter().filter_map(|n| self.node_id(n)).collect())
                     .collect();
                 let cut = self.net.cut(&ids);
-                self.record(0, EventKind::PartitionStarted { groups: ids });
+                self.record(
+                    NodeId::NETWORK_EVENTS,
+                    EventKind::PartitionStarted { groups: ids },
+                );
                 if let Some(ms) = for_ms {
                     self.queue.push(self.now + ms, Ev::EndCut(cut));
                 }
             }
             FaultKind::Heal => {
                 self.net.heal();
-                self.record(0, EventKind::Healed);
+                self.record(NodeId::NETWORK_EVENTS, EventKind::Healed);
             }
             FaultKind::ClockJump { node, delta_ms } => {
                 let Some(id) = self.node_id(&node) else {
                     return;
                 };
-                self.nodes[id as usize].clock.jumped_ms += delta_ms;
+                self.nodes[id.index()].clock.jumped_ms += delta_ms;
                 self.record(id, EventKind::ClockJumped { delta_ms });
                 if !self.is_worker(id) && id != self.layout.resource() {
                     self.with_store(id, |s, cx, out| s.clock_jumped(cx, out));
@@ -108,8 +111,10 @@ impl Sim<'_> {
                 };
                 for id in targets {
                     // A crashed node deletes nothing.
-                    if self.nodes[id as usize].alive {
-                        self.with_store(id, |s, cx, out| s.force_release(cx, out, key as KeyId));
+                    if self.nodes[id.index()].alive {
+                        self.with_store(id, |s, cx, out| {
+                            s.force_release(cx, out, KeyId::from_index(key))
+                        });
                     }
                 }
             }
@@ -123,7 +128,7 @@ impl Sim<'_> {
 
     /// A paused node wakes: what arrived meanwhile is handled now, in arrival order.
     pub(super) fn resume(&mut self, id: NodeId) {
-        let node = &mut self.nodes[id as usize];
+        let node = &mut self.nodes[id.index()];
         if !node.paused {
             return;
         }
@@ -139,7 +144,7 @@ impl Sim<'_> {
     }
 
     pub(super) fn unstall(&mut self, id: NodeId) {
-        if !self.workers[id as usize].stalled() {
+        if !self.workers[id.index()].stalled() {
             return;
         }
         self.record(id, EventKind::Unstalled);
@@ -147,7 +152,7 @@ impl Sim<'_> {
     }
 
     fn crash(&mut self, id: NodeId) {
-        let node = &mut self.nodes[id as usize];
+        let node = &mut self.nodes[id.index()];
         if !node.alive {
             return;
         }
@@ -172,7 +177,7 @@ impl Sim<'_> {
     }
 
     pub(super) fn restart(&mut self, id: NodeId) {
-        let node = &mut self.nodes[id as usize];
+        let node = &mut self.nodes[id.index()];
         if node.alive {
             return;
         }

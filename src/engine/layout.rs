@@ -47,24 +47,24 @@ impl Layout {
 
     /// Whether node `id` is a worker.
     pub fn is_worker(self, id: NodeId) -> bool {
-        id < self.workers
+        id.get() < self.workers
     }
 
     /// The node id of store node `ix`.
     pub fn store_id(self, ix: StoreIx) -> NodeId {
-        self.workers + ix.0
+        NodeId::new(self.workers + ix.0)
     }
 
     /// The store index of node `id`, if it is a store node.
     pub fn store_ix(self, id: NodeId) -> Option<StoreIx> {
         (self.workers..self.workers + self.stores)
-            .contains(&id)
-            .then(|| StoreIx(id - self.workers))
+            .contains(&id.get())
+            .then(|| StoreIx(id.get() - self.workers))
     }
 
     /// The resource's node id (after every store node).
     pub fn resource(self) -> NodeId {
-        self.workers + self.stores
+        NodeId::new(self.workers + self.stores)
     }
 
     /// How many store nodes there are.
@@ -95,10 +95,13 @@ mod tests {
     #[test]
     fn store_ids_follow_the_workers_and_precede_the_resource() {
         let l = Layout::new(2, 3);
-        assert_eq!(l.store_id(StoreIx::FIRST), 2);
-        assert_eq!(l.store_ix(4), Some(StoreIx::new(2)));
-        assert_eq!((l.store_ix(1), l.store_ix(5)), (None, None));
-        assert_eq!(l.resource(), 5);
+        assert_eq!(l.store_id(StoreIx::FIRST), NodeId::new(2));
+        assert_eq!(l.store_ix(NodeId::new(4)), Some(StoreIx::new(2)));
+        assert_eq!(
+            (l.store_ix(NodeId::new(1)), l.store_ix(NodeId::new(5))),
+            (None, None)
+        );
+        assert_eq!(l.resource(), NodeId::new(5));
         assert_eq!(StoreIx::new(2).next(3), StoreIx::FIRST);
         assert_eq!(l.majority(), 2);
     }

@@ -188,7 +188,6 @@ struct Sim<'a> {
 
 impl<'a> Sim<'a> {
     fn new(sc: &'a Scenario, seed: u64, record: bool) -> Self {
-        let n_workers = sc.workers.len() as NodeId;
         let n_stores = sc.store.nodes.max(1);
         let mut keys: Vec<String> = Vec::new();
         for w in &sc.workers {
@@ -235,16 +234,15 @@ impl<'a> Sim<'a> {
             .iter()
             .enumerate()
             .map(|(i, w)| {
-                let key = keys.iter().position(|k| *k == w.key).unwrap_or(0) as KeyId;
-                worker::Worker::new(i as NodeId, key, w, sc.lock.retry_ms)
+                let key = KeyId::from_index(keys.iter().position(|k| *k == w.key).unwrap_or(0));
+                worker::Worker::new(NodeId::from_index(i), key, w, sc.lock.retry_ms)
             })
             .collect();
-        let stores = (0..n_stores)
-            .map(|i| {
-                store::StoreNode::new(StoreIx::new(i as usize), n_stores as usize, keys.len(), sc)
-            })
+        let layout = Layout::new(sc.workers.len(), n_stores as usize);
+        let stores = layout
+            .store_ixs()
+            .map(|ix| store::StoreNode::new(ix, layout.stores(), keys.len(), sc))
             .collect();
-        let layout = Layout::new(n_workers as usize, n_stores as usize);
         Sim {
             sc,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -275,7 +273,7 @@ impl<'a> Sim<'a> {
             self.queue.push(
                 start,
                 Ev::Timer {
-                    node: w as NodeId,
+                    node: NodeId::from_index(w),
                     incarnation: 0,
                     timer: Timer::Start,
                 },
@@ -321,7 +319,7 @@ impl<'a> Sim<'a> {
                 incarnation,
                 timer,
             } => {
-                let n = &mut self.nodes[node as usize];
+                let n = &mut self.nodes[node.index()];
                 if !n.alive || n.incarnation != incarnation {
                     return;
                 }
@@ -341,7 +339,7 @@ impl<'a> Sim<'a> {
             Ev::Restart(node) => self.restart(node),
             Ev::EndCut(id) => {
                 if let Some(groups) = self.net.end_cut(id) {
-                    self.record(0, EventKind::PartitionEnded { groups });
+                    self.record(NodeId::NETWORK_EVENTS, EventKind::PartitionEnded { groups });
                 }
             }
         }
@@ -381,7 +379,7 @@ impl<'a> Sim<'a> {
     /// The receiving process gets the message: now, after its pause, or never if it is down.
     #[inline]
     fn hand_over(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg) {
-        let node = &mut self.nodes[to as usize];
+        let node = &mut self.nodes[to.index()];
         if !node.alive {
             self.dropped(from, to, id, DropReason::Crashed);
             if self.sc.network.transport == Transport::Tcp {
@@ -442,7 +440,7 @@ impl<'a> Sim<'a> {
         handler: impl FnOnce(&mut worker::Worker, &Ctx, &mut Outbox),
     ) {
         let mut out = std::mem::take(&mut self.outbox);
-        let node = &self.nodes[w as usize];
+        let node = &self.nodes[w.index()];
         let cx = Ctx {
             now: self.now,
             clock: &node.clock,
@@ -450,7 +448,7 @@ impl<'a> Sim<'a> {
             layout: self.layout,
             paused: node.paused,
         };
-        handler(&mut self.workers[w as usize], &cx, &mut out);
+        handler(&mut self.workers[w.index()], &cx, &mut out);
         self.apply_outbox(w, &mut out);
         self.outbox = out;
     }
@@ -465,7 +463,7 @@ impl<'a> Sim<'a> {
             return;
         };
         let mut out = std::mem::take(&mut self.outbox);
-        let node = &self.nodes[id as usize];
+        let node = &self.nodes[id.index()];
         let cx = Ctx {
             now: self.now,
             clock: &node.clock,
@@ -485,7 +483,7 @@ impl<'a> Sim<'a> {
                 Cmd::Send { to, msg } => self.send(node, to, msg),
                 Cmd::Timer { local_ms, timer } => self.set_timer(node, local_ms, timer),
                 Cmd::TimerAt { at_ms, timer } => {
-                    let incarnation = self.nodes[node as usize].incarnation;
+                    let incarnation = self.nodes[node.index()].incarnation;
                     self.queue.push(
                         at_ms,
                         Ev::Timer {
@@ -517,7 +515,7 @@ impl<'a> Sim<'a> {
     #[inline]
     fn send(&mut self, from: NodeId, to: NodeId, msg: Msg) {
         self.msg_count += 1;
-        let id = self.msg_count;
+        let id = MsgId::new(self.msg_count);
         if self.events.is_some() {
             let what = msg.label(|t| self.token_name(t));
             self.record(from, EventKind::Send { msg: id, to, what });
@@ -591,7 +589,7 @@ impl<'a> Sim<'a> {
 
     /// Sets a timer on `node` that fires after `local_ms` of that node's clock.
     fn set_timer(&mut self, node: NodeId, local_ms: i64, timer: Timer) {
-        let n = &self.nodes[node as usize];
+        let n = &self.nodes[node.index()];
         let at = self.now + n.clock.true_span(local_ms);
         let incarnation = n.incarnation;
         self.queue.push(
@@ -610,14 +608,14 @@ impl<'a> Sim<'a> {
             events.push(Event {
                 at_ms: self.now,
                 node,
-                local_ms: self.nodes[node as usize].clock.wall(self.now),
+                local_ms: self.nodes[node.index()].clock.wall(self.now),
                 kind,
             });
         }
     }
 
     fn token_name(&self, t: Token) -> String {
-        t.display(&self.sc.workers[t.worker as usize].name)
+        t.display(&self.sc.workers[t.worker.index()].name)
     }
 
     /// Node id of a name used in the scenario (validated beforehand).
@@ -626,7 +624,7 @@ impl<'a> Sim<'a> {
             return Some(self.layout.resource());
         }
         if let Some(i) = self.sc.workers.iter().position(|w| w.name == name) {
-            return Some(i as NodeId);
+            return Some(NodeId::from_index(i));
         }
         let n: usize = name.strip_prefix("store")?.parse().ok()?;
         (1..=self.stores.len())
