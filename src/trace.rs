@@ -615,6 +615,22 @@ impl Trace {
         token.display(self.node_name(token.worker))
     }
 
+    /// The id of the node called `name`, if there is one.
+    pub fn node_id(&self, name: &str) -> Option<NodeId> {
+        self.nodes
+            .iter()
+            .position(|n| n.name == name)
+            .map(NodeId::from_index)
+    }
+
+    /// The first node (in id order) that plays `role`: the resource, or `store1`.
+    pub fn first_with_role(&self, role: Role) -> Option<NodeId> {
+        self.nodes
+            .iter()
+            .position(|n| n.role == role)
+            .map(NodeId::from_index)
+    }
+
     /// The name of a key.
     pub fn key_name(&self, key: KeyId) -> &str {
         &self.keys[key.index()]

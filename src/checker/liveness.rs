@@ -279,6 +279,7 @@ fn limit_passed(start_ms: u64, end_ms: u64, off: &[(u64, u64)], limit_ms: u64) -
 mod tests {
     use super::super::Kind;
     use crate::scenario::Topology;
+    use crate::scenario::names::store_name;
     use crate::testkit::{TraceBuilder, only};
     use crate::trace::{EventKind, KeyId, NodeId};
 
@@ -583,14 +584,14 @@ mod tests {
     /// state survives one node restarting empty, not a majority.
     #[test]
     fn a_consensus_lock_is_lost_only_when_a_majority_forgot_it() {
-        for forgetting in [1usize, 2] {
+        for forgetting in [1, 2] {
             let mut t = TraceBuilder::new(&["A"], 3, Topology::Consensus);
             let a = t.tok("A", 1);
             t.granted(0, 1, a, None)
                 .acquired(1, a)
                 .on(1_000, "A", EventKind::Crashed);
             for store in 2..=forgetting + 1 {
-                let node = format!("store{store}");
+                let node = store_name(store);
                 t.on(2_000, &node, EventKind::Crashed)
                     .on(2_010, &node, EventKind::Restarted)
                     .on(2_010, &node, EventKind::Forgot);

@@ -46,8 +46,8 @@ impl Sim<'_> {
                 }
             }
             FaultKind::KillStore { for_ms } => {
-                for i in 0..self.stores.len() {
-                    let id = self.store_id(i);
+                for ix in self.layout.store_ixs() {
+                    let id = self.layout.store_id(ix);
                     self.crash(id);
                     if let Some(ms) = for_ms {
                         self.queue.push(self.now + ms, Ev::Restart(id));
@@ -107,7 +107,11 @@ impl Sim<'_> {
                 };
                 let targets: Vec<NodeId> = match node {
                     Some(name) => self.node_id(&name).into_iter().collect(),
-                    None => (0..self.stores.len()).map(|i| self.store_id(i)).collect(),
+                    None => self
+                        .layout
+                        .store_ixs()
+                        .map(|ix| self.layout.store_id(ix))
+                        .collect(),
                 };
                 for id in targets {
                     // A crashed node deletes nothing.

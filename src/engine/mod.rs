@@ -33,12 +33,13 @@ pub use store::{MAX_APPEND_ENTRIES, MAX_INFLIGHT_APPENDS};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::scenario::names::{RESOURCE, store_name};
 use crate::scenario::{Persistence, Scenario, Transport};
 use crate::trace::{
     DropReason, Event, EventKind, KeyId, MsgId, NodeId, NodeInfo, Role, Token, Trace,
 };
 use clock::Clock;
-use layout::{Layout, StoreIx};
+use layout::Layout;
 use msg::Msg;
 use net::Net;
 use outbox::{Cmd, Ctx, Outbox};
@@ -210,7 +211,7 @@ impl<'a> Sim<'a> {
             });
         }
         for i in 0..=n_stores {
-            let name = format!("store{}", i + 1);
+            let name = store_name(i + 1);
             // `[[node]]` gives a store node its clock error; the resource keeps true time.
             let clock = sc
                 .store_clocks
@@ -429,10 +430,6 @@ impl<'a> Sim<'a> {
         self.layout.is_worker(node)
     }
 
-    fn store_id(&self, index: usize) -> NodeId {
-        self.layout.store_id(StoreIx::new(index))
-    }
-
     /// Runs a handler of worker `w` and applies what it asked for.
     fn with_worker(
         &mut self,
@@ -620,16 +617,13 @@ impl<'a> Sim<'a> {
 
     /// Node id of a name used in the scenario (validated beforehand).
     fn node_id(&self, name: &str) -> Option<NodeId> {
-        if name == "resource" {
+        if name == RESOURCE {
             return Some(self.layout.resource());
         }
         if let Some(i) = self.sc.workers.iter().position(|w| w.name == name) {
             return Some(NodeId::from_index(i));
         }
-        let n: usize = name.strip_prefix("store")?.parse().ok()?;
-        (1..=self.stores.len())
-            .contains(&n)
-            .then(|| self.store_id(n - 1))
+        self.layout.store_named(name)
     }
 
     fn into_trace(self) -> Trace {
@@ -642,14 +636,12 @@ impl<'a> Sim<'a> {
                 role: Role::Worker,
             })
             .collect();
-        for i in 0..self.stores.len() {
-            nodes.push(NodeInfo {
-                name: format!("store{}", i + 1),
-                role: Role::Store,
-            });
-        }
+        nodes.extend(self.layout.store_ixs().map(|ix| NodeInfo {
+            name: ix.name(),
+            role: Role::Store,
+        }));
         nodes.push(NodeInfo {
-            name: "resource".to_string(),
+            name: RESOURCE.to_string(),
             role: Role::Resource,
         });
         Trace {

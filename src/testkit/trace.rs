@@ -6,6 +6,7 @@
 //! by time.
 
 use crate::checker::{Verdict, check};
+use crate::scenario::names::{RESOURCE, store_name};
 use crate::scenario::{Design, ResourceMode, Topology};
 use crate::trace::{DropReason, Event, RejectReason};
 use crate::trace::{EventKind, KeyId, LetGoReason, MsgId, NodeId, NodeInfo, Role, Token, Trace};
@@ -57,7 +58,7 @@ pub struct TraceBuilder {
 impl TraceBuilder {
     /// A fencing run with `workers`, `stores` store nodes laid out as `topology`, and the
     /// resource.
-    pub fn new(workers: &[&str], stores: usize, topology: Topology) -> Self {
+    pub fn new(workers: &[&str], stores: u32, topology: Topology) -> Self {
         let mut nodes: Vec<NodeInfo> = workers
             .iter()
             .map(|w| NodeInfo {
@@ -65,12 +66,12 @@ impl TraceBuilder {
                 role: Role::Worker,
             })
             .collect();
-        nodes.extend((1..=stores).map(|i| NodeInfo {
-            name: format!("store{i}"),
+        nodes.extend((1..=stores).map(|n| NodeInfo {
+            name: store_name(n),
             role: Role::Store,
         }));
         nodes.push(NodeInfo {
-            name: "resource".into(),
+            name: RESOURCE.into(),
             role: Role::Resource,
         });
         TraceBuilder {
@@ -97,13 +98,7 @@ impl TraceBuilder {
 
     /// The id of the node called `name`.
     pub fn node(&self, name: &str) -> NodeId {
-        NodeId::from_index(
-            self.trace
-                .nodes
-                .iter()
-                .position(|n| n.name == name)
-                .expect("test names a known node"),
-        )
+        self.trace.node_id(name).expect("test names a known node")
     }
 
     /// `store{i}`, 1-based.
@@ -265,7 +260,7 @@ impl TraceBuilder {
 
     /// The resource served a read under `t`.
     pub fn read(&mut self, at: u64, t: Token) -> &mut Self {
-        let node = self.node("resource");
+        let node = self.node(RESOURCE);
         self.at(
             at,
             node,
@@ -285,7 +280,7 @@ impl TraceBuilder {
 
     /// The resource accepted a write under `t` carrying `fence`.
     pub fn write_fenced(&mut self, at: u64, t: Token, fence: Option<u64>) -> &mut Self {
-        let node = self.node("resource");
+        let node = self.node(RESOURCE);
         self.at(
             at,
             node,
@@ -301,7 +296,7 @@ impl TraceBuilder {
 
     /// The resource turned `t`'s write away because the version had moved.
     pub fn rejected(&mut self, at: u64, t: Token) -> &mut Self {
-        let node = self.node("resource");
+        let node = self.node(RESOURCE);
         self.at(
             at,
             node,

@@ -1034,11 +1034,11 @@ mod tests {
 
     /// The appends store1 sent store2, as (true ms, entries carried).
     fn appends_to_store2(trace: &Trace) -> Vec<(u64, usize)> {
-        let store2 = trace.nodes.iter().position(|n| n.name == "store2");
+        let store2 = trace.node_id("store2");
         at(trace, "store1")
             .into_iter()
             .filter_map(|e| match &e.kind {
-                EventKind::Send { to, what, .. } if Some(to.index()) == store2 => what
+                EventKind::Send { to, what, .. } if Some(*to) == store2 => what
                     .strip_prefix("append ")?
                     .strip_suffix(" entries")?
                     .parse()

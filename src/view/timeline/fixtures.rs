@@ -54,5 +54,5 @@ pub fn engine_run(source: &str) -> (Trace, Lanes) {
 
 /// The lane of the node called `name`.
 pub fn node(trace: &Trace, name: &str) -> NodeId {
-    NodeId::from_index(trace.nodes.iter().position(|n| n.name == name).expect(name))
+    trace.node_id(name).expect(name)
 }

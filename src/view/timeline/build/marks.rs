@@ -17,8 +17,8 @@ impl Builder<'_> {
         ) {
             return;
         }
-        if let Some(first) = self.trace.nodes.iter().position(|n| n.role == Role::Store) {
-            self.push_role(0, NodeId::from_index(first), true, 1, true);
+        if let Some(first) = self.trace.first_with_role(Role::Store) {
+            self.push_role(0, first, true, 1, true);
         }
     }
 

@@ -249,7 +249,7 @@ fn a_write_held_by_tcp_waits_then_lands_and_its_partition_ends() {
 #[test]
 fn messages_fly_from_send_to_arrival_or_loss() {
     let (trace, lanes) = engine_run(CONSENSUS);
-    let store1 = NodeId::from_index(trace.nodes.iter().position(|n| n.name == "store1").unwrap());
+    let store1 = trace.node_id("store1").unwrap();
     assert!(lanes.messages.is_sorted_by_key(|m| m.sent_ms));
     assert!(lanes.messages.iter().all(|m| m.end_ms >= m.sent_ms));
     // store1 crashes at 50 ms: what is sent to it afterwards is lost.
