@@ -173,7 +173,7 @@ pub fn apply(scenario: &Scenario, change: &Breakage) -> Result<Scenario, String>
             for_ms,
         } => {
             require_worker(&s, worker)?;
-            let groups = vec![vec![worker.clone()], store_nodes(&s)];
+            let groups = vec![vec![worker.clone()], s.store_names()];
             add_fault(
                 &mut s,
                 *at_ms,
@@ -188,10 +188,10 @@ pub fn apply(scenario: &Scenario, change: &Breakage) -> Result<Scenario, String>
             at_ms,
             delta_ms,
         } => {
-            if !store_nodes(&s).contains(node) {
+            if !s.store_names().contains(node) {
                 return Err(format!(
                     "{node:?} is not a store node; the store nodes are {}.",
-                    store_nodes(&s).join(", ")
+                    s.store_names().join(", ")
                 ));
             }
             add_fault(
@@ -214,10 +214,10 @@ pub fn apply(scenario: &Scenario, change: &Breakage) -> Result<Scenario, String>
             add_fault(&mut s, *at_ms, FaultKind::ForceRelease { key, node: None });
         }
         Breakage::DriftClock { node, drift_ppm } => {
-            if !store_nodes(&s).contains(node) {
+            if !s.store_names().contains(node) {
                 return Err(format!(
                     "{node:?} is not a store node; the store nodes are {}.",
-                    store_nodes(&s).join(", ")
+                    s.store_names().join(", ")
                 ));
             }
             match s.store_clocks.iter_mut().find(|c| c.name == *node) {
@@ -250,13 +250,6 @@ fn require_worker(scenario: &Scenario, name: &str) -> Result<(), String> {
     }
 }
 
-/// `store1` .. `storeN`, the names the engine gives the store nodes.
-pub fn store_nodes(scenario: &Scenario) -> Vec<String> {
-    (1..=scenario.store.nodes)
-        .map(|n| format!("store{n}"))
-        .collect()
-}
-
 /// Where the controls start: a moment when the first holder is inside its critical section,
 /// that holder, and durations long enough to outlast a lease.
 #[derive(Clone, Debug, PartialEq)]
@@ -275,7 +268,7 @@ impl Defaults {
     /// Reads the defaults off `scenario` and the `trace` of its run.
     pub fn read(scenario: &Scenario, trace: &Trace) -> Defaults {
         let first_hold = trace.events.iter().find_map(|e| match e.kind {
-            EventKind::Acquired { token, .. } => Some((e.at_ms, token.worker as usize)),
+            EventKind::Acquired { token, .. } => Some((e.at_ms, token.worker.index())),
             _ => None,
         });
         let (at_ms, worker) =

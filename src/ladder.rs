@@ -1,6 +1,7 @@
 //! The design ladder as a rewrite: the same scenario moved onto another rung (`flag` →
 //! `setnx` → `ttl` → `token` → `fencing`), so a sweep can compare the rungs on one setup.
 
+use crate::scenario::names::parse_store_name;
 use crate::scenario::{Acquire, Design, Expiry, FaultKind, Lock, Renewal, Scenario, Topology};
 
 /// The same scenario on rung `design` of the ladder, changed only as far as that rung needs to
@@ -39,11 +40,7 @@ pub fn rung(scenario: &Scenario, design: Design) -> Result<Scenario, String> {
 fn to_single_store(s: &mut Scenario) {
     s.store.topology = Topology::Single;
     s.store.nodes = 1;
-    let gone = |node: &str| {
-        node.strip_prefix("store")
-            .and_then(|n| n.parse::<u32>().ok())
-            .is_some_and(|n| n > 1)
-    };
+    let gone = |node: &str| parse_store_name(node).is_some_and(|n| n > 1);
     s.faults.retain_mut(|fault| match &mut fault.kind {
         FaultKind::Pause { node, .. }
         | FaultKind::Stall { node, .. }

@@ -8,12 +8,73 @@ use serde::Serialize;
 
 use crate::scenario::{Design, Topology};
 
-/// Index into [`Trace::nodes`].
-pub type NodeId = u32;
-/// Index into [`Trace::keys`].
-pub type KeyId = u32;
-/// Unique id of one message (send order).
-pub type MsgId = u32;
+/// Declares an id newtype over `u32` whose JSON form is the bare number, so traces (and
+/// their hashes and snapshots) read the same as when ids were plain integers. The methods
+/// are the only place an id and an integer convert.
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        #[serde(transparent)]
+        pub struct $name(u32);
+
+        impl $name {
+            /// The id numbered `n`.
+            pub const fn new(n: u32) -> Self {
+                $name(n)
+            }
+
+            /// The id at position `i` of the table it indexes.
+            ///
+            /// # Panics
+            /// If `i` does not fit in `u32`; tables of ids are far smaller, since a scenario
+            /// file is at most 1 MB.
+            pub fn from_index(i: usize) -> Self {
+                $name(u32::try_from(i).expect("id tables hold fewer than 2^32 entries"))
+            }
+
+            /// The raw number.
+            pub const fn get(self) -> u32 {
+                self.0
+            }
+
+            /// The position in the table it indexes.
+            pub const fn index(self) -> usize {
+                self.0 as usize
+            }
+
+            /// The ids `0..n`, in order: every entry of a table of `n`.
+            pub fn all(n: usize) -> impl DoubleEndedIterator<Item = Self> + ExactSizeIterator {
+                (0..n).map(Self::from_index)
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A node of the run: its position in [`Trace::nodes`].
+    NodeId
+);
+impl NodeId {
+    /// The node the engine records partitions and heals at: every event names a node, and
+    /// these hit the whole network, so front ends label them by kind instead.
+    pub const NETWORK_EVENTS: NodeId = NodeId(0);
+}
+
+id_type!(
+    /// A lock key: its position in [`Trace::keys`].
+    KeyId
+);
+id_type!(
+    /// One message, numbered in send order from 1.
+    MsgId
+);
 
 /// An owner token: one acquisition attempt of one worker. Every attempt gets a fresh one, so
 /// the token names the grant it leads to. Shown as `A#2` (worker A's second attempt), written
@@ -546,7 +607,7 @@ pub enum EventKind {
 impl Trace {
     /// The display name of a node.
     pub fn node_name(&self, node: NodeId) -> &str {
-        &self.nodes[node as usize].name
+        &self.nodes[node.index()].name
     }
 
     /// The display form of a token, e.g. `A#2`.
@@ -554,9 +615,25 @@ impl Trace {
         token.display(self.node_name(token.worker))
     }
 
+    /// The id of the node called `name`, if there is one.
+    pub fn node_id(&self, name: &str) -> Option<NodeId> {
+        self.nodes
+            .iter()
+            .position(|n| n.name == name)
+            .map(NodeId::from_index)
+    }
+
+    /// The first node (in id order) that plays `role`: the resource, or `store1`.
+    pub fn first_with_role(&self, role: Role) -> Option<NodeId> {
+        self.nodes
+            .iter()
+            .position(|n| n.role == role)
+            .map(NodeId::from_index)
+    }
+
     /// The name of a key.
     pub fn key_name(&self, key: KeyId) -> &str {
-        &self.keys[key as usize]
+        &self.keys[key.index()]
     }
 
     /// The end of simulated time, true ms: the horizon, or where the event budget cut the run.

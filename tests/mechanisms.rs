@@ -4,7 +4,7 @@
 use locksim::checker::{self, Kind};
 use locksim::engine;
 use locksim::scenario::{self, Scenario};
-use locksim::trace::{DropReason, EventKind, LetGoReason, Trace};
+use locksim::trace::{DropReason, EventKind, LetGoReason, NodeId, Trace};
 
 /// A scenario: the common header, a fixed 2 ms network unless `body` has its own, then `body`.
 fn scenario(body: &str) -> Scenario {
@@ -302,7 +302,7 @@ fn a_timestamp_claim_is_recorded_then_read_after_the_settle_wait() {
     let claimed = t.events.iter().find_map(|e| match e.kind {
         EventKind::Claimed {
             token, stamp_ms, ..
-        } if token.worker == 0 => Some((e.at_ms, stamp_ms)),
+        } if token.worker == NodeId::new(0) => Some((e.at_ms, stamp_ms)),
         _ => None,
     });
     // Sent at 0 ms stamped with A's clock (0), recorded 2 ms later.
@@ -324,7 +324,7 @@ fn a_later_claim_waits_for_the_earlier_one_to_be_deleted() {
     let a_gone = first(
         &t,
         "store1",
-        |k| matches!(k, EventKind::Unclaimed { token, .. } if token.worker == 0),
+        |k| matches!(k, EventKind::Unclaimed { token, .. } if token.worker == NodeId::new(0)),
     )
     .expect("A's release deletes its claim");
     let b_in = first(&t, "B", |k| matches!(k, EventKind::Acquired { .. })).expect("B goes in");
@@ -339,7 +339,7 @@ fn a_slow_clock_lets_a_later_request_in_beside_the_holder() {
     let b_stamp = t.events.iter().find_map(|e| match e.kind {
         EventKind::Claimed {
             token, stamp_ms, ..
-        } if token.worker == 1 => Some(stamp_ms),
+        } if token.worker == NodeId::new(1) => Some(stamp_ms),
         _ => None,
     });
     assert_eq!(b_stamp, Some(-200));

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use locksim::engine::{Acquire, LockTable, Release};
 use locksim::scenario::{Design, Lock};
-use locksim::trace::Token;
+use locksim::trace::{NodeId, Token};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tempfile::TempDir;
@@ -207,11 +207,11 @@ impl Planner {
     }
 
     fn fresh_token(&mut self) -> Token {
-        let worker = self.rng.random_range(0..WORKERS);
-        self.seq[worker as usize] += 1;
+        let worker = NodeId::new(self.rng.random_range(0..WORKERS));
+        self.seq[worker.index()] += 1;
         let token = Token {
             worker,
-            seq: self.seq[worker as usize],
+            seq: self.seq[worker.index()],
         };
         self.issued.push(token);
         token

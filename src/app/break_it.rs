@@ -8,8 +8,9 @@
 use eframe::egui::{self, RichText, Ui};
 
 use super::style;
-use crate::breakage::{Breakage, DEFAULT_DRIFT_PPM, DEFAULT_JUMP_MS, Defaults, apply, store_nodes};
+use crate::breakage::{Breakage, DEFAULT_DRIFT_PPM, DEFAULT_JUMP_MS, Defaults, apply};
 use crate::checker::Verdict;
+use crate::scenario::names::store_name;
 use crate::scenario::{Scenario, StoreClock};
 use crate::trace::Trace;
 
@@ -56,7 +57,7 @@ impl Form {
             partition_heals: true,
             restart_store: false,
             restart_after_ms: 5_000,
-            jump_node: "store1".to_string(),
+            jump_node: store_name(1),
             jump_ms: DEFAULT_JUMP_MS,
             drift_ppm: DEFAULT_DRIFT_PPM,
         }
@@ -220,7 +221,7 @@ impl BreakIt {
             egui::ComboBox::from_id_salt("break_it_store")
                 .selected_text(&f.jump_node)
                 .show_ui(ui, |ui| {
-                    for node in store_nodes(current) {
+                    for node in current.store_names() {
                         ui.selectable_value(&mut f.jump_node, node.clone(), node);
                     }
                 });

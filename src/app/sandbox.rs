@@ -11,6 +11,7 @@ use strum::{VariantArray, VariantNames};
 
 use super::style;
 use crate::checker::Kind;
+use crate::scenario::names::{RESOURCE, store_name};
 use crate::scenario::{
     self, Expect, Fault, FaultKind, NodeClock, Scenario, ScenarioError, StoreClock, Worker,
 };
@@ -84,7 +85,7 @@ fn fault_kind(name: &str, old: Option<&FaultKind>, workers: &[Worker]) -> Option
         "kill_store" => FaultKind::KillStore { for_ms: old_for },
         "partition" => {
             let node = node();
-            let other = other_end(&node).to_string();
+            let other = other_end(&node);
             FaultKind::Partition {
                 groups: vec![vec![node], vec![other]],
                 for_ms: Some(for_ms),
@@ -92,12 +93,12 @@ fn fault_kind(name: &str, old: Option<&FaultKind>, workers: &[Worker]) -> Option
         }
         "heal" => FaultKind::Heal,
         "clock_jump" => FaultKind::ClockJump {
-            node: old_node.clone().unwrap_or_else(|| "store1".to_string()),
+            node: old_node.clone().unwrap_or_else(|| store_name(1)),
             delta_ms: 30_000,
         },
         "delay" => {
             let from = node();
-            let to = other_end(&from).to_string();
+            let to = other_end(&from);
             FaultKind::Delay {
                 from,
                 to,
@@ -117,11 +118,12 @@ fn fault_kind(name: &str, old: Option<&FaultKind>, workers: &[Worker]) -> Option
 
 /// The other end of a link from `node` for a new delay or partition: the store, unless that
 /// is `node` itself.
-fn other_end(node: &str) -> &'static str {
-    if node == "store1" {
-        "resource"
+fn other_end(node: &str) -> String {
+    let store1 = store_name(1);
+    if node == store1 {
+        RESOURCE.to_string()
     } else {
-        "store1"
+        store1
     }
 }
 
@@ -133,16 +135,6 @@ fn fresh_worker_name(workers: &[Worker]) -> String {
         .chain((1..).map(|n| format!("W{n}")))
         .find(|name| !taken(name))
         .unwrap_or_default()
-}
-
-/// Every node a fault may name: the workers, `store1` .. `storeN`, `resource`.
-fn node_names(scenario: &Scenario) -> Vec<String> {
-    let workers = scenario.workers.iter().map(|w| w.name.clone());
-    let stores = (1..=scenario.store.nodes).map(|n| format!("store{n}"));
-    workers
-        .chain(stores)
-        .chain(["resource".to_string()])
-        .collect()
 }
 
 /// What `[expect]` says about one kind.
@@ -804,7 +796,7 @@ fn clock_rows(
 
 /// `[[node]]`: a clock offset and drift per store node.
 fn store_clocks(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
-    let stores: Vec<String> = (1..=s.store.nodes).map(|n| format!("store{n}")).collect();
+    let stores = s.store_names();
     section(ui, form.open_for(&["node"]), "Store clocks", |ui| {
         let mut remove = None;
         for (i, c) in s.store_clocks.iter_mut().enumerate() {
@@ -1002,7 +994,7 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
 }
 
 fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut &'static str) {
-    let nodes = node_names(s);
+    let nodes = s.node_names();
     section(ui, form.open_for(&["fault"]), "Faults", |ui| {
         let many_faults = s.faults.len() > OPEN_ITEMS;
         let mut remove = None;
@@ -1162,7 +1154,7 @@ fn fault_fields(
                 |ui| {
                     let mut one = node.is_some();
                     if ui.checkbox(&mut one, "one store node").changed() {
-                        *node = one.then(|| "store1".to_string());
+                        *node = one.then(|| store_name(1));
                     }
                     if let Some(n) = node {
                         pick_node(ui, &p("node"), n, nodes);

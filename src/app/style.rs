@@ -20,7 +20,7 @@ const WORKER_HUES: [Color32; 6] = [
 
 /// The colour of a worker, by its node id (workers come first in the trace).
 pub fn worker(node: NodeId) -> Color32 {
-    WORKER_HUES[node as usize % WORKER_HUES.len()]
+    WORKER_HUES[node.index() % WORKER_HUES.len()]
 }
 
 /// The colour of a grant: its worker's.

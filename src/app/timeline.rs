@@ -488,7 +488,7 @@ impl Timeline<'_> {
             painter.hline(full.x_range(), full.bottom(), stroke);
 
             let name_color = match lane.role {
-                Role::Worker => style::worker(i as NodeId),
+                Role::Worker => style::worker(NodeId::from_index(i)),
                 Role::Store | Role::Resource => visuals.strong_text_color(),
             };
             let left = full.left() + 10.0;
@@ -525,7 +525,7 @@ fn paint_partition(
     }
     let (x0, x1) = geo.x_range(p.start_ms, p.end_ms);
     for &node in p.groups.iter().flatten() {
-        let lane = geo.lane_rect(node as usize);
+        let lane = geo.lane_rect(node.index());
         painter.rect_filled(
             Rect::from_x_y_ranges(x0..=x1, lane.y_range()),
             0.0,
@@ -702,7 +702,7 @@ fn ink(painter: &Painter, color: Color32) -> Color32 {
 /// A row of swatches explaining what the timeline shows up to `shown_until_ms`, drawn with
 /// the timeline's own code. Later kinds join as they appear, so the legend gives nothing away.
 pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
-    let worker = style::worker(0);
+    let worker = style::worker(NodeId::new(0));
     let font = FontId::proportional(13.0);
     let text_color = ui.visuals().text_color();
     let messages = messages_shown(ui.ctx());

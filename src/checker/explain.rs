@@ -7,21 +7,18 @@ use crate::trace::{KeyId, NodeId, Token, Trace};
 
 /// A node's name; `?` for an id the trace does not list (the checker never panics on a trace).
 pub(super) fn node(trace: &Trace, id: NodeId) -> &str {
-    trace
-        .nodes
-        .get(id as usize)
-        .map_or("?", |n| n.name.as_str())
+    trace.nodes.get(id.index()).map_or("?", |n| n.name.as_str())
 }
 
 /// A key's name, quoted as students see it in the sentences: `'lock'`.
 pub(super) fn key(trace: &Trace, id: KeyId) -> String {
-    let name = trace.keys.get(id as usize).map_or("?", String::as_str);
+    let name = trace.keys.get(id.index()).map_or("?", String::as_str);
     format!("'{}'", printable(name, false))
 }
 
 /// A token as `A#1`, via [`Trace::token_name`] when its worker is a known node.
 pub(super) fn token(trace: &Trace, t: Token) -> String {
-    if (t.worker as usize) < trace.nodes.len() {
+    if (t.worker.index()) < trace.nodes.len() {
         trace.token_name(t)
     } else {
         format!("?.{}", t.seq)

@@ -203,7 +203,7 @@ struct TokenIndex {
 
 impl TokenIndex {
     fn get(&self, t: Token) -> Option<u32> {
-        match self.dense.get(t.worker as usize) {
+        match self.dense.get(t.worker.index()) {
             Some(row) if (t.seq as usize) <= self.limit => {
                 row.get(t.seq as usize).copied().filter(|&n| n != NONE)
             }
@@ -212,7 +212,7 @@ impl TokenIndex {
     }
 
     fn insert(&mut self, t: Token, n: u32) {
-        match self.dense.get_mut(t.worker as usize) {
+        match self.dense.get_mut(t.worker.index()) {
             Some(row) if (t.seq as usize) <= self.limit => {
                 let s = t.seq as usize;
                 if row.len() <= s {
@@ -348,7 +348,7 @@ impl Gatherer {
     }
 
     fn slot(&self, node: NodeId) -> Option<usize> {
-        match self.store_slot.get(node as usize) {
+        match self.store_slot.get(node.index()) {
             Some(&s) if s != NONE => Some(s as usize),
             _ => None,
         }
@@ -402,8 +402,8 @@ impl Gatherer {
 
     /// Store node `slot` now holds `key` for dense token `t` (`NONE`: for nobody).
     fn set_table(&mut self, slot: usize, key: KeyId, t: u32) {
-        if (key as usize) < self.keys
-            && let Some(c) = self.table.get_mut(slot * self.keys + key as usize)
+        if (key.index()) < self.keys
+            && let Some(c) = self.table.get_mut(slot * self.keys + key.index())
         {
             *c = t;
         }
@@ -422,7 +422,7 @@ impl Gatherer {
     /// committed state, now holds.
     fn store_holds(&mut self, slot: usize, node: NodeId, key: KeyId, t: u32) {
         if self.topology == Topology::Consensus {
-            if let Some(c) = self.committed.get_mut(key as usize) {
+            if let Some(c) = self.committed.get_mut(key.index()) {
                 *c = Some(Committed {
                     token: t,
                     node,
@@ -438,7 +438,7 @@ impl Gatherer {
     /// the committed state.
     fn store_drops(&mut self, slot: usize, key: KeyId) {
         if self.topology == Topology::Consensus {
-            if let Some(c) = self.committed.get_mut(key as usize) {
+            if let Some(c) = self.committed.get_mut(key.index()) {
                 *c = None;
             }
         } else {
@@ -449,7 +449,7 @@ impl Gatherer {
     /// The token a worker's message names if it is a release request ("release A#1": the
     /// engine's label for it), as a dense number.
     fn release_token(&self, worker: NodeId, what: &str) -> Option<u32> {
-        let name = self.names.get(worker as usize).filter(|n| !n.is_empty())?;
+        let name = self.names.get(worker.index()).filter(|n| !n.is_empty())?;
         let seq = what
             .strip_prefix("release ")?
             .strip_prefix(name.as_str())?
@@ -460,7 +460,7 @@ impl Gatherer {
     }
 
     fn node(&mut self, node: NodeId) -> Option<&mut NodeFacts> {
-        self.facts.nodes.get_mut(node as usize)
+        self.facts.nodes.get_mut(node.index())
     }
 
     fn event(&mut self, i: usize, e: &Event) {
@@ -581,7 +581,7 @@ impl Gatherer {
             }
             EventKind::AcquireStarted { key, token } => {
                 let t = self.token(*token, *key);
-                let Some(n) = self.facts.nodes.get_mut(e.node as usize) else {
+                let Some(n) = self.facts.nodes.get_mut(e.node.index()) else {
                     return;
                 };
                 let mut own = None;
@@ -601,7 +601,7 @@ impl Gatherer {
                 let f = &mut self.facts.tokens[t as usize];
                 f.fence = f.fence.or(*fence);
                 f.acquired.get_or_insert(at);
-                let Some(n) = self.facts.nodes.get_mut(e.node as usize) else {
+                let Some(n) = self.facts.nodes.get_mut(e.node.index()) else {
                     return;
                 };
                 if let Some((start_ms, first, wkey, held)) = n.waiting.take() {
@@ -769,7 +769,7 @@ impl Gatherer {
         for (id, n) in self.facts.nodes.iter_mut().enumerate() {
             if let Some((start_ms, token, key, held)) = n.waiting.take() {
                 self.facts.waits.push(Wait {
-                    worker: id as NodeId,
+                    worker: NodeId::from_index(id),
                     key,
                     token,
                     start_ms,
@@ -783,14 +783,15 @@ impl Gatherer {
             n.off = merged(std::mem::take(&mut n.off));
         }
         // Store slots are numbered in node order.
-        let node_of: Vec<NodeId> = (0..self.store_slot.len() as NodeId)
+        let node_of: Vec<NodeId> = NodeId::all(self.store_slot.len())
             .filter(|&n| self.slot(n).is_some())
             .collect();
         let end = &mut self.facts.store_end;
         for (cell, &t) in self.table.iter().enumerate() {
             let slot = cell.checked_div(self.keys).and_then(|s| node_of.get(s));
             if let (Some(&node), true) = (slot, t != NONE) {
-                end.holds.push((node, (cell % self.keys) as KeyId, t));
+                end.holds
+                    .push((node, KeyId::from_index(cell % self.keys), t));
             }
         }
         for &(slot, key, t) in &self.claims {

@@ -25,7 +25,7 @@ enum Cause {
 /// When the holder of `f` stopped being able to make progress, and why; `None` if it can
 /// still release the lock itself.
 fn no_progress(facts: &Facts, f: &TokenFacts) -> Option<(u64, Cause)> {
-    let node = facts.nodes.get(f.token.worker as usize);
+    let node = facts.nodes.get(f.token.worker.index());
     [
         (node.and_then(|n| n.crashed_since), Cause::Crashed),
         (node.and_then(|n| n.stalled_since), Cause::Stalled),
@@ -68,7 +68,7 @@ fn still_held(trace: &Trace, facts: &Facts) -> Vec<StillHeld> {
     let up = |n: NodeId| {
         facts
             .nodes
-            .get(n as usize)
+            .get(n.index())
             .is_some_and(|n| n.crashed_since.is_none())
     };
     let on_the_way = |t: u32, to: Option<NodeId>| {
@@ -114,15 +114,15 @@ fn still_held(trace: &Trace, facts: &Facts) -> Vec<StillHeld> {
         }
         Topology::Consensus => {
             let stores = trace.store_nodes();
-            let serving = (0..trace.nodes.len() as NodeId)
-                .filter(|&n| trace.nodes[n as usize].role == Role::Store && up(n))
+            let serving = NodeId::all(trace.nodes.len())
+                .filter(|&n| trace.nodes[n.index()].role == Role::Store && up(n))
                 .count();
             if serving > stores / 2 {
                 out.extend(end.committed.iter().enumerate().filter_map(|(key, c)| {
                     let (token, node) = (*c)?;
                     (!on_the_way(token, None)).then(|| StillHeld {
                         token,
-                        key: key as KeyId,
+                        key: KeyId::from_index(key),
                         nodes: vec![node],
                     })
                 }));
@@ -202,7 +202,7 @@ pub(super) fn starved(trace: &Trace, facts: &Facts, starve_after_ms: u64, out: &
     for w in &facts.waits {
         let off = facts
             .nodes
-            .get(w.worker as usize)
+            .get(w.worker.index())
             .map_or(&[][..], |n| n.off.as_slice());
         let Some(at_ms) = limit_passed(w.start_ms, w.end_ms, off, starve_after_ms) else {
             continue;
@@ -279,8 +279,9 @@ fn limit_passed(start_ms: u64, end_ms: u64, off: &[(u64, u64)], limit_ms: u64) -
 mod tests {
     use super::super::Kind;
     use crate::scenario::Topology;
+    use crate::scenario::names::store_name;
     use crate::testkit::{TraceBuilder, only};
-    use crate::trace::EventKind;
+    use crate::trace::{EventKind, KeyId, NodeId};
 
     /// A holds store1 with a watchdog renewing every 1 000 ms until the horizon.
     fn watchdog_holder(t: &mut TraceBuilder) {
@@ -472,9 +473,9 @@ mod tests {
             .on(1_000, "A", EventKind::Crashed)
             .at(
                 1_000,
-                0,
+                NodeId::new(0),
                 EventKind::LetGo {
-                    key: 0,
+                    key: KeyId::new(0),
                     token: a,
                     reason: crate::trace::LetGoReason::Crashed,
                 },
@@ -583,14 +584,14 @@ mod tests {
     /// state survives one node restarting empty, not a majority.
     #[test]
     fn a_consensus_lock_is_lost_only_when_a_majority_forgot_it() {
-        for forgetting in [1usize, 2] {
+        for forgetting in [1, 2] {
             let mut t = TraceBuilder::new(&["A"], 3, Topology::Consensus);
             let a = t.tok("A", 1);
             t.granted(0, 1, a, None)
                 .acquired(1, a)
                 .on(1_000, "A", EventKind::Crashed);
             for store in 2..=forgetting + 1 {
-                let node = format!("store{store}");
+                let node = store_name(store);
                 t.on(2_000, &node, EventKind::Crashed)
                     .on(2_010, &node, EventKind::Restarted)
                     .on(2_010, &node, EventKind::Forgot);

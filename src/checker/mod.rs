@@ -260,7 +260,7 @@ mod tests {
     use super::{Kind, check};
     use crate::scenario::{ResourceMode, Topology};
     use crate::testkit::{TraceBuilder, scenario};
-    use crate::trace::{EventKind, Token};
+    use crate::trace::{EventKind, KeyId, NodeId, Token};
 
     #[test]
     fn violations_are_sorted_by_time_then_kind() {
@@ -343,17 +343,17 @@ mod tests {
     fn malformed_traces_do_not_panic() {
         let mut t = TraceBuilder::new(&["A", "B"], 3, Topology::Redlock);
         let ghost = Token {
-            worker: 77,
+            worker: NodeId::new(77),
             seq: u32::MAX,
         };
         let a = t.tok("A", u32::MAX);
         let store1 = t.store(1);
-        t.at(5, 99, EventKind::Crashed)
+        t.at(5, NodeId::new(99), EventKind::Crashed)
             .at(
                 5,
                 store1,
                 EventKind::Granted {
-                    key: 42,
+                    key: KeyId::new(42),
                     token: ghost,
                     fence: None,
                     lease_ms: Some(u64::MAX),
@@ -365,9 +365,9 @@ mod tests {
             .acquired(1, a)
             .at(
                 0,
-                77,
+                NodeId::new(77),
                 EventKind::AcquireStarted {
-                    key: 42,
+                    key: KeyId::new(42),
                     token: ghost,
                 },
             )

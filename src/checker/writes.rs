@@ -101,7 +101,7 @@ pub(super) fn interleaved_writes(trace: &Trace, facts: &Facts, out: &mut Found) 
         })
         .collect();
     spans.sort_unstable_by_key(|s| (s.key, s.start_ms, s.token));
-    let resource = trace.nodes.iter().position(|n| n.role == Role::Resource);
+    let resource = trace.first_with_role(Role::Resource);
     for_overlapping(
         &spans,
         |s| (s.key, s.start_ms, s.end_ms),
@@ -140,7 +140,7 @@ fn breaking_write_ms(facts: &Facts, a: Span, b: Span) -> u64 {
 fn report_interleaved(
     trace: &Trace,
     facts: &Facts,
-    resource: Option<usize>,
+    resource: Option<NodeId>,
     a: Span,
     b: Span,
 ) -> Violation {
@@ -172,12 +172,7 @@ fn report_interleaved(
     Violation {
         kind: Kind::InterleavedWrites,
         at_ms,
-        nodes: explain::nodes(
-            [ta.worker, tb.worker]
-                .into_iter()
-                .chain(resource.map(|r| r as NodeId))
-                .collect(),
-        ),
+        nodes: explain::nodes([ta.worker, tb.worker].into_iter().chain(resource).collect()),
         grants: vec![ta, tb],
         explanation: format!(
             "On {}, {} while {}, so one update can overwrite the other.",

@@ -178,18 +178,19 @@ mod tests {
     use super::*;
     use crate::checker::Violation;
     use crate::testkit::{A, A1, STORE1, STORE2, event, trace};
+    use crate::trace::{KeyId, MsgId};
 
     /// A Redlock-style grant: one token granted by two store nodes.
     fn granted_twice() -> Trace {
         let granted = EventKind::Granted {
-            key: 0,
+            key: KeyId::new(0),
             token: A1,
             fence: None,
             lease_ms: Some(1_000),
             took_over: false,
         };
         let send = EventKind::Send {
-            msg: 0,
+            msg: MsgId::new(0),
             to: STORE1,
             what: "acquire A#1".to_string(),
         };

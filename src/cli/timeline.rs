@@ -84,7 +84,7 @@ fn own_clock(e: &Event) -> Option<String> {
 mod tests {
     use super::*;
     use crate::testkit::{A, STORE1, event, trace};
-    use crate::trace::EventKind;
+    use crate::trace::{EventKind, MsgId};
 
     fn render(events: Vec<Event>, all: bool) -> String {
         let mut out = Vec::new();
@@ -95,7 +95,7 @@ mod tests {
     #[test]
     fn columns_line_up_and_network_lines_hide() {
         let send = EventKind::Send {
-            msg: 0,
+            msg: MsgId::new(0),
             to: STORE1,
             what: "acquire A#1".to_string(),
         };

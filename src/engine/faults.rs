@@ -14,11 +14,11 @@ impl Sim<'_> {
                 let Some(id) = self.node_id(&node) else {
                     return;
                 };
-                if !self.nodes[id as usize].alive || self.nodes[id as usize].paused {
+                if !self.nodes[id.index()].alive || self.nodes[id.index()].paused {
                     return;
                 }
                 self.record(id, EventKind::Paused { for_ms });
-                self.nodes[id as usize].paused = true;
+                self.nodes[id.index()].paused = true;
                 if self.is_worker(id) {
                     self.notify_worker(id, Notice::Paused);
                 }
@@ -28,7 +28,7 @@ impl Sim<'_> {
                 let Some(id) = self.node_id(&node) else {
                     return;
                 };
-                if !self.is_worker(id) || self.workers[id as usize].stalled() {
+                if !self.is_worker(id) || self.workers[id.index()].stalled() {
                     return;
                 }
                 self.record(id, EventKind::Stalled { for_ms });
@@ -46,8 +46,8 @@ impl Sim<'_> {
                 }
             }
             FaultKind::KillStore { for_ms } => {
-                for i in 0..self.stores.len() {
-                    let id = self.store_id(i);
+                for ix in self.layout.store_ixs() {
+                    let id = self.layout.store_id(ix);
                     self.crash(id);
                     if let Some(ms) = for_ms {
                         self.queue.push(self.now + ms, Ev::Restart(id));
@@ -60,20 +60,23 @@ impl Sim<'_> {
                     .map(|g| g.iter().filter_map(|n| self.node_id(n)).collect())
                     .collect();
                 let cut = self.net.cut(&ids);
-                self.record(0, EventKind::PartitionStarted { groups: ids });
+                self.record(
+                    NodeId::NETWORK_EVENTS,
+                    EventKind::PartitionStarted { groups: ids },
+                );
                 if let Some(ms) = for_ms {
                     self.queue.push(self.now + ms, Ev::EndCut(cut));
                 }
             }
             FaultKind::Heal => {
                 self.net.heal();
-                self.record(0, EventKind::Healed);
+                self.record(NodeId::NETWORK_EVENTS, EventKind::Healed);
             }
             FaultKind::ClockJump { node, delta_ms } => {
                 let Some(id) = self.node_id(&node) else {
                     return;
                 };
-                self.nodes[id as usize].clock.jumped_ms += delta_ms;
+                self.nodes[id.index()].clock.jumped_ms += delta_ms;
                 self.record(id, EventKind::ClockJumped { delta_ms });
                 if !self.is_worker(id) && id != self.layout.resource() {
                     self.with_store(id, |s, cx, out| s.clock_jumped(cx, out));
@@ -104,12 +107,18 @@ impl Sim<'_> {
                 };
                 let targets: Vec<NodeId> = match node {
                     Some(name) => self.node_id(&name).into_iter().collect(),
-                    None => (0..self.stores.len()).map(|i| self.store_id(i)).collect(),
+                    None => self
+                        .layout
+                        .store_ixs()
+                        .map(|ix| self.layout.store_id(ix))
+                        .collect(),
                 };
                 for id in targets {
                     // A crashed node deletes nothing.
-                    if self.nodes[id as usize].alive {
-                        self.with_store(id, |s, cx, out| s.force_release(cx, out, key as KeyId));
+                    if self.nodes[id.index()].alive {
+                        self.with_store(id, |s, cx, out| {
+                            s.force_release(cx, out, KeyId::from_index(key))
+                        });
                     }
                 }
             }
@@ -123,7 +132,7 @@ impl Sim<'_> {
 
     /// A paused node wakes: what arrived meanwhile is handled now, in arrival order.
     pub(super) fn resume(&mut self, id: NodeId) {
-        let node = &mut self.nodes[id as usize];
+        let node = &mut self.nodes[id.index()];
         if !node.paused {
             return;
         }
@@ -139,7 +148,7 @@ impl Sim<'_> {
     }
 
     pub(super) fn unstall(&mut self, id: NodeId) {
-        if !self.workers[id as usize].stalled() {
+        if !self.workers[id.index()].stalled() {
             return;
         }
         self.record(id, EventKind::Unstalled);
@@ -147,7 +156,7 @@ impl Sim<'_> {
     }
 
     fn crash(&mut self, id: NodeId) {
-        let node = &mut self.nodes[id as usize];
+        let node = &mut self.nodes[id.index()];
         if !node.alive {
             return;
         }
@@ -172,7 +181,7 @@ impl Sim<'_> {
     }
 
     pub(super) fn restart(&mut self, id: NodeId) {
-        let node = &mut self.nodes[id as usize];
+        let node = &mut self.nodes[id.index()];
         if node.alive {
             return;
         }

@@ -1,6 +1,7 @@
 //! Who is who: node ids of the workers, the store nodes and the resource, and the store
 //! index that names a store node among its peers.
 
+use crate::scenario::names::{parse_store_name, store_name};
 use crate::trace::NodeId;
 
 /// A store node's place among the store nodes: `store1` is index 0. Replication histories,
@@ -23,7 +24,13 @@ impl StoreIx {
         StoreIx(((self.index() + 1) % nodes.max(1)) as u32)
     }
 
-    /// Index `i` (for tables of store nodes and tests).
+    /// The node's name, `store1` for [`StoreIx::FIRST`].
+    pub fn name(self) -> String {
+        store_name(self.0 + 1)
+    }
+
+    /// Index `i`, for tests that name a store node by its place.
+    #[cfg(test)]
     pub const fn new(i: usize) -> StoreIx {
         StoreIx(i as u32)
     }
@@ -47,24 +54,30 @@ impl Layout {
 
     /// Whether node `id` is a worker.
     pub fn is_worker(self, id: NodeId) -> bool {
-        id < self.workers
+        id.get() < self.workers
     }
 
     /// The node id of store node `ix`.
     pub fn store_id(self, ix: StoreIx) -> NodeId {
-        self.workers + ix.0
+        NodeId::new(self.workers + ix.0)
     }
 
     /// The store index of node `id`, if it is a store node.
     pub fn store_ix(self, id: NodeId) -> Option<StoreIx> {
         (self.workers..self.workers + self.stores)
-            .contains(&id)
-            .then(|| StoreIx(id - self.workers))
+            .contains(&id.get())
+            .then(|| StoreIx(id.get() - self.workers))
+    }
+
+    /// The node id of the store node called `name` (`store2`), if there is one.
+    pub fn store_named(self, name: &str) -> Option<NodeId> {
+        let n = parse_store_name(name)?;
+        (n <= self.stores).then(|| NodeId::new(self.workers + n - 1))
     }
 
     /// The resource's node id (after every store node).
     pub fn resource(self) -> NodeId {
-        self.workers + self.stores
+        NodeId::new(self.workers + self.stores)
     }
 
     /// How many store nodes there are.
@@ -95,10 +108,18 @@ mod tests {
     #[test]
     fn store_ids_follow_the_workers_and_precede_the_resource() {
         let l = Layout::new(2, 3);
-        assert_eq!(l.store_id(StoreIx::FIRST), 2);
-        assert_eq!(l.store_ix(4), Some(StoreIx::new(2)));
-        assert_eq!((l.store_ix(1), l.store_ix(5)), (None, None));
-        assert_eq!(l.resource(), 5);
+        assert_eq!(l.store_id(StoreIx::FIRST), NodeId::new(2));
+        assert_eq!(l.store_ix(NodeId::new(4)), Some(StoreIx::new(2)));
+        assert_eq!(
+            (l.store_ix(NodeId::new(1)), l.store_ix(NodeId::new(5))),
+            (None, None)
+        );
+        assert_eq!(l.resource(), NodeId::new(5));
+        assert_eq!(l.store_named("store3"), Some(NodeId::new(4)));
+        assert_eq!(
+            (l.store_named("store4"), StoreIx::new(1).name()),
+            (None, "store2".into())
+        );
         assert_eq!(StoreIx::new(2).next(3), StoreIx::FIRST);
         assert_eq!(l.majority(), 2);
     }

@@ -33,12 +33,13 @@ pub use store::{MAX_APPEND_ENTRIES, MAX_INFLIGHT_APPENDS};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::scenario::names::{RESOURCE, store_name};
 use crate::scenario::{Persistence, Scenario, Transport};
 use crate::trace::{
     DropReason, Event, EventKind, KeyId, MsgId, NodeId, NodeInfo, Role, Token, Trace,
 };
 use clock::Clock;
-use layout::{Layout, StoreIx};
+use layout::Layout;
 use msg::Msg;
 use net::Net;
 use outbox::{Cmd, Ctx, Outbox};
@@ -188,7 +189,6 @@ struct Sim<'a> {
 
 impl<'a> Sim<'a> {
     fn new(sc: &'a Scenario, seed: u64, record: bool) -> Self {
-        let n_workers = sc.workers.len() as NodeId;
         let n_stores = sc.store.nodes.max(1);
         let mut keys: Vec<String> = Vec::new();
         for w in &sc.workers {
@@ -211,7 +211,7 @@ impl<'a> Sim<'a> {
             });
         }
         for i in 0..=n_stores {
-            let name = format!("store{}", i + 1);
+            let name = store_name(i + 1);
             // `[[node]]` gives a store node its clock error; the resource keeps true time.
             let clock = sc
                 .store_clocks
@@ -235,16 +235,15 @@ impl<'a> Sim<'a> {
             .iter()
             .enumerate()
             .map(|(i, w)| {
-                let key = keys.iter().position(|k| *k == w.key).unwrap_or(0) as KeyId;
-                worker::Worker::new(i as NodeId, key, w, sc.lock.retry_ms)
+                let key = KeyId::from_index(keys.iter().position(|k| *k == w.key).unwrap_or(0));
+                worker::Worker::new(NodeId::from_index(i), key, w, sc.lock.retry_ms)
             })
             .collect();
-        let stores = (0..n_stores)
-            .map(|i| {
-                store::StoreNode::new(StoreIx::new(i as usize), n_stores as usize, keys.len(), sc)
-            })
+        let layout = Layout::new(sc.workers.len(), n_stores as usize);
+        let stores = layout
+            .store_ixs()
+            .map(|ix| store::StoreNode::new(ix, layout.stores(), keys.len(), sc))
             .collect();
-        let layout = Layout::new(n_workers as usize, n_stores as usize);
         Sim {
             sc,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -275,7 +274,7 @@ impl<'a> Sim<'a> {
             self.queue.push(
                 start,
                 Ev::Timer {
-                    node: w as NodeId,
+                    node: NodeId::from_index(w),
                     incarnation: 0,
                     timer: Timer::Start,
                 },
@@ -321,7 +320,7 @@ impl<'a> Sim<'a> {
                 incarnation,
                 timer,
             } => {
-                let n = &mut self.nodes[node as usize];
+                let n = &mut self.nodes[node.index()];
                 if !n.alive || n.incarnation != incarnation {
                     return;
                 }
@@ -341,7 +340,7 @@ impl<'a> Sim<'a> {
             Ev::Restart(node) => self.restart(node),
             Ev::EndCut(id) => {
                 if let Some(groups) = self.net.end_cut(id) {
-                    self.record(0, EventKind::PartitionEnded { groups });
+                    self.record(NodeId::NETWORK_EVENTS, EventKind::PartitionEnded { groups });
                 }
             }
         }
@@ -381,7 +380,7 @@ impl<'a> Sim<'a> {
     /// The receiving process gets the message: now, after its pause, or never if it is down.
     #[inline]
     fn hand_over(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg) {
-        let node = &mut self.nodes[to as usize];
+        let node = &mut self.nodes[to.index()];
         if !node.alive {
             self.dropped(from, to, id, DropReason::Crashed);
             if self.sc.network.transport == Transport::Tcp {
@@ -431,10 +430,6 @@ impl<'a> Sim<'a> {
         self.layout.is_worker(node)
     }
 
-    fn store_id(&self, index: usize) -> NodeId {
-        self.layout.store_id(StoreIx::new(index))
-    }
-
     /// Runs a handler of worker `w` and applies what it asked for.
     fn with_worker(
         &mut self,
@@ -442,7 +437,7 @@ impl<'a> Sim<'a> {
         handler: impl FnOnce(&mut worker::Worker, &Ctx, &mut Outbox),
     ) {
         let mut out = std::mem::take(&mut self.outbox);
-        let node = &self.nodes[w as usize];
+        let node = &self.nodes[w.index()];
         let cx = Ctx {
             now: self.now,
             clock: &node.clock,
@@ -450,7 +445,7 @@ impl<'a> Sim<'a> {
             layout: self.layout,
             paused: node.paused,
         };
-        handler(&mut self.workers[w as usize], &cx, &mut out);
+        handler(&mut self.workers[w.index()], &cx, &mut out);
         self.apply_outbox(w, &mut out);
         self.outbox = out;
     }
@@ -465,7 +460,7 @@ impl<'a> Sim<'a> {
             return;
         };
         let mut out = std::mem::take(&mut self.outbox);
-        let node = &self.nodes[id as usize];
+        let node = &self.nodes[id.index()];
         let cx = Ctx {
             now: self.now,
             clock: &node.clock,
@@ -485,7 +480,7 @@ impl<'a> Sim<'a> {
                 Cmd::Send { to, msg } => self.send(node, to, msg),
                 Cmd::Timer { local_ms, timer } => self.set_timer(node, local_ms, timer),
                 Cmd::TimerAt { at_ms, timer } => {
-                    let incarnation = self.nodes[node as usize].incarnation;
+                    let incarnation = self.nodes[node.index()].incarnation;
                     self.queue.push(
                         at_ms,
                         Ev::Timer {
@@ -517,7 +512,7 @@ impl<'a> Sim<'a> {
     #[inline]
     fn send(&mut self, from: NodeId, to: NodeId, msg: Msg) {
         self.msg_count += 1;
-        let id = self.msg_count;
+        let id = MsgId::new(self.msg_count);
         if self.events.is_some() {
             let what = msg.label(|t| self.token_name(t));
             self.record(from, EventKind::Send { msg: id, to, what });
@@ -591,7 +586,7 @@ impl<'a> Sim<'a> {
 
     /// Sets a timer on `node` that fires after `local_ms` of that node's clock.
     fn set_timer(&mut self, node: NodeId, local_ms: i64, timer: Timer) {
-        let n = &self.nodes[node as usize];
+        let n = &self.nodes[node.index()];
         let at = self.now + n.clock.true_span(local_ms);
         let incarnation = n.incarnation;
         self.queue.push(
@@ -610,28 +605,25 @@ impl<'a> Sim<'a> {
             events.push(Event {
                 at_ms: self.now,
                 node,
-                local_ms: self.nodes[node as usize].clock.wall(self.now),
+                local_ms: self.nodes[node.index()].clock.wall(self.now),
                 kind,
             });
         }
     }
 
     fn token_name(&self, t: Token) -> String {
-        t.display(&self.sc.workers[t.worker as usize].name)
+        t.display(&self.sc.workers[t.worker.index()].name)
     }
 
     /// Node id of a name used in the scenario (validated beforehand).
     fn node_id(&self, name: &str) -> Option<NodeId> {
-        if name == "resource" {
+        if name == RESOURCE {
             return Some(self.layout.resource());
         }
         if let Some(i) = self.sc.workers.iter().position(|w| w.name == name) {
-            return Some(i as NodeId);
+            return Some(NodeId::from_index(i));
         }
-        let n: usize = name.strip_prefix("store")?.parse().ok()?;
-        (1..=self.stores.len())
-            .contains(&n)
-            .then(|| self.store_id(n - 1))
+        self.layout.store_named(name)
     }
 
     fn into_trace(self) -> Trace {
@@ -644,14 +636,12 @@ impl<'a> Sim<'a> {
                 role: Role::Worker,
             })
             .collect();
-        for i in 0..self.stores.len() {
-            nodes.push(NodeInfo {
-                name: format!("store{}", i + 1),
-                role: Role::Store,
-            });
-        }
+        nodes.extend(self.layout.store_ixs().map(|ix| NodeInfo {
+            name: ix.name(),
+            role: Role::Store,
+        }));
         nodes.push(NodeInfo {
-            name: "resource".to_string(),
+            name: RESOURCE.to_string(),
             role: Role::Resource,
         });
         Trace {

@@ -103,7 +103,7 @@ impl Net {
         let mut group_of = vec![None; self.nodes];
         for (g, members) in groups.iter().enumerate() {
             for &n in members {
-                group_of[n as usize] = Some(g as u16);
+                group_of[n.index()] = Some(g as u16);
             }
         }
         self.next_cut += 1;
@@ -131,7 +131,7 @@ impl Net {
     pub fn is_cut(&self, a: NodeId, b: NodeId) -> bool {
         self.cuts
             .iter()
-            .any(|c| match (c.group_of[a as usize], c.group_of[b as usize]) {
+            .any(|c| match (c.group_of[a.index()], c.group_of[b.index()]) {
                 (Some(x), Some(y)) => x != y,
                 _ => false,
             })
@@ -159,7 +159,7 @@ impl Net {
 
     #[inline]
     fn conn(&mut self, from: NodeId, to: NodeId) -> &mut VecDeque<InFlight> {
-        &mut self.conns[from as usize * self.nodes + to as usize]
+        &mut self.conns[from.index() * self.nodes + to.index()]
     }
 
     #[inline]
@@ -261,7 +261,7 @@ impl Net {
     /// rest — nobody is left to retransmit it — is lost. Returns (from, to, id) of each loss.
     pub fn crash(&mut self, node: NodeId) -> Vec<(NodeId, NodeId, MsgId)> {
         let mut lost = Vec::new();
-        for other in 0..self.nodes as NodeId {
+        for other in NodeId::all(self.nodes) {
             for id in self.kill(other, node) {
                 lost.push((other, node, id));
             }
@@ -283,6 +283,14 @@ mod tests {
     use super::*;
     use crate::engine::layout::StoreIx;
     use crate::engine::msg::ReplId;
+
+    fn node(n: u32) -> NodeId {
+        NodeId::new(n)
+    }
+
+    fn id(n: u32) -> MsgId {
+        MsgId::new(n)
+    }
 
     fn msg() -> Msg {
         Msg::Heartbeat {
@@ -309,55 +317,77 @@ mod tests {
     #[test]
     fn a_cut_message_is_retried_after_now_and_given_up_at_last() {
         let mut net = Net::new(2);
-        net.open(0, 1, 7, 1_000);
+        net.open(node(0), node(1), id(7), 1_000);
         // Cut at its arrival 5 ms later: the first retransmission is at send + 200.
-        assert_eq!(net.retry_at(0, 1, 7, 1_005, 900_000), Some(1_200));
+        assert_eq!(
+            net.retry_at(node(0), node(1), id(7), 1_005, 900_000),
+            Some(1_200)
+        );
         // Still cut at 1 200 and found again at 2 000: the next point after now is send + 1 400.
-        assert_eq!(net.retry_at(0, 1, 7, 2_000, 900_000), Some(2_400));
+        assert_eq!(
+            net.retry_at(node(0), node(1), id(7), 2_000, 900_000),
+            Some(2_400)
+        );
         // With a give-up time of 3 s, the retransmission at send + 3 000 never goes out.
-        assert_eq!(net.retry_at(0, 1, 7, 2_400, 3_000), None);
-        assert_eq!(net.kill(0, 1), vec![7]);
-        assert!(!net.carries(0, 1, 7));
+        assert_eq!(net.retry_at(node(0), node(1), id(7), 2_400, 3_000), None);
+        assert_eq!(net.kill(node(0), node(1)), vec![id(7)]);
+        assert!(!net.carries(node(0), node(1), id(7)));
     }
 
     #[test]
     fn a_later_message_waits_behind_an_earlier_one() {
         let mut net = Net::new(2);
-        net.open(0, 1, 1, 0);
-        net.open(0, 1, 2, 1);
-        net.retry_at(0, 1, 1, 3, 900_000);
-        assert!(net.arrive(0, 1, 2, msg()).is_none(), "2 waits behind 1");
-        assert!(net.next_ready(0, 1).is_none());
-        net.on_wire(0, 1, 1);
-        assert!(net.arrive(0, 1, 1, msg()).is_some(), "1 is read at once");
-        let ids: Vec<MsgId> = std::iter::from_fn(|| net.next_ready(0, 1))
+        net.open(node(0), node(1), id(1), 0);
+        net.open(node(0), node(1), id(2), 1);
+        net.retry_at(node(0), node(1), id(1), 3, 900_000);
+        assert!(
+            net.arrive(node(0), node(1), id(2), msg()).is_none(),
+            "2 waits behind 1"
+        );
+        assert!(net.next_ready(node(0), node(1)).is_none());
+        net.on_wire(node(0), node(1), id(1));
+        assert!(
+            net.arrive(node(0), node(1), id(1), msg()).is_some(),
+            "1 is read at once"
+        );
+        let ids: Vec<MsgId> = std::iter::from_fn(|| net.next_ready(node(0), node(1)))
             .map(|f| f.id)
             .collect();
-        assert_eq!(ids, [2]);
+        assert_eq!(ids, [id(2)]);
     }
 
     #[test]
     fn a_crash_kills_what_waits_but_not_what_is_on_the_wire_ahead() {
         let mut net = Net::new(3);
-        net.open(0, 1, 1, 0); // on the wire: still arrives
-        net.open(0, 1, 2, 0);
-        net.retry_at(0, 1, 2, 1, 900_000); // waiting to be retransmitted: lost
-        net.open(0, 1, 3, 0); // behind the gap: lost
-        net.open(2, 0, 4, 0); // into the crashed node: lost
-        let mut lost = net.crash(0);
+        net.open(node(0), node(1), id(1), 0); // on the wire: still arrives
+        net.open(node(0), node(1), id(2), 0);
+        net.retry_at(node(0), node(1), id(2), 1, 900_000); // waiting to be retransmitted: lost
+        net.open(node(0), node(1), id(3), 0); // behind the gap: lost
+        net.open(node(2), node(0), id(4), 0); // into the crashed node: lost
+        let mut lost = net.crash(node(0));
         lost.sort();
-        assert_eq!(lost, [(0, 1, 2), (0, 1, 3), (2, 0, 4)]);
-        assert!(net.carries(0, 1, 1));
+        assert_eq!(
+            lost,
+            [
+                (node(0), node(1), id(2)),
+                (node(0), node(1), id(3)),
+                (node(2), node(0), id(4))
+            ]
+        );
+        assert!(net.carries(node(0), node(1), id(1)));
     }
 
     #[test]
     fn partitions_cut_only_between_listed_groups() {
         let mut net = Net::new(4);
-        let id = net.cut(&[vec![0], vec![1, 2]]);
-        assert!(net.is_cut(0, 1) && net.is_cut(2, 0));
-        assert!(!net.is_cut(1, 2) && !net.is_cut(0, 3));
-        assert_eq!(net.end_cut(id), Some(vec![vec![0], vec![1, 2]]));
-        assert!(!net.is_cut(0, 1));
+        let id = net.cut(&[vec![node(0)], vec![node(1), node(2)]]);
+        assert!(net.is_cut(node(0), node(1)) && net.is_cut(node(2), node(0)));
+        assert!(!net.is_cut(node(1), node(2)) && !net.is_cut(node(0), node(3)));
+        assert_eq!(
+            net.end_cut(id),
+            Some(vec![vec![node(0)], vec![node(1), node(2)]])
+        );
+        assert!(!net.is_cut(node(0), node(1)));
         assert_eq!(net.end_cut(id), None, "already over");
     }
 }

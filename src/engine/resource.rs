@@ -34,7 +34,7 @@ impl Sim<'_> {
         let me = self.layout.resource();
         match msg {
             Msg::Read { key, token } => {
-                let r = self.resource.records[key as usize];
+                let r = self.resource.records[key.index()];
                 self.record(
                     me,
                     EventKind::Read {
@@ -64,7 +64,7 @@ impl Sim<'_> {
             } => {
                 let fencing = self.sc.resource.fencing;
                 let mode = self.sc.resource.mode;
-                let r = &mut self.resource.records[key as usize];
+                let r = &mut self.resource.records[key.index()];
                 let reject =
                     if fencing && matches!((fence, r.highest_fence), (Some(f), Some(h)) if f < h) {
                         Some(RejectReason::StaleToken)

@@ -40,7 +40,13 @@ pub fn ctx<'a>(sc: &'a Scenario, clock: &'a Clock, now: u64) -> Ctx<'a> {
 /// A command in a few words: `2 <- acquire A#1`, `record Granted`, `timer Retry in 50`,
 /// `timer Deadline at 1100`, `timer Retry in 50+0..=25`.
 pub fn show(cmd: &Cmd) -> String {
-    let name = |t: Token| format!("{}#{}", char::from(b'A' + t.worker as u8), t.seq);
+    let name = |t: Token| {
+        format!(
+            "{}#{}",
+            char::from(b'A' + u8::try_from(t.worker.index()).expect("a test names few workers")),
+            t.seq
+        )
+    };
     let short = |debug: String| {
         debug
             .split([' ', '{'])

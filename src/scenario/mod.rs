@@ -10,6 +10,7 @@
 mod de;
 mod fault;
 pub mod library;
+pub mod names;
 mod parse;
 mod path;
 mod validate;

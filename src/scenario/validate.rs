@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use super::names::{RESOURCE, is_reserved_for_stores, parse_store_name, store_name};
 use super::{
     Acquire, Design, Expect, Expiry, FaultKind, Lock, Network, Persistence, Renewal, Scenario,
     ScenarioError, Store, Topology, VERSION, Waiting, Worker,
@@ -23,8 +24,6 @@ const MAX_FAULTS: usize = 1000;
 const MAX_CLOCK_STEP_MS: u64 = 1_000_000_000;
 /// Largest clock drift, ppm: a clock running at half or one and a half times true speed.
 const MAX_DRIFT_PPM: u64 = 500_000;
-/// Name of the protected storage node.
-const RESOURCE: &str = "resource";
 
 type Check = Result<(), ScenarioError>;
 
@@ -201,14 +200,12 @@ impl Scenario {
 
     /// `name` must be one of `store1` .. `storeN`.
     fn check_store_node(&self, name: &str, field: String) -> Check {
-        let known = name
-            .strip_prefix("store")
-            .and_then(|n| n.parse::<u32>().ok())
-            .is_some_and(|n| (1..=self.store.nodes).contains(&n) && name == format!("store{n}"));
+        let known = parse_store_name(name).is_some_and(|n| n <= self.store.nodes);
         ensure(known, field, || {
             format!(
-                "must name a store node, store1 .. store{}; got {name:?}",
-                self.store.nodes
+                "must name a store node, {} .. {}; got {name:?}",
+                store_name(1),
+                store_name(self.store.nodes)
             )
         })
     }
@@ -260,16 +257,6 @@ impl Scenario {
 
     fn is_worker(&self, name: &str) -> bool {
         self.workers.iter().any(|worker| worker.name == name)
-    }
-
-    /// The node names a fault may use: every worker, `store1` .. `storeN`, `resource`.
-    fn node_names(&self) -> Vec<String> {
-        let workers = self.workers.iter().map(|worker| worker.name.clone());
-        let stores = (1..=self.store.nodes).map(|n| format!("store{n}"));
-        workers
-            .chain(stores)
-            .chain([RESOURCE.to_string()])
-            .collect()
     }
 
     fn check_node(&self, name: &str, field: String) -> Check {
@@ -490,10 +477,7 @@ fn check_worker_name(name: &str, field: &str) -> Check {
     ensure(name != RESOURCE, field, || {
         "`resource` is the name of the protected storage node; choose another name".to_string()
     })?;
-    let store_like = name
-        .strip_prefix("store")
-        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
-    ensure(!store_like, field, || {
+    ensure(!is_reserved_for_stores(name), field, || {
         format!("`{name}` is reserved for the store nodes (store1, store2, …); choose another name")
     })
 }

@@ -6,22 +6,29 @@
 //! by time.
 
 use crate::checker::{Verdict, check};
+use crate::scenario::names::{RESOURCE, store_name};
 use crate::scenario::{Design, ResourceMode, Topology};
 use crate::trace::{DropReason, Event, RejectReason};
-use crate::trace::{EventKind, LetGoReason, NodeId, NodeInfo, Role, Token, Trace};
+use crate::trace::{EventKind, KeyId, LetGoReason, MsgId, NodeId, NodeInfo, Role, Token, Trace};
 
 use super::scenario;
 
 /// Worker A's first attempt in [`trace`].
-pub const A1: Token = Token { worker: 0, seq: 1 };
+pub const A1: Token = Token {
+    worker: NodeId::new(0),
+    seq: 1,
+};
 /// Worker B's first attempt in [`trace`].
-pub const B1: Token = Token { worker: 1, seq: 1 };
+pub const B1: Token = Token {
+    worker: NodeId::new(1),
+    seq: 1,
+};
 /// Worker A's node id in [`trace`].
-pub const A: NodeId = 0;
+pub const A: NodeId = NodeId::new(0);
 /// The first store node's id in [`trace`].
-pub const STORE1: NodeId = 2;
+pub const STORE1: NodeId = NodeId::new(2);
 /// The second store node's id in [`trace`].
-pub const STORE2: NodeId = 3;
+pub const STORE2: NodeId = NodeId::new(3);
 
 /// A fencing run on nodes A, B, store1, store2, resource with one key, `lock`, made of
 /// `events` as given (not sorted).
@@ -51,7 +58,7 @@ pub struct TraceBuilder {
 impl TraceBuilder {
     /// A fencing run with `workers`, `stores` store nodes laid out as `topology`, and the
     /// resource.
-    pub fn new(workers: &[&str], stores: usize, topology: Topology) -> Self {
+    pub fn new(workers: &[&str], stores: u32, topology: Topology) -> Self {
         let mut nodes: Vec<NodeInfo> = workers
             .iter()
             .map(|w| NodeInfo {
@@ -59,12 +66,12 @@ impl TraceBuilder {
                 role: Role::Worker,
             })
             .collect();
-        nodes.extend((1..=stores).map(|i| NodeInfo {
-            name: format!("store{i}"),
+        nodes.extend((1..=stores).map(|n| NodeInfo {
+            name: store_name(n),
             role: Role::Store,
         }));
         nodes.push(NodeInfo {
-            name: "resource".into(),
+            name: RESOURCE.into(),
             role: Role::Resource,
         });
         TraceBuilder {
@@ -91,16 +98,12 @@ impl TraceBuilder {
 
     /// The id of the node called `name`.
     pub fn node(&self, name: &str) -> NodeId {
-        self.trace
-            .nodes
-            .iter()
-            .position(|n| n.name == name)
-            .expect("test names a known node") as NodeId
+        self.trace.node_id(name).expect("test names a known node")
     }
 
     /// `store{i}`, 1-based.
     pub fn store(&self, i: usize) -> NodeId {
-        (self.workers + i - 1) as NodeId
+        NodeId::from_index(self.workers + i - 1)
     }
 
     /// Attempt `seq` of the named worker.
@@ -141,7 +144,7 @@ impl TraceBuilder {
             at,
             node,
             EventKind::Granted {
-                key: 0,
+                key: KeyId::new(0),
                 token: t,
                 fence,
                 lease_ms,
@@ -157,7 +160,7 @@ impl TraceBuilder {
             at,
             node,
             EventKind::LeaseExtended {
-                key: 0,
+                key: KeyId::new(0),
                 token: t,
                 lease_ms,
             },
@@ -167,23 +170,52 @@ impl TraceBuilder {
     /// `t`'s lease ran out at `store{store}`.
     pub fn expired(&mut self, at: u64, store: usize, t: Token) -> &mut Self {
         let node = self.store(store);
-        self.at(at, node, EventKind::Expired { key: 0, token: t })
+        self.at(
+            at,
+            node,
+            EventKind::Expired {
+                key: KeyId::new(0),
+                token: t,
+            },
+        )
     }
 
     /// `store{store}` deleted `holder`'s lock on a release by `by`.
     pub fn removed(&mut self, at: u64, store: usize, holder: Token, by: Token) -> &mut Self {
         let node = self.store(store);
-        self.at(at, node, EventKind::Removed { key: 0, holder, by })
+        self.at(
+            at,
+            node,
+            EventKind::Removed {
+                key: KeyId::new(0),
+                holder,
+                by,
+            },
+        )
     }
 
     /// `t`'s worker began to acquire.
     pub fn started(&mut self, at: u64, t: Token) -> &mut Self {
-        self.at(at, t.worker, EventKind::AcquireStarted { key: 0, token: t })
+        self.at(
+            at,
+            t.worker,
+            EventKind::AcquireStarted {
+                key: KeyId::new(0),
+                token: t,
+            },
+        )
     }
 
     /// `t`'s worker gave up this attempt.
     pub fn failed(&mut self, at: u64, t: Token) -> &mut Self {
-        self.at(at, t.worker, EventKind::AcquireFailed { key: 0, token: t })
+        self.at(
+            at,
+            t.worker,
+            EventKind::AcquireFailed {
+                key: KeyId::new(0),
+                token: t,
+            },
+        )
     }
 
     /// `t`'s worker believes it holds the lock (no fence, no lease).
@@ -192,7 +224,7 @@ impl TraceBuilder {
             at,
             t.worker,
             EventKind::Acquired {
-                key: 0,
+                key: KeyId::new(0),
                 token: t,
                 fence: None,
                 lease_ms: None,
@@ -206,7 +238,7 @@ impl TraceBuilder {
             at,
             t.worker,
             EventKind::LetGo {
-                key: 0,
+                key: KeyId::new(0),
                 token: t,
                 reason: LetGoReason::Released,
             },
@@ -219,7 +251,7 @@ impl TraceBuilder {
             at,
             t.worker,
             EventKind::Reentered {
-                key: 0,
+                key: KeyId::new(0),
                 token: t,
                 count: 2,
             },
@@ -228,12 +260,12 @@ impl TraceBuilder {
 
     /// The resource served a read under `t`.
     pub fn read(&mut self, at: u64, t: Token) -> &mut Self {
-        let node = self.node("resource");
+        let node = self.node(RESOURCE);
         self.at(
             at,
             node,
             EventKind::Read {
-                key: 0,
+                key: KeyId::new(0),
                 token: t,
                 value: 0,
                 version: 0,
@@ -248,12 +280,12 @@ impl TraceBuilder {
 
     /// The resource accepted a write under `t` carrying `fence`.
     pub fn write_fenced(&mut self, at: u64, t: Token, fence: Option<u64>) -> &mut Self {
-        let node = self.node("resource");
+        let node = self.node(RESOURCE);
         self.at(
             at,
             node,
             EventKind::WriteAccepted {
-                key: 0,
+                key: KeyId::new(0),
                 token: t,
                 fence,
                 value: 0,
@@ -264,12 +296,12 @@ impl TraceBuilder {
 
     /// The resource turned `t`'s write away because the version had moved.
     pub fn rejected(&mut self, at: u64, t: Token) -> &mut Self {
-        let node = self.node("resource");
+        let node = self.node(RESOURCE);
         self.at(
             at,
             node,
             EventKind::WriteRejected {
-                key: 0,
+                key: KeyId::new(0),
                 token: t,
                 fence: None,
                 reason: RejectReason::VersionMoved,
@@ -281,26 +313,56 @@ impl TraceBuilder {
     pub fn send(&mut self, at: u64, from: &str, to: &str, msg: u32, what: &str) -> &mut Self {
         let to = self.node(to);
         let what = what.to_string();
-        self.on(at, from, EventKind::Send { msg, to, what })
+        self.on(
+            at,
+            from,
+            EventKind::Send {
+                msg: MsgId::new(msg),
+                to,
+                what,
+            },
+        )
     }
 
     /// Message `msg` from `from` arrived at `to`.
     pub fn delivered(&mut self, at: u64, msg: u32, from: &str, to: &str) -> &mut Self {
         let from = self.node(from);
-        self.on(at, to, EventKind::Deliver { msg, from })
+        self.on(
+            at,
+            to,
+            EventKind::Deliver {
+                msg: MsgId::new(msg),
+                from,
+            },
+        )
     }
 
     /// Message `msg` from `from` to `to` was lost in a partition.
     pub fn dropped(&mut self, at: u64, msg: u32, from: &str, to: &str) -> &mut Self {
         let from = self.node(from);
         let reason = DropReason::Partition;
-        self.on(at, to, EventKind::Drop { msg, from, reason })
+        self.on(
+            at,
+            to,
+            EventKind::Drop {
+                msg: MsgId::new(msg),
+                from,
+                reason,
+            },
+        )
     }
 
     /// `store{i}` applied a replicated copy: it now holds the key for `holder` (or nobody).
     pub fn replicated(&mut self, at: u64, store: usize, holder: Option<Token>) -> &mut Self {
         let node = self.store(store);
-        self.at(at, node, EventKind::Replicated { key: 0, holder })
+        self.at(
+            at,
+            node,
+            EventKind::Replicated {
+                key: KeyId::new(0),
+                holder,
+            },
+        )
     }
 
     /// The engine's event budget stopped the run at `at_ms`.

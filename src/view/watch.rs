@@ -73,11 +73,10 @@ pub fn what_to_watch(trace: &Trace, verdict: &Verdict) -> String {
 
 /// The first two grants a violation names (one grant counts twice).
 fn pair(v: &Violation) -> [Token; 2] {
-    let a = v
-        .grants
-        .first()
-        .copied()
-        .unwrap_or(Token { worker: 0, seq: 0 });
+    let a = v.grants.first().copied().unwrap_or(Token {
+        worker: NodeId::new(0),
+        seq: 0,
+    });
     [a, v.grants.get(1).copied().unwrap_or(a)]
 }
 

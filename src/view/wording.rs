@@ -64,7 +64,7 @@ pub fn is_network(trace: &Trace, event: &Event) -> bool {
     match event.kind {
         EventKind::Send { .. } | EventKind::Deliver { .. } | EventKind::Drop { .. } => true,
         EventKind::Held { .. } | EventKind::Retransmitted { .. } => {
-            trace.nodes[event.node as usize].role != Role::Worker
+            trace.nodes[event.node.index()].role != Role::Worker
         }
         _ => false,
     }
@@ -503,7 +503,7 @@ mod tests {
     #[test]
     fn grants_and_writes_name_tokens_and_fences() {
         let granted = EventKind::Granted {
-            key: 0,
+            key: KeyId::new(0),
             token: A1,
             fence: Some(1),
             lease_ms: Some(10_000),
@@ -514,7 +514,7 @@ mod tests {
             "granted 'lock' to A#1 (fence 1, lease 10 000 ms)"
         );
         let forever = EventKind::Granted {
-            key: 0,
+            key: KeyId::new(0),
             token: A1,
             fence: None,
             lease_ms: None,
@@ -522,7 +522,7 @@ mod tests {
         };
         assert_eq!(line(forever), "granted 'lock' to A#1 (no expiry)");
         let took_over = EventKind::Granted {
-            key: 0,
+            key: KeyId::new(0),
             token: A1,
             fence: Some(1),
             lease_ms: Some(10_000),
@@ -533,7 +533,7 @@ mod tests {
             "took over A#1's lease on 'lock' from its log (fence 1, lease 10 000 ms)"
         );
         let logged = EventKind::Logged {
-            key: 0,
+            key: KeyId::new(0),
             token: A1,
             index: 3,
         };
@@ -542,14 +542,14 @@ mod tests {
             "logged A#1's acquire of 'lock' as log entry 3"
         );
         let acquired = EventKind::Acquired {
-            key: 0,
+            key: KeyId::new(0),
             token: A1,
             fence: Some(1),
             lease_ms: None,
         };
         assert_eq!(line(acquired), "acquired 'lock' as A#1 (fence 1)");
         let rejected = EventKind::WriteRejected {
-            key: 0,
+            key: KeyId::new(0),
             token: A1,
             fence: Some(1),
             reason: RejectReason::StaleToken,
@@ -563,13 +563,13 @@ mod tests {
     #[test]
     fn a_foreign_release_says_whose_lock_it_removed() {
         let own = EventKind::Removed {
-            key: 0,
+            key: KeyId::new(0),
             holder: A1,
             by: A1,
         };
         assert_eq!(line(own), "released 'lock' held by A#1");
         let foreign = EventKind::Removed {
-            key: 0,
+            key: KeyId::new(0),
             holder: B1,
             by: A1,
         };
@@ -582,7 +582,7 @@ mod tests {
     #[test]
     fn a_refusal_says_its_true_reason() {
         let refused = |why| EventKind::Refused {
-            key: 0,
+            key: KeyId::new(0),
             token: B1,
             why,
         };
@@ -624,18 +624,26 @@ mod tests {
     #[test]
     fn deliveries_name_what_their_send_carried() {
         let send = EventKind::Send {
-            msg: 7,
+            msg: MsgId::new(7),
             to: STORE1,
             what: "acquire A#1".to_string(),
         };
         let lost = EventKind::Drop {
-            msg: 8,
+            msg: MsgId::new(8),
             from: A,
             reason: DropReason::Partition,
         };
         let t = trace(vec![
             event(0, A, 0, send),
-            event(2, STORE1, 2, EventKind::Deliver { msg: 7, from: A }),
+            event(
+                2,
+                STORE1,
+                2,
+                EventKind::Deliver {
+                    msg: MsgId::new(7),
+                    from: A,
+                },
+            ),
             event(3, STORE1, 3, lost),
         ]);
         let lines: Vec<String> = t.events.iter().map(|e| describe(&t, e)).collect();
@@ -699,7 +707,15 @@ mod tests {
         for e in &t.events {
             assert_eq!(labels.describe(e), describe(&t, e));
         }
-        let unsent = event(0, A, 0, EventKind::Deliver { msg: 999, from: A });
+        let unsent = event(
+            0,
+            A,
+            0,
+            EventKind::Deliver {
+                msg: MsgId::new(999),
+                from: A,
+            },
+        );
         assert_eq!(labels.describe(&unsent), "receive message #999 from A");
     }
 
@@ -716,7 +732,10 @@ mod tests {
             0,
             A,
             0,
-            EventKind::AcquireStarted { key: 0, token: A1 },
+            EventKind::AcquireStarted {
+                key: KeyId::new(0),
+                token: A1,
+            },
         )]);
         t.keys[0] = "lock\nfake line".to_string();
         assert_eq!(

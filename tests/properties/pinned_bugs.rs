@@ -4,7 +4,7 @@
 
 use locksim::checker::{Kind, Verdict};
 use locksim::scenario::{self, Scenario};
-use locksim::trace::{EventKind, Trace};
+use locksim::trace::{EventKind, NodeId, Trace};
 
 use crate::listing;
 
@@ -209,8 +209,9 @@ fn consensus_with_a_fair_queue_keeps_the_lock_delay() {
     );
     let at = |pred: &dyn Fn(&EventKind) -> bool| trace.events.iter().find(|e| pred(&e.kind));
     let expiry = at(&|k| matches!(k, EventKind::Expired { .. })).expect("A's lease expires");
-    let grant_b = at(&|k| matches!(k, EventKind::Granted { token, .. } if token.worker == 1))
-        .expect("B is granted the lock");
+    let grant_b =
+        at(&|k| matches!(k, EventKind::Granted { token, .. } if token.worker == NodeId::new(1)))
+            .expect("B is granted the lock");
     assert!(
         grant_b.at_ms >= expiry.at_ms + 5_000,
         "B granted at {} ms, lease expired at {} ms",

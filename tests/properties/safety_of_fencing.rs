@@ -19,7 +19,7 @@ proptest! {
         let mut highest: Vec<Option<u64>> = vec![None; trace.keys.len()];
         for e in &trace.events {
             if let EventKind::WriteAccepted { key, fence, .. } = &e.kind {
-                let top = &mut highest[*key as usize];
+                let top = &mut highest[key.index()];
                 prop_assert!(
                     fence.is_some() && *fence >= *top,
                     "at {} ms the resource accepted fence {:?} after {:?}\n{}",

@@ -36,7 +36,7 @@ proptest! {
                 "{} nodes not sorted and unique: {:?}\n{}", x.kind, x.nodes, repro(&sc)
             );
             prop_assert!(
-                x.nodes.iter().all(|&n| (n as usize) < trace.nodes.len()),
+                x.nodes.iter().all(|&n| (n.index()) < trace.nodes.len()),
                 "{} names a node that does not exist: {:?}\n{}", x.kind, x.nodes, repro(&sc)
             );
         }

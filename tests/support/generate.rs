@@ -6,6 +6,7 @@
 //! workers and a random seed. A [`Profile`] narrows it to the part of that space a property
 //! ranges over.
 
+use locksim::scenario::names::{RESOURCE, store_name};
 use locksim::scenario::{
     self, Acquire, Check, Design, Expiry, Fault, FaultKind, LeaseClock, Lock, Network, OnLockLoss,
     Persistence, Renewal, Resource, ResourceMode, Scenario, Store, StoreClock, Topology, Transport,
@@ -497,8 +498,8 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
     let worker_names: Vec<String> = workers.iter().map(|w| w.name.clone()).collect();
     let first_key = workers[0].key.clone();
     let mut all_names = worker_names.clone();
-    all_names.extend((1..=nodes).map(|n| format!("store{n}")));
-    all_names.push("resource".to_string());
+    all_names.extend((1..=nodes).map(store_name));
+    all_names.push(RESOURCE.to_string());
     // Fenced: crashes and restarts hit workers only, so the store keeps its fencing counter.
     let crashable = match profile {
         Profile::Fenced => &worker_names,
@@ -552,7 +553,7 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
                 }
                 RawFault::ForceRelease { node } => FaultKind::ForceRelease {
                     key: first_key.clone(),
-                    node: node.map(|i| format!("store{}", i.index(nodes as usize) + 1)),
+                    node: node.map(|i| store_name(i.index(nodes as usize) as u32 + 1)),
                 },
             };
             Fault {

@@ -190,8 +190,8 @@ pub(super) fn paint_arrow(
 /// that face each other, so arrows do not cover the bars and labels at either end.
 fn ends_y(c: &Canvas, lanes: &Lanes, from: NodeId, to: NodeId) -> (f32, f32) {
     let bars = |node: NodeId| {
-        let rows = lanes.lanes[node as usize].rows;
-        let lane = c.geo.lane_rect(node as usize);
+        let rows = lanes.lanes[node.index()].rows;
+        let lane = c.geo.lane_rect(node.index());
         let top = bar_rect(lane, rows, 0, 0.0, 0.0).top();
         let bottom = bar_rect(lane, rows, rows - 1, 0.0, 0.0).bottom();
         (top, bottom)
@@ -206,7 +206,7 @@ fn ends_y(c: &Canvas, lanes: &Lanes, from: NodeId, to: NodeId) -> (f32, f32) {
 
 /// A worker's requests in its own colour; answers and store traffic in a neutral one.
 fn arrow_color(lanes: &Lanes, m: &Message) -> Color32 {
-    match lanes.lanes[m.from as usize].role {
+    match lanes.lanes[m.from.index()].role {
         Role::Worker => style::worker(m.from).gamma_multiply(0.85),
         Role::Store | Role::Resource => style::MESSAGE,
     }

@@ -58,7 +58,7 @@ pub(super) fn paint_lane(c: &mut Canvas, index: usize, lane: &Lane) {
         })
         .chain(c.labels.iter().copied())
         .collect();
-    let node = index as NodeId;
+    let node = NodeId::from_index(index);
     for (bin, crowded) in bins.iter().zip(crowded) {
         if crowded {
             paint_summary(c, lane_rect, lane, index, bin, pointer);
@@ -133,7 +133,7 @@ fn paint_summary(
     if bin.items.len() == 1 {
         let (mark, trace, verdict) = (&lane.marks[bin.items.start], c.trace, c.verdict);
         c.hover.offer(HoverRank::Mark, || {
-            mark.details(trace, verdict, index as NodeId)
+            mark.details(trace, verdict, NodeId::from_index(index))
         });
     } else {
         let (from, to) = (times.time(bin.items.start), times.time(bin.items.end - 1));

@@ -58,7 +58,7 @@ fn paint_track(c: &mut Canvas, index: usize, lane: &Lane, track: &Track) {
         let end_ms = track.times.get(j - 1).1;
         let right = c.geo.x_range(start, end_ms).1.max(x0 + THIN_PX);
         let first = track.spans[k];
-        let color = thin_color(&lane.spans[first].kind, index as NodeId);
+        let color = thin_color(&lane.spans[first].kind, NodeId::from_index(index));
         match &mut thin {
             Some(t) if t.color == color && x0 <= t.x1 + THIN_PX => {
                 t.x1 = t.x1.max(right);
@@ -90,7 +90,7 @@ fn paint_track(c: &mut Canvas, index: usize, lane: &Lane, track: &Track) {
 /// Paints one span wide enough to see, and offers its hover text.
 fn paint_span(c: &mut Canvas, index: usize, lane: &Lane, span: usize, next_x: f32) {
     let lane_rect = c.geo.lane_rect(index);
-    let node = index as NodeId;
+    let node = NodeId::from_index(index);
     let span = &lane.spans[span];
     let pointer = c.pointer.filter(|p| lane_rect.contains(*p));
     let (hit, rank) = match span.kind.bar_row() {

@@ -178,7 +178,7 @@ impl StoreNode {
         }
         match msg {
             Msg::Acquire { key, reenter, .. } => {
-                let k = key as usize;
+                let k = key.index();
                 let table = &self.table;
                 let holder = table.held[k].as_ref().map(|h| h.token);
                 let delayed = table.delay_until[k] > lease_now(cx);
@@ -219,7 +219,7 @@ impl StoreNode {
                 // majority. A leader that has not caught up may still hold a released lock,
                 // and one a majority has not answered lately may have been deposed.
                 let ready = self.raft().ready;
-                let held = self.table.held[key as usize]
+                let held = self.table.held[key.index()]
                     .as_ref()
                     .is_some_and(|h| h.token == token && h.expires.is_some_and(|e| e > now));
                 let refused = if !ready || !self.leader_has_quorum(cx) {
@@ -231,7 +231,7 @@ impl StoreNode {
                 };
                 if refused.is_none() {
                     let ttl = cx.sc.lock.ttl_ms;
-                    if let Some(h) = self.table.held[key as usize].as_mut() {
+                    if let Some(h) = self.table.held[key.index()].as_mut() {
                         h.expires = Some(now + ttl as i64);
                     }
                     self.lease_extended(cx, out, key, token);
@@ -493,18 +493,18 @@ impl StoreNode {
             Command::Noop if leader => self.caught_up(cx, out),
             Command::Noop => {}
             Command::GrantNext { key } => {
-                self.table.delayed[key as usize] = false;
+                self.table.delayed[key.index()] = false;
                 self.raft_grant_next(cx, out, key, leader);
             }
             Command::SkipTurn { key, token } => {
                 let table = &mut self.table;
-                if table.turn[key as usize] == Some(token) {
-                    table.turn[key as usize] = None;
+                if table.turn[key.index()] == Some(token) {
+                    table.turn[key.index()] = None;
                     self.raft_grant_next(cx, out, key, leader);
                 }
             }
             Command::ForceRelease { key } => {
-                let held = self.table.held[key as usize].take();
+                let held = self.table.held[key.index()].take();
                 if leader {
                     let holder = held.map(|h| h.token);
                     out.record(EventKind::ForceReleased { key, holder });
@@ -516,7 +516,7 @@ impl StoreNode {
                 token,
                 reenter,
             } => {
-                let k = key as usize;
+                let k = key.index();
                 let counts = cx.sc.lock.reentrant && cx.sc.lock.hold_count;
                 let table = &mut self.table;
                 let refusal = match (&table.held[k], table.turn[k]) {
@@ -561,7 +561,7 @@ impl StoreNode {
                 }
             }
             Command::Release { key, token } => {
-                let k = key as usize;
+                let k = key.index();
                 let table = &mut self.table;
                 table.queue[k].retain(|t| *t != token);
                 if table.turn[k] == Some(token) {
@@ -597,7 +597,7 @@ impl StoreNode {
                 }
             }
             Command::Expire { key, token } => {
-                let k = key as usize;
+                let k = key.index();
                 let table = &mut self.table;
                 if table.held[k].as_ref().is_some_and(|h| h.token == token) {
                     table.held[k] = None;
@@ -635,7 +635,7 @@ impl StoreNode {
         if leader && let Some(ttl) = lease_ms {
             held.expires = Some(lease_now(cx) + ttl as i64);
         }
-        self.table.held[key as usize] = Some(held);
+        self.table.held[key.index()] = Some(held);
         // A new leader still applying its predecessors' entries takes their leases over
         // once it has caught up ([`Sim::caught_up`]); only its own term's grants are new.
         if leader && self.raft().ready {
@@ -655,7 +655,7 @@ impl StoreNode {
     /// lock recipe: its watch fires and it takes the lock with its own request). Every node
     /// records the turn; the leader sends the notification and gives it a lease length.
     fn raft_grant_next(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId, leader: bool) {
-        let k = key as usize;
+        let k = key.index();
         let table = &mut self.table;
         if table.held[k].is_some() || table.turn[k].is_some() || table.delayed[k] {
             return;
@@ -679,7 +679,7 @@ impl StoreNode {
     /// The leader's lease clock says the lease is over: propose its expiry.
     pub(super) fn raft_expire_if_due(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId) {
         let now = lease_now(cx);
-        let due = self.table.held[key as usize]
+        let due = self.table.held[key.index()]
             .as_ref()
             .filter(|h| h.expires.is_some_and(|e| e <= now))
             .map(|h| h.token);
@@ -715,17 +715,17 @@ impl StoreNode {
             }
             Timer::TurnOver { key, token }
                 if self.raft().role == Role::Leader
-                    && self.table.turn[key as usize] == Some(token) =>
+                    && self.table.turn[key.index()] == Some(token) =>
             {
                 self.propose(cx, out, Command::SkipTurn { key, token });
             }
             Timer::Expire { key, token } => {
                 let still = self.raft().role == Role::Leader
-                    && self.table.held[key as usize]
+                    && self.table.held[key.index()]
                         .as_ref()
                         .is_some_and(|h| h.token == token);
                 if still {
-                    let before = self.table.held[key as usize]
+                    let before = self.table.held[key.index()]
                         .as_ref()
                         .and_then(|h| h.expires);
                     let now = lease_now(cx);
@@ -881,9 +881,9 @@ impl StoreNode {
     fn caught_up(&mut self, cx: &Ctx, out: &mut Outbox) {
         self.raft().ready = true;
         // What the old leader's timers were waiting for, the new one waits for again in full.
-        for key in 0..self.table.keys() as KeyId {
+        for key in KeyId::all(self.table.keys()) {
             let table = &self.table;
-            let (delayed, turn) = (table.delayed[key as usize], table.turn[key as usize]);
+            let (delayed, turn) = (table.delayed[key.index()], table.turn[key.index()]);
             if delayed {
                 let delay = cx.sc.lock.lock_delay_ms as i64;
                 out.timer(delay, Timer::LockDelayOver { key });
@@ -894,8 +894,8 @@ impl StoreNode {
         }
         let lease_ms = lease_ms(cx);
         let now = lease_now(cx);
-        for key in 0..self.table.keys() as KeyId {
-            if let Some(h) = self.table.held[key as usize].as_mut() {
+        for key in KeyId::all(self.table.keys()) {
+            if let Some(h) = self.table.held[key.index()].as_mut() {
                 h.expires = lease_ms.map(|ttl| now + ttl as i64);
                 let (token, fence) = (h.token, h.fence);
                 out.record(EventKind::Granted {
@@ -930,7 +930,7 @@ impl StoreNode {
 
 #[cfg(test)]
 mod tests {
-    use crate::trace::{Event, EventKind, Refusal, Token, Trace};
+    use crate::trace::{Event, EventKind, NodeId, Refusal, Token, Trace};
 
     use crate::engine::run_src as run;
 
@@ -968,7 +968,10 @@ mod tests {
             "stepped down at {stepped}"
         );
         let refused = refusals(&trace, "store1");
-        let a1 = Token { worker: 0, seq: 1 };
+        let a1 = Token {
+            worker: NodeId::new(0),
+            seq: 1,
+        };
         assert!(refused.contains(&(1002, Refusal::Held { holder: a1 })));
         assert!(refused.iter().any(|&(_, why)| why == Refusal::NoMajority));
         // Once it has stepped down it refuses nothing: it is no leader and says so.
@@ -1031,11 +1034,11 @@ mod tests {
 
     /// The appends store1 sent store2, as (true ms, entries carried).
     fn appends_to_store2(trace: &Trace) -> Vec<(u64, usize)> {
-        let store2 = trace.nodes.iter().position(|n| n.name == "store2");
+        let store2 = trace.node_id("store2");
         at(trace, "store1")
             .into_iter()
             .filter_map(|e| match &e.kind {
-                EventKind::Send { to, what, .. } if Some(*to as usize) == store2 => what
+                EventKind::Send { to, what, .. } if Some(*to) == store2 => what
                     .strip_prefix("append ")?
                     .strip_suffix(" entries")?
                     .parse()

@@ -158,7 +158,7 @@ impl StoreNode {
                 token,
                 stamp_ms,
             } => {
-                if self.table.claim(key as usize, token, stamp_ms) {
+                if self.table.claim(key.index(), token, stamp_ms) {
                     out.record(EventKind::Claimed {
                         key,
                         token,
@@ -168,12 +168,12 @@ impl StoreNode {
                 out.send(from, Msg::ClaimReply { key, token });
             }
             Msg::ReadClaims { key, token } => {
-                let claims = self.table.claims(key as usize).to_vec();
+                let claims = self.table.claims(key.index()).to_vec();
                 out.send(from, Msg::Claims { key, token, claims });
             }
             Msg::Release { key, token } if cx.sc.lock.design == Design::Timestamp => {
                 // A blind delete of the releaser's own claim: nobody else's.
-                if self.table.unclaim(key as usize, token) {
+                if self.table.unclaim(key.index(), token) {
                     out.record(EventKind::Unclaimed { key, token });
                 } else {
                     out.record(EventKind::ReleaseIgnored { key, by: token });
@@ -194,7 +194,7 @@ impl StoreNode {
                 let now = lease_now(cx);
                 let renewed = self
                     .table
-                    .renew(&cx.sc.lock, key as usize, token, now, client_now);
+                    .renew(&cx.sc.lock, key.index(), token, now, client_now);
                 if let Some(holder) = renewed {
                     self.lease_extended(cx, out, key, holder);
                     self.replicate(cx, out, key);
@@ -206,7 +206,7 @@ impl StoreNode {
                 self.expire_if_due(cx, out, key);
                 let ttl = cx.sc.lock.ttl_ms;
                 let now = lease_now(cx);
-                let mine = self.table.held[key as usize]
+                let mine = self.table.held[key.index()]
                     .as_mut()
                     .filter(|h| h.token == token);
                 if let Some(h) = mine {
@@ -221,12 +221,12 @@ impl StoreNode {
                 }
             }
             Msg::FlagRead { key, token } => {
-                let locked = self.table.held[key as usize].is_some();
+                let locked = self.table.held[key.index()].is_some();
                 out.send(from, Msg::FlagValue { key, token, locked });
             }
             Msg::FlagSet { key, token } => {
                 // No check: the "check" was the earlier read. Whoever writes, gets it.
-                match &mut self.table.held[key as usize] {
+                match &mut self.table.held[key.index()] {
                     Some(h) => h.also_set_by.push(token),
                     slot => *slot = Some(Held::new(token, None)),
                 }
@@ -283,9 +283,9 @@ impl StoreNode {
     ) -> AcquireAnswer {
         self.expire_if_due(cx, out, key);
         let now = lease_now(cx);
-        let outcome =
-            self.table
-                .acquire(&cx.sc.lock, key as usize, token, reenter, now, client_now);
+        let outcome = self
+            .table
+            .acquire(&cx.sc.lock, key.index(), token, reenter, now, client_now);
         match outcome {
             Acquire::Own { fence, reentered } => {
                 if reentered {
@@ -353,12 +353,12 @@ impl StoreNode {
 
     /// Release by `by` ([`LockTable::release`]).
     fn release(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId, by: Token) {
-        if self.table.turn[key as usize] == Some(by) {
+        if self.table.turn[key.index()] == Some(by) {
             // A waiter that gives up its place passes the turn on.
-            self.table.turn[key as usize] = None;
+            self.table.turn[key.index()] = None;
             self.grant_next(cx, out, key);
         }
-        match self.table.release(&cx.sc.lock, key as usize, by) {
+        match self.table.release(&cx.sc.lock, key.index(), by) {
             Release::Ignored => out.record(EventKind::ReleaseIgnored { key, by }),
             Release::Decremented => self.replicate(cx, out, key),
             Release::Removed {
@@ -378,7 +378,7 @@ impl StoreNode {
     fn expire_if_due(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId) {
         let now = lease_now(cx);
         let lock = &cx.sc.lock;
-        let Some(token) = self.table.expire_if_due(lock, key as usize, now) else {
+        let Some(token) = self.table.expire_if_due(lock, key.index(), now) else {
             return;
         };
         out.record(EventKind::Expired { key, token });
@@ -401,7 +401,7 @@ impl StoreNode {
         if cx.sc.lock.design == Design::Timestamp {
             // The operator empties the key's table of claims; the earliest claimant is the
             // one whose lock that deletes.
-            let claims = std::mem::take(&mut self.table.claims[key as usize]);
+            let claims = std::mem::take(&mut self.table.claims[key.index()]);
             let holder = claims.first().map(|&(t, _)| t);
             out.record(EventKind::ForceReleased { key, holder });
             for (token, _) in claims {
@@ -409,7 +409,7 @@ impl StoreNode {
             }
             return;
         }
-        let held = self.table.held[key as usize].take();
+        let held = self.table.held[key.index()].take();
         out.record(EventKind::ForceReleased {
             key,
             holder: held.map(|h| h.token),
@@ -420,7 +420,7 @@ impl StoreNode {
 
     /// Sets a timer for when the key's lease should end on this node.
     fn arm_expiry(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId, token: Token) {
-        let Some(expires) = self.table.held[key as usize]
+        let Some(expires) = self.table.held[key.index()]
             .as_ref()
             .and_then(|h| h.expires)
         else {
@@ -434,14 +434,14 @@ impl StoreNode {
         if !self.is_serving() {
             return;
         }
-        let still = self.table.held[key as usize]
+        let still = self.table.held[key.index()]
             .as_ref()
             .is_some_and(|h| h.token == token);
         if !still {
             return;
         }
         self.expire_if_due(cx, out, key);
-        if self.table.held[key as usize].is_some() {
+        if self.table.held[key.index()].is_some() {
             // Extended meanwhile (or the clock stepped back): look again later.
             self.arm_expiry(cx, out, key, token);
         }
@@ -456,7 +456,7 @@ impl StoreNode {
         if cx.sc.lock.waiting != Waiting::Fair || !self.is_serving() {
             return;
         }
-        let k = key as usize;
+        let k = key.index();
         let table = &self.table;
         if table.held[k].is_some() || table.turn[k].is_some() {
             return;
@@ -480,7 +480,7 @@ impl StoreNode {
 
     /// The waiter told it is its turn did not claim the key in a lease length: the next one's.
     fn turn_over(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId, token: Token) {
-        let k = key as usize;
+        let k = key.index();
         if self.table.turn[k] == Some(token) {
             self.table.turn[k] = None;
             self.grant_next(cx, out, key);
@@ -499,7 +499,7 @@ impl StoreNode {
     }
 
     fn arm_lock_delay(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId) {
-        let left = self.table.delay_until[key as usize] - lease_now(cx);
+        let left = self.table.delay_until[key.index()] - lease_now(cx);
         if left > 0 {
             out.timer(left, Timer::LockDelayOver { key });
         }
@@ -510,7 +510,7 @@ impl StoreNode {
         if cx.sc.store.lease_clock() != StoreClock::Wall || !self.is_serving() {
             return;
         }
-        for key in 0..self.table.keys() as KeyId {
+        for key in KeyId::all(self.table.keys()) {
             if let Kind::Consensus(_) = self.kind {
                 self.raft_expire_if_due(cx, out, key);
             } else {
@@ -525,9 +525,9 @@ impl StoreNode {
         let keys = self.table.keys();
         let disk = self.disk.clone().unwrap_or_else(|| LockTable::new(keys));
         let before = std::mem::replace(&mut self.table, disk);
-        for key in 0..keys as KeyId {
-            let was = before.claims(key as usize);
-            let now = self.table.claims(key as usize).to_vec();
+        for key in KeyId::all(keys) {
+            let was = before.claims(key.index());
+            let now = self.table.claims(key.index()).to_vec();
             for &(token, _) in was.iter().filter(|c| !now.contains(c)) {
                 out.record(EventKind::Unclaimed { key, token });
             }
@@ -538,8 +538,8 @@ impl StoreNode {
                     stamp_ms,
                 });
             }
-            let now = self.table.held[key as usize].as_ref();
-            let was = before.held[key as usize].as_ref();
+            let now = self.table.held[key.index()].as_ref();
+            let was = before.held[key.index()].as_ref();
             if now.map(|h| h.token) != was.map(|h| h.token) {
                 let holder = now.map(|h| h.token);
                 out.record(EventKind::Reloaded { key, holder });
@@ -565,8 +565,8 @@ impl StoreNode {
         if let Kind::Consensus(r) = &mut self.kind {
             r.become_follower(None);
         }
-        for key in 0..self.table.keys() as KeyId {
-            if let Some(t) = self.table.held[key as usize].as_ref().map(|h| h.token) {
+        for key in KeyId::all(self.table.keys()) {
+            if let Some(t) = self.table.held[key.index()].as_ref().map(|h| h.token) {
                 self.arm_expiry(cx, out, key, t);
             }
         }

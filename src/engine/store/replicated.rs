@@ -367,7 +367,7 @@ impl StoreNode {
             };
         }
         let offset = r.offset;
-        let keys = (0..self.table.keys() as KeyId)
+        let keys = KeyId::all(self.table.keys())
             .map(|key| self.entry(key))
             .collect();
         SyncAnswer::Full {
@@ -533,8 +533,8 @@ impl StoreNode {
         r.asked = None;
         r.round = None;
         out.record(EventKind::BecameLeader { term: epoch });
-        for key in 0..self.table.keys() as KeyId {
-            if let Some(t) = self.table.held[key as usize].as_ref().map(|h| h.token) {
+        for key in KeyId::all(self.table.keys()) {
+            if let Some(t) = self.table.held[key.index()].as_ref().map(|h| h.token) {
                 self.arm_expiry(cx, out, key, t);
             }
         }
@@ -601,14 +601,14 @@ impl StoreNode {
         let table = &self.table;
         ReplEntry {
             key,
-            value: table.held[key as usize].as_ref().map(|h| Copy {
+            value: table.held[key.index()].as_ref().map(|h| Copy {
                 token: h.token,
                 fence: h.fence,
                 expires_at: h.expires,
                 client_until: h.client_until,
                 count: h.count,
             }),
-            fence_counter: table.fence_counter[key as usize],
+            fence_counter: table.fence_counter[key.index()],
         }
     }
 
@@ -643,7 +643,7 @@ impl StoreNode {
 
 /// Sets one key of `table` as a stream command says.
 fn set_key(table: &mut LockTable, e: &ReplEntry) {
-    let k = e.key as usize;
+    let k = e.key.index();
     table.held[k] = e.value.map(|c| {
         let mut h = Held::new(c.token, c.fence);
         h.count = c.count;
@@ -675,7 +675,10 @@ mod tests {
         ReplEntry {
             key,
             value: Some(Copy {
-                token: Token { worker: 0, seq },
+                token: Token {
+                    worker: NodeId::new(0),
+                    seq,
+                },
                 fence: None,
                 expires_at: None,
                 client_until: None,
@@ -689,7 +692,7 @@ mod tests {
     fn primary_with(n: u32, capacity: usize) -> Replication {
         let mut r = Replication::new(StoreIx::FIRST, capacity);
         for seq in 1..=n {
-            r.push(entry(0, seq));
+            r.push(entry(KeyId::new(0), seq));
         }
         r
     }
@@ -711,7 +714,10 @@ mod tests {
         let id = r.id;
         assert_eq!(r.base(), 2);
         let partial = r.partial_for(id, 3).expect("offset 3 is in the backlog");
-        assert_eq!(partial, vec![entry(0, 4), entry(0, 5)]);
+        assert_eq!(
+            partial,
+            vec![entry(KeyId::new(0), 4), entry(KeyId::new(0), 5)]
+        );
         assert_eq!(r.partial_for(id, 5), Some(Vec::new()));
         assert_eq!(r.partial_for(id, 2).map(|e| e.len()), Some(3));
         assert_eq!(r.partial_for(id, 1), None, "command 2 left the backlog");
@@ -730,9 +736,9 @@ mod tests {
         r.node = StoreIx::new(2);
         r.new_history();
         assert_ne!(r.id, old);
-        r.push(entry(0, 5));
+        r.push(entry(KeyId::new(0), 5));
         assert_eq!(r.partial_for(old, 2).map(|e| e.len()), Some(3));
-        assert_eq!(r.partial_for(old, 4), Some(vec![entry(0, 5)]));
+        assert_eq!(r.partial_for(old, 4), Some(vec![entry(KeyId::new(0), 5)]));
         // The old primary accepted a fifth command the new one never saw: it must drop it.
         assert_eq!(r.partial_for(old, 5), None);
     }
@@ -803,9 +809,12 @@ mod tests {
     fn a_restarted_replica_that_kept_its_data_catches_up_from_the_backlog() {
         let trace = run(&TWO_NODES.replace("PERSISTENCE", "fsync"));
         assert_eq!(resyncs(&trace, "store2"), vec![(false, 1)]);
-        let a1 = Token { worker: 0, seq: 1 };
+        let a1 = Token {
+            worker: NodeId::new(0),
+            seq: 1,
+        };
         assert!(at(&trace, "store2").contains(&&EventKind::Replicated {
-            key: 0,
+            key: KeyId::new(0),
             holder: Some(a1)
         }));
     }
@@ -889,7 +898,13 @@ mod tests {
         let (full, _) = resyncs(&trace, "store1")[0];
         assert!(full, "store1 accepted commands store2 never saw");
         // A, done after the heal, finds its grant gone from the store: it was never copied.
-        let a1 = Token { worker: 0, seq: 1 };
-        assert!(at(&trace, "store2").contains(&&EventKind::ReleaseIgnored { key: 0, by: a1 }));
+        let a1 = Token {
+            worker: NodeId::new(0),
+            seq: 1,
+        };
+        assert!(at(&trace, "store2").contains(&&EventKind::ReleaseIgnored {
+            key: KeyId::new(0),
+            by: a1
+        }));
     }
 }

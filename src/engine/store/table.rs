@@ -331,9 +331,16 @@ impl LockTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::NodeId;
 
-    const A: Token = Token { worker: 0, seq: 1 };
-    const B: Token = Token { worker: 1, seq: 1 };
+    const A: Token = Token {
+        worker: NodeId::new(0),
+        seq: 1,
+    };
+    const B: Token = Token {
+        worker: NodeId::new(1),
+        seq: 1,
+    };
     const TTL_MS: u64 = 100;
 
     /// One command on key 0; times are the node's lease clock (and the client's wall clock for
@@ -565,7 +572,10 @@ mod tests {
 
     #[test]
     fn claims_are_kept_earliest_stamp_first_one_per_token() {
-        const C: Token = Token { worker: 2, seq: 1 };
+        const C: Token = Token {
+            worker: NodeId::new(2),
+            seq: 1,
+        };
         let mut table = LockTable::new(2);
         assert!(table.claim(0, A, 1_000));
         // B's clock is behind: its later request carries the earlier stamp.

@@ -12,11 +12,17 @@ use super::super::testkit::{ctx, scenario, shown};
 use super::consensus::{Raft, Role as RaftRole};
 use super::replicated::{Replication, Role, Round};
 use super::{Kind, StoreNode};
-use crate::trace::{NodeId, Token};
+use crate::trace::{KeyId, NodeId, Token};
 
 const NOW: u64 = 1000;
-const A1: Token = Token { worker: 0, seq: 1 };
-const B1: Token = Token { worker: 1, seq: 1 };
+const A1: Token = Token {
+    worker: NodeId::new(0),
+    seq: 1,
+};
+const B1: Token = Token {
+    worker: NodeId::new(1),
+    seq: 1,
+};
 const STORE2: StoreIx = StoreIx::new(1);
 
 /// What reaches the node.
@@ -40,7 +46,7 @@ struct Row {
 
 fn acquire(token: Token, reenter: bool) -> Msg {
     Msg::Acquire {
-        key: 0,
+        key: KeyId::new(0),
         token,
         reenter,
         client_now: 1000,
@@ -48,12 +54,15 @@ fn acquire(token: Token, reenter: bool) -> Msg {
 }
 
 fn release(token: Token) -> Msg {
-    Msg::Release { key: 0, token }
+    Msg::Release {
+        key: KeyId::new(0),
+        token,
+    }
 }
 
 fn renew(token: Token) -> Msg {
     Msg::Renew {
-        key: 0,
+        key: KeyId::new(0),
         token,
         client_now: 1000,
     }
@@ -107,7 +116,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             node: 0,
             given: |_| {},
-            event: In::Msg(0, acquire(A1, false)),
+            event: In::Msg(NodeId::new(0), acquire(A1, false)),
             want: &["record Granted", "timer Expire in 1000", "0 <- granted A#1"],
             then: |s| s.table.holder(0) == Some(A1),
         },
@@ -117,7 +126,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             node: 0,
             given: |s| held_by_a(s, 2000),
-            event: In::Msg(1, acquire(B1, false)),
+            event: In::Msg(NodeId::new(1), acquire(B1, false)),
             want: &["record Refused", "1 <- refused B#1: held by A#1"],
             then: |s| s.table.holder(0) == Some(A1),
         },
@@ -127,7 +136,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             node: 0,
             given: |s| held_by_a(s, 900),
-            event: In::Msg(1, acquire(B1, false)),
+            event: In::Msg(NodeId::new(1), acquire(B1, false)),
             want: &[
                 "record Expired",
                 "record Granted",
@@ -142,7 +151,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             node: 0,
             given: |s| held_by_a(s, 2000),
-            event: In::Msg(1, release(B1)),
+            event: In::Msg(NodeId::new(1), release(B1)),
             want: &["record ReleaseIgnored", "1 <- released B#1"],
             then: |s| s.table.holder(0) == Some(A1),
         },
@@ -152,7 +161,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             node: 0,
             given: |s| held_by_a(s, 2000),
-            event: In::Msg(0, release(A1)),
+            event: In::Msg(NodeId::new(0), release(A1)),
             want: &["record Removed", "0 <- released A#1"],
             then: |s| s.table.holder(0).is_none(),
         },
@@ -162,7 +171,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             node: 0,
             given: |s| s.table.fence_counter[0] = 4,
-            event: In::Msg(0, acquire(A1, false)),
+            event: In::Msg(NodeId::new(0), acquire(A1, false)),
             want: &["record Granted", "timer Expire in 1000", "0 <- granted A#1"],
             then: |s| s.table.held[0].as_ref().is_some_and(|h| h.fence == Some(5)),
         },
@@ -172,7 +181,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             node: 0,
             given: |s| held_by_a(s, 1200),
-            event: In::Msg(0, renew(A1)),
+            event: In::Msg(NodeId::new(0), renew(A1)),
             want: &[
                 "record LeaseExtended",
                 "timer Expire in 1000",
@@ -190,7 +199,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             node: 0,
             given: |_| {},
-            event: In::Msg(0, renew(A1)),
+            event: In::Msg(NodeId::new(0), renew(A1)),
             want: &["record Refused", "0 <- renew A#1 refused: lease gone"],
             then: |s| s.table.holder(0).is_none(),
         },
@@ -200,7 +209,10 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             node: 0,
             given: |s| held_by_a(s, 1000),
-            event: In::Timer(Timer::Expire { key: 0, token: A1 }),
+            event: In::Timer(Timer::Expire {
+                key: KeyId::new(0),
+                token: A1,
+            }),
             want: &["record Expired"],
             then: |s| s.table.holder(0).is_none() && s.table.delay_until[0] == 1300,
         },
@@ -210,7 +222,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             node: 0,
             given: |s| s.table.delay_until[0] = 1300,
-            event: In::Msg(1, acquire(B1, false)),
+            event: In::Msg(NodeId::new(1), acquire(B1, false)),
             want: &["record Refused", "1 <- refused B#1: lock-delay"],
             then: |s| s.table.holder(0).is_none(),
         },
@@ -220,7 +232,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             node: 0,
             given: |s| held_by_a(s, 1200),
-            event: In::Msg(0, acquire(A1, true)),
+            event: In::Msg(NodeId::new(0), acquire(A1, true)),
             want: &[
                 "record LeaseExtended",
                 "timer Expire in 1000",
@@ -237,7 +249,7 @@ fn rows() -> Vec<Row> {
                 held_by_a(s, 2000);
                 s.table.queue[0].push_back(B1);
             },
-            event: In::Msg(0, release(A1)),
+            event: In::Msg(NodeId::new(0), release(A1)),
             want: &[
                 "record Removed",
                 "1 <- your turn, B#1",
@@ -252,7 +264,13 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             node: 0,
             given: |s| s.table.held[0] = Some(super::table::Held::new(A1, None)),
-            event: In::Msg(0, Msg::Expire { key: 0, token: A1 }),
+            event: In::Msg(
+                NodeId::new(0),
+                Msg::Expire {
+                    key: KeyId::new(0),
+                    token: A1,
+                },
+            ),
             want: &["record TtlSet", "timer Expire in 1000"],
             then: |s| {
                 s.table.held[0]
@@ -267,7 +285,7 @@ fn rows() -> Vec<Row> {
             store: REPLICATED,
             node: 1,
             given: |_| {},
-            event: In::Msg(0, acquire(A1, false)),
+            event: In::Msg(NodeId::new(0), acquire(A1, false)),
             want: &["0 <- not the leader"],
             then: |s| s.table.holder(0).is_none(),
         },
@@ -277,7 +295,7 @@ fn rows() -> Vec<Row> {
             store: REPLICATED,
             node: 0,
             given: |_| {},
-            event: In::Msg(0, acquire(A1, false)),
+            event: In::Msg(NodeId::new(0), acquire(A1, false)),
             want: &[
                 "record Granted",
                 "timer Expire in 1000",
@@ -314,7 +332,7 @@ fn rows() -> Vec<Row> {
                 })
             },
             event: In::Msg(
-                4,
+                NodeId::new(4),
                 Msg::OffsetReport {
                     epoch: 2,
                     offset: 5,
@@ -329,7 +347,7 @@ fn rows() -> Vec<Row> {
             store: REPLICATED,
             node: 1,
             given: |_| {},
-            event: In::Msg(3, Msg::Promote { epoch: 2 }),
+            event: In::Msg(NodeId::new(3), Msg::Promote { epoch: 2 }),
             want: &["record BecameLeader", "timer Heartbeat in 0"],
             then: |s| repl(s).role == Role::Primary && repl(s).id.node == STORE2,
         },
@@ -340,7 +358,7 @@ fn rows() -> Vec<Row> {
             node: 0,
             given: |_| {},
             event: In::Msg(
-                3,
+                NodeId::new(3),
                 Msg::Heartbeat {
                     epoch: 2,
                     id: ReplId {
@@ -365,7 +383,7 @@ fn rows() -> Vec<Row> {
             store: CONSENSUS,
             node: 0,
             given: |_| {},
-            event: In::Msg(0, acquire(A1, false)),
+            event: In::Msg(NodeId::new(0), acquire(A1, false)),
             want: &["3 <- append 1 entries", "4 <- append 1 entries"],
             then: |s| raft(s).log.len() == 1 && raft(s).commit_len == 0,
         },
@@ -375,7 +393,7 @@ fn rows() -> Vec<Row> {
             store: CONSENSUS,
             node: 1,
             given: |_| {},
-            event: In::Msg(0, acquire(A1, false)),
+            event: In::Msg(NodeId::new(0), acquire(A1, false)),
             want: &["0 <- not the leader"],
             then: |s| raft(s).log.is_empty(),
         },
@@ -386,7 +404,7 @@ fn rows() -> Vec<Row> {
             node: 1,
             given: |_| {},
             event: In::Msg(
-                2,
+                NodeId::new(2),
                 Msg::Append {
                     term: 1,
                     prev_len: 0,
@@ -394,7 +412,7 @@ fn rows() -> Vec<Row> {
                     entries: vec![LogEntry {
                         term: 1,
                         cmd: Command::Acquire {
-                            key: 0,
+                            key: KeyId::new(0),
                             token: A1,
                             reenter: false,
                         },
@@ -416,7 +434,7 @@ fn rows() -> Vec<Row> {
                 r.log.push(LogEntry {
                     term: 1,
                     cmd: Command::Acquire {
-                        key: 0,
+                        key: KeyId::new(0),
                         token: A1,
                         reenter: false,
                     },
@@ -424,7 +442,7 @@ fn rows() -> Vec<Row> {
                 r.match_len[0] = 1;
             },
             event: In::Msg(
-                3,
+                NodeId::new(3),
                 Msg::AppendReply {
                     term: 1,
                     ok: true,
@@ -442,7 +460,7 @@ fn rows() -> Vec<Row> {
             node: 0,
             given: |_| {},
             event: In::Msg(
-                3,
+                NodeId::new(3),
                 Msg::AppendReply {
                     term: 3,
                     ok: false,
@@ -460,7 +478,7 @@ fn rows() -> Vec<Row> {
             node: 1,
             given: |s| raft_mut(s).become_follower(None),
             event: In::Msg(
-                4,
+                NodeId::new(4),
                 Msg::Vote {
                     term: 2,
                     last_len: 0,
@@ -478,7 +496,7 @@ fn rows() -> Vec<Row> {
             node: 1,
             given: |s| s.last_heard = 900,
             event: In::Msg(
-                4,
+                NodeId::new(4),
                 Msg::Vote {
                     term: 2,
                     last_len: 0,
@@ -501,7 +519,7 @@ fn rows() -> Vec<Row> {
                 r.votes = 1 << 1;
             },
             event: In::Msg(
-                4,
+                NodeId::new(4),
                 Msg::VoteReply {
                     term: 2,
                     granted: true,

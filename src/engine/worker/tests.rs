@@ -12,12 +12,21 @@ use super::super::outbox::Outbox;
 use super::super::testkit::{ctx, scenario, shown};
 use super::state::{Attempt, Hold, Op, OpKind, State, Step};
 use super::{Notice, Worker};
-use crate::trace::{NodeId, Refusal, Token};
+use crate::trace::{KeyId, NodeId, Refusal, Token};
 
 const NOW: u64 = 1000;
-const A1: Token = Token { worker: 0, seq: 1 };
-const A2: Token = Token { worker: 0, seq: 2 };
-const B1: Token = Token { worker: 1, seq: 1 };
+const A1: Token = Token {
+    worker: NodeId::new(0),
+    seq: 1,
+};
+const A2: Token = Token {
+    worker: NodeId::new(0),
+    seq: 2,
+};
+const B1: Token = Token {
+    worker: NodeId::new(1),
+    seq: 1,
+};
 
 /// What reaches the worker.
 enum In {
@@ -95,7 +104,7 @@ fn granted(token: Token, lease_ms: Option<u64>) -> Msg {
         lease_ms,
     };
     Msg::AcquireReply {
-        key: 0,
+        key: KeyId::new(0),
         token,
         answer,
     }
@@ -104,7 +113,7 @@ fn granted(token: Token, lease_ms: Option<u64>) -> Msg {
 fn refused(token: Token, why: Refusal) -> Msg {
     let answer = AcquireAnswer::Refused { why };
     Msg::AcquireReply {
-        key: 0,
+        key: KeyId::new(0),
         token,
         answer,
     }
@@ -136,7 +145,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             worker: "",
             given: |w| acquiring(w, acquire(A1)),
-            event: In::Msg(2, granted(A1, Some(1000))),
+            event: In::Msg(NodeId::new(2), granted(A1, Some(1000))),
             want: &[
                 "record Acquired",
                 "3 <- read (A#1)",
@@ -150,7 +159,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             worker: "",
             given: |w| acquiring(w, acquire(A1)),
-            event: In::Msg(2, refused(A1, Refusal::Held { holder: B1 })),
+            event: In::Msg(NodeId::new(2), refused(A1, Refusal::Held { holder: B1 })),
             want: &["record AcquireFailed", "timer Retry in 50+0..=25"],
             then: backing_off,
         },
@@ -160,7 +169,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             worker: "",
             given: |w| acquiring(w, op(OpKind::Acquire { reenter: false }, A1, -100)),
-            event: In::Msg(2, granted(A1, Some(1000))),
+            event: In::Msg(NodeId::new(2), granted(A1, Some(1000))),
             want: &[
                 "record AcquireFailed",
                 "2 <- release A#1",
@@ -174,7 +183,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             worker: "",
             given: |_| {},
-            event: In::Msg(2, granted(A1, Some(1000))),
+            event: In::Msg(NodeId::new(2), granted(A1, Some(1000))),
             want: &["2 <- release A#1"],
             then: |w| w.state == State::Idle,
         },
@@ -185,9 +194,9 @@ fn rows() -> Vec<Row> {
             worker: "",
             given: |w| acquiring(w, acquire(A1)),
             event: In::Msg(
-                2,
+                NodeId::new(2),
                 Msg::AcquireReply {
-                    key: 0,
+                    key: KeyId::new(0),
                     token: A1,
                     answer: AcquireAnswer::Queued,
                 },
@@ -202,9 +211,9 @@ fn rows() -> Vec<Row> {
             worker: "",
             given: |w| acquiring(w, op(OpKind::FlagRead, A1, 950)),
             event: In::Msg(
-                2,
+                NodeId::new(2),
                 Msg::FlagValue {
-                    key: 0,
+                    key: KeyId::new(0),
                     token: A1,
                     locked: false,
                 },
@@ -236,7 +245,7 @@ fn rows() -> Vec<Row> {
             worker: "",
             given: |w| acquiring(w, acquire(A1)),
             event: In::Msg(
-                2,
+                NodeId::new(2),
                 Msg::NotLeader {
                     token: A1,
                     leader: Some(StoreIx::new(2)),
@@ -255,7 +264,7 @@ fn rows() -> Vec<Row> {
                 (o.started_local, o.replies, o.oks) = (990, 2, 2);
                 acquiring(w, o);
             },
-            event: In::Msg(3, refused(A1, Refusal::Held { holder: B1 })),
+            event: In::Msg(NodeId::new(3), refused(A1, Refusal::Held { holder: B1 })),
             // Validity: ttl 1000 - 10 ms spent - drift allowance 12 ms.
             want: &[
                 "record Acquired",
@@ -274,7 +283,7 @@ fn rows() -> Vec<Row> {
                 (o.replies, o.oks) = (2, 1);
                 acquiring(w, o);
             },
-            event: In::Msg(3, refused(A1, Refusal::Held { holder: B1 })),
+            event: In::Msg(NodeId::new(3), refused(A1, Refusal::Held { holder: B1 })),
             want: &[
                 "record AcquireFailed",
                 "2 <- release A#1",
@@ -308,9 +317,9 @@ fn rows() -> Vec<Row> {
                 w.renewal = Some(op(OpKind::Renew, A1, 900));
             },
             event: In::Msg(
-                2,
+                NodeId::new(2),
                 Msg::RenewReply {
-                    key: 0,
+                    key: KeyId::new(0),
                     token: A1,
                     refused: None,
                 },
@@ -328,9 +337,9 @@ fn rows() -> Vec<Row> {
                 w.renewal = Some(op(OpKind::Renew, A1, 900));
             },
             event: In::Msg(
-                2,
+                NodeId::new(2),
                 Msg::RenewReply {
-                    key: 0,
+                    key: KeyId::new(0),
                     token: A1,
                     refused: Some(Refusal::LeaseGone),
                 },
@@ -353,9 +362,9 @@ fn rows() -> Vec<Row> {
                 w.renewal = Some(op(OpKind::Renew, A1, 900));
             },
             event: In::Msg(
-                2,
+                NodeId::new(2),
                 Msg::RenewReply {
-                    key: 0,
+                    key: KeyId::new(0),
                     token: A1,
                     refused: Some(Refusal::LeaseGone),
                 },
@@ -437,9 +446,9 @@ fn rows() -> Vec<Row> {
             worker: "",
             given: |w| holding(w, Step::Writing),
             event: In::Msg(
-                4,
+                NodeId::new(4),
                 Msg::WriteReply {
-                    key: 0,
+                    key: KeyId::new(0),
                     token: A1,
                     ok: false,
                     version: 3,
@@ -494,7 +503,13 @@ fn rows() -> Vec<Row> {
                     op: op(OpKind::Release, A1, 950),
                 }
             },
-            event: In::Msg(2, Msg::ReleaseReply { key: 0, token: A1 }),
+            event: In::Msg(
+                NodeId::new(2),
+                Msg::ReleaseReply {
+                    key: KeyId::new(0),
+                    token: A1,
+                },
+            ),
             want: &["timer Retry in 50"],
             then: |w| w.state == State::Idle,
         },
@@ -508,7 +523,13 @@ fn rows() -> Vec<Row> {
                     op: op(OpKind::Release, A1, 950),
                 }
             },
-            event: In::Msg(2, Msg::ReleaseReply { key: 0, token: A1 }),
+            event: In::Msg(
+                NodeId::new(2),
+                Msg::ReleaseReply {
+                    key: KeyId::new(0),
+                    token: A1,
+                },
+            ),
             want: &[],
             then: |w| w.state == State::Done,
         },
@@ -532,7 +553,7 @@ fn rows() -> Vec<Row> {
                     },
                 };
             },
-            event: In::Msg(2, granted(A1, Some(1000))),
+            event: In::Msg(NodeId::new(2), granted(A1, Some(1000))),
             // The inner section ends at 300 ms of running time: 100 ms from now.
             want: &["record Reentered", "timer WorkPoint at 1100"],
             then: |w| w.state.step() == Some(Step::Working) && hold(w).count == 2,
@@ -557,7 +578,7 @@ fn rows() -> Vec<Row> {
                     },
                 };
             },
-            event: In::Msg(2, granted(A2, Some(1000))),
+            event: In::Msg(NodeId::new(2), granted(A2, Some(1000))),
             want: &["record Acquired", "timer WorkPoint at 1100"],
             then: |w| hold(w).inner == Some(A2) && hold(w).count == 1,
         },
@@ -600,7 +621,12 @@ fn transitions() {
     for row in rows() {
         let sc = scenario(row.lock, row.store, row.worker);
         let cx = ctx(&sc, &clock, NOW);
-        let mut w = Worker::new(0, 0, &sc.workers[0], sc.lock.retry_ms);
+        let mut w = Worker::new(
+            NodeId::new(0),
+            KeyId::new(0),
+            &sc.workers[0],
+            sc.lock.retry_ms,
+        );
         (row.given)(&mut w);
         let mut out = Outbox::default();
         match row.event {
@@ -621,15 +647,20 @@ fn a_paused_worker_does_not_start_its_work_clock() {
         paused: true,
         ..ctx(&sc, &clock, NOW)
     };
-    let mut w = Worker::new(0, 0, &sc.workers[0], sc.lock.retry_ms);
+    let mut w = Worker::new(
+        NodeId::new(0),
+        KeyId::new(0),
+        &sc.workers[0],
+        sc.lock.retry_ms,
+    );
     holding(&mut w, Step::Reading);
     let mut out = Outbox::default();
     w.on_msg(
         &cx,
         &mut out,
-        4,
+        NodeId::new(4),
         Msg::ReadReply {
-            key: 0,
+            key: KeyId::new(0),
             token: A1,
             value: 7,
             version: 2,

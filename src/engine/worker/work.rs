@@ -80,7 +80,7 @@ impl Worker {
             lease_ms,
         });
         out.send(cx.layout.resource(), Msg::Read { key, token });
-        let timeout = cx.sc.workers[self.id as usize].write_timeout_ms as i64;
+        let timeout = cx.sc.workers[self.id.index()].write_timeout_ms as i64;
         self.set_deadline(cx, out, Wait::Resource, timeout, req);
         if cx.sc.lock.renewal != Renewal::None {
             out.timer(cx.sc.lock.renew_period_ms() as i64, Timer::RenewTick);
@@ -145,7 +145,7 @@ impl Worker {
 
     /// Running time at which the next thing happens in the critical section.
     fn next_point(&self, cx: &Ctx) -> Option<u64> {
-        let spec = &cx.sc.workers[self.id as usize];
+        let spec = &cx.sc.workers[self.id.index()];
         let h = self.state.hold()?;
         let nested = (spec.nested && !h.nested_done).then_some(spec.work_ms / 2);
         let inner_end = h.inner_open().then_some(inner_end_ms(spec.work_ms));
@@ -173,7 +173,7 @@ impl Worker {
 
     pub(super) fn work_point(&mut self, cx: &Ctx, out: &mut Outbox) {
         self.freeze(cx.now);
-        let spec = &cx.sc.workers[self.id as usize];
+        let spec = &cx.sc.workers[self.id.index()];
         let (work_ms, writes, nested, check_lease) =
             (spec.work_ms, spec.writes, spec.nested, spec.check_lease);
         let now_local = self.lease_now(cx);
@@ -235,7 +235,7 @@ impl Worker {
 
     /// After a write (or a point with nothing to do): finish, or run on to the next point.
     pub(super) fn continue_work(&mut self, cx: &Ctx, out: &mut Outbox) {
-        let spec = &cx.sc.workers[self.id as usize];
+        let spec = &cx.sc.workers[self.id.index()];
         let done = self
             .state
             .hold()
@@ -265,7 +265,7 @@ impl Worker {
                 value: h.value + 1,
             },
         );
-        let timeout = cx.sc.workers[self.id as usize].write_timeout_ms as i64;
+        let timeout = cx.sc.workers[self.id.index()].write_timeout_ms as i64;
         self.set_deadline(cx, out, Wait::Resource, timeout, req);
     }
 
@@ -301,7 +301,7 @@ impl Worker {
     /// `on_lock_loss = "stop"`: arms a check for when the worker's own count of its lease runs
     /// out (renewals move that moment on; the check then looks again).
     fn arm_lease_check(&mut self, cx: &Ctx, out: &mut Outbox) {
-        if cx.sc.workers[self.id as usize].on_lock_loss != OnLockLoss::Stop {
+        if cx.sc.workers[self.id.index()].on_lock_loss != OnLockLoss::Stop {
             return;
         }
         let now = self.lease_now(cx);
@@ -329,7 +329,7 @@ impl Worker {
     /// The worker learned that its lock `token` is gone: with `on_lock_loss = "stop"` it
     /// stops before its next step (etcd's `Session.Done`, client-go's `OnStoppedLeading`).
     pub(super) fn lock_lost(&mut self, cx: &Ctx, out: &mut Outbox, token: Token) {
-        let stops = cx.sc.workers[self.id as usize].on_lock_loss == OnLockLoss::Stop;
+        let stops = cx.sc.workers[self.id.index()].on_lock_loss == OnLockLoss::Stop;
         if stops && self.state.hold().is_some_and(|h| h.token == token) {
             self.let_go(cx, out, LetGoReason::LockLost);
         }

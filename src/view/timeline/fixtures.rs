@@ -12,10 +12,10 @@ const STEP5: &str = include_str!("../../../assets/scenarios/step5-fencing-token.
 pub const CONSENSUS: &str = include_str!("../../../assets/scenarios/step6-consensus-failover.toml");
 
 /// Step 5's nodes.
-pub const A: NodeId = 0;
-pub const B: NodeId = 1;
-pub const STORE1: NodeId = 2;
-pub const RESOURCE: NodeId = 3;
+pub const A: NodeId = NodeId::new(0);
+pub const B: NodeId = NodeId::new(1);
+pub const STORE1: NodeId = NodeId::new(2);
+pub const RESOURCE: NodeId = NodeId::new(3);
 
 /// B's first grant.
 pub const B1: Token = Token { worker: B, seq: 1 };
@@ -54,5 +54,5 @@ pub fn engine_run(source: &str) -> (Trace, Lanes) {
 
 /// The lane of the node called `name`.
 pub fn node(trace: &Trace, name: &str) -> NodeId {
-    trace.nodes.iter().position(|n| n.name == name).expect(name) as NodeId
+    trace.node_id(name).expect(name)
 }

@@ -432,7 +432,7 @@ mod tests {
         pick: impl Fn(&Span) -> bool,
     ) -> (&'l Span, NodeId) {
         let n = node(trace, name);
-        let s = lanes.lanes[n as usize].spans.iter().find(|s| pick(s));
+        let s = lanes.lanes[n.index()].spans.iter().find(|s| pick(s));
         (s.expect("a span"), n)
     }
 
@@ -440,7 +440,7 @@ mod tests {
     fn hover_text_tells_the_lesson() {
         let lanes = step5();
         let (trace, verdict) = step5_run();
-        let a = lanes.lanes[A as usize].spans[1].details(&trace, A, 20_000);
+        let a = lanes.lanes[A.index()].spans[1].details(&trace, A, 20_000);
         assert_eq!(
             a,
             "A believes it holds 'lock' as A#1 with fence 1\n\
@@ -449,7 +449,7 @@ mod tests {
              But the store stopped holding it at 10 002 ms (lease expired): 7 006 ms believing \
              in a lock it no longer had."
         );
-        let rejected = lanes.lanes[RESOURCE as usize].marks[1].details(&trace, &verdict, RESOURCE);
+        let rejected = lanes.lanes[RESOURCE.index()].marks[1].details(&trace, &verdict, RESOURCE);
         assert_eq!(
             rejected,
             "17 007 ms · resource: write by A#1 (fence 1) rejected: stale fencing token\n\
@@ -461,13 +461,13 @@ mod tests {
     fn hover_text_tells_nothing_past_the_playhead() {
         let lanes = step5();
         let (trace, _) = step5_run();
-        let a = lanes.lanes[A as usize].spans[1].details(&trace, A, 12_000);
+        let a = lanes.lanes[A.index()].spans[1].details(&trace, A, 12_000);
         assert!(a.contains("since 3 ms (11 997 ms so far)"), "{a}");
         assert!(a.contains("(lease expired): 1 998 ms"), "{a}");
         assert!(!a.contains("17 008") && !a.contains("rejected"), "{a}");
-        let lease = lanes.lanes[STORE1 as usize].spans[1].details(&trace, STORE1, 11_000);
+        let lease = lanes.lanes[STORE1.index()].spans[1].details(&trace, STORE1, 11_000);
         assert!(!lease.contains("released"), "{lease}");
-        let early = lanes.lanes[A as usize].spans[1].details(&trace, A, 9_000);
+        let early = lanes.lanes[A.index()].spans[1].details(&trace, A, 9_000);
         assert!(!early.contains("stopped holding"), "{early}");
     }
 
@@ -478,7 +478,7 @@ mod tests {
         for (n, lane) in lanes.lanes.iter().enumerate() {
             for mark in &lane.marks {
                 let i = mark.event.expect("step 5 has no role held from the start");
-                let hover = mark.details(&trace, &verdict, n as NodeId);
+                let hover = mark.details(&trace, &verdict, NodeId::from_index(n));
                 assert!(hover.starts_with(&event_line(&trace, i)), "{hover}");
                 assert!(hover.contains(&describe(&trace, &trace.events[i])));
             }
@@ -491,7 +491,7 @@ mod tests {
             "../../../assets/scenarios/step5-pause-unfenced.toml"
         ));
         let resource = node(&trace, "resource");
-        let stale = lanes.lanes[resource as usize]
+        let stale = lanes.lanes[resource.index()]
             .marks
             .iter()
             .find(|m| m.at_ms == 17_007)
@@ -517,7 +517,7 @@ mod tests {
             "../../../assets/scenarios/step7-nested-reentrant.toml"
         ));
         let a = node(&trace, "A");
-        let hold = lanes.lanes[a as usize]
+        let hold = lanes.lanes[a.index()]
             .marks
             .iter()
             .find(|m| matches!(m.kind, MarkKind::Hold { .. }))
@@ -559,7 +559,7 @@ mod tests {
     fn store_lanes_tell_who_leads_and_what_a_crash_leaves_on_disk() {
         let (trace, verdict, lanes) = laid_out(CONSENSUS);
         let store1 = node(&trace, "store1");
-        let first = &lanes.lanes[store1 as usize].marks[0];
+        let first = &lanes.lanes[store1.index()].marks[0];
         let hover = first.details(&trace, &verdict, store1);
         assert!(
             hover.starts_with("store1 is the leader from the start (term 1)"),

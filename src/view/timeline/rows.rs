@@ -78,6 +78,7 @@ pub(super) fn tracks(spans: &[Span]) -> Vec<Track> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::KeyId;
     use crate::view::timeline::LeaseEnd;
     use crate::view::timeline::fixtures::{A, token};
 
@@ -87,7 +88,7 @@ mod tests {
             start_ms,
             end_ms,
             kind: SpanKind::Lease {
-                key: 0,
+                key: KeyId::new(0),
                 token: token(A),
                 fence: None,
                 row: 9,

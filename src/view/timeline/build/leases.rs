@@ -73,7 +73,7 @@ impl Builder<'_> {
     pub(super) fn freeze_leases(&mut self, at: u64, node: NodeId) {
         for key in Self::keys_of(&self.leases, node) {
             let index = self.leases[&(node, key)];
-            let mut kind = self.lanes[node as usize].spans[index].kind.clone();
+            let mut kind = self.lanes[node.index()].spans[index].kind.clone();
             self.close_lease(at, node, key, LeaseEnd::NodeDown, Some(self.current));
             if let SpanKind::Lease {
                 on_disk, took_over, ..
@@ -98,7 +98,7 @@ impl Builder<'_> {
         );
         for key in Self::keys_of(&self.leases, node) {
             let index = self.leases[&(node, key)];
-            let mut kind = self.lanes[node as usize].spans[index].kind.clone();
+            let mut kind = self.lanes[node.index()].spans[index].kind.clone();
             let SpanKind::Lease {
                 token,
                 fence,
@@ -135,7 +135,7 @@ impl Builder<'_> {
     /// `everysec`: the node came back holding `key` for `token` from an older flush: live
     /// again, with the fence and promise its last bar for `token` had.
     pub(super) fn reopen_from_disk(&mut self, at: u64, node: NodeId, key: KeyId, token: Token) {
-        let before = self.lanes[node as usize]
+        let before = self.lanes[node.index()]
             .spans
             .iter()
             .rev()
@@ -172,7 +172,7 @@ impl Builder<'_> {
             .iter()
             .filter(|&(&(n, k), &i)| {
                 k == key
-                    && matches!(self.lanes[n as usize].spans[i].kind,
+                    && matches!(self.lanes[n.index()].spans[i].kind,
                         SpanKind::Logged { token: t, .. } if t == token)
             })
             .map(|(&(n, _), _)| n)
@@ -193,7 +193,7 @@ impl Builder<'_> {
 
     pub(super) fn lease_holder(&self, node: NodeId, key: KeyId) -> Option<Token> {
         let index = *self.leases.get(&(node, key))?;
-        match self.lanes[node as usize].spans[index].kind {
+        match self.lanes[node.index()].spans[index].kind {
             SpanKind::Lease { token, .. } => Some(token),
             _ => None,
         }

@@ -17,8 +17,8 @@ impl Builder<'_> {
         ) {
             return;
         }
-        if let Some(first) = self.trace.nodes.iter().position(|n| n.role == Role::Store) {
-            self.push_role(0, first as NodeId, true, 1, true);
+        if let Some(first) = self.trace.first_with_role(Role::Store) {
+            self.push_role(0, first, true, 1, true);
         }
     }
 
@@ -38,7 +38,7 @@ impl Builder<'_> {
             ),
             (_, false) => ("now a follower".to_string(), MarkKind::SteppedDown { term }),
         };
-        self.lanes[node as usize].marks.push(Mark {
+        self.lanes[node.index()].marks.push(Mark {
             at_ms: at,
             kind,
             label,
@@ -65,7 +65,7 @@ impl Builder<'_> {
         stamp_ms: Option<i64>,
         label: String,
     ) {
-        self.lanes[node as usize].marks.push(Mark {
+        self.lanes[node.index()].marks.push(Mark {
             at_ms: at,
             kind: MarkKind::Claim {
                 key,
@@ -92,7 +92,7 @@ impl Builder<'_> {
             WriteOutcome::Rejected { .. } => "rejected".to_string(),
         };
         let label = format!("{} {what}", self.grant_label(key, token, fence));
-        self.lanes[node as usize].marks.push(Mark {
+        self.lanes[node.index()].marks.push(Mark {
             at_ms: at,
             kind: MarkKind::Write {
                 key,

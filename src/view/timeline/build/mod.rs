@@ -132,13 +132,13 @@ impl<'a> Builder<'a> {
     }
 
     fn push_span(&mut self, node: NodeId, span: Span) -> usize {
-        let spans = &mut self.lanes[node as usize].spans;
+        let spans = &mut self.lanes[node.index()].spans;
         spans.push(span);
         spans.len() - 1
     }
 
     fn span_mut(&mut self, node: NodeId, index: usize) -> &mut Span {
-        &mut self.lanes[node as usize].spans[index]
+        &mut self.lanes[node.index()].spans[index]
     }
 
     /// `A#1 · fence 1`, with the key's name in front when the run has several keys.
@@ -212,7 +212,7 @@ impl<'a> Builder<'a> {
             }
             EventKind::Restarted => {
                 self.close_fault(at, node, FaultSlot::Crash);
-                if self.trace.nodes[node as usize].role == Role::Store {
+                if self.trace.nodes[node.index()].role == Role::Store {
                     self.restarting = Some((node, at, self.current));
                 }
             }
@@ -238,7 +238,7 @@ impl<'a> Builder<'a> {
             }
             EventKind::ClockJumped { delta_ms } => {
                 let sign = if delta_ms < 0 { "−" } else { "+" };
-                self.lanes[node as usize].marks.push(Mark {
+                self.lanes[node.index()].marks.push(Mark {
                     at_ms: at,
                     kind: MarkKind::ClockJump { delta_ms },
                     label: format!("clock {sign}{}", fmt_ms(delta_ms.unsigned_abs())),
@@ -460,7 +460,7 @@ impl<'a> Builder<'a> {
             EventKind::Reentered { key, token, count }
             | EventKind::LeftNested { key, token, count } => {
                 let entered = matches!(kind, EventKind::Reentered { .. });
-                self.lanes[node as usize].marks.push(Mark {
+                self.lanes[node.index()].marks.push(Mark {
                     at_ms: at,
                     kind: MarkKind::Hold {
                         key,

@@ -2,7 +2,7 @@
 //! by the checker.
 
 use crate::checker::{Kind, Violation};
-use crate::trace::{DropReason, EventKind, LetGoReason, NodeId, RejectReason, Role, Trace};
+use crate::trace::{DropReason, EventKind, KeyId, LetGoReason, NodeId, RejectReason, Role, Trace};
 use crate::view::timeline::fixtures::{
     A, B, B1, CONSENSUS, RESOURCE, STORE1, engine_run, step5, step5_run, token,
 };
@@ -12,7 +12,7 @@ use crate::view::timeline::{
 
 /// Lane `node`'s spans: (start, end, label).
 fn spans(lanes: &Lanes, node: NodeId) -> Vec<(u64, u64, &str)> {
-    lanes.lanes[node as usize]
+    lanes.lanes[node.index()]
         .spans
         .iter()
         .map(|s| (s.start_ms, s.end_ms, s.label.as_str()))
@@ -24,7 +24,7 @@ fn one_lane_per_node_in_trace_order() {
     let lanes = step5();
     let names: Vec<_> = lanes.lanes.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(names, ["A", "B", "store1", "resource"]);
-    assert_eq!(lanes.lanes[STORE1 as usize].role, Role::Store);
+    assert_eq!(lanes.lanes[STORE1.index()].role, Role::Store);
     assert_eq!(lanes.until_ms, 20_000);
 }
 
@@ -39,11 +39,11 @@ fn a_believes_long_after_its_lease_expired() {
             (1_000, 16_000, "paused 15 000 ms")
         ]
     );
-    let a = &lanes.lanes[A as usize].spans[1];
+    let a = &lanes.lanes[A.index()].spans[1];
     assert_eq!(
         a.kind,
         SpanKind::Belief {
-            key: 0,
+            key: KeyId::new(0),
             token: token(A),
             fence: Some(1),
             row: 0,
@@ -57,7 +57,7 @@ fn a_believes_long_after_its_lease_expired() {
     );
     assert_eq!(a.end_label, "write rejected");
     assert!(matches!(
-        lanes.lanes[A as usize].spans[2].kind,
+        lanes.lanes[A.index()].spans[2].kind,
         SpanKind::Paused
     ));
 }
@@ -72,7 +72,7 @@ fn b_lets_go_before_its_lease_ends() {
             (10_104, 11_113, "B#1 · fence 2")
         ]
     );
-    let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[B as usize].spans[1].kind else {
+    let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[B.index()].spans[1].kind else {
         panic!("B's second span is a belief");
     };
     assert_eq!(*lease_lost, None);
@@ -88,7 +88,7 @@ fn store_leases_end_by_expiry_and_release() {
             (10_101, 11_115, "B#1 · fence 2")
         ]
     );
-    let ends: Vec<_> = lanes.lanes[STORE1 as usize]
+    let ends: Vec<_> = lanes.lanes[STORE1.index()]
         .spans
         .iter()
         .map(|s| match s.kind {
@@ -108,8 +108,8 @@ fn store_leases_end_by_expiry_and_release() {
             (LeaseEnd::Removed { by: token(B) }, Some(20_101), 0)
         ]
     );
-    assert_eq!(lanes.lanes[STORE1 as usize].rows, 1);
-    let end_labels: Vec<_> = lanes.lanes[STORE1 as usize]
+    assert_eq!(lanes.lanes[STORE1.index()].rows, 1);
+    let end_labels: Vec<_> = lanes.lanes[STORE1.index()]
         .spans
         .iter()
         .map(|s| s.end_label.as_str())
@@ -120,7 +120,7 @@ fn store_leases_end_by_expiry_and_release() {
 #[test]
 fn resource_marks_accepted_and_fenced_off_writes() {
     let lanes = step5();
-    let marks: Vec<_> = lanes.lanes[RESOURCE as usize]
+    let marks: Vec<_> = lanes.lanes[RESOURCE.index()]
         .marks
         .iter()
         .map(|m| (m.at_ms, m.kind.clone(), m.label.as_str()))
@@ -131,7 +131,7 @@ fn resource_marks_accepted_and_fenced_off_writes() {
             (
                 11_110,
                 MarkKind::Write {
-                    key: 0,
+                    key: KeyId::new(0),
                     token: token(B),
                     fence: Some(2),
                     outcome: WriteOutcome::Accepted
@@ -141,7 +141,7 @@ fn resource_marks_accepted_and_fenced_off_writes() {
             (
                 17_007,
                 MarkKind::Write {
-                    key: 0,
+                    key: KeyId::new(0),
                     token: token(A),
                     fence: Some(1),
                     outcome: WriteOutcome::Rejected {
@@ -166,7 +166,7 @@ fn a_write_the_verdict_names_is_violating() {
         explanation: String::new(),
     });
     let lanes = Lanes::build(&trace, &verdict);
-    let MarkKind::Write { outcome, .. } = lanes.lanes[RESOURCE as usize].marks[0].kind else {
+    let MarkKind::Write { outcome, .. } = lanes.lanes[RESOURCE.index()].marks[0].kind else {
         panic!("a write");
     };
     assert_eq!(outcome, WriteOutcome::Violating(Kind::StaleWrite));
@@ -186,10 +186,10 @@ fn a_lock_removed_by_another_names_who_removed_it() {
     }
     let lanes = Lanes::build(&trace, &verdict);
     assert_eq!(
-        lanes.lanes[STORE1 as usize].spans[0].end_label,
+        lanes.lanes[STORE1.index()].spans[0].end_label,
         "removed by B#1"
     );
-    let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[A as usize].spans[1].kind else {
+    let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[A.index()].spans[1].kind else {
         panic!("A's second span is a belief");
     };
     assert_eq!(
@@ -249,7 +249,7 @@ fn a_write_held_by_tcp_waits_then_lands_and_its_partition_ends() {
 #[test]
 fn messages_fly_from_send_to_arrival_or_loss() {
     let (trace, lanes) = engine_run(CONSENSUS);
-    let store1 = trace.nodes.iter().position(|n| n.name == "store1").unwrap() as NodeId;
+    let store1 = trace.node_id("store1").unwrap();
     assert!(lanes.messages.is_sorted_by_key(|m| m.sent_ms));
     assert!(lanes.messages.iter().all(|m| m.end_ms >= m.sent_ms));
     // store1 crashes at 50 ms: what is sent to it afterwards is lost.
@@ -354,7 +354,7 @@ fn a_crashed_leaders_grant_is_frozen_on_its_disk_not_live() {
         ]
     );
     // Frozen is still held: A's belief is not drawn as lost while store1 is down.
-    let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[A as usize].spans[1].kind else {
+    let SpanKind::Belief { lease_lost, .. } = &lanes.lanes[A.index()].spans[1].kind else {
         panic!("A's second span is a belief");
     };
     assert_eq!(*lease_lost, None);
