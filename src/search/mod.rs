@@ -71,7 +71,8 @@ pub struct Counterexample {
     pub drawn: usize,
     /// Runs spent shrinking.
     pub shrink_runs: u64,
-    /// The scenario with its own faults and the added ones: a complete file's worth.
+    /// The scenario with its own faults and the added ones, without its `[expect]`: a
+    /// complete file's worth.
     pub scenario: Scenario,
     /// Its run: trace and verdict.
     pub run: Run,
@@ -182,7 +183,11 @@ fn counterexample(
 ) -> Counterexample {
     let mut faults = faults;
     faults.sort_by_key(|f| f.at_ms);
-    let scenario = judge.with(&faults);
+    // The file's `[expect]` was written for its own faults, not for the ones found.
+    let scenario = Scenario {
+        expect: None,
+        ..judge.with(&faults)
+    };
     let run = run(&scenario, scenario.seed);
     Counterexample {
         faults,
@@ -227,6 +232,7 @@ mod tests {
         assert!(!found.run.verdict.safe);
         assert!(found.run.has(Kind::DoubleGrant), "{:?}", found.run.verdict);
         assert_eq!(found.scenario.faults, found.faults);
+        assert_eq!(found.scenario.expect, None);
         let story = narrate(&found.scenario, &found.run);
         assert!(story[0].starts_with("1. at "), "{story:?}");
         let last = story.last().expect("a story");
