@@ -17,6 +17,7 @@ pub mod engine;
 pub mod ladder;
 mod run;
 pub mod scenario;
+pub mod search;
 pub mod sweep;
 #[cfg(test)]
 mod testkit;

@@ -384,3 +384,90 @@ fn the_browser_tests_know_the_course_as_it_is() {
         serde_json::to_string_pretty(&course).expect("JSON")
     );
 }
+
+/// A shipped course scenario with its `[[fault]]` tables cut out, written to a scratch file.
+fn without_faults(file: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/scenarios")
+        .join(file);
+    let src = std::fs::read_to_string(&path).expect("read the shipped scenario");
+    let mut kept = Vec::new();
+    let mut in_fault = false;
+    for line in src.lines() {
+        if line.starts_with('[') {
+            in_fault = line.trim() == "[[fault]]";
+        }
+        if !in_fault {
+            kept.push(line);
+        }
+    }
+    scenario_file(&format!("bare-{file}"), &(kept.join("\n") + "\n"))
+}
+
+#[test]
+fn search_prints_a_minimal_scenario_that_runs_unsafe() {
+    let bare = without_faults("step6-redlock-clock-jump.toml");
+    let bare = bare.to_str().expect("a UTF-8 path");
+    let output = locksim(&["search", bare, "--faults", "3"]);
+    assert_eq!(status(&output), 1, "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("\n1. at "), "{stdout}");
+    let heading = "(save it and `locksim run` it):\n";
+    let at = stdout.find(heading).expect("the scenario's heading") + heading.len();
+    let minimal = locksim::scenario::parse(&stdout[at..]).expect("the printed TOML parses");
+    assert!(!minimal.faults.is_empty() && minimal.faults.len() <= 3);
+    let saved = scenario_file("search-minimal.toml", &stdout[at..]);
+    let run = locksim(&["run", saved.to_str().expect("UTF-8"), "--json"]);
+    assert_eq!(status(&run), 1);
+    assert_eq!(json(&run)["safe"], false);
+
+    let output = locksim(&["search", bare, "--json"]);
+    assert_eq!(status(&output), 1);
+    let doc = json(&output);
+    assert_eq!(doc["found"], true);
+    assert!(doc["tries"].as_u64().is_some_and(|n| n >= 1));
+    assert!(doc["faults"][0]["kind"].is_string() && doc["faults"][0]["at_ms"].is_u64());
+    assert!(doc["kinds"].as_array().is_some_and(|k| !k.is_empty()));
+    assert!(
+        doc["narration"][0]
+            .as_str()
+            .is_some_and(|l| l.starts_with("1. "))
+    );
+    let toml = doc["toml"].as_str().expect("the TOML");
+    assert_eq!(
+        locksim::scenario::parse(toml).expect("parses"),
+        minimal,
+        "the same search gives the same scenario"
+    );
+}
+
+#[test]
+fn search_says_when_ten_thousand_schedules_found_nothing() {
+    let bare = without_faults("step8-cas-instead.toml");
+    let output = locksim(&["search", bare.to_str().expect("UTF-8")]);
+    assert_eq!(status(&output), 0, "{}", text(&output.stderr));
+    assert!(
+        text(&output.stdout).contains("None found in 10 000 schedules — evidence, not proof."),
+        "{}",
+        text(&output.stdout)
+    );
+    let output = locksim(&[
+        "search",
+        bare.to_str().expect("UTF-8"),
+        "--tries",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(status(&output), 0);
+    let doc = json(&output);
+    assert_eq!(doc["found"], false);
+    assert_eq!(doc["tries"], 5);
+    assert_eq!(doc["toml"], Value::Null);
+}
+
+#[test]
+fn search_reports_an_unusable_file_as_invalid_input() {
+    let output = locksim(&["search", "no/such/file.toml"]);
+    assert_eq!(status(&output), 2);
+    assert!(text(&output.stderr).starts_with("no/such/file.toml: cannot read the file"));
+}

@@ -30,6 +30,9 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Run one scenario over many seeds and count how often each violation shows up.
     Check(CheckArgs),
+    /// Search for fault schedules that make the scenario unsafe (or, with --live, not live),
+    /// shrink the first one found and tell it step by step.
+    Search(SearchArgs),
     /// Print the course: each step, its options and the verdict of each option's
     /// demonstration. Fails if a wrong option comes out safe or the right call does not.
     Course,
@@ -79,4 +82,26 @@ pub struct CheckArgs {
     /// whatever the number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
+}
+
+/// `locksim search`.
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// The scenario file; its own faults stay, the search adds more.
+    pub file: PathBuf,
+    /// At most this many added faults per schedule.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub faults: usize,
+    /// At most this many schedules to try.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub tries: u64,
+    /// Seed of the search's own random choices (every run uses the file's seed).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    /// Look for a run that is not live (stuck, starved) instead of an unsafe one.
+    #[arg(long)]
+    pub live: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
 }

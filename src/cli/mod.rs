@@ -1,4 +1,4 @@
-//! The headless command line: `run`, `verify`, `check`, and the course's text:
+//! The headless command line: `run`, `verify`, `check`, `search`, and the course's text:
 //! `course`, `glossary`.
 //!
 //! Each command writes its report to stdout and returns a [`Status`]; input errors go to
@@ -15,6 +15,7 @@ pub use input::{InputError, read as read_scenario_file};
 mod output;
 mod report;
 mod run;
+mod search;
 mod timeline;
 mod verify;
 
@@ -80,6 +81,7 @@ pub fn execute(command: &Command) -> ExitCode {
         Command::Run(args) => run::run(args, &mut out),
         Command::Verify(args) => verify::verify(args, &mut out),
         Command::Check(args) => check::check(args, &mut out),
+        Command::Search(args) => search::search(args, &mut out),
         Command::Course => course::course(&mut out),
         Command::Glossary => glossary::glossary(&mut out),
     }

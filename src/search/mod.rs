@@ -1,0 +1,369 @@
+//! Find a failure: a counterexample search over fault schedules, which shrinks what it finds
+//! and tells it as numbered steps.
+//!
+//! Given a scenario and a budget (at most N faults per schedule, at most T schedules), the
+//! search draws random fault schedules ([`schedule`]), adds each to the scenario's own
+//! `[[fault]]` list, runs it with [`crate::run()`] on the scenario's seed, and stops at the
+//! first run the checker calls unsafe (or, with [`Goal::NotLive`], not live). Then it shrinks
+//! the schedule ([`shrink`]) to one where removing any single fault makes the run pass, and
+//! [`narrate`] tells that run from its trace.
+//!
+//! Generation and shrinking are proptest's strategies and value trees, driven here with a
+//! fixed ChaCha seed and no persistence, so the same scenario and search seed give the same
+//! counterexample on every platform (proptest is built without `std`, whose OS entropy source
+//! does not build for `wasm32-unknown-unknown`). A search that finds nothing is evidence, not
+//! proof: it tried only the schedules it drew.
+
+pub mod narrate;
+pub mod schedule;
+pub mod shrink;
+
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+use crate::scenario::{Fault, Scenario};
+use crate::{Run, run};
+
+pub use narrate::narrate;
+pub use schedule::Space;
+
+/// What counts as a failure.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Goal {
+    /// The protected data went wrong: the verdict is not `safe`.
+    #[default]
+    Unsafe,
+    /// The lock stopped being usable: the verdict is not `live`.
+    NotLive,
+}
+
+/// The search's budget and seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// At most this many faults in a drawn schedule (besides the scenario's own).
+    pub faults: usize,
+    /// At most this many schedules drawn.
+    pub tries: u64,
+    /// Seed of the search's own random choices; each run uses the scenario's `seed`.
+    pub seed: u64,
+    /// What the search looks for.
+    pub goal: Goal,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            faults: 3,
+            tries: 10_000,
+            seed: 0,
+            goal: Goal::Unsafe,
+        }
+    }
+}
+
+/// A failing run, shrunk.
+#[derive(Clone, Debug)]
+pub struct Counterexample {
+    /// The faults added to the scenario's own, in time order: 1-minimal (removing any one of
+    /// them makes the run pass).
+    pub faults: Vec<Fault>,
+    /// How many faults the schedule drawn first had.
+    pub drawn: usize,
+    /// Runs spent shrinking.
+    pub shrink_runs: u64,
+    /// The scenario with its own faults and the added ones, without its `[expect]`: a
+    /// complete file's worth.
+    pub scenario: Scenario,
+    /// Its run: trace and verdict.
+    pub run: Run,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// Schedules drawn and run, the one that failed included (0 when the scenario failed
+    /// without added faults).
+    pub tries: u64,
+    /// The shrunk counterexample, if a run failed within the budget.
+    pub found: Option<Counterexample>,
+}
+
+/// Says whether a schedule added to the scenario fails.
+pub struct Judge<'s> {
+    scenario: &'s Scenario,
+    goal: Goal,
+}
+
+impl<'s> Judge<'s> {
+    /// A judge of schedules added to `scenario`'s own faults.
+    pub fn new(scenario: &'s Scenario, goal: Goal) -> Self {
+        Judge { scenario, goal }
+    }
+
+    /// The scenario with `faults` added after its own, all in time order (a stable sort, so
+    /// faults at the same instant keep their order).
+    pub fn with(&self, faults: &[Fault]) -> Scenario {
+        let mut scenario = self.scenario.clone();
+        scenario.faults.extend(faults.iter().cloned());
+        scenario.faults.sort_by_key(|f| f.at_ms);
+        scenario
+    }
+
+    /// Runs the scenario with `faults` added, on its own seed.
+    pub fn run(&self, faults: &[Fault]) -> Run {
+        let scenario = self.with(faults);
+        run(&scenario, scenario.seed)
+    }
+
+    /// Whether `run` is a failure this judge looks for.
+    pub fn failed(&self, run: &Run) -> bool {
+        match self.goal {
+            Goal::Unsafe => !run.verdict.safe,
+            Goal::NotLive => !run.verdict.live,
+        }
+    }
+
+    /// Whether the scenario with `faults` added fails.
+    pub fn fails(&self, faults: &[Fault]) -> bool {
+        self.failed(&self.run(faults))
+    }
+}
+
+/// Searches `scenario` for a failing fault schedule within `options`' budget and shrinks the
+/// first one found. Deterministic: the same scenario and options give the same outcome.
+pub fn search(scenario: &Scenario, options: &Options) -> Outcome {
+    let judge = Judge::new(scenario, options.goal);
+    if judge.fails(&[]) {
+        return Outcome {
+            tries: 0,
+            found: Some(counterexample(&judge, Vec::new(), 0, 0)),
+        };
+    }
+    if options.faults == 0 {
+        return Outcome {
+            tries: 0,
+            found: None,
+        };
+    }
+    let strategy = Space::of(scenario).schedules(options.faults);
+    let mut runner = runner(options.seed);
+    for tries in 1..=options.tries {
+        let Ok(mut tree) = strategy.new_tree(&mut runner) else {
+            continue;
+        };
+        let drawn = tree.current();
+        if judge.fails(&drawn) {
+            let (faults, shrink_runs) = shrink::shrink(&mut tree, &judge);
+            return Outcome {
+                tries,
+                found: Some(counterexample(&judge, faults, drawn.len(), shrink_runs)),
+            };
+        }
+    }
+    Outcome {
+        tries: options.tries,
+        found: None,
+    }
+}
+
+/// proptest's runner with its ChaCha generator seeded from `seed` alone. Only the generator
+/// matters: the schedules' strategies neither filter nor size collections by the config.
+fn runner(seed: u64) -> TestRunner {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
+    TestRunner::new_with_rng(Config::default(), rng)
+}
+
+fn counterexample(
+    judge: &Judge,
+    faults: Vec<Fault>,
+    drawn: usize,
+    shrink_runs: u64,
+) -> Counterexample {
+    let mut faults = faults;
+    faults.sort_by_key(|f| f.at_ms);
+    // The file's `[expect]` was written for its own faults, not for the ones found.
+    let scenario = Scenario {
+        expect: None,
+        ..judge.with(&faults)
+    };
+    let run = run(&scenario, scenario.seed);
+    Counterexample {
+        faults,
+        drawn,
+        shrink_runs,
+        scenario,
+        run,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::FaultKind;
+    use crate::scenario::library::COURSE;
+    use crate::violation::Kind;
+
+    /// A shipped course scenario, with its `[[fault]]` tables removed when `bare`.
+    fn course(file: &str, bare: bool) -> Scenario {
+        let (_, src) = COURSE
+            .iter()
+            .find(|(name, _)| *name == file)
+            .unwrap_or_else(|| panic!("{file} is not in the course"));
+        let mut scenario = crate::scenario::parse(src).expect("a shipped scenario is valid");
+        if bare {
+            scenario.faults.clear();
+        }
+        scenario
+    }
+
+    #[test]
+    fn a_redlock_without_its_faults_fails_again_with_a_double_grant_in_three_faults_or_fewer() {
+        let scenario = course("step6-redlock-clock-jump.toml", true);
+        assert!(scenario.faults.is_empty());
+        let outcome = search(&scenario, &Options::default());
+        let found = outcome
+            .found
+            .expect("a failing schedule within 10 000 tries");
+        assert!(outcome.tries >= 1 && outcome.tries <= 10_000);
+        assert!(!found.faults.is_empty() && found.faults.len() <= 3);
+        assert!(found.drawn >= found.faults.len());
+        assert!(!found.run.verdict.safe);
+        assert!(found.run.has(Kind::DoubleGrant), "{:?}", found.run.verdict);
+        assert_eq!(found.scenario.faults, found.faults);
+        assert_eq!(found.scenario.expect, None);
+        let story = narrate(&found.scenario, &found.run);
+        assert!(story[0].starts_with("1. at "), "{story:?}");
+        let last = story.last().expect("a story");
+        assert!(
+            found
+                .run
+                .verdict
+                .violations
+                .last()
+                .is_some_and(|v| last.ends_with(&v.explanation)),
+            "{last}"
+        );
+    }
+
+    /// Fencing tokens stop a stale write, not a read-modify-write that straddles two grants:
+    /// a holder whose work stalls past its lease writes (its token still the highest seen)
+    /// after the next holder has read, so one update overwrites the other.
+    #[test]
+    fn the_fenced_lock_still_lets_two_updates_interleave() {
+        let scenario = course("step5-fencing-token.toml", true);
+        let outcome = search(&scenario, &Options::default());
+        let found = outcome.found.expect("a stall past the lease");
+        assert_eq!(outcome.tries, 4_285);
+        assert_eq!(found.faults.len(), 1);
+        assert!(matches!(found.faults[0].kind, FaultKind::Stall { .. }));
+        assert!(found.run.has(Kind::InterleavedWrites));
+        assert!(!found.run.has(Kind::StaleWrite));
+    }
+
+    #[test]
+    fn compare_and_swap_survives_ten_thousand_schedules() {
+        let scenario = course("step8-cas-instead.toml", true);
+        let outcome = search(&scenario, &Options::default());
+        assert!(
+            outcome.found.is_none(),
+            "{:?}",
+            outcome.found.map(|f| f.faults)
+        );
+        assert_eq!(outcome.tries, 10_000);
+    }
+
+    #[test]
+    fn the_same_seed_finds_the_same_counterexample() {
+        let scenario = course("step5-pause-unfenced.toml", true);
+        let options = Options {
+            seed: 7,
+            ..Options::default()
+        };
+        let first = search(&scenario, &options);
+        let again = search(&scenario, &options);
+        assert_eq!(first.tries, again.tries);
+        let faults = |o: &Outcome| o.found.as_ref().map(|f| f.faults.clone());
+        assert!(faults(&first).is_some());
+        assert_eq!(faults(&first), faults(&again));
+    }
+
+    #[test]
+    fn a_scenario_that_already_fails_is_its_own_counterexample() {
+        let scenario = course("step5-pause-unfenced.toml", false);
+        let outcome = search(&scenario, &Options::default());
+        assert_eq!(outcome.tries, 0);
+        let found = outcome.found.expect("the scenario fails as shipped");
+        assert!(found.faults.is_empty());
+        assert_eq!(found.scenario.faults, scenario.faults);
+    }
+
+    #[test]
+    fn nothing_to_add_and_nothing_failing_is_nothing_found() {
+        let scenario = course("step5-fencing-token.toml", true);
+        let options = Options {
+            faults: 0,
+            ..Options::default()
+        };
+        let outcome = search(&scenario, &options);
+        assert_eq!(outcome.tries, 0);
+        assert!(outcome.found.is_none());
+    }
+
+    /// Bare course scenarios the properties search: a flaw of each kind of store.
+    const FLAWED: [&str; 4] = [
+        "step5-pause-unfenced.toml",
+        "step6-redlock-clock-jump.toml",
+        "step6-async-failover.toml",
+        "step4-blind-release.toml",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config {
+            cases: 12,
+            failure_persistence: None,
+            ..proptest::test_runner::Config::default()
+        })]
+
+        /// Every shrunk counterexample still fails, and removing any one of its faults makes
+        /// the run pass (1-minimality).
+        #[test]
+        fn every_counterexample_fails_and_is_one_minimal(
+            file in proptest::sample::select(&FLAWED[..]),
+            seed in proptest::prelude::any::<u64>(),
+            live in proptest::prelude::any::<bool>(),
+        ) {
+            let scenario = course(file, true);
+            let goal = if live { Goal::NotLive } else { Goal::Unsafe };
+            let options = Options { faults: 3, tries: 300, seed, goal };
+            let judge = Judge::new(&scenario, goal);
+            if let Some(found) = search(&scenario, &options).found {
+                proptest::prop_assert!(judge.failed(&found.run));
+                proptest::prop_assert!(judge.fails(&found.faults));
+                for i in 0..found.faults.len() {
+                    let mut without = found.faults.clone();
+                    without.remove(i);
+                    proptest::prop_assert!(!judge.fails(&without), "{file}: fault {i} of {:?}", found.faults);
+                }
+            }
+        }
+
+        /// Every drawn schedule makes a scenario that validates: the search never runs what a
+        /// file could not say.
+        #[test]
+        fn drawn_schedules_are_valid_scenarios(
+            file in proptest::sample::select(&FLAWED[..]),
+            seed in proptest::prelude::any::<u64>(),
+        ) {
+            let scenario = course(file, true);
+            let strategy = Space::of(&scenario).schedules(5);
+            let mut runner = runner(seed);
+            for _ in 0..50 {
+                let faults = strategy.new_tree(&mut runner).expect("no filters").current();
+                let with = Judge::new(&scenario, Goal::Unsafe).with(&faults);
+                proptest::prop_assert!(with.validate().is_ok(), "{:?}: {:?}", faults, with.validate());
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! A counterexample told as numbered steps a student can follow: the faults and the lock's
+//! key events in true-time order, then what the checker found.
+//!
+//! Every event's sentence is the view model's ([`Labels`], the wording every front end
+//! shares) and every violation's is the checker's own `explanation`; this module only picks
+//! the events that carry the story (Kleppmann 2016 tells it: a grant with its fencing token,
+//! a pause longer than the lease, the lease's expiry, a second grant, a stale write accepted)
+//! and numbers them.
+
+use crate::Run;
+use crate::scenario::Scenario;
+use crate::text::fmt_ms;
+use crate::trace::{Event, EventKind, LetGoReason};
+use crate::view::wording::{Labels, and_more, node_label};
+
+/// The run's story as numbered lines ("1. at 12 ms, A: acquired 'lock' as A#1 (lease
+/// 10 000 ms)"), ending with each violation the checker kept and a count of the rest.
+/// The same sentence on several nodes at one instant (every Redlock node restarting) makes one
+/// step naming them all.
+pub fn narrate(scenario: &Scenario, run: &Run) -> Vec<String> {
+    let trace = &run.trace;
+    let labels = Labels::new(trace);
+    let lease = scenario
+        .lock
+        .design
+        .has_lease()
+        .then_some(scenario.lock.ttl_ms);
+    let mut steps: Vec<Step> = Vec::new();
+    for event in trace.events.iter().filter(|e| tells(e)) {
+        let mut what = labels.describe(event);
+        what.push_str(&remark(event, lease));
+        let node = node_label(trace, event).to_string();
+        let same = steps
+            .iter_mut()
+            .rev()
+            .take_while(|s| s.at_ms == event.at_ms)
+            .find(|s| s.what == what);
+        match same {
+            Some(step) if !step.nodes.contains(&node) => step.nodes.push(node),
+            Some(_) => {}
+            None => steps.push(Step {
+                at_ms: event.at_ms,
+                nodes: vec![node],
+                what,
+            }),
+        }
+    }
+    let mut lines: Vec<String> = steps
+        .iter()
+        .map(|s| format!("at {}, {}: {}", fmt_ms(s.at_ms), s.nodes.join(", "), s.what))
+        .collect();
+    let verdict = &run.verdict;
+    lines.extend(
+        verdict
+            .violations
+            .iter()
+            .map(|v| format!("{} (at {}): {}", v.kind, fmt_ms(v.at_ms), v.explanation)),
+    );
+    lines.extend(verdict.more.iter().map(|&(kind, n)| and_more(kind, n)));
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| format!("{}. {line}", i + 1))
+        .collect()
+}
+
+/// One numbered step: an event, or the same event on several nodes.
+struct Step {
+    at_ms: u64,
+    nodes: Vec<String>,
+    what: String,
+}
+
+/// Whether `event` carries the story: a fault, a grant a worker acts on, a lease lost or
+/// expired, a lock deleted or forgotten, a write landing or turned away.
+fn tells(event: &Event) -> bool {
+    match &event.kind {
+        EventKind::Paused { .. }
+        | EventKind::Stalled { .. }
+        | EventKind::Crashed
+        | EventKind::Restarted
+        | EventKind::ClockJumped { .. }
+        | EventKind::PartitionStarted { .. }
+        | EventKind::Healed
+        | EventKind::DelayStarted { .. }
+        | EventKind::Acquired { .. }
+        | EventKind::Expired { .. }
+        | EventKind::ForceReleased { .. }
+        | EventKind::Forgot
+        | EventKind::Reloaded { .. }
+        | EventKind::BecameLeader { .. }
+        | EventKind::WriteAccepted { .. }
+        | EventKind::WriteRejected { .. } => true,
+        EventKind::Removed { holder, by, .. } => holder != by,
+        EventKind::LetGo { reason, .. } => {
+            matches!(reason, LetGoReason::LeaseOver | LetGoReason::LockLost)
+        }
+        _ => false,
+    }
+}
+
+/// What a student should notice about `event` beyond its sentence: a pause or stall at least
+/// as long as the lease (`lease`, ms) outlasts any grant it holds.
+fn remark(event: &Event, lease: Option<u64>) -> String {
+    match (&event.kind, lease) {
+        (EventKind::Paused { for_ms } | EventKind::Stalled { for_ms }, Some(ttl))
+            if *for_ms >= ttl =>
+        {
+            format!(" — at least its whole lease ({})", fmt_ms(ttl))
+        }
+        _ => String::new(),
+    }
+}

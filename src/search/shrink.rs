@@ -1,0 +1,61 @@
+//! Shrinking a failing schedule, the way property-testing tools do (QuickCheck, Hypothesis,
+//! proptest): keep a smaller schedule whenever it still fails, until nothing smaller does.
+//!
+//! Two passes. First proptest's own value tree for the schedule drops faults and moves each
+//! field towards its low end ([`super::schedule`]), asking [`Judge::fails`] at every step.
+//! Its list shrinker tries each removal once, before it shrinks the fields, so a fault that
+//! became removable later would stay; the second pass removes faults one at a time until no
+//! single removal still fails, which makes the result 1-minimal.
+
+use proptest::strategy::ValueTree;
+
+use super::Judge;
+use crate::scenario::Fault;
+
+/// At most this many runs in proptest's pass: a schedule of a few faults shrinks in a few
+/// hundred; the bound keeps a pathological one from running on.
+pub const MAX_SHRINK_RUNS: u64 = 4_096;
+
+/// Shrinks the failing schedule `tree` holds. Returns the smallest failing schedule found and
+/// how many runs it took.
+pub fn shrink(tree: &mut impl ValueTree<Value = Vec<Fault>>, judge: &Judge) -> (Vec<Fault>, u64) {
+    let mut best = tree.current();
+    let mut runs = 0;
+    if tree.simplify() {
+        while runs < MAX_SHRINK_RUNS {
+            let candidate = tree.current();
+            runs += 1;
+            let more = if judge.fails(&candidate) {
+                best = candidate;
+                tree.simplify()
+            } else {
+                tree.complicate()
+            };
+            if !more {
+                break;
+            }
+        }
+    }
+    let (best, removals) = one_minimal(best, judge);
+    (best, runs + removals)
+}
+
+/// Removes faults from the failing `faults` one at a time, keeping each removal that still
+/// fails, until removing any single fault makes the run pass. Returns the schedule and the
+/// runs it took.
+pub fn one_minimal(mut faults: Vec<Fault>, judge: &Judge) -> (Vec<Fault>, u64) {
+    let mut runs = 0;
+    let mut i = 0;
+    while i < faults.len() {
+        let mut without = faults.clone();
+        without.remove(i);
+        runs += 1;
+        if judge.fails(&without) {
+            faults = without;
+            i = 0;
+        } else {
+            i += 1;
+        }
+    }
+    (faults, runs)
+}
