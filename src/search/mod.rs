@@ -183,10 +183,17 @@ fn counterexample(
 ) -> Counterexample {
     let mut faults = faults;
     faults.sort_by_key(|f| f.at_ms);
-    // The file's `[expect]` was written for its own faults, not for the ones found.
+    // The file's `[expect]` and description were written for its own faults, not for the
+    // ones found.
+    let setup = judge.with(&faults);
     let scenario = Scenario {
         expect: None,
-        ..judge.with(&faults)
+        description: format!(
+            "Found by locksim search: the setup of \"{}\" with the faults below, the smallest \
+             schedule that still fails.",
+            setup.name
+        ),
+        ..setup
     };
     let run = run(&scenario, scenario.seed);
     Counterexample {
