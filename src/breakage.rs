@@ -20,7 +20,12 @@ pub const DEFAULT_DRIFT_PPM: i64 = 100_000;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Breakage {
     /// Crash every store node at `at_ms`; bring them back `for_ms` later, or never.
-    KillStore { at_ms: u64, for_ms: Option<u64> },
+    KillStore {
+        /// When the store nodes crash, true ms.
+        at_ms: u64,
+        /// How long they stay down, ms; `None`: for good.
+        for_ms: Option<u64>,
+    },
     /// The resource stops checking fencing tokens (`resource.fencing = false`). A `fencing`
     /// design keeps issuing them: the point is that issuing alone protects nothing.
     RemoveFencing,
@@ -29,29 +34,46 @@ pub enum Breakage {
     AddFencing,
     /// Freeze worker `worker` at `at_ms` for `for_ms` (a GC pause, a VM stall).
     PauseWorker {
+        /// The worker to freeze.
         worker: String,
+        /// When it freezes, true ms.
         at_ms: u64,
+        /// How long it stays frozen, ms.
         for_ms: u64,
     },
     /// Cut worker `worker` off from every store node (not from the resource) at `at_ms`, for
     /// `for_ms` or until the horizon.
     PartitionWorker {
+        /// The worker to cut off.
         worker: String,
+        /// When the cut starts, true ms.
         at_ms: u64,
+        /// How long it lasts, ms; `None`: to the horizon.
         for_ms: Option<u64>,
     },
     /// Step store node `node`'s wall clock by `delta_ms` at `at_ms`.
     JumpClock {
+        /// The store node whose clock steps, e.g. `store3`.
         node: String,
+        /// When it steps, true ms.
         at_ms: u64,
+        /// The step, ms (negative: back).
         delta_ms: i64,
     },
     /// The store times leases on its wall clock, so a clock jump moves their expiry.
     WallClock,
     /// An operator deletes the lock at `at_ms`, whoever holds it (on every store node).
-    ForceRelease { at_ms: u64 },
+    ForceRelease {
+        /// When the key is deleted, true ms.
+        at_ms: u64,
+    },
     /// Store node `node`'s clock runs `drift_ppm` parts per million fast (negative: slow).
-    DriftClock { node: String, drift_ppm: i64 },
+    DriftClock {
+        /// The store node whose clock drifts.
+        node: String,
+        /// Its drift in parts per million (negative: slow).
+        drift_ppm: i64,
+    },
 }
 
 impl Breakage {

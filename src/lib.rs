@@ -7,6 +7,8 @@
 //! [`ladder`] moves a scenario onto another rung of the design ladder, and [`breakage`] makes
 //! "Break it"'s changes to a scenario.
 
+#![warn(missing_docs)]
+
 pub mod breakage;
 pub mod checker;
 // The command line reads files and talks to a terminal; the web build has neither.

@@ -92,7 +92,7 @@ pub fn run_native() -> Result<(), String> {
     result
 }
 
-/// The one line that says why the app stopped on a bug: "locksim stopped: <reason>", and
+/// The one line that says why the app stopped on a bug: `locksim stopped: <reason>`, and
 /// where in the code, for the report. Both the desktop and the web build show it.
 pub fn stop_line(info: &std::panic::PanicHookInfo<'_>) -> String {
     let reason = info.payload_as_str().unwrap_or("an internal error");

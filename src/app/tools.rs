@@ -2,8 +2,8 @@
 //! and the Library (every shipped scenario). Each shows its panel on the left; a scenario a
 //! panel hands over is run once and shown like a course run.
 //!
-//! This is the one place the panels plug into the shell: [`Tools::left`] asks them, and
-//! [`Tools::play`] runs what they return.
+//! This is the one place the panels plug into the shell: [`Tools::show`] draws the page and
+//! asks its panel, and [`play`] runs the scenario the panel returns.
 
 use eframe::egui::{self, RichText, Ui};
 

@@ -25,6 +25,7 @@ use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, Token, Trace};
 /// One thing that went wrong.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Violation {
+    /// Which property it breaks.
     pub kind: Kind,
     /// True time at which it happened (became true), ms.
     pub at_ms: u64,

@@ -66,7 +66,9 @@ pub const SLOWER: f64 = 1.0 / 1.5;
 /// One option of a step's decision.
 #[derive(Debug)]
 pub struct Choice {
+    /// The option as the learner reads it.
     pub label: &'static str,
+    /// Whether it is the right call (a `Framing` step has none).
     pub right: bool,
     /// What the demonstration shows, read after the run.
     pub feedback: &'static str,
@@ -84,8 +86,11 @@ impl Choice {
 /// A played-out choice: its scenario, trace and verdict.
 #[derive(Clone, Debug)]
 pub struct Demonstration {
+    /// The scenario that was played.
     pub scenario: Scenario,
+    /// What happened.
     pub trace: Trace,
+    /// What the checker says about it.
     pub verdict: Verdict,
 }
 

@@ -44,14 +44,19 @@ pub struct Scenario {
     /// Simulated horizon in ms: nothing happens at or after this true time.
     #[serde(default = "defaults::until_ms")]
     pub until_ms: u64,
+    /// How messages travel: delays, loss, timeouts, TCP or datagrams (`[network]`).
     #[serde(default)]
     pub network: Network,
+    /// The lock design and how holders use it (`[lock]`).
     #[serde(default)]
     pub lock: Lock,
+    /// The lock store: topology, nodes, clock, persistence (`[store]`).
     #[serde(default)]
     pub store: Store,
+    /// The protected data: fencing and write mode (`[resource]`).
     #[serde(default)]
     pub resource: Resource,
+    /// The checker's settings (`[check]`).
     #[serde(default)]
     pub check: Check,
     /// The clients that want the lock. At least one.
@@ -79,6 +84,7 @@ pub struct Network {
     /// How long a client waits for a store node's reply before it gives up on that node, ms.
     /// A request already sent is not recalled: over TCP it may still arrive and act.
     pub timeout_ms: u64,
+    /// `tcp` (default: a cut or a lost packet delays a message) or `datagram` (drops it).
     pub transport: Transport,
     /// `tcp`: a message not delivered after this long is lost with its connection, ms (Linux
     /// gives up after `tcp_retries2` = 15 retransmissions, about 15 minutes).
@@ -104,15 +110,19 @@ pub enum Transport {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Lock {
+    /// The rung of the design ladder (`token`).
     pub design: Design,
     /// Lease length in ms (ignored by `flag` and `setnx`, which have no expiry).
     pub ttl_ms: u64,
+    /// Who times the lease: the store (default) or the contending client on its own clock.
     pub expiry: Expiry,
+    /// How a holder extends its lease: `none` (default), `watchdog` or `progress`.
     pub renewal: Renewal,
     /// Renewal period in the holder's local ms; 0 means `ttl_ms / 3`.
     pub renew_every_ms: u64,
     /// A holder may acquire a lock it already holds (a hold count is kept with the owner token).
     pub reentrant: bool,
+    /// How a waiter waits: `retry` with back-off (default) or `fair`, a FIFO queue.
     pub waiting: Waiting,
     /// Default back-off between acquire attempts, ms (a worker may override it).
     pub retry_ms: u64,
@@ -124,6 +134,7 @@ pub struct Lock {
     /// a random delay). `None`: half the worker's back-off; 0: lockstep retries.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_jitter_ms: Option<u64>,
+    /// `one_step` (`SET key token NX PX ttl`, default) or `two_step` (`SETNX`, then `EXPIRE`).
     pub acquire: Acquire,
     /// With `reentrant`: whether the store counts repeat acquires by the same owner. `false`:
     /// the repeat is let in but not counted, so the first release frees the lock (MySQL
@@ -248,6 +259,7 @@ pub enum Expiry {
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum Renewal {
+    /// No renewal: the lease runs out unless the holder releases it first.
     None,
     /// Extends the lease while the process is alive, even if its work has stalled
     /// (Redisson's lock watchdog).
@@ -274,12 +286,14 @@ pub enum Waiting {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Store {
+    /// `single` (default), `replicated`, `redlock` or `consensus`.
     pub topology: Topology,
     /// Number of store nodes, named `store1` .. `storeN`.
     pub nodes: u32,
     /// `None`: the topology's default, see [`Store::lease_clock`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<StoreClock>,
+    /// What survives a crash: `fsync` (default: everything), `everysec` (the log as last flushed) or `none`.
     pub persistence: Persistence,
     /// `replicated`: delay before the primary copies a change to its replicas, ms.
     pub replication_lag_ms: u64,
@@ -362,6 +376,7 @@ pub struct Resource {
     /// Reject a write whose fencing token is lower than the highest accepted (needs
     /// `lock.design = "fencing"`).
     pub fencing: bool,
+    /// How the resource applies writes: `plain` (default, read-modify-write), `idempotent` or `cas`.
     pub mode: ResourceMode,
 }
 
@@ -429,8 +444,10 @@ pub struct Worker {
     /// Clock rate error, parts per million (positive runs fast).
     #[serde(default)]
     pub clock_drift_ppm: i64,
+    /// The clock the worker counts its own lease on: `monotonic` (default) or `wall`.
     #[serde(default, skip_serializing_if = "is_default")]
     pub lease_clock: LeaseClock,
+    /// What the worker does once it learns its lock is gone: `continue` (default) or `stop`.
     #[serde(default, skip_serializing_if = "is_default")]
     pub on_lock_loss: OnLockLoss,
 }
@@ -489,7 +506,9 @@ fn is_default<T: Default + PartialEq>(value: &T) -> bool {
 /// its own key and rejects a key the fault's kind does not take.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Fault {
+    /// When it happens, true ms.
     pub at_ms: u64,
+    /// What happens, with its own fields.
     #[serde(flatten)]
     pub kind: FaultKind,
 }
@@ -500,40 +519,70 @@ pub struct Fault {
 #[strum(serialize_all = "snake_case")]
 pub enum FaultKind {
     /// The process freezes (GC, VM stall): it handles nothing; messages and timers wait.
-    Pause { node: String, for_ms: u64 },
+    Pause {
+        /// The node that freezes.
+        node: String,
+        /// How long, ms.
+        for_ms: u64,
+    },
     /// A worker's work stops advancing; the process (and a watchdog) lives.
-    Stall { node: String, for_ms: u64 },
+    Stall {
+        /// The worker whose work stops.
+        node: String,
+        /// How long, ms.
+        for_ms: u64,
+    },
     /// The node stops; in-flight messages to it are lost.
-    Crash { node: String },
+    Crash {
+        /// The node that crashes.
+        node: String,
+    },
     /// A crashed node comes back (a store node keeps its locks per `store.persistence`).
-    Restart { node: String },
+    Restart {
+        /// The node that comes back.
+        node: String,
+    },
     /// Crash every store node; restart them after `for_ms` if given.
     KillStore {
+        /// How long the store stays down, ms; `None`: for good.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         for_ms: Option<u64>,
     },
     /// Cut every link between nodes of different groups; unlisted nodes are unaffected.
     Partition {
+        /// The groups, by node name; links between different groups are cut.
         groups: Vec<Vec<String>>,
+        /// How long the cut lasts, ms; `None`: until a `heal` or the horizon.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         for_ms: Option<u64>,
     },
     /// End every partition.
     Heal,
     /// The node's wall clock steps by `delta_ms` (±).
-    ClockJump { node: String, delta_ms: i64 },
+    ClockJump {
+        /// The node whose clock steps.
+        node: String,
+        /// The step, ms (negative: back).
+        delta_ms: i64,
+    },
     /// Messages sent from `from` to `to` during the window take `extra_ms` longer.
     Delay {
+        /// The sending end of the slowed link.
         from: String,
+        /// The receiving end.
         to: String,
+        /// The added delay, ms.
         extra_ms: u64,
+        /// How long the slow window lasts, ms.
         for_ms: u64,
     },
     /// Someone deletes the lock key `key` whoever holds it (`terraform force-unlock`, a `DEL`
     /// from a console): on store node `node`, or on every store node if none is named.
     ForceRelease {
+        /// The lock key deleted (`lock`).
         #[serde(default = "defaults::key")]
         key: String,
+        /// The one store node it is deleted on; `None`: every store node.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         node: Option<String>,
     },
@@ -550,8 +599,10 @@ impl FaultKind {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Expect {
+    /// The run must be safe (`true`) or unsafe (`false`); `None`: either.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub safe: Option<bool>,
+    /// The run must be live (`true`) or not (`false`); `None`: either.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub live: Option<bool>,
     /// Each of these kinds must be reported.

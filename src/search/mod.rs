@@ -6,7 +6,7 @@
 //! `[[fault]]` list, runs it with [`crate::run()`] on the scenario's seed, and stops at the
 //! first run the checker calls unsafe (or, with [`Goal::NotLive`], not live). Then it shrinks
 //! the schedule ([`shrink`]) to one where removing any single fault makes the run pass, and
-//! [`narrate`] tells that run from its trace.
+//! [`narrate()`] tells that run from its trace.
 //!
 //! Generation and shrinking are proptest's strategies and value trees, driven here with a
 //! fixed ChaCha seed and no persistence, so the same scenario and search seed give the same

@@ -58,7 +58,10 @@ pub struct SharedState {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ShareError {
     /// Longer than [`MAX_FRAGMENT_BYTES`].
-    TooLong { bytes: usize },
+    TooLong {
+        /// Its length in bytes.
+        bytes: usize,
+    },
     /// Made by a different version of the format (or has no version).
     Version(String),
     /// Not of the form `key=value&...`, an unknown key, or a value that does not parse.

@@ -108,6 +108,7 @@ pub struct Labels<'t> {
 }
 
 impl<'t> Labels<'t> {
+    /// Reads what every message of `trace` carried, so that deliveries and losses can say it.
     pub fn new(trace: &'t Trace) -> Self {
         let mut sent = HashMap::new();
         for e in &trace.events {

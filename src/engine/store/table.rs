@@ -45,19 +45,29 @@ pub enum Acquire {
     /// The requester's token already holds the key. `reentered`: a reentrant acquire, so its
     /// hold count went up and a lease restarted; otherwise a retransmitted request that changed
     /// nothing.
-    Own { fence: Option<u64>, reentered: bool },
+    Own {
+        /// The fencing token of the grant, if the design issues one.
+        fence: Option<u64>,
+        /// Whether this was a reentrant acquire that raised the hold count.
+        reentered: bool,
+    },
     /// A new grant. `expired`: the grant before it, whose lease the requester found over by its
     /// own clock (`expiry = "client"`).
     Granted {
+        /// The new grant's fencing token, if the design issues one.
         fence: Option<u64>,
+        /// The grant before it, found over by the requester's clock (`expiry = "client"`).
         expired: Option<Token>,
     },
     /// Refused, for `why`: another grant holds the key, lock-delay runs after an expiry, or
     /// (`fair`) the free key awaits the waiter whose turn it is. `queued`: the requester now
     /// waits in the key's fair queue. `expired` as for [`Acquire::Granted`].
     Refused {
+        /// Why it was refused.
         why: Refusal,
+        /// Whether the requester now waits in the key's fair queue.
         queued: bool,
+        /// As for [`Acquire::Granted`].
         expired: Option<Token>,
     },
 }
@@ -71,7 +81,9 @@ pub enum Release {
     Decremented,
     /// The lock is gone. `holder` held it; with `flag`, so did every token in `also_set_by`.
     Removed {
+        /// The grant that held it.
         holder: Token,
+        /// `flag`: every other token that also set it.
         also_set_by: Vec<Token>,
     },
 }

@@ -7,28 +7,51 @@ use crate::trace::Role;
 /// One entry of the legend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Swatch {
+    /// A worker believes it holds the lock.
     Belief,
+    /// A store node holds the grant (its lease).
     Lease,
+    /// A new leader took the lease over from its log.
     TookOver,
+    /// A down node: the grant is only on its disk.
     OnDisk,
+    /// A follower logged the acquire.
     Logged,
+    /// A worker believes it holds the lock; the store no longer does.
     LeaseLost,
+    /// A worker waits for the lock.
     Waiting,
+    /// A paused process.
     Paused,
+    /// Stalled work: the process lives, the work does not advance.
     Stalled,
+    /// A crashed node.
     Crashed,
+    /// A slowed link.
     SlowLink,
+    /// A node cut off by a partition.
     Partition,
+    /// A clock step.
     ClockJump,
+    /// A node became leader (or primary).
     Leader,
+    /// A node stepped down.
     SteppedDown,
+    /// `timestamp`: a store node recorded (or deleted) a claim.
     Claim,
+    /// Reentrancy: a nested acquire or release and the hold count.
     Hold,
+    /// A write the resource accepted.
     Accepted,
+    /// A write the resource rejected.
     Rejected,
+    /// A write that corrupted the data.
     Violating,
+    /// A message.
     Message,
+    /// A message TCP held across a cut link, then resent.
     Held,
+    /// A lost message.
     Dropped,
 }
 

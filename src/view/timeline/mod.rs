@@ -103,7 +103,9 @@ pub struct Message {
     ///
     /// [`Trace::events`]: crate::trace::Trace::events
     pub held_event: Option<usize>,
+    /// The retransmission that got through.
     pub resent_event: Option<usize>,
+    /// Its arrival or its loss.
     pub end_event: Option<usize>,
 }
 
@@ -112,6 +114,7 @@ pub struct Message {
 pub struct Lane {
     /// The node's name, e.g. `store1`.
     pub name: String,
+    /// What part the node plays.
     pub role: Role,
     /// Sorted by start time.
     pub spans: Vec<Span>,
@@ -142,7 +145,9 @@ pub struct Track {
 pub struct Span {
     /// True ms; `end_ms` is the horizon if it never ended.
     pub start_ms: u64,
+    /// When it ended, true ms (the horizon if it never did).
     pub end_ms: u64,
+    /// What it stands for.
     pub kind: SpanKind,
     /// Short text drawn on the span when it fits, e.g. `A#1 · fence 1`.
     pub label: String,
@@ -161,8 +166,11 @@ pub struct Span {
 pub enum SpanKind {
     /// A worker believes it holds `key` (its own view).
     Belief {
+        /// The lock key.
         key: KeyId,
+        /// The grant (its owner token).
         token: Token,
+        /// Its fencing token, if the design issues one.
         fence: Option<u64>,
         /// Bar row within the lane.
         row: u32,
@@ -174,12 +182,17 @@ pub enum SpanKind {
     },
     /// A store node holds `key` for `token` (the store's view).
     Lease {
+        /// The lock key.
         key: KeyId,
+        /// The grant (its owner token).
         token: Token,
+        /// Its fencing token, if the design issues one.
         fence: Option<u64>,
+        /// Bar row within the lane.
         row: u32,
         /// Grant time plus the promised lease, moved by extensions; `None`: no expiry.
         promised_end_ms: Option<u64>,
+        /// How the lease ended.
         end: LeaseEnd,
         /// A new consensus leader took this lease over from its log (etcd's lessor
         /// `Promote`) rather than granting it.
@@ -192,14 +205,20 @@ pub enum SpanKind {
     /// (Raft §5.3): its copy counts towards the majority that decides the grant. Lasts until
     /// the grant ends, the node becomes the leader and takes it over, or forgets its log.
     Logged {
+        /// The lock key.
         key: KeyId,
+        /// The grant (its owner token).
         token: Token,
+        /// The log entry, 1-based.
         index: u64,
+        /// Bar row within the lane.
         row: u32,
     },
     /// The worker is trying to get `key` and does not have it yet.
     Waiting {
+        /// The lock key it wants.
         key: KeyId,
+        /// How many attempts it made while waiting.
         attempts: u32,
         /// Each time a store refused it for another reason (or another node refused it), in
         /// time order: the wait's story in a few lines, however long the retry loop.
@@ -212,14 +231,22 @@ pub enum SpanKind {
     /// The node was down.
     Crashed,
     /// Messages from this node to `to` took `extra_ms` longer.
-    SlowLink { to: NodeId, extra_ms: u64 },
+    SlowLink {
+        /// The receiving node.
+        to: NodeId,
+        /// The added delay, ms.
+        extra_ms: u64,
+    },
 }
 
 /// A store node refusing a waiting worker, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refused {
+    /// When, true ms.
     pub at_ms: u64,
+    /// The store node that refused.
     pub node: NodeId,
+    /// Why.
     pub why: Refusal,
     /// The refusal, as an index into [`Trace::events`].
     ///
@@ -230,6 +257,7 @@ pub struct Refused {
 /// The part of a belief the store no longer backed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeaseLost {
+    /// When the store stopped backing the belief, true ms.
     pub at_ms: u64,
     /// How the store's last backing lease ended; `None` if the store never held the grant
     /// while the worker believed in it.
@@ -244,13 +272,19 @@ pub enum LeaseEnd {
     /// The store's clock said the lease was over.
     Expired,
     /// A release from `by` removed it (a foreign release when `by` is not the holder).
-    Removed { by: Token },
+    Removed {
+        /// The attempt whose release removed it.
+        by: Token,
+    },
     /// The node restarted without persistence and forgot it.
     Forgot,
     /// An operator deleted the key (`force_release`).
     Forced,
     /// The node granted the key to `by` over it.
-    Replaced { by: Token },
+    Replaced {
+        /// The grant that replaced it.
+        by: Token,
+    },
     /// The promised lease ran out with no event (e.g. client-side expiry).
     RanOut,
     /// Still held at the horizon.
@@ -267,7 +301,9 @@ pub enum LeaseEnd {
 /// Something that happens at one instant on one lane.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mark {
+    /// When, true ms.
     pub at_ms: u64,
+    /// What it stands for.
     pub kind: MarkKind,
     /// Short text drawn next to the mark.
     pub label: String,
@@ -283,31 +319,53 @@ pub struct Mark {
 pub enum MarkKind {
     /// The resource received a write.
     Write {
+        /// The lock key.
         key: KeyId,
+        /// The grant (its owner token).
         token: Token,
+        /// Its fencing token, if the design issues one.
         fence: Option<u64>,
+        /// What became of it.
         outcome: WriteOutcome,
     },
     /// The node's wall clock stepped.
-    ClockJump { delta_ms: i64 },
+    ClockJump {
+        /// The step, ms (negative: back).
+        delta_ms: i64,
+    },
     /// The store node became the primary (`replicated`, `term` is the epoch) or the leader
     /// (`consensus`). `at_start`: it is so from the start of the run, with no event.
-    BecameLeader { term: u64, at_start: bool },
+    BecameLeader {
+        /// The term (consensus) or epoch (replicated).
+        term: u64,
+        /// Whether it held the role from the start of the run.
+        at_start: bool,
+    },
     /// The store node stepped down to replica or follower.
-    SteppedDown { term: u64 },
+    SteppedDown {
+        /// The term (consensus) or epoch (replicated).
+        term: u64,
+    },
     /// `timestamp`: the store node recorded `token`'s claim on `key`, stamped `stamp_ms` by
     /// the claimant's wall clock, or (`None`) deleted it.
     Claim {
+        /// The lock key.
         key: KeyId,
+        /// The grant (its owner token).
         token: Token,
+        /// The claimant's wall-clock stamp, ms; `None`: the claim was deleted.
         stamp_ms: Option<i64>,
     },
     /// A reentrant worker took `token`'s lock again from nested code (`entered`), or its
     /// nested section let one hold go: its hold count is now `count`.
     Hold {
+        /// The lock key.
         key: KeyId,
+        /// The grant (its owner token).
         token: Token,
+        /// The hold count now.
         count: u32,
+        /// Whether nested code took it again (`true`) or let one hold go.
         entered: bool,
     },
 }
@@ -371,12 +429,15 @@ impl MarkKind {
 /// What became of a write at the resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WriteOutcome {
+    /// Applied.
     Accepted,
     /// Accepted, and the verdict names it as the violation `kind` (the data went wrong here).
     Violating(Kind),
     /// Refused; `highest_fence` is the highest fence the resource had accepted for the key.
     Rejected {
+        /// Why it was refused.
         reason: RejectReason,
+        /// The highest fence the resource had accepted for the key.
         highest_fence: Option<u64>,
     },
 }
@@ -384,7 +445,9 @@ pub enum WriteOutcome {
 /// A cut in the network, drawn as a band.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Partition {
+    /// When the cut started, true ms.
     pub start_ms: u64,
+    /// When it ended, true ms (the horizon if it lasted).
     pub end_ms: u64,
     /// Node ids on each side.
     pub groups: Vec<Vec<NodeId>>,
@@ -395,6 +458,7 @@ pub struct Partition {
     ///
     /// [`Trace::events`]: crate::trace::Trace::events
     pub start_event: usize,
+    /// The event that ended it; `None` if it lasted to the horizon.
     pub end_event: Option<usize>,
 }
 
