@@ -471,3 +471,14 @@ fn search_reports_an_unusable_file_as_invalid_input() {
     assert_eq!(status(&output), 2);
     assert!(text(&output.stderr).starts_with("no/such/file.toml: cannot read the file"));
 }
+
+#[test]
+fn search_refuses_a_budget_it_cannot_keep() {
+    for args in [["--faults", "0"], ["--faults", "21"], ["--tries", "0"]] {
+        let mut all = vec!["search", "assets/scenarios/step8-cas-instead.toml"];
+        all.extend(args);
+        let output = locksim(&all);
+        assert_eq!(status(&output), 2, "{args:?}");
+        assert!(text(&output.stderr).contains(args[0]), "{args:?}");
+    }
+}

@@ -58,6 +58,11 @@ impl CourseView {
         }
     }
 
+    /// Whether step `n`'s answer has been revealed (presenter mode).
+    pub fn is_revealed(&self, n: usize) -> bool {
+        self.revealed.contains(&n)
+    }
+
     /// Reveals step `n`'s answer (presenter mode).
     pub fn reveal(&mut self, n: usize) {
         if !self.revealed.contains(&n) {

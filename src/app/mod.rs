@@ -208,7 +208,10 @@ impl LocksimApp {
 
         egui::Panel::top("nav").show(ui, |ui| {
             ui.add_space(4.0);
-            self.top_bar = shell::top_bar(ui, &mut self.progress, &mut self.help_open);
+            let course = &self.course;
+            self.top_bar = shell::top_bar(ui, &mut self.progress, &mut self.help_open, |n| {
+                course.is_revealed(n)
+            });
             ui.add_space(2.0);
         });
         let place = self.progress.place;

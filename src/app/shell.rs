@@ -14,7 +14,17 @@ use crate::course::progress::{Place, Progress};
 /// The items wrap onto more rows on a narrow window; the theme, presenter and help buttons
 /// sit at the right end of the last row, or of a row of their own when they do not fit
 /// there (on a window too narrow even for that, they wrap like the rest).
-pub fn top_bar(ui: &mut Ui, progress: &mut Progress, help: &mut bool) -> Vec<(String, Rect)> {
+///
+/// A step's number turns green or amber once the learner's first call on it is known, but in
+/// presenter mode only after `revealed(n)`: the class must not read the answer off the bar.
+pub fn top_bar(
+    ui: &mut Ui,
+    progress: &mut Progress,
+    help: &mut bool,
+    revealed: impl Fn(usize) -> bool,
+) -> Vec<(String, Rect)> {
+    let presenter = progress.presenter;
+    let told = |n: usize| !presenter || revealed(n);
     let mut items = Vec::new();
     // On a phone, tighter spacing keeps the course's pages on one row, and separators would
     // only start rows.
@@ -40,7 +50,7 @@ pub fn top_bar(ui: &mut Ui, progress: &mut Progress, help: &mut bool) -> Vec<(St
                         "Step {}: {}{}",
                         STEPS[n].number,
                         STEPS[n].title,
-                        call_note(progress, n)
+                        if told(n) { call_note(progress, n) } else { "" }
                     ),
                 ),
                 _ => (
@@ -50,6 +60,7 @@ pub fn top_bar(ui: &mut Ui, progress: &mut Progress, help: &mut bool) -> Vec<(St
             };
             let mut rich = RichText::new(&text);
             if let Place::Step(n) = place
+                && told(n)
                 && let Some((_, right)) = progress.first_call(n)
             {
                 // Steps already answered show how: green right first time, amber not.

@@ -89,11 +89,13 @@ pub struct CheckArgs {
 pub struct SearchArgs {
     /// The scenario file; its own faults stay, the search adds more.
     pub file: PathBuf,
-    /// At most this many added faults per schedule.
-    #[arg(long, value_name = "N", default_value_t = 3)]
-    pub faults: usize,
-    /// At most this many schedules to try.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    /// At most this many added faults per schedule (1 to 20).
+    #[arg(long, value_name = "N", default_value_t = 3,
+          value_parser = clap::value_parser!(u8).range(1..=20))]
+    pub faults: u8,
+    /// At most this many schedules to try (at least 1).
+    #[arg(long, value_name = "N", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub tries: u64,
     /// Seed of the search's own random choices (every run uses the file's seed).
     #[arg(long, value_name = "N", default_value_t = 0)]

@@ -1,29 +1,38 @@
 //! `locksim search FILE [--faults N] [--tries N] [--seed N] [--live] [--json]`: find a
 //! failure by drawing fault schedules, shrink it, tell it as steps, print it as a scenario.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
+use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use super::args::SearchArgs;
 use super::{Status, input, output};
 use crate::checker::Kind;
 use crate::scenario::{self, Fault, Scenario};
-use crate::search::{self, Goal, Options, Outcome, narrate};
+use crate::search::{Goal, Options, Outcome, narrate, search_until};
 use crate::text::{fmt_count, printable};
 
 /// The line before the minimal scenario's TOML: everything after it is the file.
 pub const TOML_HEADING: &str = "The smallest failing scenario (save it and `locksim run` it):";
 
+/// How often a search says how far it is when stderr is not a terminal.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
 /// Searches, then prints the story and the minimal scenario (or the JSON document). Exit 1
-/// when a failing run was found, 0 when none was within the budget.
+/// when a failing run was found, 0 when none was within the budget, 130 when Ctrl-C stopped
+/// it first (after saying how many schedules it had tried). A progress bar on stderr, or a
+/// plain line every few seconds when stderr is not a terminal.
 pub fn search(args: &SearchArgs, out: &mut impl Write) -> io::Result<Status> {
     let scenario = match input::load(&args.file) {
         Ok(s) => s,
         Err(e) => return Ok(super::invalid(&e)),
     };
     let options = Options {
-        faults: args.faults,
+        faults: usize::from(args.faults),
         tries: args.tries,
         seed: args.seed,
         goal: if args.live {
@@ -32,11 +41,38 @@ pub fn search(args: &SearchArgs, out: &mut impl Write) -> io::Result<Status> {
             Goal::Unsafe
         },
     };
-    let outcome = search::search(&scenario, &options);
+    let bar = ProgressBar::new(args.tries);
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} schedules  {eta} left") {
+        bar.set_style(style);
+    }
+    let plain = !io::stderr().is_terminal();
+    let mut next_line = PROGRESS_EVERY;
+    // Ctrl-C is honoured between schedules; setting the handler fails only if one is set.
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    let outcome = search_until(&scenario, &options, |tried| {
+        bar.set_position(tried);
+        if plain && bar.elapsed() >= next_line {
+            next_line = bar.elapsed() + PROGRESS_EVERY;
+            let _ = writeln!(
+                io::stderr(),
+                "search: {} of {} schedules, {} s",
+                fmt_count(tried),
+                fmt_count(args.tries),
+                bar.elapsed().as_secs()
+            );
+        }
+        !stop.load(Ordering::SeqCst)
+    });
+    bar.finish_and_clear();
     if args.json {
         output::write_json(out, &SearchJson::new(&outcome))?;
     } else {
         write_text(out, &scenario, &options, &outcome)?;
+    }
+    if outcome.interrupted {
+        return Ok(Status::Interrupted);
     }
     Ok(Status::of(outcome.found.is_none()))
 }
@@ -47,14 +83,14 @@ fn write_text(
     options: &Options,
     outcome: &Outcome,
 ) -> io::Result<()> {
-    let failure = match options.goal {
-        Goal::Unsafe => "unsafe",
-        Goal::NotLive => "not live",
+    let (failure, a_failure) = match options.goal {
+        Goal::Unsafe => ("unsafe", "an unsafe"),
+        Goal::NotLive => ("not live", "a not-live"),
     };
     writeln!(out, "{}", printable(&scenario.name, false))?;
     writeln!(
         out,
-        "Searching for an {failure} run: up to {} faults per schedule, {} schedules, search \
+        "Searching for {a_failure} run: up to {} faults per schedule, {} schedules, search \
          seed {}; every run uses the file's seed {}.",
         options.faults,
         fmt_count(options.tries),
@@ -63,11 +99,19 @@ fn write_text(
     )?;
     writeln!(out)?;
     let Some(found) = &outcome.found else {
-        writeln!(
-            out,
-            "None found in {} schedules — evidence, not proof.",
-            fmt_count(outcome.tries)
-        )?;
+        if outcome.interrupted {
+            writeln!(
+                out,
+                "Stopped by Ctrl-C after {} schedules: none found so far.",
+                fmt_count(outcome.tries)
+            )?;
+        } else {
+            writeln!(
+                out,
+                "None found in {} schedules — evidence, not proof.",
+                fmt_count(outcome.tries)
+            )?;
+        }
         return Ok(());
     };
     if outcome.tries == 0 {
@@ -78,7 +122,7 @@ fn write_text(
     } else {
         writeln!(
             out,
-            "Found an {failure} run at schedule {} ({} faults), shrunk in {} runs to {} ({}).",
+            "Found {a_failure} run at schedule {} ({} faults), shrunk in {} runs to {} ({}).",
             fmt_count(outcome.tries),
             found.drawn,
             fmt_count(found.shrink_runs),
@@ -110,6 +154,8 @@ struct SearchJson<'a> {
     found: bool,
     /// Schedules drawn and run.
     tries: u64,
+    /// Whether Ctrl-C stopped the search before its budget ran out.
+    interrupted: bool,
     /// The added faults of the shrunk counterexample, as `[[fault]]` tables.
     faults: &'a [Fault],
     /// The kinds of violation its run shows, in the checker's order.
@@ -126,6 +172,7 @@ impl<'a> SearchJson<'a> {
             None => SearchJson {
                 found: false,
                 tries: outcome.tries,
+                interrupted: outcome.interrupted,
                 faults: &[],
                 kinds: Vec::new(),
                 narration: Vec::new(),
@@ -134,6 +181,7 @@ impl<'a> SearchJson<'a> {
             Some(found) => SearchJson {
                 found: true,
                 tries: outcome.tries,
+                interrupted: false,
                 faults: &found.faults,
                 kinds: Kind::ALL
                     .into_iter()

@@ -86,6 +86,9 @@ pub struct Outcome {
     pub tries: u64,
     /// The shrunk counterexample, if a run failed within the budget.
     pub found: Option<Counterexample>,
+    /// Whether the caller stopped the search before its budget ran out (see
+    /// [`search_until`]); `tries` then counts the schedules run before it stopped.
+    pub interrupted: bool,
 }
 
 /// Says whether a schedule added to the scenario fails.
@@ -132,22 +135,40 @@ impl<'s> Judge<'s> {
 /// Searches `scenario` for a failing fault schedule within `options`' budget and shrinks the
 /// first one found. Deterministic: the same scenario and options give the same outcome.
 pub fn search(scenario: &Scenario, options: &Options) -> Outcome {
+    search_until(scenario, options, |_| true)
+}
+
+/// [`search`], asking `go_on` before each schedule with the number of schedules run so far;
+/// it stops, with [`Outcome::interrupted`] set, the first time `go_on` says no. A front end
+/// shows progress and honours a cancel from there (a run is bounded by the engine's event
+/// budget, so `go_on` is asked often).
+pub fn search_until(
+    scenario: &Scenario,
+    options: &Options,
+    mut go_on: impl FnMut(u64) -> bool,
+) -> Outcome {
     let judge = Judge::new(scenario, options.goal);
+    let none = |tries, interrupted| Outcome {
+        tries,
+        found: None,
+        interrupted,
+    };
     if judge.fails(&[]) {
         return Outcome {
             tries: 0,
             found: Some(counterexample(&judge, Vec::new(), 0, 0)),
+            interrupted: false,
         };
     }
     if options.faults == 0 {
-        return Outcome {
-            tries: 0,
-            found: None,
-        };
+        return none(0, false);
     }
     let strategy = Space::of(scenario).schedules(options.faults);
     let mut runner = runner(options.seed);
     for tries in 1..=options.tries {
+        if !go_on(tries - 1) {
+            return none(tries - 1, true);
+        }
         let Ok(mut tree) = strategy.new_tree(&mut runner) else {
             continue;
         };
@@ -157,13 +178,11 @@ pub fn search(scenario: &Scenario, options: &Options) -> Outcome {
             return Outcome {
                 tries,
                 found: Some(counterexample(&judge, faults, drawn.len(), shrink_runs)),
+                interrupted: false,
             };
         }
     }
-    Outcome {
-        tries: options.tries,
-        found: None,
-    }
+    none(options.tries, false)
 }
 
 /// proptest's runner with its ChaCha generator seeded from `seed` alone. Only the generator
@@ -183,11 +202,12 @@ fn counterexample(
 ) -> Counterexample {
     let mut faults = faults;
     faults.sort_by_key(|f| f.at_ms);
-    // The file's `[expect]` and description were written for its own faults, not for the
-    // ones found.
+    // The file's name, `[expect]` and description were written for its own faults, not for
+    // the ones found.
     let setup = judge.with(&faults);
     let scenario = Scenario {
         expect: None,
+        name: format!("{} — a failure locksim search found", setup.name),
         description: format!(
             "Found by locksim search: the setup of \"{}\" with the faults below, the smallest \
              schedule that still fails.",

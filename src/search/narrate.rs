@@ -13,12 +13,17 @@ use crate::text::fmt_ms;
 use crate::trace::{Event, EventKind, LetGoReason};
 use crate::view::wording::{Labels, and_more, node_label};
 
+/// At most this many event steps are told; the rest of a long run is counted in one line.
+pub const MAX_EVENT_STEPS: usize = 40;
+
 /// The run's story as numbered lines ("1. at 12 ms, A: acquired 'lock' as A#1 (lease
 /// 10 000 ms)"), ending with each violation the checker kept and a count of the rest.
 /// The same sentence on several nodes at one instant (every Redlock node restarting) makes one
-/// step naming them all.
+/// step naming them all. The story stops at the last violation the checker kept (what came
+/// after cannot have caused it) and tells at most [`MAX_EVENT_STEPS`] events.
 pub fn narrate(scenario: &Scenario, run: &Run) -> Vec<String> {
     let trace = &run.trace;
+    let last_violation = run.verdict.violations.iter().map(|v| v.at_ms).max();
     let labels = Labels::new(trace);
     let lease = scenario
         .lock
@@ -26,7 +31,12 @@ pub fn narrate(scenario: &Scenario, run: &Run) -> Vec<String> {
         .has_lease()
         .then_some(scenario.lock.ttl_ms);
     let mut steps: Vec<Step> = Vec::new();
-    for event in trace.events.iter().filter(|e| tells(e)) {
+    let told = trace
+        .events
+        .iter()
+        .filter(|e| last_violation.is_none_or(|t| e.at_ms <= t))
+        .filter(|e| tells(e));
+    for event in told {
         let mut what = labels.describe(event);
         what.push_str(&remark(event, lease));
         let node = node_label(trace, event).to_string();
@@ -47,8 +57,14 @@ pub fn narrate(scenario: &Scenario, run: &Run) -> Vec<String> {
     }
     let mut lines: Vec<String> = steps
         .iter()
+        .take(MAX_EVENT_STEPS)
         .map(|s| format!("at {}, {}: {}", fmt_ms(s.at_ms), s.nodes.join(", "), s.what))
         .collect();
+    if let Some(more) = steps.len().checked_sub(MAX_EVENT_STEPS).filter(|&n| n > 0) {
+        lines.push(format!(
+            "… and {more} more steps like these (`locksim run` the scenario to see them all)"
+        ));
+    }
     let verdict = &run.verdict;
     lines.extend(
         verdict
@@ -109,5 +125,44 @@ fn remark(event: &Event, lease: Option<u64>) -> String {
             format!(" — at least its whole lease ({})", fmt_ms(ttl))
         }
         _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::library::{COURSE, INCIDENTS};
+
+    #[test]
+    fn the_story_ends_at_the_last_violation_and_is_bounded() {
+        let mut left_out = 0;
+        for (file, text) in COURSE.iter().chain(INCIDENTS) {
+            let scenario = crate::scenario::parse(text).expect("valid");
+            let run = crate::run(&scenario, scenario.seed);
+            let Some(last) = run.verdict.violations.iter().map(|v| v.at_ms).max() else {
+                continue;
+            };
+            left_out += run
+                .trace
+                .events
+                .iter()
+                .filter(|e| e.at_ms > last && tells(e))
+                .count();
+            let story = narrate(&scenario, &run);
+            let kept = run.verdict.violations.len() + run.verdict.more.len();
+            assert!(story.len() - kept <= MAX_EVENT_STEPS + 1, "{file}");
+            for line in &story[..story.len() - kept] {
+                let at = line
+                    .split_once(". at ")
+                    .and_then(|(_, rest)| rest.split_once(" ms,"))
+                    .map(|(t, _)| t.replace(' ', ""))
+                    .and_then(|t| t.parse::<u64>().ok());
+                assert!(at.is_none_or(|t| t <= last), "{file}: {line}");
+            }
+        }
+        assert!(
+            left_out > 0,
+            "some shipped run goes on after its last violation"
+        );
     }
 }
