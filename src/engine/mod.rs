@@ -438,13 +438,7 @@ impl<'a> Sim<'a> {
     ) {
         let mut out = std::mem::take(&mut self.outbox);
         let node = &self.nodes[w.index()];
-        let cx = Ctx {
-            now: self.now,
-            clock: &node.clock,
-            sc: self.sc,
-            layout: self.layout,
-            paused: node.paused,
-        };
+        let cx = Ctx::of(self.now, &node.clock, node.paused, self.sc, self.layout);
         handler(&mut self.workers[w.index()], &cx, &mut out);
         self.apply_outbox(w, &mut out);
         self.outbox = out;
@@ -461,13 +455,7 @@ impl<'a> Sim<'a> {
         };
         let mut out = std::mem::take(&mut self.outbox);
         let node = &self.nodes[id.index()];
-        let cx = Ctx {
-            now: self.now,
-            clock: &node.clock,
-            sc: self.sc,
-            layout: self.layout,
-            paused: node.paused,
-        };
+        let cx = Ctx::of(self.now, &node.clock, node.paused, self.sc, self.layout);
         handler(&mut self.stores[ix.index()], &cx, &mut out);
         self.apply_outbox(id, &mut out);
         self.outbox = out;

@@ -95,7 +95,18 @@ pub struct Ctx<'a> {
     pub paused: bool,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// What a handler of a node with `clock` sees at true time `now` (simulated ms).
+    pub fn of(now: u64, clock: &'a Clock, paused: bool, sc: &'a Scenario, layout: Layout) -> Self {
+        Ctx {
+            now,
+            clock,
+            sc,
+            layout,
+            paused,
+        }
+    }
+
     /// The node's wall-clock reading now, local ms.
     pub fn wall(&self) -> i64 {
         self.clock.wall(self.now)

@@ -28,13 +28,7 @@ pub fn layout(sc: &Scenario) -> Layout {
 
 /// A context at true time `now` for a node with `clock`.
 pub fn ctx<'a>(sc: &'a Scenario, clock: &'a Clock, now: u64) -> Ctx<'a> {
-    Ctx {
-        now,
-        clock,
-        sc,
-        layout: layout(sc),
-        paused: false,
-    }
+    Ctx::of(now, clock, false, sc, layout(sc))
 }
 
 /// A command in a few words: `2 <- acquire A#1`, `record Granted`, `timer Retry in 50`,

@@ -9,7 +9,7 @@ use super::super::clock::Clock;
 use super::super::layout::StoreIx;
 use super::super::msg::{AcquireAnswer, Msg};
 use super::super::outbox::Outbox;
-use super::super::testkit::{ctx, scenario, shown};
+use super::super::testkit::{ctx, layout, scenario, shown};
 use super::state::{Attempt, Hold, Op, OpKind, State, Step};
 use super::{Notice, Worker};
 use crate::trace::{KeyId, NodeId, Refusal, Token};
@@ -643,10 +643,7 @@ fn transitions() {
 fn a_paused_worker_does_not_start_its_work_clock() {
     let sc = scenario("", SINGLE, "");
     let clock = Clock::default();
-    let cx = super::super::outbox::Ctx {
-        paused: true,
-        ..ctx(&sc, &clock, NOW)
-    };
+    let cx = super::super::outbox::Ctx::of(NOW, &clock, true, &sc, layout(&sc));
     let mut w = Worker::new(
         NodeId::new(0),
         KeyId::new(0),
