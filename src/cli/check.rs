@@ -214,8 +214,8 @@ mod tests {
         let mut tally = four_runs();
         let mut cut = verdict(true, &[]);
         cut.cut_short_at_ms = Some(1_311_968);
-        tally.add(9, 10_430_275, &cut);
-        tally.add(10, 10_000_000, &cut);
+        tally.add(9, 10_430_275, &cut, &Default::default());
+        tally.add(10, 10_000_000, &cut, &Default::default());
         let text = table(&tally);
         assert!(
             text.starts_with(

@@ -3,6 +3,7 @@
 //! one thread ([`Sweep`], the app's "Across seeds" panel, which also compares the rungs of the
 //! design ladder) or on every core ([`on_threads`], `locksim check`).
 
+mod latency;
 mod slices;
 mod summary;
 mod tally;

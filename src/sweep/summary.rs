@@ -94,7 +94,7 @@ mod tests {
     fn percentages_never_round_a_failure_away() {
         let mut t = Tally::default();
         for seed in 0..1_000 {
-            t.add(seed, 1, &verdict(true, &[]));
+            t.add(seed, 1, &verdict(true, &[]), &Default::default());
         }
         assert_eq!(percent(&t, 0), "0 %");
         assert_eq!(percent(&t, 3), "0.3 %");
