@@ -28,7 +28,7 @@ pub mod trace;
 pub mod view;
 pub mod violation;
 
-pub use run::{Run, run};
+pub use run::{Run, run, run_priced};
 
 #[cfg(feature = "gui")]
 pub mod app;

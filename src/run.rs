@@ -1,7 +1,7 @@
 //! One way to run: a scenario and a seed in; the engine's trace and the checker's verdict out.
 //! The CLI, the app, the course, the sweeps and the tests all run scenarios through [`run`].
 
-use crate::checker::{self, Verdict};
+use crate::checker::{self, Price, Verdict};
 use crate::scenario::Scenario;
 use crate::trace::Trace;
 use crate::{engine, violation::Kind};
@@ -54,4 +54,12 @@ pub fn run(scenario: &Scenario, seed: u64) -> Run {
     let trace = engine::run(scenario, seed);
     let verdict = checker::check(scenario, &trace);
     Run { trace, verdict }
+}
+
+/// [`run`], and what the lock cost in that run ([`checker::judge`]): for the sweeps, which
+/// count the price of each rung beside its violations.
+pub fn run_priced(scenario: &Scenario, seed: u64) -> (Run, Price) {
+    let trace = engine::run(scenario, seed);
+    let (verdict, price) = checker::judge(scenario, &trace);
+    (Run { trace, verdict }, price)
 }

@@ -164,6 +164,21 @@ fn check_json_counts_every_run_and_kind() {
         );
         assert!(count["first_seed"].is_u64() || count["first_seed"].is_null());
     }
+    // The price follows the counts: acquire latency, throughput, availability.
+    let p50 = doc["latency_ms"]["p50"].as_u64().expect("p50 is ms");
+    let p99 = doc["latency_ms"]["p99"].as_u64().expect("p99 is ms");
+    assert!(p50 <= p99, "{doc}");
+    assert!(doc["throughput_per_s"].as_f64().is_some_and(|x| x > 0.0));
+    assert!(
+        doc["availability"]
+            .as_f64()
+            .is_some_and(|x| (0.0..=1.0).contains(&x))
+    );
+    let raw = text(&out.stdout);
+    let at = |field: &str| raw.find(&format!("\"{field}\"")).expect(field);
+    assert!(at("kinds") < at("latency_ms"));
+    assert!(at("latency_ms") < at("throughput_per_s"));
+    assert!(at("throughput_per_s") < at("availability"));
     // stderr is a pipe here, so the progress bar must not draw.
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
 }

@@ -457,3 +457,30 @@ fn the_legend_says_attempt_ids_are_not_fencing_tokens() {
     choose_and_watch(&mut h, n, right_of(n));
     assert!(shows(&h, locksim::app::timeline::ATTEMPT_NOTE));
 }
+
+#[test]
+fn across_seeds_shows_each_rungs_cost_beside_its_safety_even_on_a_phone() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    click(&mut h, "Across seeds");
+    click(&mut h, "100");
+    h.get_all_by_label("Run").last().unwrap().click();
+    let mut frames = 0;
+    while !shows_exactly(&h, "100 seeds") && frames < 2_000 {
+        h.run_steps(10);
+        frames += 10;
+    }
+    assert!(shows_exactly(&h, "100 seeds"), "the sweep ended");
+    for width in [WINDOW[0], 320.0] {
+        h.set_size(egui::vec2(width, WINDOW[1]));
+        settle(&mut h);
+        for heading in [
+            "Safety vs cost",
+            "acquire p50 / p99",
+            "sections/s",
+            "available",
+        ] {
+            assert!(shows(&h, heading), "{heading} at {width} points");
+        }
+    }
+}

@@ -1,6 +1,6 @@
 //! "Across seeds": how often each kind of violation happens over many runs of the current
 //! setup, and of the same setup on every rung of the design ladder — "usually exclusive" as a
-//! number.
+//! number — and beside it what each rung's lock cost: safety vs cost.
 //!
 //! The runs happen on the UI thread, a bounded amount per frame ([`Sweep::advance`]); the
 //! sweep, its counts and its wording are in [`crate::sweep`], this module only draws them.
@@ -11,7 +11,7 @@ use egui_plot::{Bar, BarChart, Plot};
 use super::style;
 use crate::checker::Kind;
 use crate::scenario::Scenario;
-use crate::sweep::{EVENTS_PER_FRAME, Row, Sweep, Tally, ladder_line, percent};
+use crate::sweep::{EVENTS_PER_FRAME, Row, Sweep, Tally, ladder_line, percent, price_cells};
 use crate::text::fmt_count;
 
 /// The sweep sizes offered.
@@ -91,7 +91,10 @@ impl AcrossSeeds {
         ui.add_space(4.0);
         ui.label(ladder_line(sweep.rows()));
         chart(ui, sweep.rows());
-        table(ui, sweep.rows())
+        let open = table(ui, sweep.rows());
+        ui.add_space(8.0);
+        cost_table(ui, sweep.rows());
+        open
     }
 
     /// Runs this frame's share of the sweep.
@@ -332,6 +335,47 @@ fn table(ui: &mut Ui, rows: &[Row]) -> Option<Scenario> {
             }
         });
     open
+}
+
+/// Safety vs cost: per row, the share of safe runs beside what the lock cost — acquire
+/// latency, critical sections per second, availability ([`crate::checker::Price`]). Scrolls
+/// sideways when the window is narrower than the table.
+fn cost_table(ui: &mut Ui, rows: &[Row]) {
+    ui.label(RichText::new("Safety vs cost").strong());
+    ui.label(
+        RichText::new(
+            "What each rung's lock cost: how long a worker waited from its first request to \
+             the lock (median / 99th percentile), critical sections done per simulated \
+             second, and the share of time no running worker waited on a lock nobody running \
+             held.",
+        )
+        .small(),
+    );
+    egui::ScrollArea::horizontal()
+        .id_salt("across_seeds_cost")
+        .show(ui, |ui| {
+            egui::Grid::new("across_seeds_cost_table")
+                .striped(true)
+                .num_columns(5)
+                .show(ui, |ui| {
+                    for heading in ["", "safe", "acquire p50 / p99", "sections/s", "available"] {
+                        ui.label(RichText::new(heading).strong());
+                    }
+                    ui.end_row();
+                    for row in rows {
+                        ui.label(&row.label);
+                        if row.scenario.is_err() {
+                            ui.label(RichText::new("cannot run").weak());
+                        } else {
+                            ui.label(percent(&row.tally, row.tally.safe()));
+                            for cell in price_cells(&row.tally) {
+                                ui.label(cell);
+                            }
+                        }
+                        ui.end_row();
+                    }
+                });
+        });
 }
 
 #[cfg(test)]

@@ -113,6 +113,8 @@ pub(super) struct Wait {
     /// A token of the same key the worker believed it held when the wait began: a nested
     /// acquire, waiting on itself unless the lock is reentrant.
     pub held: Option<u32>,
+    /// Whether it ended in `Acquired` (otherwise the horizon cut it).
+    pub acquired: bool,
 }
 
 /// Fault state and beliefs of one node while the pass runs; at the end, its state at the horizon.
@@ -612,6 +614,7 @@ impl Gatherer {
                         start_ms,
                         end_ms: now,
                         held,
+                        acquired: true,
                     });
                 }
                 // A nested acquire that came through is no longer waiting on itself.
@@ -775,6 +778,7 @@ impl Gatherer {
                     start_ms,
                     end_ms: until.max(start_ms),
                     held,
+                    acquired: false,
                 });
             }
             let open = [n.paused_since, n.crashed_since, n.stalled_since];
@@ -822,7 +826,7 @@ impl Gatherer {
 }
 
 /// `[start, end)` stretches sorted and merged where they overlap or touch.
-fn merged(mut spans: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
+pub(super) fn merged(mut spans: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
     spans.sort_unstable();
     let mut out: Vec<(u64, u64)> = Vec::with_capacity(spans.len());
     for (s, e) in spans {

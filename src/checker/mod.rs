@@ -10,6 +10,7 @@ mod facts;
 mod grants;
 mod liveness;
 mod overlap;
+mod price;
 mod writes;
 
 use std::cmp::Ordering;
@@ -18,6 +19,7 @@ use std::collections::BinaryHeap;
 use serde::Serialize;
 
 pub use crate::violation::Kind;
+pub use price::{Price, nearest_rank};
 
 use crate::scenario::{ResourceMode, Scenario};
 use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, Token, Trace};
@@ -201,6 +203,13 @@ impl Verdict {
 /// read from the trace. A run cut short by the engine's event budget is judged only up to the
 /// cut ([`Trace::simulated_until_ms`]). Never panics, whatever the trace holds.
 pub fn check(scenario: &Scenario, trace: &Trace) -> Verdict {
+    judge(scenario, trace).0
+}
+
+/// Checks a trace as [`check`] does, and measures what the lock cost in it ([`Price`]) from
+/// the same facts. The price stays beside the verdict, not in it: a verdict says what went
+/// wrong, and its JSON is what `run --json` prints and the determinism hashes pin.
+pub fn judge(scenario: &Scenario, trace: &Trace) -> (Verdict, Price) {
     let facts = facts::Facts::gather(trace);
     let grants = grants::Grants::compute(trace, &facts);
     let mut violations = Found::default();
@@ -219,14 +228,17 @@ pub fn check(scenario: &Scenario, trace: &Trace) -> Verdict {
         &mut violations,
     );
     let (violations, more) = violations.finish();
-    Verdict {
+    let work = Work::of(trace);
+    let price = Price::of(trace, &facts, &work);
+    let verdict = Verdict {
         safe: !violations.iter().any(|v| v.kind.breaks_safety()),
         live: !violations.iter().any(|v| v.kind.breaks_liveness()),
         violations,
         cut_short_at_ms: trace.cut_short_at_ms,
         more,
-        work: Work::of(trace),
-    }
+        work,
+    };
+    (verdict, price)
 }
 
 /// Calls `found(earlier, later)` once for every two items of `items` (sorted by key, then

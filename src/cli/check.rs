@@ -13,7 +13,7 @@ use super::{Status, input, output};
 use crate::checker::Kind;
 use crate::engine;
 use crate::sweep::{self, Tally};
-use crate::text::{fmt_ms, printable};
+use crate::text::{fmt_count, fmt_ms, printable};
 
 /// Runs the scenario once per seed and reports how often each kind of violation appeared.
 pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
@@ -127,8 +127,8 @@ impl ProgressLines {
 }
 
 /// The table: first a warning if runs were cut short; per kind, how many runs reported it
-/// and the first seed that did; then how many runs were safe and live; then the command
-/// that replays the first bad run.
+/// and the first seed that did; then how many runs were safe and live; then what the lock
+/// cost ([`price_line`]); then the command that replays the first bad run.
 fn write_table(tally: &Tally, out: &mut impl Write, file: &Path) -> io::Result<()> {
     let percent = |n: u64| 100.0 * n as f64 / tally.runs().max(1) as f64;
     if let Some((seed, at)) = tally.first_cut() {
@@ -177,6 +177,9 @@ fn write_table(tally: &Tally, out: &mut impl Write, file: &Path) -> io::Result<(
             percent(n)
         )?;
     }
+    if tally.runs() > 0 {
+        writeln!(out, "\n  {}", price_line(tally))?;
+    }
     if let Some(seed) = tally.first_failing() {
         writeln!(
             out,
@@ -185,6 +188,29 @@ fn write_table(tally: &Tally, out: &mut impl Write, file: &Path) -> io::Result<(
         )?;
     }
     Ok(())
+}
+
+/// What the lock cost over the runs, in one line: acquire latency percentiles over every
+/// acquisition, then critical sections per simulated second and availability, each the mean
+/// of the runs' (see [`crate::checker::Price`] for the definitions).
+fn price_line(tally: &Tally) -> String {
+    let latency = match (
+        tally.latency_percentile_ms(50),
+        tally.latency_percentile_ms(99),
+    ) {
+        (Some(p50), Some(p99)) => format!(
+            "acquire p50 {}, p99 {} ({} acquisitions)",
+            fmt_ms(p50),
+            fmt_ms(p99),
+            fmt_count(tally.acquisitions())
+        ),
+        _ => "no acquisition came through".to_string(),
+    };
+    format!(
+        "price: {latency} · {:.3} sections/s · lock available {:.2} % of the time",
+        tally.throughput_per_s(),
+        100.0 * tally.availability()
+    )
 }
 
 #[cfg(test)]
@@ -210,12 +236,36 @@ mod tests {
     }
 
     #[test]
+    fn the_price_follows_the_safe_and_live_runs() {
+        let mut tally = Tally::default();
+        let price = crate::checker::Price {
+            latencies_ms: vec![4, 2_010],
+            throughput_per_s: 0.5,
+            availability: 0.971,
+        };
+        tally.add(1, 10, &verdict(true, &[]), &price);
+        assert!(
+            table(&tally).ends_with(
+                "  live runs              1  100.0%\n\n  price: acquire p50 4 ms, p99 1 984 ms (2 \
+                 acquisitions) · 0.500 sections/s · lock available 97.10 % of the time\n"
+            ),
+            "{}",
+            table(&tally)
+        );
+        let none = table(&four_runs());
+        assert!(
+            none.contains("price: no acquisition came through · 0.000 sections/s"),
+            "{none}"
+        );
+    }
+
+    #[test]
     fn runs_cut_short_are_named_first() {
         let mut tally = four_runs();
         let mut cut = verdict(true, &[]);
         cut.cut_short_at_ms = Some(1_311_968);
-        tally.add(9, 10_430_275, &cut);
-        tally.add(10, 10_000_000, &cut);
+        tally.add(9, 10_430_275, &cut, &Default::default());
+        tally.add(10, 10_000_000, &cut, &Default::default());
         let text = table(&tally);
         assert!(
             text.starts_with(

@@ -3,6 +3,7 @@
 //! one thread ([`Sweep`], the app's "Across seeds" panel, which also compares the rungs of the
 //! design ladder) or on every core ([`on_threads`], `locksim check`).
 
+mod latency;
 mod slices;
 mod summary;
 mod tally;
@@ -13,7 +14,7 @@ mod parallel;
 #[cfg(not(target_arch = "wasm32"))]
 pub use parallel::on_threads;
 pub use slices::{EVENTS_PER_FRAME, Row, Sweep};
-pub use summary::{ladder_line, percent};
+pub use summary::{ladder_line, percent, price_cells};
 pub use tally::Tally;
 #[cfg(test)]
 pub(crate) use tally::tests::four_runs;

@@ -10,7 +10,7 @@ use rayon::ThreadPool;
 use rayon::prelude::*;
 
 use super::Tally;
-use crate::checker::Verdict;
+use crate::checker::{Price, Verdict};
 use crate::scenario::Scenario;
 
 /// How many recorded events one chunk of a sweep should hold per thread: between chunks the
@@ -48,17 +48,17 @@ pub fn on_threads(
             break;
         }
         let end = next.saturating_add(chunk - 1).min(last);
-        let verdicts: Vec<(u64, Verdict)> = pool.install(|| {
+        let verdicts: Vec<(u64, Verdict, Price)> = pool.install(|| {
             (next..=end)
                 .into_par_iter()
                 .map(|seed| {
-                    let run = crate::run(scenario, seed);
-                    (run.events(), run.verdict)
+                    let (run, price) = crate::run_priced(scenario, seed);
+                    (run.events(), run.verdict, price)
                 })
                 .collect()
         });
-        for (seed, (events, verdict)) in (next..=end).zip(&verdicts) {
-            tally.add(seed, *events, verdict);
+        for (seed, (events, verdict, price)) in (next..=end).zip(&verdicts) {
+            tally.add(seed, *events, verdict, price);
         }
         after_chunk(&tally);
         let mean_events = (tally.events() / tally.runs()).max(1);
@@ -87,8 +87,8 @@ mod tests {
         let scenario = crate::scenario::parse(&text).unwrap();
         let mut sequential = Tally::default();
         for seed in 10..=209 {
-            let run = crate::run(&scenario, seed);
-            sequential.add(seed, run.events(), &run.verdict);
+            let (run, price) = crate::run_priced(&scenario, seed);
+            sequential.add(seed, run.events(), &run.verdict, &price);
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(3)

@@ -1,9 +1,10 @@
 //! A sweep's results in words, for the app's "Across seeds" panel: shares of runs that never
-//! round a failure away, and the rungs of the ladder compared in a sentence.
+//! round a failure away, the rungs of the ladder compared in a sentence, and what each rung's
+//! lock cost.
 
 use super::{Row, Tally};
 use crate::checker::Kind;
-use crate::text::fmt_count;
+use crate::text::{fmt_count, fmt_ms};
 
 /// `n` of the tally's runs as "37 %", with a decimal below 10 % so a rare failure never reads
 /// as 0.
@@ -55,6 +56,30 @@ pub fn ladder_line(rows: &[Row]) -> String {
     parts.join("; ")
 }
 
+/// What the lock cost over a tally's runs, as the panel's "safety vs cost" table shows it:
+/// acquire latency p50 / p99 (e.g. "4 / 2 010 ms"), critical sections per simulated second
+/// ("0.83"), and the share of time the lock was available ("99.8 %", rounded down so a
+/// loss never reads as 100 %). Dashes when there are no runs, or no acquisition came through.
+pub fn price_cells(tally: &Tally) -> [String; 3] {
+    const NONE: &str = "—";
+    if tally.runs() == 0 {
+        return [NONE; 3].map(String::from);
+    }
+    let latency = match (
+        tally.latency_percentile_ms(50),
+        tally.latency_percentile_ms(99),
+    ) {
+        (Some(p50), Some(p99)) => format!("{} / {}", fmt_count(p50), fmt_ms(p99)),
+        _ => NONE.to_string(),
+    };
+    let available = (tally.availability() * 1_000.0).floor() / 10.0;
+    [
+        latency,
+        format!("{:.2}", tally.throughput_per_s()),
+        format!("{available:.1} %"),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,10 +116,30 @@ mod tests {
     }
 
     #[test]
+    fn the_price_in_cells() {
+        assert_eq!(price_cells(&Tally::default()), ["—", "—", "—"]);
+        let mut t = Tally::default();
+        let price = crate::checker::Price {
+            latencies_ms: vec![4, 5, 2_010],
+            throughput_per_s: 0.8333,
+            availability: 0.99965,
+        };
+        t.add(1, 1, &verdict(true, &[]), &price);
+        assert_eq!(price_cells(&t), ["5 / 1 984 ms", "0.83", "99.9 %"]);
+        let none = crate::checker::Price {
+            availability: 1.0,
+            ..Default::default()
+        };
+        let mut idle = Tally::default();
+        idle.add(1, 1, &verdict(true, &[]), &none);
+        assert_eq!(price_cells(&idle), ["—", "0.00", "100.0 %"]);
+    }
+
+    #[test]
     fn percentages_never_round_a_failure_away() {
         let mut t = Tally::default();
         for seed in 0..1_000 {
-            t.add(seed, 1, &verdict(true, &[]));
+            t.add(seed, 1, &verdict(true, &[]), &Default::default());
         }
         assert_eq!(percent(&t, 0), "0 %");
         assert_eq!(percent(&t, 3), "0.3 %");
