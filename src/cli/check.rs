@@ -132,15 +132,15 @@ impl ProgressLines {
 fn write_table(tally: &Tally, out: &mut impl Write, file: &Path) -> io::Result<()> {
     let percent = |n: u64| 100.0 * n as f64 / tally.runs().max(1) as f64;
     if let Some((seed, at)) = tally.first_cut() {
-        let budget = fmt_ms(engine::MAX_STEPS);
+        let budget = fmt_count(engine::MAX_STEPS);
         writeln!(
             out,
-            "CUT SHORT: {} of {} runs hit the engine's budget of {} events before the \
+            "CUT SHORT: {} of {} runs hit the engine's budget of {} steps before the \
              horizon (seed {seed} stopped at {}). Nothing after the cut was simulated: \
              those runs are judged only up to where they stopped.\n  replay: {}\n",
             tally.cut_short(),
             tally.runs(),
-            budget.trim_end_matches(" ms"),
+            budget,
             fmt_ms(at),
             output::reproduce(file, seed),
         )?;
@@ -269,7 +269,7 @@ mod tests {
         let text = table(&tally);
         assert!(
             text.starts_with(
-                "CUT SHORT: 2 of 6 runs hit the engine's budget of 500 000 events before the \
+                "CUT SHORT: 2 of 6 runs hit the engine's budget of 500 000 steps before the \
                  horizon (seed 9 stopped at 1 311 968 ms). Nothing after the cut was simulated: \
                  those runs are judged only up to where they stopped.\n  replay: locksim run \
                  s.toml --seed 9\n\n"

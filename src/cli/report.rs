@@ -287,7 +287,7 @@ mod tests {
         );
         assert!(
             text.ends_with(
-                "\n\nCut short: the engine's budget of 500 000 events ran out at 12 345 ms. \
+                "\n\nCut short: the engine's budget of 500 000 steps ran out at 12 345 ms. \
                  Nothing after that was simulated, so liveness is judged only up to 12 345 ms.\n"
             ),
             "{text}"

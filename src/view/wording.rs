@@ -18,13 +18,14 @@ use crate::trace::{
     Trace,
 };
 
-/// The sentence every front end shows for a run the engine's event budget cut short at
-/// `at_ms` (true ms, see [`crate::trace::Trace::cut_short_at_ms`]).
+/// The sentence every front end shows for a run the engine's budget cut short at `at_ms`
+/// (true ms, see [`crate::trace::Trace::cut_short_at_ms`]). The budget counts the engine's
+/// steps (each handles one queued message, timer or fault and may record several events), so
+/// the sentence says steps: a run's count of recorded events can be larger.
 pub fn cut_short(at_ms: u64) -> String {
-    let budget = fmt_ms(crate::engine::MAX_STEPS);
-    let budget = budget.trim_end_matches(" ms");
+    let budget = fmt_count(crate::engine::MAX_STEPS);
     format!(
-        "Cut short: the engine's budget of {budget} events ran out at {}. Nothing after that \
+        "Cut short: the engine's budget of {budget} steps ran out at {}. Nothing after that \
          was simulated, so liveness is judged only up to {}.",
         fmt_ms(at_ms),
         fmt_ms(at_ms),
