@@ -639,14 +639,7 @@ impl StoreNode {
         // A new leader still applying its predecessors' entries takes their leases over
         // once it has caught up ([`Sim::caught_up`]); only its own term's grants are new.
         if leader && self.raft().ready {
-            out.record(EventKind::Granted {
-                key,
-                token,
-                fence,
-                lease_ms,
-                took_over: false,
-            });
-            self.arm_expiry(cx, out, key, token);
+            self.announce_grant(cx, out, key, token, fence, lease_ms);
         }
         fence
     }

@@ -340,14 +340,7 @@ impl StoreNode {
     ) {
         // Two-step (SETNX, then EXPIRE): the key has no TTL until the EXPIRE arrives.
         let lease_ms = lease_ms(cx).filter(|_| cx.sc.lock.acquire == AcquireSteps::OneStep);
-        out.record(EventKind::Granted {
-            key,
-            token,
-            fence,
-            lease_ms,
-            took_over: false,
-        });
-        self.arm_expiry(cx, out, key, token);
+        self.announce_grant(cx, out, key, token, fence, lease_ms);
         self.replicate(cx, out, key);
     }
 
@@ -416,6 +409,27 @@ impl StoreNode {
         });
         self.replicate(cx, out, key);
         self.grant_next(cx, out, key);
+    }
+
+    /// Records a new grant of `key` to `token` and arms its expiry: what every topology does
+    /// once its grant takes effect on this node.
+    fn announce_grant(
+        &mut self,
+        cx: &Ctx,
+        out: &mut Outbox,
+        key: KeyId,
+        token: Token,
+        fence: Option<u64>,
+        lease_ms: Option<u64>,
+    ) {
+        out.record(EventKind::Granted {
+            key,
+            token,
+            fence,
+            lease_ms,
+            took_over: false,
+        });
+        self.arm_expiry(cx, out, key, token);
     }
 
     /// Sets a timer for when the key's lease should end on this node.
