@@ -28,7 +28,7 @@ pub mod trace;
 pub mod view;
 pub mod violation;
 
-pub use run::{Run, run, run_priced};
+pub use run::{Run, run};
 
 #[cfg(feature = "gui")]
 pub mod app;

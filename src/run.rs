@@ -1,5 +1,5 @@
-//! One way to run: a scenario and a seed in; the engine's trace and the checker's verdict out.
-//! The CLI, the app, the course, the sweeps and the tests all run scenarios through [`run`].
+//! One way to run: a scenario and a seed in; the engine's trace, the checker's verdict and the
+//! lock's price out. The CLI, the app, the course, the sweeps and the tests all run through [`run`].
 
 use crate::checker::{self, Price, Verdict};
 use crate::scenario::Scenario;
@@ -13,6 +13,8 @@ pub struct Run {
     pub trace: Trace,
     /// What the checker says about it.
     pub verdict: Verdict,
+    /// What the lock cost in it: acquire latency, availability ([`checker::judge`]).
+    pub price: Price,
 }
 
 impl Run {
@@ -52,14 +54,10 @@ impl Run {
 /// Deterministic: the same scenario and seed give the same run on every platform.
 pub fn run(scenario: &Scenario, seed: u64) -> Run {
     let trace = engine::run(scenario, seed);
-    let verdict = checker::check(scenario, &trace);
-    Run { trace, verdict }
-}
-
-/// [`run`], and what the lock cost in that run ([`checker::judge`]): for the sweeps, which
-/// count the price of each rung beside its violations.
-pub fn run_priced(scenario: &Scenario, seed: u64) -> (Run, Price) {
-    let trace = engine::run(scenario, seed);
     let (verdict, price) = checker::judge(scenario, &trace);
-    (Run { trace, verdict }, price)
+    Run {
+        trace,
+        verdict,
+        price,
+    }
 }

@@ -83,7 +83,7 @@ fn a_paused_consensus_follower_costs_a_bounded_run() {
 #[test]
 fn sixty_four_workers_on_a_flag_give_a_bounded_verdict_that_counts_the_rest() {
     let sc = load("03-violations-flag64.toml");
-    let locksim::Run { trace, verdict } = locksim::run(&sc, sc.seed);
+    let locksim::Run { trace, verdict, .. } = locksim::run(&sc, sc.seed);
     assert!(trace.cut_short_at_ms.is_some(), "the event budget ends it");
     for kind in Kind::ALL {
         let kept = verdict.violations.iter().filter(|v| v.kind == kind).count();

@@ -157,7 +157,7 @@ fn check_file(file: &Path, stem: &str) {
         let at = e.line.map(|l| format!(" (line {l})")).unwrap_or_default();
         panic!("{}: {}{at}: {e}", path.display(), e.field)
     });
-    let locksim::Run { trace, verdict } = locksim::run(&sc, sc.seed);
+    let locksim::Run { trace, verdict, .. } = locksim::run(&sc, sc.seed);
     let summary = summarize(&trace, &verdict);
     let expect = sc.expect.as_ref().unwrap_or_else(|| {
         panic!(

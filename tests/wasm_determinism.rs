@@ -52,7 +52,7 @@ fn table() -> String {
         let mut events = 0;
         for offset in SEED_OFFSETS {
             let seed = sc.seed.wrapping_add(offset);
-            let locksim::Run { trace, verdict } = locksim::run(&sc, seed);
+            let locksim::Run { trace, verdict, .. } = locksim::run(&sc, seed);
             events += trace.events.len();
             let json = serde_json::to_string(&(&trace, &verdict)).expect("traces serialize");
             hash = fnv1a(json.as_bytes(), hash);

@@ -363,7 +363,9 @@ mod tests {
     #[test]
     fn undo_restores_the_exact_scenario() {
         let s = shipped("scenarios/step5-fencing-token.toml");
-        let crate::Run { trace, verdict: v } = crate::run(&s, s.seed);
+        let crate::Run {
+            trace, verdict: v, ..
+        } = crate::run(&s, s.seed);
         let mut panel = BreakIt::default();
         panel.start_history(&s, &trace, &v);
         let once = panel.make(&s, Breakage::RemoveFencing).unwrap();
@@ -397,7 +399,9 @@ mod tests {
     #[test]
     fn the_panel_draws_without_a_window() {
         let s = shipped("scenarios/step5-fencing-token.toml");
-        let crate::Run { trace, verdict: v } = crate::run(&s, s.seed);
+        let crate::Run {
+            trace, verdict: v, ..
+        } = crate::run(&s, s.seed);
         let mut panel = BreakIt::default();
         let ctx = egui::Context::default();
         for _ in 0..2 {

@@ -870,7 +870,7 @@ mod tests {
     /// The run of a scenario file, laid out.
     fn run(source: &str) -> (Trace, Verdict, Lanes) {
         let scenario = scenario::parse(source).expect("a valid scenario");
-        let crate::Run { trace, verdict } = crate::run(&scenario, scenario.seed);
+        let crate::Run { trace, verdict, .. } = crate::run(&scenario, scenario.seed);
         let lanes = Lanes::build(&trace, &verdict);
         (trace, verdict, lanes)
     }

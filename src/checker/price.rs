@@ -215,7 +215,7 @@ mod tests {
 
     fn shipped_price(path: &str) -> Price {
         let s = shipped(path);
-        crate::run_priced(&s, s.seed).1
+        crate::run(&s, s.seed).price
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> io::Result<Status> {
         Err(e) => return Ok(super::invalid(&e)),
     };
     let seed = args.seed.unwrap_or(scenario.seed);
-    let crate::Run { trace, verdict } = crate::run(&scenario, seed);
+    let crate::Run { trace, verdict, .. } = crate::run(&scenario, seed);
 
     if args.json {
         output::write_json(out, &RunJson::new(&trace, &verdict))?;

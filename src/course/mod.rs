@@ -109,7 +109,7 @@ pub fn demonstrate(choice: &Choice) -> Result<Demonstration, ScenarioError> {
 
 /// Runs any scenario with its own seed.
 pub fn play(scenario: Scenario) -> Demonstration {
-    let crate::Run { trace, verdict } = crate::run(&scenario, scenario.seed);
+    let crate::Run { trace, verdict, .. } = crate::run(&scenario, scenario.seed);
     Demonstration {
         scenario,
         trace,

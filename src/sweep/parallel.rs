@@ -52,8 +52,8 @@ pub fn on_threads(
             (next..=end)
                 .into_par_iter()
                 .map(|seed| {
-                    let (run, price) = crate::run_priced(scenario, seed);
-                    (run.events(), run.verdict, price)
+                    let run = crate::run(scenario, seed);
+                    (run.events(), run.verdict, run.price)
                 })
                 .collect()
         });
@@ -87,8 +87,8 @@ mod tests {
         let scenario = crate::scenario::parse(&text).unwrap();
         let mut sequential = Tally::default();
         for seed in 10..=209 {
-            let (run, price) = crate::run_priced(&scenario, seed);
-            sequential.add(seed, run.events(), &run.verdict, &price);
+            let run = crate::run(&scenario, seed);
+            sequential.add(seed, run.events(), &run.verdict, &run.price);
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(3)

@@ -77,8 +77,8 @@ impl Sweep {
             let seed = self.first_seed.wrapping_add(self.next_seed);
             let row = &mut self.rows[self.next_row];
             if let Ok(scenario) = &row.scenario {
-                let (run, price) = crate::run_priced(scenario, seed);
-                row.tally.add(seed, run.events(), &run.verdict, &price);
+                let run = crate::run(scenario, seed);
+                row.tally.add(seed, run.events(), &run.verdict, &run.price);
                 spent += run.steps() + RUN_COST;
             }
             self.next_row += 1;
@@ -129,8 +129,8 @@ mod tests {
         let mut tally = Tally::default();
         for i in 0..seeds {
             let seed = scenario.seed + i;
-            let (run, price) = crate::run_priced(scenario, seed);
-            tally.add(seed, run.events(), &run.verdict, &price);
+            let run = crate::run(scenario, seed);
+            tally.add(seed, run.events(), &run.verdict, &run.price);
         }
         tally
     }

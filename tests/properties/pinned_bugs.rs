@@ -11,7 +11,7 @@ use crate::listing;
 /// Parses a pinned scenario and runs it with its own seed.
 fn pinned(src: &str) -> (Scenario, Trace, Verdict) {
     let sc = scenario::parse(src).unwrap_or_else(|e| panic!("pinned scenario invalid: {e}"));
-    let locksim::Run { trace, verdict } = locksim::run(&sc, sc.seed);
+    let locksim::Run { trace, verdict, .. } = locksim::run(&sc, sc.seed);
     (sc, trace, verdict)
 }
 

@@ -28,7 +28,7 @@ pub fn token(worker: NodeId) -> Token {
 /// The engine's run of step 5, and the checker's verdict on it.
 pub fn step5_run() -> (Trace, Verdict) {
     let scenario = scenario::parse(STEP5).expect("the step-5 scenario parses");
-    let crate::Run { trace, verdict } = crate::run(&scenario, scenario.seed);
+    let crate::Run { trace, verdict, .. } = crate::run(&scenario, scenario.seed);
     (trace, verdict)
 }
 
@@ -41,7 +41,7 @@ pub fn step5() -> Lanes {
 /// The run of a scenario (its text), the checker's verdict, and the lanes they make.
 pub fn laid_out(source: &str) -> (Trace, Verdict, Lanes) {
     let scenario = scenario::parse(source).expect("a valid scenario");
-    let crate::Run { trace, verdict } = crate::run(&scenario, scenario.seed);
+    let crate::Run { trace, verdict, .. } = crate::run(&scenario, scenario.seed);
     let lanes = Lanes::build(&trace, &verdict);
     (trace, verdict, lanes)
 }
