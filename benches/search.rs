@@ -18,7 +18,7 @@ const TRIES: u64 = 10_000;
 fn scenario() -> Scenario {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/assets/scenarios/step8-cas-instead.toml"
+        "/assets/scenarios/step5-fencing-token.toml"
     );
     let src = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut sc =

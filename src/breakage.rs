@@ -26,11 +26,12 @@ pub enum Breakage {
         /// How long they stay down, ms; `None`: for good.
         for_ms: Option<u64>,
     },
-    /// The resource stops checking fencing tokens (`resource.fencing = false`). A `fencing`
+    /// The resource stops checking fencing tokens, on reads and writes
+    /// (`resource.fencing = false`, `fence_reads = false`). A `fencing`
     /// design keeps issuing them: the point is that issuing alone protects nothing.
     RemoveFencing,
-    /// The resource checks fencing tokens again; the lock moves to the `fencing` design if it
-    /// was on another rung, since only that one issues them.
+    /// The resource checks fencing tokens again, on every request (`fence_reads` too); the lock
+    /// moves to the `fencing` design if it was on another rung, since only that one issues them.
     AddFencing,
     /// Freeze worker `worker` at `at_ms` for `for_ms` (a GC pause, a VM stall).
     PauseWorker {
@@ -166,12 +167,15 @@ pub fn apply(scenario: &Scenario, change: &Breakage) -> Result<Scenario, String>
                 );
             }
             s.resource.fencing = false;
+            s.resource.fence_reads = false;
         }
         Breakage::AddFencing => {
             if s.resource.fencing {
                 return Err("The resource already checks fencing tokens.".to_string());
             }
             s.resource.fencing = true;
+            // On every request, so that no read-modify-write spans two grants.
+            s.resource.fence_reads = true;
             s.lock.design = Design::Fencing;
         }
         Breakage::PauseWorker {

@@ -5,7 +5,7 @@ use crate::scenario::names::parse_store_name;
 use crate::scenario::{Acquire, Design, Expiry, FaultKind, Lock, Renewal, Scenario, Topology};
 
 /// The same scenario on rung `design` of the ladder, changed only as far as that rung needs to
-/// be a valid scenario: fencing is checked at the resource on the `fencing` rung only; designs
+/// be a valid scenario: fencing is checked at the resource, on reads and writes, on the `fencing` rung only; designs
 /// without a lease get no renewal and store-side expiry; reentrancy needs owner tokens. The
 /// store topology stays unless the rung cannot run on it (flag needs one database, fencing
 /// cannot use Redlock); then it is a single node, and faults that named the other store nodes
@@ -17,6 +17,7 @@ pub fn rung(scenario: &Scenario, design: Design) -> Result<Scenario, String> {
     s.expect = None;
     s.lock.design = design;
     s.resource.fencing = design == Design::Fencing;
+    s.resource.fence_reads = s.resource.fencing;
     if design.has_lease() {
         if s.lock.ttl_ms == 0 {
             s.lock.ttl_ms = Lock::default().ttl_ms;

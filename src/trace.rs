@@ -175,7 +175,7 @@ pub enum DropReason {
     GaveUp,
 }
 
-/// Why the resource refused a write.
+/// Why the resource refused a request (a write, or a read when it fences reads).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RejectReason {
@@ -230,6 +230,8 @@ pub enum LetGoReason {
     Released,
     /// The resource rejected its write (fenced off or version moved).
     Rejected,
+    /// The resource refused its read: fenced off (`resource.fence_reads`).
+    ReadRejected,
     /// `check_lease`: it saw its lease had run out before a write.
     LeaseOver,
     /// It crashed.
@@ -573,6 +575,9 @@ pub enum EventKind {
         key: KeyId,
         /// The attempt (its owner token).
         token: Token,
+        /// Its fencing token, when the resource fences reads (`resource.fence_reads`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        fence: Option<u64>,
         /// The record's value.
         value: u64,
         /// The record's version.
@@ -590,6 +595,18 @@ pub enum EventKind {
         value: u64,
         /// The record's version.
         version: u64,
+    },
+    /// The resource refused a read from `token`: its fencing token is lower than one the
+    /// resource has seen (`resource.fence_reads`).
+    ReadRejected {
+        /// The lock key.
+        key: KeyId,
+        /// The attempt (its owner token).
+        token: Token,
+        /// Its fencing token.
+        fence: Option<u64>,
+        /// Why it refused.
+        reason: RejectReason,
     },
     /// The resource refused a write from `token`.
     WriteRejected {

@@ -458,7 +458,7 @@ fn search_prints_a_minimal_scenario_that_runs_unsafe() {
 
 #[test]
 fn search_says_when_ten_thousand_schedules_found_nothing() {
-    let bare = without_faults("step8-cas-instead.toml");
+    let bare = without_faults("step5-fencing-token.toml");
     let output = locksim(&["search", bare.to_str().expect("UTF-8")]);
     assert_eq!(status(&output), 0, "{}", text(&output.stderr));
     assert!(

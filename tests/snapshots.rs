@@ -77,6 +77,7 @@ fn matters(kind: &EventKind) -> bool {
         | K::LetGo { .. }
         | K::WriteAccepted { .. }
         | K::WriteRejected { .. }
+        | K::ReadRejected { .. }
         | K::Paused { .. }
         | K::Resumed
         | K::Stalled { .. }

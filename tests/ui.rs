@@ -389,13 +389,14 @@ fn more_to_explore_plays_a_steps_extra_scenario() {
         "offered once a choice has been played out"
     );
     choose_and_watch(&mut h, n, 0);
-    click(&mut h, "More to explore (1)");
-    click(&mut h, "Paused past the lease, no fencing");
+    click(&mut h, "More to explore (2)");
+    click(&mut h, "Fencing only the writes: a lost update");
     press(&mut h, Key::End);
     assert!(
-        shows(&h, "Step 5 · Paused past the lease, no fencing"),
+        shows(&h, "Step 5 · Fencing only the writes: a lost update"),
         "its run is on screen"
     );
+    assert!(shows(&h, "interleaved_writes"), "the lost update is named");
     assert!(shows_exactly(&h, "UNSAFE"));
     assert!(shows(&h, STEPS[n].explanation), "the answer stays");
 }

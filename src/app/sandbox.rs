@@ -846,6 +846,15 @@ fn resource_and_check(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
         );
         form.row(
             ui,
+            "resource.fence_reads",
+            "fence_reads",
+            "Check the token on reads too, so no read-modify-write spans two grants.",
+            |ui| {
+                ui.checkbox(&mut s.resource.fence_reads, "");
+            },
+        );
+        form.row(
+            ui,
             "resource.mode",
             "mode",
             "plain: read-modify-write. idempotent: overlaps are harmless. cas: compare-and-swap \

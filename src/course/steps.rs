@@ -333,14 +333,20 @@ pub static STEPS: [Step; 12] = [
             make the protected resource remember the highest token it has accepted and refuse \
             anything lower. B's token is higher than A's, so when A wakes and writes with its \
             old token, the resource says no. The tokens only need to increase, not to be \
-            consecutive. Correctness is enforced where the data lives — if the resource can \
-            check tokens. An email service or a payment API cannot; there, send an \
+            consecutive. The check belongs on every request of the critical section, reads \
+            included: if only writes carry the token, A can read, B take over and read the \
+            same value, and A's write still pass (fence 1 is the highest the resource has \
+            seen) before B writes on top of it — one update lost. Correctness is enforced \
+            where the data lives — if the resource can check tokens. An email service or a payment API cannot; there, send an \
             idempotency key so that a repeat is recognised (step 8).",
         insight: (
             "Fencing is the real safety",
             "A lease can always be overrun by a pause, so a lock alone is never fully safe (Chubby's sequencers, 2006; Kleppmann 2016). Without fencing you have \"usually exclusive\"; with it, you have correct.",
         ),
-        extras: &[scenario!("step5-pause-unfenced")],
+        extras: &[
+            scenario!("step5-pause-unfenced"),
+            scenario!("step5-fenced-writes-only"),
+        ],
     },
     Step {
         number: "6",

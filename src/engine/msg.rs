@@ -272,10 +272,14 @@ pub enum Msg {
     Read {
         key: KeyId,
         token: Token,
+        /// Sent only to a resource that fences reads.
+        fence: Option<u64>,
     },
     ReadReply {
         key: KeyId,
         token: Token,
+        /// False when the resource refused a stale fencing token.
+        ok: bool,
         value: u64,
         version: u64,
     },

@@ -12,7 +12,7 @@ use crate::trace::{EventKind, NodeId, RejectReason};
 struct Record {
     value: u64,
     version: u64,
-    /// Highest fencing token accepted so far.
+    /// Highest fencing token accepted so far (on writes, and on reads when they are fenced).
     highest_fence: Option<u64>,
 }
 
@@ -33,25 +33,45 @@ impl Sim<'_> {
     pub(super) fn resource_receive(&mut self, from: NodeId, msg: Msg) {
         let me = self.layout.resource();
         match msg {
-            Msg::Read { key, token } => {
-                let r = self.resource.records[key.index()];
-                self.record(
-                    me,
-                    EventKind::Read {
-                        key,
-                        token,
-                        value: r.value,
-                        version: r.version,
-                    },
-                );
+            Msg::Read { key, token, fence } => {
+                let checks = self.sc.resource.fencing && self.sc.resource.fence_reads;
+                let r = &mut self.resource.records[key.index()];
+                let stale = checks && is_stale(fence, r.highest_fence);
+                if checks && !stale {
+                    remember(&mut r.highest_fence, fence);
+                }
+                let (value, version) = (r.value, r.version);
+                if stale {
+                    self.record(
+                        me,
+                        EventKind::ReadRejected {
+                            key,
+                            token,
+                            fence,
+                            reason: RejectReason::StaleToken,
+                        },
+                    );
+                } else {
+                    self.record(
+                        me,
+                        EventKind::Read {
+                            key,
+                            token,
+                            fence,
+                            value,
+                            version,
+                        },
+                    );
+                }
                 self.send(
                     me,
                     from,
                     Msg::ReadReply {
                         key,
                         token,
-                        value: r.value,
-                        version: r.version,
+                        ok: !stale,
+                        value,
+                        version,
                     },
                 );
             }
@@ -65,14 +85,13 @@ impl Sim<'_> {
                 let fencing = self.sc.resource.fencing;
                 let mode = self.sc.resource.mode;
                 let r = &mut self.resource.records[key.index()];
-                let reject =
-                    if fencing && matches!((fence, r.highest_fence), (Some(f), Some(h)) if f < h) {
-                        Some(RejectReason::StaleToken)
-                    } else if mode == ResourceMode::Cas && expected_version != r.version {
-                        Some(RejectReason::VersionMoved)
-                    } else {
-                        None
-                    };
+                let reject = if fencing && is_stale(fence, r.highest_fence) {
+                    Some(RejectReason::StaleToken)
+                } else if mode == ResourceMode::Cas && expected_version != r.version {
+                    Some(RejectReason::VersionMoved)
+                } else {
+                    None
+                };
                 let ok = reject.is_none();
                 if ok {
                     // Idempotent mode applies the same operation every time: the value is fixed.
@@ -82,9 +101,7 @@ impl Sim<'_> {
                         value
                     };
                     r.version += 1;
-                    if let Some(f) = fence {
-                        r.highest_fence = Some(r.highest_fence.map_or(f, |h| h.max(f)));
-                    }
+                    remember(&mut r.highest_fence, fence);
                 }
                 let (value, version) = (r.value, r.version);
                 match reject {
@@ -121,5 +138,18 @@ impl Sim<'_> {
             }
             _ => {}
         }
+    }
+}
+
+/// Whether `fence` is lower than the highest the resource has seen (Kleppmann 2016: the
+/// tokens need only increase).
+fn is_stale(fence: Option<u64>, highest: Option<u64>) -> bool {
+    matches!((fence, highest), (Some(f), Some(h)) if f < h)
+}
+
+/// Raises `highest` to `fence`.
+fn remember(highest: &mut Option<u64>, fence: Option<u64>) {
+    if let Some(f) = fence {
+        *highest = Some(highest.map_or(f, |h| h.max(f)));
     }
 }

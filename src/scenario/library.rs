@@ -24,6 +24,7 @@ pub const COURSE: &[(&str, &str)] = embed!("scenarios":
     "step4-blind-release.toml",
     "step4-compare-and-delete.toml",
     "step5-check-lease-then-pause.toml",
+    "step5-fenced-writes-only.toml",
     "step5-fencing-token.toml",
     "step5-longer-ttl.toml",
     "step5-pause-unfenced.toml",

@@ -376,6 +376,15 @@ pub struct Resource {
     /// Reject a write whose fencing token is lower than the highest accepted (needs
     /// `lock.design = "fencing"`).
     pub fencing: bool,
+    /// Check fencing tokens on reads too, and remember the highest one seen, so that a
+    /// read-modify-write spanning two grants is refused at its first stale request. With
+    /// writes alone fenced, A can read, lose its lease, and write before B's first write
+    /// raises the resource's highest token: B then writes on top of the same old value and
+    /// one update is lost. Chubby's servers check the sequencer on every request they serve
+    /// (Burrows 2006, §2.4). Needs `fencing = true`. Written out only when set, so files and
+    /// share links made before it existed read and write the same.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fence_reads: bool,
     /// How the resource applies writes: `plain` (default, read-modify-write), `idempotent` or `cas`.
     pub mode: ResourceMode,
 }
@@ -673,6 +682,7 @@ impl Default for Resource {
     fn default() -> Self {
         Resource {
             fencing: false,
+            fence_reads: false,
             mode: ResourceMode::Plain,
         }
     }

@@ -62,6 +62,15 @@ impl Scenario {
                 )
             },
         )?;
+        ensure(
+            !self.resource.fence_reads || self.resource.fencing,
+            "resource.fence_reads",
+            || {
+                "checking fencing tokens on reads needs the resource to check them at all: \
+                 set resource.fencing = true"
+                    .to_string()
+            },
+        )?;
         at_least_one(self.check.starve_after_ms, "check.starve_after_ms")?;
         self.check_workers()?;
         self.check_store_clocks()?;

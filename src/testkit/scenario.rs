@@ -16,6 +16,7 @@ pub fn scenario(mode: ResourceMode) -> Scenario {
         store: Store::default(),
         resource: Resource {
             fencing: false,
+            fence_reads: false,
             mode,
         },
         check: Check::default(),

@@ -267,6 +267,7 @@ impl TraceBuilder {
             EventKind::Read {
                 key: KeyId::new(0),
                 token: t,
+                fence: None,
                 value: 0,
                 version: 0,
             },

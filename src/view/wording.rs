@@ -228,6 +228,7 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             let why = match reason {
                 LetGoReason::Released => "done, release sent",
                 LetGoReason::Rejected => "the resource rejected its write",
+                LetGoReason::ReadRejected => "the resource refused its read",
                 LetGoReason::LeaseOver => "it saw its lease had run out",
                 LetGoReason::Crashed => "it crashed",
                 LetGoReason::LockLost => "it learned its lease was gone and stopped its work",
@@ -413,12 +414,17 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
         EventKind::Read {
             key: k,
             token,
+            fence,
             value,
             version,
         } => format!(
             "read of {} by {}: value {value} (version {version})",
             key(*k),
-            tok(*token)
+            requester(trace, *token, *fence)
+        ),
+        EventKind::ReadRejected { token, fence, .. } => format!(
+            "read by {} rejected: stale fencing token",
+            requester(trace, *token, *fence)
         ),
         EventKind::WriteAccepted {
             key: k,
@@ -428,7 +434,7 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             version,
         } => format!(
             "write by {} accepted: {} is now {value} (version {version})",
-            writer(trace, *token, *fence),
+            requester(trace, *token, *fence),
             key(*k)
         ),
         EventKind::WriteRejected {
@@ -441,7 +447,10 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
                 RejectReason::StaleToken => "stale fencing token",
                 RejectReason::VersionMoved => "the version moved since it read",
             };
-            format!("write by {} rejected: {why}", writer(trace, *token, *fence))
+            format!(
+                "write by {} rejected: {why}",
+                requester(trace, *token, *fence)
+            )
         }
     }
 }
@@ -466,7 +475,7 @@ fn grant_terms(fence: Option<u64>, lease_ms: Option<u64>, no_lease: &str) -> Str
 }
 
 /// "A#1 (fence 1)", or "A#1" when the design issues no fencing token.
-fn writer(trace: &Trace, token: Token, fence: Option<u64>) -> String {
+fn requester(trace: &Trace, token: Token, fence: Option<u64>) -> String {
     match fence {
         Some(f) => format!("{} (fence {f})", trace.token_name(token)),
         None => trace.token_name(token),

@@ -1,5 +1,6 @@
 //! Fencing tokens checked at the resource stop every stale write, whatever pauses, stalls,
-//! delays, partitions, clock jumps and worker crashes happen.
+//! delays, partitions, clock jumps and worker crashes happen; checked on reads too, they
+//! also stop every lost update.
 
 use locksim::checker::Kind;
 use locksim::trace::EventKind;
@@ -31,6 +32,36 @@ proptest! {
         prop_assert!(
             !v.has(Kind::StaleWrite),
             "stale_write despite fencing:\n{}{}", listing(&v), repro(&sc)
+        );
+    }
+
+    /// With fencing tokens checked on reads as well as writes, every request the resource
+    /// serves carries a fence no lower than any before it, so one holder's read-modify-write
+    /// ends before the next holder's begins: no `stale_write` and no `interleaved_writes`.
+    #[test]
+    fn fenced_reads_stop_every_lost_update(sc in scenario(Profile::Fenced)) {
+        let mut sc = sc;
+        sc.resource.fence_reads = true;
+        let (trace, v) = run_and_check(&sc)?;
+        let mut highest: Vec<Option<u64>> = vec![None; trace.keys.len()];
+        for e in &trace.events {
+            let (key, fence) = match &e.kind {
+                EventKind::Read { key, fence, .. } | EventKind::WriteAccepted { key, fence, .. } => {
+                    (key, fence)
+                }
+                _ => continue,
+            };
+            let top = &mut highest[key.index()];
+            prop_assert!(
+                fence.is_some() && *fence >= *top,
+                "at {} ms the resource served fence {:?} after {:?}\n{}",
+                e.at_ms, fence, top, repro(&sc)
+            );
+            *top = *fence;
+        }
+        prop_assert!(
+            !v.has(Kind::StaleWrite) && !v.has(Kind::InterleavedWrites),
+            "a lost update despite fenced reads:\n{}{}", listing(&v), repro(&sc)
         );
     }
 }

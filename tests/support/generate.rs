@@ -294,13 +294,18 @@ fn network() -> impl Strategy<Value = Network> {
 fn resource() -> impl Strategy<Value = Resource> {
     (
         any::<bool>(),
+        any::<bool>(),
         prop_oneof![
             2 => Just(ResourceMode::Plain),
             1 => Just(ResourceMode::Idempotent),
             1 => Just(ResourceMode::Cas)
         ],
     )
-        .prop_map(|(fencing, mode)| Resource { fencing, mode })
+        .prop_map(|(fencing, fence_reads, mode)| Resource {
+            fencing,
+            fence_reads: fencing && fence_reads,
+            mode,
+        })
 }
 
 fn raw_worker() -> impl Strategy<Value = RawWorker> {
@@ -630,12 +635,16 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             replication_lag_ms: store.replication_lag_ms,
             failover_ms: store.failover_ms,
         },
-        resource: Resource {
-            fencing: match profile {
+        resource: {
+            let fencing = match profile {
                 Profile::Fenced => true,
                 _ => resource.fencing && design == Design::Fencing,
-            },
-            mode: resource.mode,
+            };
+            Resource {
+                fencing,
+                fence_reads: fencing && resource.fence_reads,
+                mode: resource.mode,
+            }
         },
         check: Check { starve_after_ms },
         workers,

@@ -246,6 +246,7 @@ impl Worker {
             }
             Msg::ReadReply {
                 token,
+                ok,
                 value,
                 version,
                 ..
@@ -256,9 +257,15 @@ impl Worker {
                 } = &mut self.state
                     && hold.token == token
                 {
-                    hold.value = value;
-                    hold.version = version;
-                    self.start_work(cx, out);
+                    if ok {
+                        hold.value = value;
+                        hold.version = version;
+                        self.start_work(cx, out);
+                    } else {
+                        self.resource_req += 1;
+                        // Fenced off at its first request: it learns it no longer holds the lock.
+                        self.let_go(cx, out, crate::trace::LetGoReason::ReadRejected);
+                    }
                 }
             }
             Msg::WriteReply {

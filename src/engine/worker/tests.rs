@@ -458,6 +458,25 @@ fn rows() -> Vec<Row> {
             then: releasing,
         },
         Row {
+            name: "read refused (fenced off): it lets go before doing any work",
+            lock: "design = \"fencing\"",
+            store: SINGLE,
+            worker: "",
+            given: |w| holding(w, Step::Reading),
+            event: In::Msg(
+                NodeId::new(4),
+                Msg::ReadReply {
+                    key: KeyId::new(0),
+                    token: A1,
+                    ok: false,
+                    value: 0,
+                    version: 0,
+                },
+            ),
+            want: &["record LetGo", "2 <- release A#1", "timer Deadline at 1100"],
+            then: releasing,
+        },
+        Row {
             name: "a later deadline moved on: the timer re-arms for it",
             lock: "",
             store: SINGLE,
@@ -659,6 +678,7 @@ fn a_paused_worker_does_not_start_its_work_clock() {
         Msg::ReadReply {
             key: KeyId::new(0),
             token: A1,
+            ok: true,
             value: 7,
             version: 2,
         },

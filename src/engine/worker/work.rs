@@ -79,7 +79,16 @@ impl Worker {
             fence,
             lease_ms,
         });
-        out.send(cx.layout.resource(), Msg::Read { key, token });
+        // The token travels with the read only where the resource checks it there.
+        let read_fence = fence.filter(|_| cx.sc.resource.fence_reads);
+        out.send(
+            cx.layout.resource(),
+            Msg::Read {
+                key,
+                token,
+                fence: read_fence,
+            },
+        );
         let timeout = cx.sc.workers[self.id.index()].write_timeout_ms as i64;
         self.set_deadline(cx, out, Wait::Resource, timeout, req);
         if cx.sc.lock.renewal != Renewal::None {

@@ -43,7 +43,7 @@ pub enum Swatch {
     Hold,
     /// A write the resource accepted.
     Accepted,
-    /// A write the resource rejected.
+    /// A write, or a fenced read, the resource rejected.
     Rejected,
     /// A write that corrupted the data.
     Violating,
@@ -77,7 +77,7 @@ impl Swatch {
             Swatch::Claim => "store recorded a claim (hollow: deleted it)",
             Swatch::Hold => "reentrant: nested acquire or release, and the hold count",
             Swatch::Accepted => "write accepted",
-            Swatch::Rejected => "write rejected",
+            Swatch::Rejected => "write (or fenced read) rejected",
             Swatch::Violating => "write that corrupted the data",
             Swatch::Message => "message (blue haze: too many)",
             Swatch::Held => "held by TCP across a cut link (dashed), then resent",

@@ -489,7 +489,21 @@ impl<'a> Builder<'a> {
                 }
                 self.push_write(at, node, key, token, fence, outcome);
             }
+            EventKind::Read {
+                key,
+                fence: Some(f),
+                ..
+            } => {
+                let highest = self.highest_fence.entry(key).or_insert(f);
+                *highest = (*highest).max(f);
+            }
             EventKind::WriteRejected {
+                key,
+                token,
+                fence,
+                reason,
+            }
+            | EventKind::ReadRejected {
                 key,
                 token,
                 fence,
@@ -686,6 +700,7 @@ fn end_label(trace: &Trace, kind: &SpanKind) -> String {
         } => match reason {
             LetGoReason::Released => "released",
             LetGoReason::Rejected => "write rejected",
+            LetGoReason::ReadRejected => "read rejected",
             LetGoReason::LeaseOver => "saw lease over",
             LetGoReason::Crashed => "crashed",
             LetGoReason::LockLost => "stopped: lock lost",
