@@ -18,7 +18,7 @@ pub mod narrate;
 pub mod schedule;
 pub mod shrink;
 
-use proptest::strategy::{Strategy, ValueTree};
+use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 use crate::scenario::{Fault, Scenario};
@@ -147,42 +147,151 @@ pub fn search_until(
     options: &Options,
     mut go_on: impl FnMut(u64) -> bool,
 ) -> Outcome {
-    let judge = Judge::new(scenario, options.goal);
-    let none = |tries, interrupted| Outcome {
-        tries,
-        found: None,
-        interrupted,
-    };
-    if judge.fails(&[]) {
-        return Outcome {
+    let mut searcher = Searcher::new(scenario, *options);
+    loop {
+        if let Some(outcome) = searcher.outcome() {
+            return outcome.clone();
+        }
+        if searcher.started() && !go_on(searcher.tries()) {
+            return searcher.stop();
+        }
+        searcher.step();
+    }
+}
+
+/// A search a schedule at a time, for a front end that cannot wait for the whole of it: the
+/// app calls [`Searcher::advance`] once a frame (the browser build has no threads), like
+/// [`crate::sweep::Sweep`]. The outcome is the one [`search`] gives.
+pub struct Searcher {
+    scenario: Scenario,
+    options: Options,
+    strategy: BoxedStrategy<Vec<Fault>>,
+    runner: TestRunner,
+    /// Whether the scenario has been run as it is, before any schedule.
+    started: bool,
+    tries: u64,
+    outcome: Option<Outcome>,
+}
+
+impl Searcher {
+    /// A search of `scenario` within `options`' budget; nothing runs until [`Searcher::step`].
+    pub fn new(scenario: &Scenario, options: Options) -> Self {
+        Searcher {
+            strategy: Space::of(scenario).schedules(options.faults),
+            runner: runner(options.seed),
+            scenario: scenario.clone(),
+            options,
+            started: false,
             tries: 0,
-            found: Some(counterexample(&judge, Vec::new(), 0, 0)),
+            outcome: None,
+        }
+    }
+
+    /// Runs the scenario as it is (the first call) or the next schedule, shrinking it if it
+    /// fails. Returns the engine steps it cost ([`crate::trace::Trace::steps`]), shrinking
+    /// included; 0 once the search is over.
+    pub fn step(&mut self) -> u64 {
+        if self.outcome.is_some() {
+            return 0;
+        }
+        let judge = Judge::new(&self.scenario, self.options.goal);
+        if !self.started {
+            self.started = true;
+            let run = judge.run(&[]);
+            let cost = run.steps();
+            if judge.failed(&run) {
+                self.finish(Some(counterexample(&judge, Vec::new(), 0, 0)));
+            } else if self.options.faults == 0 || self.options.tries == 0 {
+                self.finish(None);
+            }
+            return cost;
+        }
+        self.tries += 1;
+        let mut cost = 0;
+        if let Ok(mut tree) = self.strategy.new_tree(&mut self.runner) {
+            let drawn = tree.current();
+            let run = judge.run(&drawn);
+            cost = run.steps();
+            if judge.failed(&run) {
+                let (faults, shrink_runs) = shrink::shrink(&mut tree, &judge);
+                // Each shrink run costs about as much as the one that failed.
+                cost = cost.saturating_mul(shrink_runs + 1);
+                self.finish(Some(counterexample(
+                    &judge,
+                    faults,
+                    drawn.len(),
+                    shrink_runs,
+                )));
+                return cost;
+            }
+        }
+        if self.tries >= self.options.tries {
+            self.finish(None);
+        }
+        cost
+    }
+
+    /// Runs schedules until they cost `budget_events` engine steps or the search is over; at
+    /// least one if any is left.
+    pub fn advance(&mut self, budget_events: u64) {
+        let mut spent = 0;
+        while self.outcome.is_none() && spent < budget_events {
+            // A run costs its steps plus a fixed share for setting up and checking it.
+            spent += self.step() + crate::sweep::RUN_COST;
+        }
+    }
+
+    /// Whether the scenario has been run as it is.
+    pub fn started(&self) -> bool {
+        self.started
+    }
+
+    /// Schedules run so far.
+    pub fn tries(&self) -> u64 {
+        self.tries
+    }
+
+    /// The budget it searches within.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The scenario it searches.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Schedules run as a share of the budget, 0 to 1 (1 once the search is over).
+    pub fn progress(&self) -> f32 {
+        if self.outcome.is_some() || self.options.tries == 0 {
+            1.0
+        } else {
+            (self.tries as f64 / self.options.tries as f64) as f32
+        }
+    }
+
+    /// What it found, once the search is over.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// Ends the search where it is: its outcome, [`Outcome::interrupted`] if it was not over.
+    pub fn stop(self) -> Outcome {
+        let tries = self.tries;
+        self.outcome.unwrap_or(Outcome {
+            tries,
+            found: None,
+            interrupted: true,
+        })
+    }
+
+    fn finish(&mut self, found: Option<Counterexample>) {
+        self.outcome = Some(Outcome {
+            tries: self.tries,
+            found,
             interrupted: false,
-        };
+        });
     }
-    if options.faults == 0 {
-        return none(0, false);
-    }
-    let strategy = Space::of(scenario).schedules(options.faults);
-    let mut runner = runner(options.seed);
-    for tries in 1..=options.tries {
-        if !go_on(tries - 1) {
-            return none(tries - 1, true);
-        }
-        let Ok(mut tree) = strategy.new_tree(&mut runner) else {
-            continue;
-        };
-        let drawn = tree.current();
-        if judge.fails(&drawn) {
-            let (faults, shrink_runs) = shrink::shrink(&mut tree, &judge);
-            return Outcome {
-                tries,
-                found: Some(counterexample(&judge, faults, drawn.len(), shrink_runs)),
-                interrupted: false,
-            };
-        }
-    }
-    none(options.tries, false)
 }
 
 /// proptest's runner with its ChaCha generator seeded from `seed` alone. Only the generator
@@ -274,9 +383,9 @@ mod tests {
         );
     }
 
-    /// Fencing tokens stop a stale write, not a read-modify-write that straddles two grants:
-    /// a holder whose work stalls past its lease writes (its token still the highest seen)
-    /// after the next holder has read, so one update overwrites the other.
+    /// Fencing only the writes stops a stale write, not a read-modify-write that straddles two
+    /// grants: a holder frozen past its lease writes (its token still the highest seen) after
+    /// the next holder has read, so one update overwrites the other.
     #[test]
     fn fencing_only_the_writes_still_lets_two_updates_interleave() {
         let scenario = course("step5-fenced-writes-only.toml", true);
@@ -301,6 +410,38 @@ mod tests {
             outcome.found.map(|f| f.faults)
         );
         assert_eq!(outcome.tries, 10_000);
+    }
+
+    #[test]
+    fn a_search_in_slices_finds_what_the_whole_search_finds() {
+        let scenario = course("step6-redlock-clock-jump.toml", true);
+        let whole = search(&scenario, &Options::default());
+        let mut searcher = Searcher::new(&scenario, Options::default());
+        let mut slices = 0;
+        while searcher.outcome().is_none() {
+            searcher.advance(2_000);
+            slices += 1;
+        }
+        assert!(slices > 1, "the budget split the search");
+        let sliced = searcher.stop();
+        assert_eq!(sliced.tries, whole.tries);
+        assert_eq!(
+            sliced.found.map(|f| f.faults),
+            whole.found.map(|f| f.faults)
+        );
+    }
+
+    #[test]
+    fn a_stopped_search_says_it_was_interrupted_and_how_far_it_got() {
+        let scenario = course("step5-fencing-token.toml", true);
+        let mut searcher = Searcher::new(&scenario, Options::default());
+        searcher.advance(5_000);
+        let tries = searcher.tries();
+        assert!(tries > 0 && tries < 10_000);
+        assert!(searcher.progress() > 0.0 && searcher.progress() < 1.0);
+        let outcome = searcher.stop();
+        assert!(outcome.interrupted && outcome.found.is_none());
+        assert_eq!(outcome.tries, tries);
     }
 
     #[test]

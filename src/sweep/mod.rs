@@ -13,7 +13,7 @@ mod parallel;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use parallel::on_threads;
-pub use slices::{EVENTS_PER_FRAME, Row, Sweep};
+pub use slices::{EVENTS_PER_FRAME, RUN_COST, Row, Sweep};
 pub use summary::{ladder_line, percent, price_cells};
 pub use tally::Tally;
 #[cfg(test)]

@@ -16,7 +16,7 @@ pub const EVENTS_PER_FRAME: u64 = 40_000;
 
 /// The fixed cost of one run, in events: in a debug build a run of 34 events took as long as
 /// about 100 events of a long run.
-const RUN_COST: u64 = 100;
+pub const RUN_COST: u64 = 100;
 
 /// One line of the comparison: what was run, and what came out.
 #[derive(Clone, Debug)]
