@@ -89,7 +89,9 @@ impl Breakage {
                 ),
             },
             Breakage::RemoveFencing => "the resource stopped checking fencing tokens".to_string(),
-            Breakage::AddFencing => "the resource checks fencing tokens".to_string(),
+            Breakage::AddFencing => {
+                "the resource checks fencing tokens on reads and writes".to_string()
+            }
             Breakage::PauseWorker {
                 worker,
                 at_ms,

@@ -485,3 +485,92 @@ fn across_seeds_shows_each_rungs_cost_beside_its_safety_even_on_a_phone() {
         }
     }
 }
+
+/// Steps frames until `text` shows (a search or sweep ending), at most `frames` of them.
+fn wait_for(h: &mut Harness<'_, LocksimApp>, text: &str, frames: usize) -> bool {
+    let mut waited = 0;
+    while !shows(h, text) && waited < frames {
+        h.run_steps(10);
+        waited += 10;
+    }
+    shows(h, text)
+}
+
+#[test]
+fn find_a_failure_searches_the_fenced_lock_in_vain_and_says_what_it_tried() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    click(&mut h, "Find a failure");
+    assert!(shows(&h, "Draw random fault schedules"));
+    click(&mut h, "Search");
+    assert!(
+        shows(&h, "of 10 000 schedules"),
+        "a progress bar while it runs"
+    );
+    assert!(h.query_by_label("Cancel").is_some(), "and a way to stop it");
+    assert!(
+        wait_for(&mut h, "None found in 10 000 schedules", 5_000),
+        "the fenced lock survives the whole budget"
+    );
+    assert!(shows(&h, "evidence, not proof"));
+    assert!(
+        shows(&h, "Each schedule had 1 to 3 faults"),
+        "it says what it tried"
+    );
+    assert!(
+        shows(&h, "Step 5 · Fencing token"),
+        "the fenced run stays on screen"
+    );
+}
+
+#[test]
+fn find_a_failure_breaks_redlock_and_shows_the_shrunk_run_on_the_timeline() {
+    let mut h = fresh();
+    click(&mut h, "Library");
+    h.get_by_role(egui::Role::TextInput).focus();
+    h.run_steps(2);
+    h.event(egui::Event::Text("one node's clock jump".to_string()));
+    settle(&mut h);
+    h.get_all_by_label("Edit").next().unwrap().click();
+    settle(&mut h);
+    click(&mut h, "Run");
+    click(&mut h, "Find a failure");
+    click(&mut h, "1 000 schedules");
+    click(&mut h, "Search");
+    assert!(
+        wait_for(&mut h, "Found an unsafe run at schedule", 5_000),
+        "Redlock without its faults breaks within 1 000 schedules"
+    );
+    assert!(shows(&h, "1. at "), "the story is numbered");
+    assert!(shows(&h, "double_grant"), "the story ends with what broke");
+    press(&mut h, Key::End);
+    assert!(
+        shows(&h, "a failure locksim search found"),
+        "the shrunk run is on the timeline"
+    );
+    assert!(shows_exactly(&h, "UNSAFE"));
+    click(&mut h, "Edit it in the sandbox");
+    assert!(
+        shows(&h, "Ready to run."),
+        "the form holds the counterexample"
+    );
+}
+
+#[test]
+fn a_course_step_offers_to_break_its_right_call() {
+    let mut h = fresh();
+    let n = step("5");
+    go_to_step(&mut h, n);
+    assert!(
+        !shows(&h, "Break the right call"),
+        "offered once the answer is shown"
+    );
+    choose_and_watch(&mut h, n, right_of(n));
+    click(&mut h, "Break the right call");
+    assert!(shows(&h, "Draw random fault schedules"), "the search panel");
+    assert!(shows(&h, "of 10 000 schedules"), "already searching");
+    assert!(
+        wait_for(&mut h, "None found in 10 000 schedules", 5_000),
+        "the right call holds"
+    );
+}

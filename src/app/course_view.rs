@@ -98,8 +98,8 @@ impl CourseView {
         run.as_mut().map_err(|e| e.as_str())
     }
 
-    /// Shows step `n`. Returns the page the learner asked to go to, if they did.
-    pub fn show(&mut self, ui: &mut Ui, progress: &mut Progress, n: usize) -> Option<Place> {
+    /// Shows step `n`. Returns where the learner asked to go, if they did.
+    pub fn show(&mut self, ui: &mut Ui, progress: &mut Progress, n: usize) -> Option<CourseGo> {
         let step = &STEPS[n];
         let shown = progress.steps[n].shown;
         if let Some(pick) = shown {
@@ -193,8 +193,21 @@ impl CourseView {
         if asked.reveal {
             self.reveal(n);
         }
-        asked.go
+        if asked.break_right
+            && let Some(Ok(scenario)) = course::right_call(step).map(course::Choice::scenario)
+        {
+            return Some(CourseGo::FindFailure(Box::new(scenario)));
+        }
+        asked.go.map(CourseGo::Page)
     }
+}
+
+/// Where a step sends the learner.
+pub enum CourseGo {
+    /// Another page.
+    Page(Place),
+    /// The sandbox, searching for a fault schedule that breaks this design.
+    FindFailure(Box<scenario::Scenario>),
 }
 
 /// What the centre says before any choice.
@@ -213,6 +226,8 @@ struct Asked {
     chosen: Option<usize>,
     explored: Option<usize>,
     reveal: bool,
+    /// "Try to break the right call" was clicked.
+    break_right: bool,
     go: Option<Place>,
 }
 
@@ -292,7 +307,8 @@ impl Decision<'_> {
         ui.add_space(8.0);
     }
 
-    /// Previous, more to explore, reveal (presenter) and next, under the column.
+    /// Previous, more to explore, break the right call, reveal (presenter) and next, under
+    /// the column.
     fn nav(&self, ui: &mut Ui, asked: &mut Asked) {
         ui.add_space(6.0);
         ui.horizontal_wrapped(|ui| {
@@ -302,6 +318,21 @@ impl Decision<'_> {
                 asked.go = Some(prev);
             }
             self.extras_menu(ui, asked);
+            // Once the answer is out, the learner may try to break it.
+            if self.answer_shown
+                && self.step.judge != Judge::Framing
+                && course::right_call(self.step).is_some()
+                && ui
+                    .button("Break the right call")
+                    .on_hover_text(
+                        "Find a failure: opens the sandbox on the right call's design and \
+                         searches thousands of random fault schedules for a run the checker \
+                         calls unsafe.",
+                    )
+                    .clicked()
+            {
+                asked.break_right = true;
+            }
             // One button is the thing to press next: Reveal while the presenter's answer is
             // hidden, then Next once the step is done.
             let hidden = self.presenter && !self.answer_shown;

@@ -9,6 +9,7 @@
 pub mod break_it;
 mod controls;
 mod course_view;
+mod find_failure;
 mod glossary_page;
 mod glossary_text;
 #[cfg(test)]
@@ -34,7 +35,7 @@ pub mod web;
 use eframe::egui::{self, Ui};
 
 use crate::course::progress::{Place, Progress};
-use course_view::CourseView;
+use course_view::{CourseGo, CourseView};
 use keys::Shortcut;
 use tools::Tools;
 
@@ -217,7 +218,14 @@ impl LocksimApp {
         let place = self.progress.place;
         let go = match place {
             Place::Intro => pages::intro(ui, &self.progress),
-            Place::Step(n) => self.course.show(ui, &mut self.progress, n),
+            Place::Step(n) => match self.course.show(ui, &mut self.progress, n) {
+                Some(CourseGo::Page(p)) => Some(p),
+                Some(CourseGo::FindFailure(scenario)) => {
+                    self.tools.find_failure(*scenario);
+                    Some(Place::Sandbox)
+                }
+                None => None,
+            },
             Place::Recap => match pages::recap(ui, &mut self.progress) {
                 Some(pages::Go::Page(p)) => Some(p),
                 Some(pages::Go::BreakIt) => {

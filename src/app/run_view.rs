@@ -334,11 +334,7 @@ impl RunView {
     /// One line on how the run is set up: design, store, resource, seed, length.
     fn setup(&self) -> String {
         let s = &self.scenario;
-        let fencing = if s.resource.fencing {
-            "checks fencing tokens"
-        } else {
-            "does not check tokens"
-        };
+        let fencing = crate::view::wording::resource_checks(&s.resource);
         let mut line = format!(
             "design: {} · store: {} × {} · resource {} · seed {} · {}",
             s.lock.design.as_str(),

@@ -8,6 +8,7 @@
 use eframe::egui::{self, RichText, Ui};
 
 use super::break_it::BreakIt;
+use super::find_failure::{FindFailure, FoundAsk};
 use super::library::{Library, LibraryAction};
 use super::run_view::{self, PlaybackKey, RunView};
 use super::sandbox::Sandbox;
@@ -26,6 +27,8 @@ pub enum SandboxTab {
     BreakIt,
     /// The run on screen over many seeds.
     Seeds,
+    /// A search for a fault schedule that breaks the scenario.
+    FindFailure,
 }
 
 /// The tool pages' panels and the run each page has on screen.
@@ -36,6 +39,7 @@ pub struct Tools {
     library: Library,
     break_it: BreakIt,
     seeds: AcrossSeeds,
+    finder: FindFailure,
     tab: SandboxTab,
     sandbox_run: Option<RunView>,
     library_run: Option<RunView>,
@@ -80,6 +84,7 @@ impl Tools {
             library,
             break_it,
             seeds,
+            finder,
             tab,
             sandbox_run,
             library_run,
@@ -94,7 +99,14 @@ impl Tools {
         let mut asked = None;
         let left = |ui: &mut Ui, run: Option<&RunView>| {
             asked = match place {
-                Place::Sandbox => sandbox_panel(ui, tab, sandbox, break_it, seeds, run),
+                Place::Sandbox => {
+                    let panels = Panels {
+                        break_it,
+                        seeds,
+                        finder,
+                    };
+                    sandbox_panel(ui, tab, sandbox, panels, run)
+                }
                 _ => library.show(ui).map(|action| match action {
                     LibraryAction::Open(s) => Asked::Play(s),
                     LibraryAction::Edit(s) => Asked::Edit(s),
@@ -160,6 +172,15 @@ impl Tools {
         }
     }
 
+    /// Opens the sandbox on `scenario` (a course step's design) and starts a search for a
+    /// fault schedule that breaks it: "try to break the right call".
+    pub fn find_failure(&mut self, scenario: Scenario) {
+        self.sandbox_run = Some(play(scenario.clone()));
+        self.finder.start(&scenario);
+        self.sandbox = Some(Sandbox::new(scenario));
+        self.tab = SandboxTab::FindFailure;
+    }
+
     /// The sandbox starts on the design the course ends up with — fencing tokens, step 5's
     /// right call — already run, so that Break it has something to break.
     fn start_sandbox(&mut self) {
@@ -178,13 +199,20 @@ fn play(scenario: Scenario) -> RunView {
     RunView::new(course::play(scenario), title, about)
 }
 
-/// The sandbox page's left panel: a tab strip, then the form, Break it or Across seeds.
+/// The sandbox's panels that work on the run on screen.
+struct Panels<'a> {
+    break_it: &'a mut BreakIt,
+    seeds: &'a mut AcrossSeeds,
+    finder: &'a mut FindFailure,
+}
+
+/// The sandbox page's left panel: a tab strip, then the form, Break it, Across seeds or Find
+/// a failure.
 fn sandbox_panel(
     ui: &mut Ui,
     tab: &mut SandboxTab,
     sandbox: &mut Option<Sandbox>,
-    break_it: &mut BreakIt,
-    seeds: &mut AcrossSeeds,
+    panels: Panels<'_>,
     run: Option<&RunView>,
 ) -> Option<Asked> {
     ui.add_space(6.0);
@@ -193,6 +221,7 @@ fn sandbox_panel(
             (SandboxTab::Edit, "Edit"),
             (SandboxTab::BreakIt, "Break it"),
             (SandboxTab::Seeds, "Across seeds"),
+            (SandboxTab::FindFailure, "Find a failure"),
         ] {
             ui.selectable_value(tab, t, RichText::new(text).strong());
         }
@@ -201,7 +230,7 @@ fn sandbox_panel(
     match *tab {
         // The form scrolls by itself.
         SandboxTab::Edit => sandbox.as_mut()?.show(ui).map(Asked::Play),
-        SandboxTab::BreakIt | SandboxTab::Seeds => {
+        SandboxTab::BreakIt | SandboxTab::Seeds | SandboxTab::FindFailure => {
             let Some(run) = run else {
                 ui.label(
                     RichText::new("Run a scenario first: Edit, then Run.")
@@ -212,15 +241,18 @@ fn sandbox_panel(
             };
             egui::ScrollArea::vertical()
                 .auto_shrink([false, false])
-                .show(ui, |ui| {
-                    if *tab == SandboxTab::BreakIt {
-                        break_it.show(ui, run.scenario(), run.trace(), run.verdict())
-                    } else {
-                        seeds.show(ui, run.scenario())
-                    }
+                .show(ui, |ui| match *tab {
+                    SandboxTab::BreakIt => panels
+                        .break_it
+                        .show(ui, run.scenario(), run.trace(), run.verdict())
+                        .map(Asked::Play),
+                    SandboxTab::Seeds => panels.seeds.show(ui, run.scenario()).map(Asked::Play),
+                    _ => panels.finder.show(ui, run.scenario()).map(|ask| match ask {
+                        FoundAsk::Show(s) => Asked::Play(s),
+                        FoundAsk::Edit(s) => Asked::Edit(s),
+                    }),
                 })
                 .inner
-                .map(Asked::Play)
         }
     }
 }

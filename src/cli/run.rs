@@ -61,11 +61,7 @@ fn write_header(
         scenario.store.topology.as_str(),
         if n == 1 { "" } else { "s" }
     )?;
-    let fencing = if scenario.resource.fencing {
-        "checks fencing tokens"
-    } else {
-        "does not check fencing tokens"
-    };
+    let fencing = crate::view::wording::resource_checks(&scenario.resource);
     writeln!(out, "  resource  {fencing}")?;
     writeln!(out, "  runs to   {}", fmt_ms(scenario.until_ms))?;
     writeln!(out)

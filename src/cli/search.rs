@@ -13,7 +13,7 @@ use super::args::SearchArgs;
 use super::{Status, input, output};
 use crate::checker::Kind;
 use crate::scenario::{self, Fault, Scenario};
-use crate::search::{Goal, Options, Outcome, narrate, search_until};
+use crate::search::{Goal, Options, Outcome, headline, narrate, search_until};
 use crate::text::{fmt_count, printable};
 
 /// The line before the minimal scenario's TOML: everything after it is the file.
@@ -83,9 +83,9 @@ fn write_text(
     options: &Options,
     outcome: &Outcome,
 ) -> io::Result<()> {
-    let (failure, a_failure) = match options.goal {
-        Goal::Unsafe => ("unsafe", "an unsafe"),
-        Goal::NotLive => ("not live", "a not-live"),
+    let a_failure = match options.goal {
+        Goal::Unsafe => "an unsafe",
+        Goal::NotLive => "a not-live",
     };
     writeln!(out, "{}", printable(&scenario.name, false))?;
     writeln!(
@@ -98,45 +98,10 @@ fn write_text(
         scenario.seed
     )?;
     writeln!(out)?;
+    writeln!(out, "{}", headline(options.goal, outcome, "by Ctrl-C "))?;
     let Some(found) = &outcome.found else {
-        if outcome.interrupted {
-            writeln!(
-                out,
-                "Stopped by Ctrl-C after {} schedules: none found so far.",
-                fmt_count(outcome.tries)
-            )?;
-        } else {
-            writeln!(
-                out,
-                "None found in {} schedules — evidence, not proof.",
-                fmt_count(outcome.tries)
-            )?;
-        }
         return Ok(());
     };
-    if outcome.tries == 0 {
-        writeln!(
-            out,
-            "The scenario is {failure} as it is, with no fault added."
-        )?;
-    } else {
-        writeln!(
-            out,
-            "Found {a_failure} run at schedule {} ({} faults), shrunk in {} runs to {} ({}).",
-            fmt_count(outcome.tries),
-            found.drawn,
-            fmt_count(found.shrink_runs),
-            match found.faults.len() {
-                1 => "1 fault".to_string(),
-                n => format!("{n} faults"),
-            },
-            if found.faults.len() == 1 {
-                "without it the run passes"
-            } else {
-                "removing any one of them makes the run pass"
-            }
-        )?;
-    }
     writeln!(out)?;
     for line in narrate(&found.scenario, &found.run) {
         writeln!(out, "{}", printable(&line, false))?;

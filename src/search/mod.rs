@@ -24,7 +24,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use crate::scenario::{Fault, Scenario};
 use crate::{Run, run};
 
-pub use narrate::narrate;
+pub use narrate::{headline, narrate};
 pub use schedule::Space;
 
 /// What counts as a failure.

@@ -7,14 +7,50 @@
 //! a pause longer than the lease, the lease's expiry, a second grant, a stale write accepted)
 //! and numbers them.
 
+use super::{Goal, Outcome};
 use crate::Run;
 use crate::scenario::Scenario;
-use crate::text::fmt_ms;
+use crate::text::{fmt_count, fmt_ms};
 use crate::trace::{Event, EventKind, LetGoReason};
 use crate::view::wording::{Labels, and_more, node_label};
 
 /// At most this many event steps are told; the rest of a long run is counted in one line.
 pub const MAX_EVENT_STEPS: usize = 40;
+
+/// What a search came to, in one sentence: "Found an unsafe run at schedule 97 (2 faults),
+/// shrunk in 32 runs to 1 fault (without it the run passes).", "None found in 10 000 schedules
+/// — evidence, not proof.", or, for a search stopped early, "Stopped {stopped_by}after …"
+/// (`stopped_by` is e.g. "by Ctrl-C ", or "").
+pub fn headline(goal: Goal, outcome: &Outcome, stopped_by: &str) -> String {
+    let (failure, a_failure) = match goal {
+        Goal::Unsafe => ("unsafe", "an unsafe"),
+        Goal::NotLive => ("not live", "a not-live"),
+    };
+    let tries = fmt_count(outcome.tries);
+    let Some(found) = &outcome.found else {
+        return if outcome.interrupted {
+            format!("Stopped {stopped_by}after {tries} schedules: none found so far.")
+        } else {
+            format!("None found in {tries} schedules — evidence, not proof.")
+        };
+    };
+    if outcome.tries == 0 {
+        return format!("The scenario is {failure} as it is, with no fault added.");
+    }
+    let (faults, why) = match found.faults.len() {
+        1 => ("1 fault".to_string(), "without it the run passes"),
+        n => (
+            format!("{n} faults"),
+            "removing any one of them makes the run pass",
+        ),
+    };
+    format!(
+        "Found {a_failure} run at schedule {tries} ({} faults), shrunk in {} runs to {faults} \
+         ({why}).",
+        found.drawn,
+        fmt_count(found.shrink_runs),
+    )
+}
 
 /// The run's story as numbered lines ("1. at 12 ms, A: acquired 'lock' as A#1 (lease
 /// 10 000 ms)"), ending with each violation the checker kept and a count of the rest.

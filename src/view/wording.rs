@@ -474,6 +474,16 @@ fn grant_terms(fence: Option<u64>, lease_ms: Option<u64>, no_lease: &str) -> Str
     }
 }
 
+/// What the resource checks, after "resource": "checks fencing tokens on reads and writes",
+/// "checks fencing tokens on writes" or "does not check fencing tokens".
+pub fn resource_checks(resource: &crate::scenario::Resource) -> &'static str {
+    match (resource.fencing, resource.fence_reads) {
+        (true, true) => "checks fencing tokens on reads and writes",
+        (true, false) => "checks fencing tokens on writes",
+        (false, _) => "does not check fencing tokens",
+    }
+}
+
 /// "A#1 (fence 1)", or "A#1" when the design issues no fencing token.
 fn requester(trace: &Trace, token: Token, fence: Option<u64>) -> String {
     match fence {
