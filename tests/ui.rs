@@ -574,3 +574,15 @@ fn a_course_step_offers_to_break_its_right_call() {
         "the right call holds"
     );
 }
+
+#[test]
+fn a_search_can_be_cancelled_and_says_how_far_it_got() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    click(&mut h, "Find a failure");
+    click(&mut h, "Search");
+    click(&mut h, "Cancel");
+    assert!(shows(&h, "Stopped after"), "it says where it stopped");
+    assert!(shows(&h, "none found so far"));
+    assert!(h.query_by_label("Search").is_some(), "and it can start again");
+}
