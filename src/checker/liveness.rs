@@ -136,8 +136,9 @@ fn still_held(trace: &Trace, facts: &Facts) -> Vec<StillHeld> {
 /// state, not what it once promised — a lock it expired, forgot or had removed is not held,
 /// and one whose release is still on its way is about to be free) for a holder that is
 /// crashed, stalled (a watchdog may keep renewing for it), already let go or handed a late
-/// grant back (its release was lost or never reached the store), or waiting on itself. One per token, at the moment the
-/// condition began.
+/// grant back (its release was lost or never reached the store), or waiting on itself. One per
+/// token, at the moment both were true: the condition began and the store had granted the
+/// lock (a request can reach the store after its sender crashed).
 pub(super) fn stuck(trace: &Trace, facts: &Facts, out: &mut Found) {
     let mut reported = vec![false; facts.tokens.len()];
     for h in still_held(trace, facts) {
@@ -178,9 +179,10 @@ pub(super) fn stuck(trace: &Trace, facts: &Facts, out: &mut Found) {
         };
         let mut nodes = h.nodes;
         nodes.push(f.token.worker);
+        let granted_ms = f.granted.map_or(0, |g| g.at_ms);
         out.push(Violation {
             kind: Kind::Stuck,
-            at_ms: since,
+            at_ms: since.max(granted_ms),
             nodes: explain::nodes(nodes),
             grants: vec![f.token],
             explanation: format!(
@@ -338,6 +340,23 @@ mod tests {
         assert!(
             s[0].explanation
                 .ends_with("but A crashed at 1 000 ms and never restarted.")
+        );
+    }
+
+    /// The acquire was on its way when A crashed; the store granted it afterwards. The lock
+    /// is stuck from the grant, not from the crash before it.
+    #[test]
+    fn a_grant_made_after_its_holder_crashed_is_stuck_from_the_grant() {
+        let mut t = TraceBuilder::single(&["A"]);
+        let a = t.tok("A", 1);
+        t.on(1, "A", EventKind::Crashed).granted(4, 1, a, None);
+        let v = t.check();
+        let s = only(&v, Kind::Stuck);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].at_ms, 4);
+        assert!(
+            s[0].explanation
+                .ends_with("but A crashed at 1 ms and never restarted.")
         );
     }
 
