@@ -48,7 +48,7 @@ mod tests {
     use std::collections::BTreeSet;
     use std::path::Path;
 
-    use eframe::egui::{Context, FontId, RawInput};
+    use eframe::egui::{Context, FontId};
 
     /// Symbols egui itself may put on screen: the minus of a negative number and the
     /// ellipsis of cut-short text. (Its key names for shortcuts, ⌘ ⏵ …, are in no font the
@@ -128,11 +128,9 @@ mod tests {
         assert!(shown.contains(&'→'), "the scan found the app's arrows");
 
         let ctx = Context::default();
-        ctx.set_fonts(super::super::theme::with_hack_fallback(super::definitions()));
-        // Nothing paints here: the font atlas's upload is dropped on purpose.
-        ctx.run_ui(RawInput::default(), |_| {})
-            .textures_delta
-            .clear();
+        ctx.set_fonts(crate::app::theme::with_hack_fallback(super::definitions()));
+        // The fonts are loaded at the start of a frame.
+        crate::app::headless::frame(&ctx, |_| {});
         for font in [FontId::proportional(14.0), FontId::monospace(14.0)] {
             let missing: String =
                 ctx.fonts_mut(|f| shown.iter().filter(|&&c| !f.has_glyph(&font, c)).collect());
