@@ -1,8 +1,11 @@
 // Prints the web build's two budget figures (issue #4) and fails if either is over:
-//   wasm size gzipped  ≤ 1.5 MB      (gzip -9 of dist/locksim_bg.wasm)
-//   first painted frame ≤ 1.5 s      (headless Chromium, local server, fresh profile each run:
-//                                     navigation start → the animation frame after the app's
-//                                     first paint, as marked by web/main.js)
+//   wasm size gzipped  ≤ 1.37 MB     (gzip -9 of dist/locksim_bg.wasm; the module was 1.364 MB
+//                                     when this was set — benches/wasm_bytes.sh says where the
+//                                     bytes go)
+//   first painted frame ≤ 1.2 s      (the median of 5 page loads in headless Chromium, local
+//                                     server, fresh profile each: navigation start → the
+//                                     animation frame after the app's first paint, as marked
+//                                     by web/main.js)
 // Run from web/: `npm run measure` (after web/build.sh). LOCKSIM_RUNS sets the page loads.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,8 +13,8 @@ import zlib from 'node:zlib';
 import { serve, launch, firstFrame, pixelStats, dist } from './test/harness.mjs';
 
 const MB = 1_000_000; // decimal megabytes
-const SIZE_BUDGET = 1.5 * MB; // decimal: the stricter reading of "1.5 MB"
-const PAINT_BUDGET_MS = 1500;
+const SIZE_BUDGET = 1.37 * MB; // decimal: 1 370 000 bytes
+const PAINT_BUDGET_MS = 1200;
 const runs = Number(process.env.LOCKSIM_RUNS ?? 5);
 
 const wasm = fs.readFileSync(path.join(dist, 'locksim_bg.wasm'));

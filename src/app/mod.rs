@@ -31,6 +31,8 @@ mod tools;
 mod verdict;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
+#[cfg(any(target_arch = "wasm32", test))]
+mod web_fonts;
 
 use eframe::egui::{self, Ui};
 
@@ -293,7 +295,7 @@ impl eframe::App for LocksimApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, PROGRESS_KEY, &self.progress);
+        saved::save(storage, PROGRESS_KEY, &self.progress);
     }
 
     /// Every 5 s rather than eframe's 30: a laptop that sleeps or a window that is killed

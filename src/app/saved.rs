@@ -1,21 +1,33 @@
 //! The learner's progress kept in eframe's storage (a file on the desktop, the browser's local
 //! storage on the web), read back through [`Progress::restore`].
+//!
+//! The record is RON, written and read exactly as `eframe::set_value` and `eframe::get_value`
+//! do, but through `ron` itself: those two need eframe's `persistence` feature, which the web
+//! build leaves out because it also links the (de)serialisation of egui's own memory, which
+//! locksim never keeps ([`super::LocksimApp`]'s `persist_egui_memory`).
 
 use crate::course::progress::{Progress, Saved};
 
 /// The progress saved under `key` in `storage`, fitted to the course, and the notice
 /// [`Progress::restore`] gives when the record cannot be used.
 pub fn load(storage: Option<&dyn eframe::Storage>, key: &str) -> (Progress, Option<String>) {
-    let saved = match storage {
-        Some(storage) if storage.get_string(key).is_some() => {
-            match eframe::get_value::<Progress>(storage, key) {
-                Some(progress) => Saved::Read(progress),
-                None => Saved::Damaged,
-            }
-        }
-        _ => Saved::Nothing,
+    let saved = match storage.and_then(|storage| storage.get_string(key)) {
+        Some(record) => match ron::from_str::<Progress>(&record) {
+            Ok(progress) => Saved::Read(progress),
+            Err(_) => Saved::Damaged,
+        },
+        None => Saved::Nothing,
     };
     Progress::restore(saved)
+}
+
+/// Saves `progress` under `key` in `storage`, for [`load`] to read back.
+pub fn save(storage: &mut dyn eframe::Storage, key: &str, progress: &Progress) {
+    // A progress is plain data (numbers, lists, enums): RON can always write it. Should it
+    // ever fail, the previous record stays, as it does when eframe's own `set_value` fails.
+    if let Ok(record) = ron::ser::to_string(progress) {
+        storage.set_string(key, record);
+    }
 }
 
 #[cfg(test)]
@@ -87,6 +99,21 @@ mod tests {
         })
     }
 
+    /// Saves written before locksim wrote them itself, with `eframe::set_value`, read the same.
+    #[test]
+    fn the_record_is_the_one_eframe_writes() {
+        let progress = Progress {
+            place: Place::Step(1),
+            dark: true,
+            ..Progress::default()
+        };
+        let (mut ours, mut eframes) = (Memory::default(), Memory::default());
+        save(&mut ours, KEY, &progress);
+        eframe::set_value(&mut eframes, KEY, &progress);
+        assert_eq!(ours.0, eframes.0);
+        assert_eq!(load(Some(&eframes), KEY), (progress, None));
+    }
+
     #[test]
     fn no_save_is_a_first_visit_without_a_notice() {
         assert_eq!(load(None, KEY), (Progress::default(), None));
@@ -105,7 +132,7 @@ mod tests {
         #[test]
         fn a_good_save_is_never_lost(progress in saved()) {
             let mut m = Memory::default();
-            eframe::set_value(&mut m, KEY, &progress);
+            save(&mut m, KEY, &progress);
             proptest::prop_assert_eq!(load(Some(&m), KEY), (progress, None));
         }
 
@@ -122,7 +149,7 @@ mod tests {
             junk in ".*",
         ) {
             let mut m = Memory::default();
-            eframe::set_value(&mut m, KEY, &progress);
+            save(&mut m, KEY, &progress);
             let good = eframe::Storage::get_string(&m, KEY).unwrap();
             let mut chars: Vec<char> = good.chars().collect();
             chars.truncate(cut.index(chars.len() + 1));

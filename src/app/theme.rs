@@ -1,6 +1,8 @@
 //! The app's look: readable type sizes, dark or light, and presenter mode's larger scale.
 
-use eframe::egui::{Button, Color32, Context, FontFamily, FontId, RichText, TextStyle, Theme, Ui};
+use eframe::egui::{
+    Button, Color32, Context, FontDefinitions, FontFamily, FontId, RichText, TextStyle, Theme, Ui,
+};
 
 /// How much presenter mode enlarges everything, for the back row of a lecture hall.
 const PRESENTER_ZOOM: f32 = 1.3;
@@ -39,20 +41,25 @@ impl Look {
     }
 }
 
-/// The bundled fonts, with Hack behind Ubuntu for running text: Ubuntu has no arrows or
-/// geometric shapes (← ▶ ●), Hack has, and it ships with egui anyway.
+/// The bundled fonts, with Hack behind Ubuntu for running text.
 fn fonts(ctx: &Context) {
-    // The web build bundles smaller cuts of the same fonts (`web::fonts`).
+    // The web build bundles smaller cuts of the same fonts (`web_fonts`).
     #[cfg(target_arch = "wasm32")]
-    let mut fonts = super::web::fonts();
+    let fonts = super::web_fonts::definitions();
     #[cfg(not(target_arch = "wasm32"))]
-    let mut fonts = eframe::egui::FontDefinitions::default();
+    let fonts = FontDefinitions::default();
+    ctx.set_fonts(with_hack_fallback(fonts));
+}
+
+/// `fonts` with Hack last in the proportional family: Ubuntu has no arrows or geometric
+/// shapes (← ▶ ●), Hack has, and it ships with egui anyway.
+pub(super) fn with_hack_fallback(mut fonts: FontDefinitions) -> FontDefinitions {
     fonts
         .families
         .entry(FontFamily::Proportional)
         .or_default()
         .push("Hack".to_string());
-    ctx.set_fonts(fonts);
+    fonts
 }
 
 /// egui's default sizes suit tool panels; a lesson is read in longer stretches.

@@ -20,10 +20,9 @@
 //! (`index.html`, `web/main.js`), instead of leaving a dead canvas; the progress saved before
 //! it is kept.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use eframe::egui::{self, FontData, FontDefinitions, FontFamily, FontTweak};
+use eframe::egui;
 use wasm_bindgen::prelude::*;
 
 use super::LocksimApp;
@@ -60,7 +59,7 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
             Box::new(move |cc| {
                 noted.set(LocksimApp::storage_notice(cc.storage));
                 // Before the first frame lays out any text: there are no fonts until then.
-                cc.egui_ctx.set_fonts(fonts());
+                cc.egui_ctx.set_fonts(super::web_fonts::definitions());
                 let app = match state {
                     Some(state) => LocksimApp::from_shared(state, cc.storage),
                     None => LocksimApp::new(cc),
@@ -104,43 +103,6 @@ fn show_stopped(line: &str) {
 #[wasm_bindgen]
 pub fn panic_for_test() {
     panic!("a panic on purpose, for the browser test");
-}
-
-/// The web build's fonts, in place of `FontDefinitions::default()` (the desktop's): egui's
-/// own, cut down to the characters locksim shows (see `assets/fonts/README.md`), with the
-/// same names, families and tweaks as egui gives them.
-pub fn fonts() -> FontDefinitions {
-    let font = |bytes: &'static [u8]| Arc::new(FontData::from_static(bytes));
-    let mut fonts = FontDefinitions::empty();
-    fonts.font_data.insert(
-        "Hack".to_owned(),
-        font(include_bytes!("../../assets/fonts/Hack-Regular.subset.ttf")),
-    );
-    fonts.font_data.insert(
-        "Ubuntu-Light".to_owned(),
-        font(include_bytes!("../../assets/fonts/Ubuntu-Light.subset.ttf")),
-    );
-    fonts.font_data.insert(
-        "egui-icons".to_owned(),
-        Arc::new(
-            FontData::from_static(include_bytes!("../../assets/fonts/egui-icons.ttf")).tweak(
-                FontTweak {
-                    scale: 0.90,
-                    ..Default::default()
-                },
-            ),
-        ),
-    );
-    let family = |names: &[&str]| names.iter().map(|n| (*n).to_owned()).collect();
-    fonts.families.insert(
-        FontFamily::Monospace,
-        family(&["Hack", "Ubuntu-Light", "egui-icons"]),
-    );
-    fonts.families.insert(
-        FontFamily::Proportional,
-        family(&["Ubuntu-Light", "egui-icons"]),
-    );
-    fonts
 }
 
 /// The app, plus the address bar kept in step with it.
