@@ -9,6 +9,7 @@
 pub mod break_it;
 mod controls;
 mod course_view;
+mod export;
 mod glossary_page;
 mod glossary_text;
 #[cfg(test)]

@@ -84,7 +84,7 @@ pub struct RenderArgs {
     pub width: u32,
     /// Cut the picture at this simulated time, ms: it shows the run up to there, as the app
     /// does with its playhead there (default: the whole run).
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "MS", value_parser = positive_ms)]
     pub until: Option<u64>,
     /// Seed for every random choice (default: the file's `seed`).
     #[arg(long, value_name = "N")]
@@ -141,4 +141,13 @@ pub struct SearchArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A time of at least 1 ms: a picture cut at 0 would show nothing.
+fn positive_ms(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("the picture must show at least 1 ms".to_string()),
+        Ok(ms) => Ok(ms),
+        Err(e) => Err(format!("not a whole number of ms: {e}")),
+    }
 }

@@ -32,7 +32,12 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
             if let Err(status) = save("--svg", path, svg.as_bytes()) {
                 return Ok(status);
             }
-            writeln!(stdout, "wrote {} (SVG, {} px wide)", path.display(), args.width)?;
+            writeln!(
+                stdout,
+                "wrote {} (SVG, {} px wide)",
+                path.display(),
+                args.width
+            )?;
         }
         if let Some(path) = &args.png {
             let bytes = match png::rasterise(&svg, args.width) {
@@ -42,7 +47,12 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
             if let Err(status) = save("--png", path, &bytes) {
                 return Ok(status);
             }
-            writeln!(stdout, "wrote {} (PNG, {} px wide)", path.display(), args.width)?;
+            writeln!(
+                stdout,
+                "wrote {} (PNG, {} px wide)",
+                path.display(),
+                args.width
+            )?;
         }
     }
     if let Some(path) = &args.transcript {

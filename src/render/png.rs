@@ -75,7 +75,11 @@ pub fn rasterise(svg: &str, width: u32) -> Result<Vec<u8>, PngError> {
     }
     let mut pixmap = Pixmap::new(width.max(1), height)
         .ok_or_else(|| PngError::Encode(format!("no room for {width} × {height} px")))?;
-    resvg::render(&tree, Transform::from_scale(scale, scale), &mut pixmap.as_mut());
+    resvg::render(
+        &tree,
+        Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
     pixmap
         .encode_png()
         .map_err(|e| PngError::Encode(e.to_string()))
@@ -105,7 +109,12 @@ mod tests {
             font_family: UBUNTU.to_string(),
             ..usvg::Options::default()
         };
-        for text in ["A#1 · fence 1", "overwritten by B#2", "paused 10 000 ms", "W"] {
+        for text in [
+            "A#1 · fence 1",
+            "overwritten by B#2",
+            "paused 10 000 ms",
+            "W",
+        ] {
             let svg = format!(
                 r#"<svg xmlns="http://www.w3.org/2000/svg" width="800" height="40">
                    <text x="0" y="20" font-size="100" font-family="Ubuntu" font-weight="300">{text}</text>

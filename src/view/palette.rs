@@ -27,7 +27,7 @@ impl Rgba {
     }
 
     /// A colour `a` opaque out of 255.
-    pub const fn rgba(r: u8, g: u8, b: u8, a: u8) -> Self {
+    pub const fn translucent(r: u8, g: u8, b: u8, a: u8) -> Self {
         Rgba { r, g, b, a }
     }
 
@@ -87,15 +87,15 @@ pub const SAFE: Rgba = Rgba::rgb(30, 135, 55);
 // theme's lanes and on the dark theme's alike.
 
 /// Lane shading while the node is paused.
-pub const PAUSED: Rgba = Rgba::rgba(120, 120, 140, 60);
+pub const PAUSED: Rgba = Rgba::translucent(120, 120, 140, 60);
 /// Lane shading while the worker is stalled.
-pub const STALLED: Rgba = Rgba::rgba(230, 170, 20, 60);
+pub const STALLED: Rgba = Rgba::translucent(230, 170, 20, 60);
 /// Lane shading while the node is down.
-pub const CRASHED: Rgba = Rgba::rgba(110, 110, 110, 80);
+pub const CRASHED: Rgba = Rgba::translucent(110, 110, 110, 80);
 /// Lane shading while the node's outgoing link is slow.
-pub const SLOW_LINK: Rgba = Rgba::rgba(70, 140, 200, 40);
+pub const SLOW_LINK: Rgba = Rgba::translucent(70, 140, 200, 40);
 /// Lane shading and axis band while a partition cuts the node off.
-pub const PARTITION: Rgba = Rgba::rgba(150, 80, 200, 40);
+pub const PARTITION: Rgba = Rgba::translucent(150, 80, 200, 40);
 /// Text on the fault shadings above.
 pub const FAULT_TEXT: Rgba = Rgba::rgb(115, 115, 125);
 
@@ -120,6 +120,6 @@ pub const MESSAGE: Rgba = Rgba::rgb(95, 105, 120);
 pub const DROPPED: Rgba = Rgba::rgb(60, 60, 70);
 /// Haze where messages are too many to draw as arrows, at its lightest. Blue, to tell it from
 /// the grey of pauses and crashes.
-pub const MESSAGE_HAZE: Rgba = Rgba::rgba(60, 110, 200, 14);
+pub const MESSAGE_HAZE: Rgba = Rgba::translucent(60, 110, 200, 14);
 /// A store node's role changes (became leader or primary, stepped down).
 pub const ROLE: Rgba = Rgba::rgb(55, 65, 80);

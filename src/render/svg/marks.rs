@@ -62,7 +62,8 @@ pub(super) fn lane(c: &mut Canvas, index: usize, lane: &Lane) {
             let x0 = c.frame.x(times.time(b.items.start) as f64);
             let x1 = c.frame.x(times.time(b.items.end - 1) as f64);
             let disc = Rect::new(x0 - 10.0, y - 10.0, x1 + 10.0, y + 10.0);
-            let write = !crowded && matches!(lane.marks[b.items.start].kind, MarkKind::Write { .. });
+            let write =
+                !crowded && matches!(lane.marks[b.items.start].kind, MarkKind::Write { .. });
             let line = write.then(|| Rect::new(x0 - 2.0, lane_rect.y0, x0 + 2.0, lane_rect.y1));
             std::iter::once(disc).chain(line)
         })
@@ -88,7 +89,10 @@ fn summary(c: &mut Canvas, lane_rect: Rect, lane: &Lane, bin: &Bin) {
         .find(|&k| counts[k as usize] > 0)
         .unwrap_or(MarkClass::ClockJump);
     let x0 = c.frame.x(times.time(bin.items.start) as f64);
-    let x1 = c.frame.x(times.time(bin.items.end - 1) as f64).max(x0 + 2.0);
+    let x1 = c
+        .frame
+        .x(times.time(bin.items.end - 1) as f64)
+        .max(x0 + 2.0);
     let out = &mut c.marks;
     match gravest {
         MarkClass::Claim | MarkClass::Accepted | MarkClass::Rejected | MarkClass::Violating => {

@@ -216,7 +216,12 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
     let axis_top = MARGIN + header_h;
     let plot_top = axis_top + AXIS;
     let plot_bottom = plot_top + lane_h * lanes.lanes.len().max(1) as f32;
-    let plot = Rect::new(MARGIN + gutter, plot_top, width - MARGIN - RIGHT_PAD, plot_bottom);
+    let plot = Rect::new(
+        MARGIN + gutter,
+        plot_top,
+        width - MARGIN - RIGHT_PAD,
+        plot_bottom,
+    );
     let frame = Frame {
         left: MARGIN,
         plot,
@@ -268,7 +273,10 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
         .set("width", paint::num(picture.width as f32))
         .set("height", paint::num(height * scale))
         .set("viewBox", format!("0 0 {} {}", paint::num(width), height))
-        .set("font-family", "Ubuntu, 'Ubuntu Light', 'DejaVu Sans', Arial, sans-serif")
+        .set(
+            "font-family",
+            "Ubuntu, 'Ubuntu Light', 'DejaVu Sans', Arial, sans-serif",
+        )
         .set("font-weight", 300)
         .add(Title::new(format!("{}: timeline", trace.scenario)))
         .add(defs(&c.frame))
@@ -295,14 +303,28 @@ fn defs(frame: &Frame) -> Definitions {
     let stripes = |size: f32, rising: bool, color: Rgba| {
         let s = size;
         let d = if rising {
-            format!("M0,{s} L{s},0 M-1,1 L1,-1 M{a},{b} L{b},{a}", a = s - 1.0, b = s + 1.0)
+            format!(
+                "M0,{s} L{s},0 M-1,1 L1,-1 M{a},{b} L{b},{a}",
+                a = s - 1.0,
+                b = s + 1.0
+            )
         } else {
-            format!("M0,0 L{s},{s} M-1,{a} L1,{b} M{a},-1 L{b},1", a = s - 1.0, b = s + 1.0)
+            format!(
+                "M0,0 L{s},{s} M-1,{a} L1,{b} M{a},-1 L{b},1",
+                a = s - 1.0,
+                b = s + 1.0
+            )
         };
         let path = Path::new()
             .set("d", d)
-            .set("stroke", format!("#{:02x}{:02x}{:02x}", color.r, color.g, color.b))
-            .set("stroke-opacity", paint::num(color.opacity() * 100.0) / 100.0)
+            .set(
+                "stroke",
+                format!("#{:02x}{:02x}{:02x}", color.r, color.g, color.b),
+            )
+            .set(
+                "stroke-opacity",
+                paint::num(color.opacity() * 100.0) / 100.0,
+            )
             .set("stroke-width", 1);
         Pattern::new()
             .set("width", s)
@@ -365,11 +387,7 @@ fn draw_header(
     let mut x = MARGIN;
     for (word, color) in [(safe, safe_color), (live, live_color)] {
         let w = measure::width(word, 18.0) + 20.0;
-        out.append(paint::rect(
-            Rect::new(x, y, x + w, y + badge_h),
-            color,
-            4.0,
-        ));
+        out.append(paint::rect(Rect::new(x, y, x + w, y + badge_h), color, 4.0));
         out.append(paint::text(
             x + w / 2.0,
             y + badge_h / 2.0,

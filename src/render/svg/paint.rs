@@ -4,6 +4,7 @@
 use svg::node::element::{Circle, Line, Polygon, Rectangle, Text};
 
 use super::Rect;
+use crate::render::measure;
 use crate::view::palette::Rgba;
 
 /// The light theme's text colours and lines (egui's light visuals, which the app uses).
@@ -21,7 +22,7 @@ pub mod theme {
     /// Names and titles.
     pub const STRONG: Rgba = Rgba::rgb(0, 0, 0);
     /// Captions and notes: the text colour, 60 % opaque.
-    pub const WEAK: Rgba = Rgba::rgba(80, 80, 80, 153);
+    pub const WEAK: Rgba = Rgba::translucent(80, 80, 80, 153);
     /// Text on a coloured badge or a lease bar.
     pub const WHITE: Rgba = Rgba::rgb(255, 255, 255);
 }
@@ -144,15 +145,20 @@ pub enum Anchor {
     Middle,
 }
 
-/// One line of text of `size` px whose box is vertically centred on `center_y`.
+/// One line of text of `size` px whose box is vertically centred on `center_y`, exactly as
+/// wide as [`measure::width`] says: a viewer that sets it in a font other than Ubuntu Light
+/// fits it to that width (`textLength`), so it never runs into what the layout put beside it.
 pub fn text(x: f32, center_y: f32, s: &str, size: f32, color: Rgba, anchor: Anchor) -> Text {
     // The baseline below the middle of the line box: Ubuntu's ascent (0.932 em) less half its
     // height (ascent plus descent, 1.121 em).
     let baseline = center_y + 0.37 * size;
-    let el = Text::new(safe(s))
+    let s = safe(s);
+    let el = Text::new(s.clone())
         .set("x", num(x))
         .set("y", num(baseline))
-        .set("font-size", num(size));
+        .set("font-size", num(size))
+        .set("textLength", num(measure::width(&s, size)))
+        .set("lengthAdjust", "spacingAndGlyphs");
     let el = match anchor {
         Anchor::Start => el,
         Anchor::Middle => el.set("text-anchor", "middle"),

@@ -173,9 +173,10 @@ fn draw_bar(c: &mut Canvas, index: usize, rows: u32, row: u32, span: &Span, next
     let room = rect.intersect(&c.frame.plot).shrink2(6.0, 0.0);
     let mut taken: Vec<Rect> = c.labels.clone();
     let before = taken.len();
-    let mut place = |text: &str, color: Rgba, x: f32, from_left: bool, room: Rect, taken: &mut Vec<Rect>| {
-        place_label(&mut c.content, text, color, x, from_left, room, taken)
-    };
+    let mut place =
+        |text: &str, color: Rgba, x: f32, from_left: bool, room: Rect, taken: &mut Vec<Rect>| {
+            place_label(&mut c.content, text, color, x, from_left, room, taken)
+        };
     let named = place(&span.label, text_color, room.x0, true, room, &mut taken);
     if let Some(l) = lost {
         let after_name = if named {
@@ -187,7 +188,14 @@ fn draw_bar(c: &mut Canvas, index: usize, rows: u32, row: u32, span: &Span, next
         place(&l.label, palette::VIOLATING, left, true, room, &mut taken);
     }
     if span.end_ms as f64 <= c.frame.end_ms {
-        place(&span.end_label, text_color, room.x1, false, room, &mut taken);
+        place(
+            &span.end_label,
+            text_color,
+            room.x1,
+            false,
+            room,
+            &mut taken,
+        );
     }
     if !named {
         // Too short for its name: after the bar, if its row is free there.
@@ -291,7 +299,10 @@ fn draw_shading(c: &mut Canvas, index: usize, lane: &Lane, span: &Span) {
         left + w,
         lane_rect.y0 + 4.0 + line_h(size),
     );
-    let clear = !c.labels.iter().any(|t| t.intersects(&label.expand2(6.0, 0.0)));
+    let clear = !c
+        .labels
+        .iter()
+        .any(|t| t.intersects(&label.expand2(6.0, 0.0)));
     if clear && left + w * measure::SLACK <= c.frame.plot.x1 {
         c.content.append(paint::text(
             label.x0,

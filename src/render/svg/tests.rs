@@ -67,9 +67,18 @@ fn a_cut_picture_shows_nothing_past_its_end() {
         },
     );
     let texts = texts(&svg);
-    assert!(!texts.iter().any(|t| t.contains("stale_write")), "{texts:?}");
-    assert!(!texts.iter().any(|t| t.contains("write accepted")), "{texts:?}");
-    assert!(texts.iter().any(|t| t.contains("shown up to 5 000 ms")), "{texts:?}");
+    assert!(
+        !texts.iter().any(|t| t.contains("stale_write")),
+        "{texts:?}"
+    );
+    assert!(
+        !texts.iter().any(|t| t.contains("write accepted")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains("shown up to 5 000 ms")),
+        "{texts:?}"
+    );
     // The axis ends where the picture is cut.
     assert!(texts.iter().any(|t| t == "5 000 ms"), "{texts:?}");
     assert!(!texts.iter().any(|t| t == "5 500 ms"), "{texts:?}");
@@ -77,11 +86,7 @@ fn a_cut_picture_shows_nothing_past_its_end() {
 
 #[test]
 fn text_from_the_scenario_is_escaped() {
-    let source = STEP5.replacen(
-        "name = \"",
-        "name = \"<b> & \\\"quotes\\\" ",
-        1,
-    );
+    let source = STEP5.replacen("name = \"", "name = \"<b> & \\\"quotes\\\" ", 1);
     let svg = picture(&source, Picture::default());
     let title = texts(&svg).into_iter().next().unwrap();
     assert!(title.starts_with("<b> & \"quotes\" "), "{title}");
@@ -89,7 +94,10 @@ fn text_from_the_scenario_is_escaped() {
 
 #[test]
 fn a_long_busy_run_is_summed_up_to_what_the_picture_can_show() {
-    let svg = picture(include_str!("../../../benches/busy.toml"), Picture::default());
+    let svg = picture(
+        include_str!("../../../benches/busy.toml"),
+        Picture::default(),
+    );
     // A few elements per pixel column and lane at most, however many events there are.
     let elements = svg.matches('<').count();
     assert!(elements < 40_000, "{elements} elements");
