@@ -180,7 +180,7 @@ struct Canvas {
     content: Group,
     /// Clipped to the plot: marks and their labels.
     marks: Group,
-    /// Unclipped: names, axis, violations.
+    /// Unclipped: the violation markers on the axis.
     over: Group,
     labels: Vec<Rect>,
 }
@@ -201,7 +201,8 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
     // A picture too narrow for names and a plot to read is drawn at the narrowest that is,
     // and scaled down to the width asked for.
     let min_width = 2.0 * MARGIN + NARROW_GUTTER + RIGHT_PAD + MIN_PLOT;
-    let width = (picture.width.clamp(1, MAX_WIDTH) as f32).max(min_width);
+    let asked = picture.width.clamp(1, MAX_WIDTH) as f32;
+    let width = asked.max(min_width);
     let until = lanes.until_ms.max(1);
     let end_ms = picture.until_ms.map_or(until, |u| u.clamp(1, until));
 
@@ -268,17 +269,19 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
     );
     let height = (legend_top + legend_h + MARGIN).ceil();
 
-    let scale = picture.width as f32 / width;
     let document = Document::new()
-        .set("width", paint::num(picture.width as f32))
-        .set("height", paint::num(height * scale))
+        .set("width", paint::num(asked))
+        .set("height", paint::num(height * asked / width))
         .set("viewBox", format!("0 0 {} {}", paint::num(width), height))
         .set(
             "font-family",
             "Ubuntu, 'Ubuntu Light', 'DejaVu Sans', Arial, sans-serif",
         )
         .set("font-weight", 300)
-        .add(Title::new(format!("{}: timeline", trace.scenario)))
+        .add(Title::new(format!(
+            "{}: timeline",
+            paint::safe(&trace.scenario)
+        )))
         .add(defs(&c.frame))
         .add(paint::rect(
             Rect::new(0.0, 0.0, width, height),

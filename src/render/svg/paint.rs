@@ -169,6 +169,6 @@ pub fn text(x: f32, center_y: f32, s: &str, size: f32, color: Rgba, anchor: Anch
 /// `s` as XML may hold it: the control characters a scenario's name could carry (validation
 /// refuses them; this is the second guard) are written as `\u{..}` escapes, as a terminal
 /// gets them, and the two non-characters XML forbids are replaced.
-fn safe(s: &str) -> String {
+pub fn safe(s: &str) -> String {
     crate::text::printable(s, false).replace(['\u{fffe}', '\u{ffff}'], "\u{fffd}")
 }
