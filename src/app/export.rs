@@ -1,12 +1,13 @@
 //! The Export menu under a finished run's verdict: the timeline as a picture (SVG, and PNG on
-//! the desktop), the run as JSON with its trace, and its transcript as text — the files
-//! `locksim render` and `locksim run --json --trace` write, made by the same code
+//! the desktop), the run as JSON with its trace (on the desktop), and its transcript as text —
+//! the files `locksim render` and `locksim run --json --trace` write, made by the same code
 //! ([`crate::render`]). The desktop asks where to save each (the file dialog "Load file…"
 //! uses); the browser downloads it.
 
 use eframe::egui::{Id, RichText, Ui};
 
 use crate::checker::Verdict;
+#[cfg(not(target_arch = "wasm32"))]
 use crate::render::report::RunJson;
 use crate::render::{svg, transcript};
 use crate::trace::Trace;
@@ -20,6 +21,10 @@ enum Export {
     /// out of the web build.
     #[cfg(not(target_arch = "wasm32"))]
     Png,
+    /// On the desktop only: the trace's serialiser and JSON writer would take a third of
+    /// the web build's remaining size budget (web/measure.mjs); `locksim run --json --trace`
+    /// writes the same document.
+    #[cfg(not(target_arch = "wasm32"))]
     Json,
     Transcript,
 }
@@ -29,6 +34,7 @@ impl Export {
         Export::Svg,
         #[cfg(not(target_arch = "wasm32"))]
         Export::Png,
+        #[cfg(not(target_arch = "wasm32"))]
         Export::Json,
         Export::Transcript,
     ];
@@ -39,6 +45,7 @@ impl Export {
             Export::Svg => "Timeline picture (SVG)",
             #[cfg(not(target_arch = "wasm32"))]
             Export::Png => "Timeline picture (PNG)",
+            #[cfg(not(target_arch = "wasm32"))]
             Export::Json => "Verdict and trace (JSON)",
             Export::Transcript => "Transcript (text)",
         }
@@ -49,6 +56,7 @@ impl Export {
             Export::Svg => "svg",
             #[cfg(not(target_arch = "wasm32"))]
             Export::Png => "png",
+            #[cfg(not(target_arch = "wasm32"))]
             Export::Json => "json",
             Export::Transcript => "txt",
         }
@@ -65,6 +73,7 @@ impl Export {
             #[cfg(not(target_arch = "wasm32"))]
             Export::Png => crate::render::png::rasterise(&picture(), svg::DEFAULT_WIDTH)
                 .map_err(|e| e.to_string())?,
+            #[cfg(not(target_arch = "wasm32"))]
             Export::Json => RunJson::with_trace(trace, verdict).to_pretty().into_bytes(),
             Export::Transcript => transcript::transcript(trace, verdict).into_bytes(),
         })
@@ -154,7 +163,6 @@ fn save(name: &str, export: Export, bytes: &[u8]) -> Result<Option<String>, Stri
     let fail = |e: wasm_bindgen::JsValue| format!("{e:?}");
     let mime = match export {
         Export::Svg => "image/svg+xml",
-        Export::Json => "application/json",
         Export::Transcript => "text/plain;charset=utf-8",
     };
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));

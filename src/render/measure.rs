@@ -43,19 +43,34 @@ pub fn width(text: &str, size: f32) -> f32 {
     thousandths as f32 / 1000.0 * size
 }
 
-/// `text` broken into lines no wider than `max` px at `size` px, at spaces; a word wider
-/// than `max` gets a line of its own.
+/// `text` broken into lines no wider than `max` px at `size` px, at spaces, but never inside
+/// a number and its unit (`20 000 ms`); a word wider than `max` gets a line of its own.
 pub fn wrap(text: &str, size: f32, max: f32) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let digits_before = words
+            .last()
+            .is_some_and(|w| w.ends_with(|c: char| c.is_ascii_digit()));
+        let continues =
+            word.starts_with(|c: char| c.is_ascii_digit()) || word == "ms" || word == "s";
+        match words.last_mut() {
+            Some(last) if digits_before && continues => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => words.push(word.to_string()),
+        }
+    }
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
+    for word in words {
         let wider = format!("{line} {word}");
         if line.is_empty() {
-            line = word.to_string();
+            line = word;
         } else if width(&wider, size) <= max {
             line = wider;
         } else {
-            lines.push(std::mem::replace(&mut line, word.to_string()));
+            lines.push(std::mem::replace(&mut line, word));
         }
     }
     if !line.is_empty() {
@@ -84,5 +99,9 @@ mod tests {
         assert!(lines.iter().all(|l| width(l, 12.0) <= 150.0), "{lines:?}");
         assert_eq!(lines.join(" "), text);
         assert_eq!(wrap("unbreakable", 12.0, 5.0), ["unbreakable"]);
+        assert_eq!(
+            wrap("up to 12 000 ms of 20 000 ms", 12.0, 60.0),
+            ["up to", "12 000 ms", "of", "20 000 ms"]
+        );
     }
 }

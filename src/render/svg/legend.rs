@@ -2,8 +2,8 @@
 //! each kind of thing the picture shows, wrapped to its width, then the note on how grants are
 //! named.
 
+use super::paint::Element;
 use svg::Node;
-use svg::node::element::Group;
 
 use super::paint::{self, Anchor, theme};
 use super::{Rect, line_h, marks, spans};
@@ -26,7 +26,7 @@ const ROW: f32 = 21.0;
 /// drawn, so neither are their entries) inside `area`'s width from its top; returns its
 /// height, px.
 pub(super) fn draw(
-    out: &mut Group,
+    out: &mut Element,
     swatches: &[(Swatch, u64)],
     shown_until_ms: u64,
     area: Rect,
@@ -77,7 +77,7 @@ pub(super) fn draw(
 }
 
 /// Draws the swatch of `swatch` in `rect`, as the lanes draw the thing it stands for.
-fn draw_swatch(out: &mut Group, swatch: Swatch, rect: Rect) {
+fn draw_swatch(out: &mut Element, swatch: Swatch, rect: Rect) {
     let worker = palette::worker(NodeId::new(0));
     let center = (rect.x0 + rect.width() / 2.0, rect.center_y());
     match swatch {

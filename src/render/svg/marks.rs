@@ -3,8 +3,8 @@
 //! wide are summed up per bin of a few pixels, in the colour of the gravest thing the bin
 //! holds.
 
+use super::paint::Element;
 use svg::Node;
-use svg::node::element::Group;
 
 use super::paint::{self, Anchor, theme};
 use super::spans::bar_rect;
@@ -285,8 +285,8 @@ pub(super) fn violations(c: &mut Canvas, lanes: &Lanes, verdict: &Verdict) {
 const RIGHT_OVERHANG: f32 = 20.0;
 
 /// A write's disc: ✓ accepted, ✗ rejected, ! violating.
-pub(super) fn write(out: &mut Group, (x, y): (f32, f32), outcome: WriteOutcome) {
-    let white = |out: &mut Group, a: (f32, f32), b: (f32, f32)| {
+pub(super) fn write(out: &mut Element, (x, y): (f32, f32), outcome: WriteOutcome) {
+    let white = |out: &mut Element, a: (f32, f32), b: (f32, f32)| {
         out.append(paint::line(
             (x + a.0, y + a.1),
             (x + b.0, y + b.1),
@@ -315,7 +315,7 @@ pub(super) fn write(out: &mut Group, (x, y): (f32, f32), outcome: WriteOutcome) 
 
 /// A role change: a small flag on a pole standing at `top`, flying right; filled when the
 /// node took the lead, hollow when it gave it up.
-pub(super) fn role(out: &mut Group, (x, y): (f32, f32), up: bool) {
+pub(super) fn role(out: &mut Element, (x, y): (f32, f32), up: bool) {
     out.append(paint::line((x, y), (x, y + 14.0), palette::ROLE, 1.5));
     let points = [(x, y), (x + 9.0, y + 3.5), (x, y + 7.0)];
     if up {
@@ -327,7 +327,7 @@ pub(super) fn role(out: &mut Group, (x, y): (f32, f32), up: bool) {
 
 /// A claim at the store (`timestamp`): a diamond in the claimant's colour, filled when the
 /// store recorded it, hollow when it deleted it.
-pub(super) fn claim(out: &mut Group, (x, y): (f32, f32), color: Rgba, recorded: bool) {
+pub(super) fn claim(out: &mut Element, (x, y): (f32, f32), color: Rgba, recorded: bool) {
     let points = [(x, y - 6.0), (x + 6.0, y), (x, y + 6.0), (x - 6.0, y)];
     if recorded {
         out.append(paint::polygon(&points, Some(color), None));
@@ -338,14 +338,14 @@ pub(super) fn claim(out: &mut Group, (x, y): (f32, f32), color: Rgba, recorded: 
 
 /// A change of a reentrant worker's hold count: a short bar across the top of its lane, in
 /// its colour.
-pub(super) fn hold(out: &mut Group, x: f32, lane_rect: Rect, color: Rgba) {
+pub(super) fn hold(out: &mut Element, x: f32, lane_rect: Rect, color: Rgba) {
     let top = lane_rect.y0 + 3.0;
     out.append(paint::line((x, top), (x, top + 14.0), color, 2.5));
     out.append(paint::line((x - 4.0, top), (x + 4.0, top), color, 2.0));
 }
 
 /// A clock jump: a dashed vertical line from `y0` to `y1`.
-pub(super) fn clock_jump(out: &mut Group, x: f32, y0: f32, y1: f32) {
+pub(super) fn clock_jump(out: &mut Element, x: f32, y0: f32, y1: f32) {
     out.append(paint::dashed(
         (x, y0),
         (x, y1),

@@ -12,11 +12,9 @@ mod marks;
 mod paint;
 mod spans;
 
-use svg::Document;
 use svg::Node;
-use svg::node::element::{ClipPath, Definitions, Group, Path, Pattern, Title};
 
-use self::paint::{Anchor, theme};
+use self::paint::{Anchor, Element, With, add, element, group, theme};
 use super::measure;
 use crate::checker::Verdict;
 use crate::text::fmt_ms;
@@ -177,11 +175,11 @@ impl Frame {
 struct Canvas {
     frame: Frame,
     /// Clipped to the plot and the axis row: shadings, bars and partitions.
-    content: Group,
+    content: Element,
     /// Clipped to the plot: marks and their labels.
-    marks: Group,
+    marks: Element,
     /// Unclipped: the violation markers on the axis.
-    over: Group,
+    over: Element,
     labels: Vec<Rect>,
 }
 
@@ -206,7 +204,7 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
     let until = lanes.until_ms.max(1);
     let end_ms = picture.until_ms.map_or(until, |u| u.clamp(1, until));
 
-    let mut header = Group::new();
+    let mut header = group();
     let header_h = draw_header(&mut header, trace, verdict, width, end_ms, until);
 
     let inner = width - 2.0 * MARGIN;
@@ -234,12 +232,12 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
 
     let mut c = Canvas {
         frame,
-        content: Group::new().set("clip-path", "url(#content)"),
-        marks: Group::new().set("clip-path", "url(#plot)"),
-        over: Group::new(),
+        content: group().with("clip-path", "url(#content)"),
+        marks: group().with("clip-path", "url(#plot)"),
+        over: group(),
         labels: Vec::new(),
     };
-    let mut back = Group::new();
+    let mut back = group();
     lane_backgrounds(&mut back, &c.frame, lanes);
     axis(&mut back, &c.frame);
     for p in &lanes.partitions {
@@ -259,7 +257,7 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
     }
     marks::violations(&mut c, lanes, verdict);
 
-    let mut legend = Group::new();
+    let mut legend = group();
     let legend_top = plot_bottom + 14.0;
     let legend_h = legend::draw(
         &mut legend,
@@ -269,31 +267,31 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
     );
     let height = (legend_top + legend_h + MARGIN).ceil();
 
-    let document = Document::new()
-        .set("width", paint::num(asked))
-        .set("height", paint::num(height * asked / width))
-        .set("viewBox", format!("0 0 {} {}", paint::num(width), height))
-        .set(
+    let mut title = element("title");
+    title.append(paint::text_node(&format!("{}: timeline", trace.scenario)));
+    let mut document = element("svg")
+        .with("xmlns", "http://www.w3.org/2000/svg")
+        .with("width", paint::num(asked))
+        .with("height", paint::num(height * asked / width))
+        .with("viewBox", format!("0 0 {} {}", paint::num(width), height))
+        .with(
             "font-family",
             "Ubuntu, 'Ubuntu Light', 'DejaVu Sans', Arial, sans-serif",
         )
-        .set("font-weight", 300)
-        .add(Title::new(format!(
-            "{}: timeline",
-            paint::safe(&trace.scenario)
-        )))
-        .add(defs(&c.frame))
-        .add(paint::rect(
-            Rect::new(0.0, 0.0, width, height),
-            theme::PANEL,
-            0.0,
-        ))
-        .add(header)
-        .add(back)
-        .add(c.content)
-        .add(c.marks)
-        .add(c.over)
-        .add(legend);
+        .with("font-weight", 300);
+    for layer in [
+        title,
+        defs(&c.frame),
+        paint::rect(Rect::new(0.0, 0.0, width, height), theme::PANEL, 0.0),
+        header,
+        back,
+        c.content,
+        c.marks,
+        c.over,
+        legend,
+    ] {
+        document.append(layer);
+    }
     let mut out = document.to_string();
     out.push('\n');
     out
@@ -301,10 +299,9 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
 
 /// The patterns and clip paths the picture refers to: the red hatching of a belief the store
 /// no longer backs, the grey hatching of a grant on a down node's disk, the plot's clip.
-fn defs(frame: &Frame) -> Definitions {
+fn defs(frame: &Frame) -> Element {
     // Stripes 45° across a tile, continued over its corners so tiles join without a seam.
-    let stripes = |size: f32, rising: bool, color: Rgba| {
-        let s = size;
+    let stripes = |id: &str, s: f32, rising: bool, color: Rgba| {
         let d = if rising {
             format!(
                 "M0,{s} L{s},0 M-1,1 L1,-1 M{a},{b} L{b},{a}",
@@ -318,43 +315,47 @@ fn defs(frame: &Frame) -> Definitions {
                 b = s + 1.0
             )
         };
-        let path = Path::new()
-            .set("d", d)
-            .set(
-                "stroke",
-                format!("#{:02x}{:02x}{:02x}", color.r, color.g, color.b),
-            )
-            .set(
+        let path = element("path")
+            .with("d", d)
+            .with("stroke", paint::color(color))
+            .with(
                 "stroke-opacity",
                 paint::num(color.opacity() * 100.0) / 100.0,
             )
-            .set("stroke-width", 1);
-        Pattern::new()
-            .set("width", s)
-            .set("height", s)
-            .set("patternUnits", "userSpaceOnUse")
-            .add(path)
+            .with("stroke-width", 1);
+        let pattern = element("pattern")
+            .with("id", id)
+            .with("width", s)
+            .with("height", s)
+            .with("patternUnits", "userSpaceOnUse");
+        add(pattern, path)
     };
     let clip = |id: &str, r: Rect| {
-        ClipPath::new()
-            .set("id", id)
-            .add(paint::rect(r, theme::STRONG, 0.0))
+        add(
+            element("clipPath").with("id", id),
+            paint::rect(r, theme::STRONG, 0.0),
+        )
     };
     let plot = frame.plot;
-    Definitions::new()
-        .add(stripes(8.0, true, palette::VIOLATING.faded(0.55)).set("id", spans::LEASE_LOST))
-        .add(stripes(6.0, false, palette::FAULT_TEXT.faded(0.8)).set("id", spans::ON_DISK))
-        .add(clip("plot", plot))
-        .add(clip(
+    let mut defs = element("defs");
+    for def in [
+        stripes(spans::LEASE_LOST, 8.0, true, palette::VIOLATING.faded(0.55)),
+        stripes(spans::ON_DISK, 6.0, false, palette::FAULT_TEXT.faded(0.8)),
+        clip("plot", plot),
+        clip(
             "content",
             Rect::new(plot.x0, frame.axis.y0, plot.x1, plot.y1),
-        ))
+        ),
+    ] {
+        defs.append(def);
+    }
+    defs
 }
 
 /// The scenario's name, the verdict's badges and sentence, and how the run was set up; returns
 /// the height it takes, px.
 fn draw_header(
-    out: &mut Group,
+    out: &mut Element,
     trace: &Trace,
     verdict: &Verdict,
     width: f32,
@@ -459,7 +460,7 @@ fn draw_header(
 
 /// Every other lane shaded, lines between lanes (heavier where one kind of node gives way to
 /// the next), and each lane's name with what its bars mean.
-fn lane_backgrounds(out: &mut Group, frame: &Frame, lanes: &Lanes) {
+fn lane_backgrounds(out: &mut Element, frame: &Frame, lanes: &Lanes) {
     for (i, lane) in lanes.lanes.iter().enumerate() {
         let r = frame.lane_rect(i);
         let full = Rect::new(frame.left, r.y0, r.x1, r.y1);
@@ -531,7 +532,7 @@ fn tick_label(t: f64, step: f64) -> String {
 }
 
 /// Tick labels in simulated time and the grid lines under them.
-fn axis(out: &mut Group, frame: &Frame) {
+fn axis(out: &mut Element, frame: &Frame) {
     let step = tick_step(frame.end_ms, frame.plot.width());
     let last = (frame.end_ms / step).floor() as i64;
     for k in 0..=last {

@@ -2,8 +2,8 @@
 //! labels, as the app paints them. Spans narrower than a pixel are summed up into one block
 //! per run of neighbours.
 
+use super::paint::Element;
 use svg::Node;
-use svg::node::element::Group;
 
 use super::paint::{self, Anchor, theme};
 use super::{Canvas, Rect, ink, line_h};
@@ -210,7 +210,7 @@ fn draw_bar(c: &mut Canvas, index: usize, rows: u32, row: u32, span: &Span, next
 /// fits inside `room` and clear of `taken`, and notes where; a cut-off or overlapping label
 /// reads worse than none. Returns whether it drew it.
 fn place_label(
-    out: &mut Group,
+    out: &mut Element,
     text: &str,
     color: Rgba,
     x: f32,
@@ -317,7 +317,7 @@ fn draw_shading(c: &mut Canvas, index: usize, lane: &Lane, span: &Span) {
 }
 
 /// A worker's wait: a dashed line in its colour, faded; returns the colour used.
-pub(super) fn waiting(out: &mut Group, x0: f32, x1: f32, y: f32, worker: Rgba) -> Rgba {
+pub(super) fn waiting(out: &mut Element, x0: f32, x1: f32, y: f32, worker: Rgba) -> Rgba {
     let color = worker.faded(0.7);
     out.append(paint::dashed((x0, y), (x1, y), color, 1.5, 5.0, 4.0));
     color
@@ -333,19 +333,19 @@ pub(super) fn bar_rect(lane: Rect, rows: u32, row: u32, x0: f32, x1: f32) -> Rec
 }
 
 /// The worker's view: a light fill with a border in the worker's colour.
-pub(super) fn belief_bar(out: &mut Group, rect: Rect, color: Rgba) {
+pub(super) fn belief_bar(out: &mut Element, rect: Rect, color: Rgba) {
     out.append(paint::rect(rect, color.faded(0.22), 3.0));
     out.append(paint::outline(rect, color, 1.5, 3.0));
 }
 
 /// The store's view: solid in the holder's colour.
-pub(super) fn lease_bar(out: &mut Group, rect: Rect, color: Rgba) {
+pub(super) fn lease_bar(out: &mut Element, rect: Rect, color: Rgba) {
     out.append(paint::rect(rect, color, 3.0));
 }
 
 /// A grant on the disk of a node that is down: faded, hatched in grey, outlined — frozen, not
 /// live.
-pub(super) fn on_disk_bar(out: &mut Group, rect: Rect, color: Rgba) {
+pub(super) fn on_disk_bar(out: &mut Element, rect: Rect, color: Rgba) {
     out.append(paint::rect(rect, color.faded(0.18), 3.0));
     out.append(paint::hatched(rect, ON_DISK));
     out.append(paint::outline(rect, color, 1.0, 3.0));
@@ -353,7 +353,7 @@ pub(super) fn on_disk_bar(out: &mut Group, rect: Rect, color: Rgba) {
 
 /// The start of a lease a new leader took over from its log: a white double edge, so it does
 /// not read as a fresh grant.
-pub(super) fn takeover_edge(out: &mut Group, rect: Rect) {
+pub(super) fn takeover_edge(out: &mut Element, rect: Rect) {
     for dx in [3.0, 6.5] {
         let x = rect.x0 + dx;
         out.append(paint::line(
@@ -367,7 +367,7 @@ pub(super) fn takeover_edge(out: &mut Group, rect: Rect) {
 
 /// A follower's logged copy of an acquire: a faint fill over a thin strip in the holder's
 /// colour along the bottom, lighter than the leader's lease.
-pub(super) fn logged_bar(out: &mut Group, rect: Rect, color: Rgba) {
+pub(super) fn logged_bar(out: &mut Element, rect: Rect, color: Rgba) {
     out.append(paint::rect(rect, color.faded(0.1), 3.0));
     let strip = Rect::new(rect.x0, rect.y1 - 3.0, rect.x1, rect.y1);
     out.append(paint::rect(strip, color.faded(0.8), 1.0));
@@ -375,7 +375,7 @@ pub(super) fn logged_bar(out: &mut Group, rect: Rect, color: Rgba) {
 
 /// Red hatching over the part of a belief bar where the store no longer held the grant, with
 /// a red edge where that began.
-pub(super) fn lease_gone(out: &mut Group, rect: Rect) {
+pub(super) fn lease_gone(out: &mut Element, rect: Rect) {
     out.append(paint::rect(rect, palette::VIOLATING.faded(0.12), 0.0));
     out.append(paint::hatched(rect, LEASE_LOST));
     out.append(paint::line(
