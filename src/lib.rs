@@ -5,7 +5,8 @@
 //! [`checker::Verdict`] ([`run()`] does both), and the front ends only show those, through the
 //! [`view`] model. Around that flow, without the front ends: [`sweep`] counts many seeds,
 //! [`ladder`] moves a scenario onto another rung of the design ladder, and [`breakage`] makes
-//! "Break it"'s changes to a scenario.
+//! "Break it"'s changes to a scenario. [`render`] makes pictures and text of a run for slides
+//! and handouts.
 
 #![warn(missing_docs)]
 
@@ -17,6 +18,7 @@ pub mod cli;
 pub mod course;
 pub mod engine;
 pub mod ladder;
+pub mod render;
 mod run;
 pub mod scenario;
 pub mod search;

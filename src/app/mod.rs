@@ -9,6 +9,7 @@
 pub mod break_it;
 mod controls;
 mod course_view;
+mod export;
 mod find_failure;
 mod glossary_page;
 mod glossary_text;

@@ -558,6 +558,8 @@ fn verdict_body(ui: &mut Ui, run: Option<&mut RunView>, note: impl FnOnce(&mut U
     run.verdict_head(ui);
     ui.add_space(8.0);
     if run.seen_to_end() {
+        super::export::menu(ui, run.trace(), run.verdict());
+        ui.add_space(8.0);
         note(ui);
         ui.add_space(8.0);
     }

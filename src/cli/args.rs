@@ -33,6 +33,9 @@ pub enum Command {
     /// Search for fault schedules that make the scenario unsafe (or, with --live, not live),
     /// shrink the first one found and tell it step by step.
     Search(SearchArgs),
+    /// Draw one run's timeline as a picture (SVG, PNG) or write its transcript, for slides
+    /// and handouts.
+    Render(RenderArgs),
     /// Print the course: each step, its options and the verdict of each option's
     /// demonstration. Fails if a wrong option comes out safe or the right call does not.
     Course,
@@ -51,9 +54,41 @@ pub struct RunArgs {
     /// Print the verdict and statistics as JSON instead of the timeline.
     #[arg(long)]
     pub json: bool,
+    /// With --json: include every event of the run (the trace) in the document, under
+    /// "trace".
+    #[arg(long, requires = "json")]
+    pub trace: bool,
     /// Show network sends, deliveries and losses in the timeline too.
     #[arg(long)]
     pub all: bool,
+}
+
+/// `locksim render`.
+#[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("output").required(true).multiple(true))]
+pub struct RenderArgs {
+    /// The scenario file.
+    pub file: PathBuf,
+    /// Write the timeline as SVG to this file.
+    #[arg(long, value_name = "OUT", group = "output")]
+    pub svg: Option<PathBuf>,
+    /// Write the timeline as PNG to this file.
+    #[arg(long, value_name = "OUT", group = "output")]
+    pub png: Option<PathBuf>,
+    /// Write the run's transcript (each event, then the verdict) as text to this file.
+    #[arg(long, value_name = "OUT", group = "output")]
+    pub transcript: Option<PathBuf>,
+    /// The picture's width in pixels (1 to 20 000).
+    #[arg(long, value_name = "PX", default_value_t = crate::render::svg::DEFAULT_WIDTH,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::render::svg::MAX_WIDTH)))]
+    pub width: u32,
+    /// Cut the picture at this simulated time, ms: it shows the run up to there, as the app
+    /// does with its playhead there (default: the whole run).
+    #[arg(long, value_name = "MS", value_parser = positive_ms)]
+    pub until: Option<u64>,
+    /// Seed for every random choice (default: the file's `seed`).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
 }
 
 /// `locksim verify`.
@@ -106,4 +141,13 @@ pub struct SearchArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A time of at least 1 ms: a picture cut at 0 would show nothing.
+fn positive_ms(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("the picture must show at least 1 ms".to_string()),
+        Ok(ms) => Ok(ms),
+        Err(e) => Err(format!("not a whole number of ms: {e}")),
+    }
 }

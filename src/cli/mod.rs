@@ -1,5 +1,5 @@
-//! The headless command line: `run`, `verify`, `check`, `search`, and the course's text:
-//! `course`, `glossary`.
+//! The headless command line: `run`, `verify`, `check`, `search`, `render`, and the course's
+//! text: `course`, `glossary`.
 //!
 //! Each command writes its report to stdout and returns a [`Status`]; input errors go to
 //! stderr as `FILE:LINE:COL: message`. Nothing here panics on bad input: a student's typo
@@ -13,10 +13,9 @@ mod input;
 
 pub use input::{InputError, read as read_scenario_file};
 mod output;
-mod report;
+mod render;
 mod run;
 mod search;
-mod timeline;
 mod verify;
 
 use std::io::{self, Write};
@@ -82,6 +81,7 @@ pub fn execute(command: &Command) -> ExitCode {
         Command::Verify(args) => verify::verify(args, &mut out),
         Command::Check(args) => check::check(args, &mut out),
         Command::Search(args) => search::search(args, &mut out),
+        Command::Render(args) => render::render(args),
         Command::Course => course::course(&mut out),
         Command::Glossary => glossary::glossary(&mut out),
     }

@@ -1,11 +1,12 @@
-//! `locksim run FILE [--seed N] [--json] [--all]`.
+//! `locksim run FILE [--seed N] [--json [--trace]] [--all]`.
 
 use std::io::{self, Write};
 use std::path::Path;
 
 use super::args::RunArgs;
-use super::report::{self, RunJson};
-use super::{Status, input, output, timeline};
+use super::{Status, input, output};
+use crate::render::report::{self, RunJson};
+use crate::render::transcript;
 use crate::scenario::Scenario;
 use crate::text::{fmt_ms, printable};
 
@@ -19,10 +20,15 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> io::Result<Status> {
     let crate::Run { trace, verdict, .. } = crate::run(&scenario, seed);
 
     if args.json {
-        output::write_json(out, &RunJson::new(&trace, &verdict))?;
+        let doc = if args.trace {
+            RunJson::with_trace(&trace, &verdict)
+        } else {
+            RunJson::new(&trace, &verdict)
+        };
+        output::write_json(out, &doc)?;
     } else {
         write_header(out, &args.file, &scenario, seed)?;
-        timeline::write(out, &trace, args.all)?;
+        transcript::write_timeline(out, &trace, args.all)?;
         report::write_verdict(out, &trace, &verdict)?;
         writeln!(out, "reproduce: {}", output::reproduce(&args.file, seed))?;
     }

@@ -5,9 +5,10 @@
 //! [`wording`] is the one source of sentences about events and violations; [`timeline`] lays
 //! a run out as lanes; [`verdict`] words the verdict panel; [`watch`] points at where a run's
 //! lesson happens; [`playback`] is the playhead moving over a finished run; [`link`] is the
-//! shareable web link that names a view.
+//! shareable web link that names a view; [`palette`] the colours every picture of a run shares.
 
 pub mod link;
+pub mod palette;
 pub mod playback;
 pub mod timeline;
 pub mod verdict;

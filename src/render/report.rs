@@ -1,4 +1,5 @@
-//! What `locksim run` concludes: the verdict in words or as JSON, and counts of the run.
+//! What a run concludes: the verdict in words or as JSON (`locksim run`, `--json`, and the
+//! app's export), and counts of the run.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
@@ -20,7 +21,9 @@ pub struct Stats {
     /// Owner tokens granted the lock by at least one store node. Counted per token, not per
     /// node, so a Redlock majority is one grant and a double grant is two.
     pub grants: usize,
+    /// Writes the resource applied.
     pub writes_accepted: usize,
+    /// Writes the resource refused (fenced off).
     pub writes_rejected: usize,
 }
 
@@ -60,6 +63,10 @@ pub struct RunJson<'a> {
     /// counted by kind: `{"foreign_release": 277305}`; `{}` when every one is listed.
     more: BTreeMap<Kind, u64>,
     stats: Stats,
+    /// Every event of the run (`locksim run --json --trace`, the app's trace export); left
+    /// out of the document unless asked for, so the plain `--json` stays as it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trace: Option<&'a Trace>,
 }
 
 /// One violation with node names instead of ids, so the JSON reads without the trace.
@@ -90,7 +97,23 @@ impl<'a> RunJson<'a> {
                 .collect(),
             more: verdict.more.iter().copied().collect(),
             stats: Stats::of(trace),
+            trace: None,
         }
+    }
+
+    /// The document for one run with its whole trace.
+    pub fn with_trace(trace: &'a Trace, verdict: &'a Verdict) -> Self {
+        RunJson {
+            trace: Some(trace),
+            ..RunJson::new(trace, verdict)
+        }
+    }
+
+    /// The document as pretty JSON, ending in a newline as `locksim run --json` prints it.
+    pub fn to_pretty(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).expect("the document serialises");
+        text.push('\n');
+        text
     }
 }
 

@@ -1,14 +1,35 @@
-//! The timeline of `locksim run`: one line per event, in the order they happened.
+//! A run as text: one line per event, in the order they happened, in the one wording of
+//! events ([`crate::view::wording`]), then the verdict. `locksim run` prints these; the app
+//! exports them as a handout.
 
 use std::io::{self, Write};
 
-use crate::text::{fmt_clock_ms, fmt_ms};
+use super::report;
+use crate::checker::Verdict;
+use crate::text::{fmt_clock_ms, fmt_ms, printable};
 use crate::trace::{Event, Trace};
 use crate::view::wording::{Labels, is_network, node_label};
 
+/// The whole transcript of a run: the scenario's name and seed, the timeline (network plumbing
+/// left out, as `locksim run` leaves it out by default) and the verdict, as `locksim run`
+/// words them.
+pub fn transcript(trace: &Trace, verdict: &Verdict) -> String {
+    let mut out = Vec::new();
+    write_transcript(&mut out, trace, verdict).expect("writing to memory does not fail");
+    String::from_utf8(out).expect("the transcript is UTF-8")
+}
+
+fn write_transcript(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> io::Result<()> {
+    writeln!(out, "{}", printable(&trace.scenario, false))?;
+    writeln!(out, "seed {}", trace.seed)?;
+    writeln!(out)?;
+    write_timeline(out, trace, false)?;
+    report::write_verdict(out, trace, verdict)
+}
+
 /// Writes the timeline: true time (right-aligned), node, the node's own clock when it
 /// disagrees with true time, and what happened. Network plumbing is left out unless `all`.
-pub fn write(out: &mut impl Write, trace: &Trace, all: bool) -> io::Result<()> {
+pub fn write_timeline(out: &mut impl Write, trace: &Trace, all: bool) -> io::Result<()> {
     let shown: Vec<&Event> = trace
         .events
         .iter()
@@ -88,7 +109,7 @@ mod tests {
 
     fn render(events: Vec<Event>, all: bool) -> String {
         let mut out = Vec::new();
-        write(&mut out, &trace(events), all).unwrap();
+        write_timeline(&mut out, &trace(events), all).unwrap();
         String::from_utf8(out).unwrap()
     }
 

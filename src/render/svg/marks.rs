@@ -1,0 +1,357 @@
+//! Marks on the lanes (writes, clock jumps, role changes, claims, holds) and the violation
+//! markers on the axis, as the app paints them. Marks closer together than their symbols are
+//! wide are summed up per bin of a few pixels, in the colour of the gravest thing the bin
+//! holds.
+
+use super::paint::Element;
+use svg::Node;
+
+use super::paint::{self, Anchor, theme};
+use super::spans::bar_rect;
+use super::{Canvas, Frame, Rect, ink, line_h};
+use crate::checker::Verdict;
+use crate::render::measure;
+use crate::view::palette::{self, Rgba};
+use crate::view::timeline::{
+    Bin, Instants, Lane, Lanes, Mark, MarkClass, MarkKind, ViolationClass, WriteOutcome,
+};
+
+/// Width of the bins marks are summed up in, px: about a write disc's radius.
+const BIN_PX: f32 = 7.0;
+/// Marks closer than this (px) would overlap: they are summed up instead of drawn.
+const MIN_GAP_PX: f32 = 14.0;
+/// The size of a mark's label, px.
+const LABEL: f32 = 12.0;
+
+/// Which bins of `bins` hold marks too close to draw one by one: more than one mark, or one
+/// closer than [`MIN_GAP_PX`] to a neighbouring bin's.
+fn crowded<const N: usize>(frame: &Frame, times: &Instants<N>, bins: &[Bin]) -> Vec<bool> {
+    let x = |i: usize| frame.x(times.time(i) as f64);
+    let near = |a: &Bin, b: &Bin| x(b.items.start) - x(a.items.end - 1) < MIN_GAP_PX;
+    (0..bins.len())
+        .map(|b| {
+            bins[b].items.len() > 1
+                || (b > 0 && near(&bins[b - 1], &bins[b]))
+                || bins.get(b + 1).is_some_and(|next| near(&bins[b], next))
+        })
+        .collect()
+}
+
+/// The y of the line write discs sit on.
+fn mark_line(lane_rect: Rect) -> f32 {
+    bar_rect(lane_rect, 1, 0, 0.0, 0.0).center_y()
+}
+
+/// Draws the marks of lane `index` that are in the picture, each label clear of every mark and
+/// of every label drawn before.
+pub(super) fn lane(c: &mut Canvas, index: usize, lane: &Lane) {
+    let lane_rect = c.frame.lane_rect(index);
+    let times = &lane.mark_times;
+    let bins = times.bins(
+        times.window(0.0, c.frame.end_ms),
+        f64::from(BIN_PX) * c.frame.ms_per_px(),
+    );
+    let crowded = crowded(&c.frame, times, &bins);
+    let y = mark_line(lane_rect);
+    // Every mark's disc or summary is an obstacle for every label, and so is the line a
+    // write draws across its lane: a label crossed by another write's line reads badly.
+    let mut taken: Vec<Rect> = bins
+        .iter()
+        .zip(&crowded)
+        .flat_map(|(b, &crowded)| {
+            let x0 = c.frame.x(times.time(b.items.start) as f64);
+            let x1 = c.frame.x(times.time(b.items.end - 1) as f64);
+            let disc = Rect::new(x0 - 10.0, y - 10.0, x1 + 10.0, y + 10.0);
+            let write =
+                !crowded && matches!(lane.marks[b.items.start].kind, MarkKind::Write { .. });
+            let line = write.then(|| Rect::new(x0 - 2.0, lane_rect.y0, x0 + 2.0, lane_rect.y1));
+            std::iter::once(disc).chain(line)
+        })
+        .chain(c.labels.iter().copied())
+        .collect();
+    for (bin, crowded) in bins.iter().zip(crowded) {
+        if crowded {
+            summary(c, lane_rect, lane, bin);
+        } else {
+            draw_mark(c, lane_rect, &lane.marks[bin.items.start], &mut taken);
+        }
+    }
+}
+
+/// The marks of one crowded bin as a short bar in the colour of the gravest; or, when it holds
+/// no writes, the symbol of the last (the state the bin leaves the node in).
+fn summary(c: &mut Canvas, lane_rect: Rect, lane: &Lane, bin: &Bin) {
+    let times = &lane.mark_times;
+    let counts = times.count(bin.items.clone());
+    let gravest = MarkClass::ALL
+        .into_iter()
+        .rev()
+        .find(|&k| counts[k as usize] > 0)
+        .unwrap_or(MarkClass::ClockJump);
+    let x0 = c.frame.x(times.time(bin.items.start) as f64);
+    let x1 = c
+        .frame
+        .x(times.time(bin.items.end - 1) as f64)
+        .max(x0 + 2.0);
+    let out = &mut c.marks;
+    match gravest {
+        MarkClass::Claim | MarkClass::Accepted | MarkClass::Rejected | MarkClass::Violating => {
+            let y = mark_line(lane_rect);
+            let rect = Rect::new(x0 - 1.0, y - 6.0, x1 + 1.0, y + 6.0);
+            out.append(paint::rect(rect, class_color(gravest), 2.0));
+        }
+        MarkClass::ClockJump | MarkClass::Leader | MarkClass::SteppedDown | MarkClass::Hold => {
+            let last = &lane.marks[bin.items.end - 1];
+            let x = c.frame.x(last.at_ms as f64);
+            match last.kind {
+                MarkKind::BecameLeader { .. } => role(out, (x, lane_rect.y0 + 3.0), true),
+                MarkKind::SteppedDown { .. } => role(out, (x, lane_rect.y0 + 3.0), false),
+                MarkKind::Hold { token, .. } => hold(out, x, lane_rect, palette::token(token)),
+                _ => clock_jump(out, x, lane_rect.y0 + 2.0, lane_rect.y1 - 2.0),
+            }
+        }
+    }
+}
+
+/// The colour a mark of `class` is drawn in (the app's).
+fn class_color(class: MarkClass) -> Rgba {
+    match class {
+        MarkClass::Accepted => palette::ACCEPTED,
+        MarkClass::Rejected => palette::REJECTED,
+        MarkClass::Violating => palette::VIOLATING,
+        MarkClass::Claim => palette::CLAIM,
+        MarkClass::Hold | MarkClass::Leader | MarkClass::SteppedDown => palette::ROLE,
+        MarkClass::ClockJump => palette::FAULT_TEXT,
+    }
+}
+
+/// Draws a mark and its label, beside it on the first side with room.
+fn draw_mark(c: &mut Canvas, lane_rect: Rect, mark: &Mark, taken: &mut Vec<Rect>) {
+    let x = c.frame.x(mark.at_ms as f64);
+    let y = mark_line(lane_rect);
+    let out = &mut c.marks;
+    let (color, label_y) = match mark.kind {
+        MarkKind::Write { outcome, .. } => {
+            let color = outcome_color(outcome);
+            out.append(paint::line(
+                (x, lane_rect.y0 + 3.0),
+                (x, lane_rect.y1 - 3.0),
+                color,
+                1.0,
+            ));
+            write(out, (x, y), outcome);
+            (color, y)
+        }
+        MarkKind::Claim {
+            token, stamp_ms, ..
+        } => {
+            claim(out, (x, y), palette::token(token), stamp_ms.is_some());
+            (palette::CLAIM, y)
+        }
+        MarkKind::ClockJump { .. } => {
+            clock_jump(out, x, lane_rect.y0 + 2.0, lane_rect.y1 - 2.0);
+            (palette::FAULT_TEXT, lane_rect.y0 + 10.0)
+        }
+        MarkKind::Hold { token, .. } => {
+            hold(out, x, lane_rect, palette::token(token));
+            (palette::ROLE, lane_rect.y0 + 10.0)
+        }
+        MarkKind::BecameLeader { .. } | MarkKind::SteppedDown { .. } => {
+            let up = matches!(mark.kind, MarkKind::BecameLeader { .. });
+            role(out, (x, lane_rect.y0 + 3.0), up);
+            (palette::ROLE, lane_rect.y0 + 10.0)
+        }
+    };
+    // Beside the mark, on the first side with room that no mark or earlier label took, or
+    // else just after what is in the way on its right.
+    let (w, h) = (measure::width(&mark.label, LABEL), line_h(LABEL));
+    let room_w = w * measure::SLACK;
+    let at = |left: f32, top: f32| Rect::new(left, top, left + room_w, top + h);
+    let beside = |dy: f32| {
+        let top = label_y + dy - h / 2.0;
+        let right = at(x + 12.0, top);
+        let in_the_way = taken
+            .iter()
+            .filter(|t| t.intersects(&right))
+            .map(|t| t.x1)
+            .fold(right.x0 - 8.0, f32::max);
+        [right, at(x - 12.0 - room_w, top), at(in_the_way + 8.0, top)]
+    };
+    let plot = c.frame.plot;
+    let fits = |r: &Rect| {
+        r.x0 >= plot.x0
+            && r.x1 <= plot.x1
+            && r.y0 >= lane_rect.y0
+            && r.y1 <= lane_rect.y1
+            && !taken.iter().any(|t| t.intersects(r))
+    };
+    let spot = [0.0, 18.0, -18.0]
+        .into_iter()
+        .flat_map(beside)
+        .find(|r| fits(r));
+    if let Some(r) = spot {
+        out.append(paint::text(
+            r.x0,
+            r.center_y(),
+            &mark.label,
+            LABEL,
+            ink(color),
+            Anchor::Start,
+        ));
+        taken.push(r.expand2(2.0, 2.0));
+        c.labels.push(r);
+    }
+}
+
+/// The colour of a write that came out as `outcome`.
+fn outcome_color(outcome: WriteOutcome) -> Rgba {
+    match outcome {
+        WriteOutcome::Accepted => palette::ACCEPTED,
+        WriteOutcome::Rejected { .. } => palette::REJECTED,
+        WriteOutcome::Violating(_) => palette::VIOLATING,
+    }
+}
+
+/// Triangles on the axis at each violation's time (summed up where they crowd), each named
+/// beside it where the name fits.
+pub(super) fn violations(c: &mut Canvas, lanes: &Lanes, verdict: &Verdict) {
+    let frame = &c.frame;
+    let tip_y = frame.axis.y1 - 1.0;
+    let times = &lanes.violation_times;
+    let bins = times.bins(
+        times.window(0.0, frame.end_ms),
+        f64::from(BIN_PX) * frame.ms_per_px(),
+    );
+    // Every marker is an obstacle for the names, so no name hides a marker.
+    let mut taken: Vec<Rect> = bins
+        .iter()
+        .map(|b| {
+            let x0 = frame.x(times.time(b.items.start) as f64);
+            let x1 = frame.x(times.time(b.items.end - 1) as f64);
+            Rect::new(x0 - 6.0, tip_y - 10.0, x1 + 6.0, tip_y)
+        })
+        .collect();
+    for bin in &bins {
+        let counts = times.count(bin.items.clone());
+        let gravest = [
+            ViolationClass::Safety,
+            ViolationClass::Liveness,
+            ViolationClass::Anomaly,
+        ]
+        .into_iter()
+        .find(|&k| counts[k as usize] > 0)
+        .unwrap_or(ViolationClass::Anomaly);
+        let first = bin
+            .items
+            .clone()
+            .map(|k| lanes.violations[k])
+            .find(|&i| ViolationClass::of(verdict.violations[i].kind) == gravest)
+            .unwrap_or(lanes.violations[bin.items.start]);
+        let v = &verdict.violations[first];
+        let color = palette::violation(v.kind);
+        let x = frame.x(times.time(bin.items.start) as f64);
+        c.over.append(paint::polygon(
+            &[(x, tip_y), (x - 6.0, tip_y - 10.0), (x + 6.0, tip_y - 10.0)],
+            Some(color),
+            None,
+        ));
+        let name = match bin.items.len() {
+            1 => v.kind.as_str().to_string(),
+            n => format!("×{n}"),
+        };
+        let (w, h) = (measure::width(&name, 11.0) * measure::SLACK, line_h(11.0));
+        let label = Rect::new(
+            x + 10.0,
+            tip_y - 5.0 - h / 2.0,
+            x + 10.0 + w,
+            tip_y - 5.0 + h / 2.0,
+        );
+        let clear = !taken.iter().any(|r| r.intersects(&label.expand2(3.0, 0.0)));
+        if clear && label.x1 <= frame.plot.x1 + RIGHT_OVERHANG {
+            taken.push(label);
+            c.over.append(paint::text(
+                label.x0,
+                label.center_y(),
+                &name,
+                11.0,
+                color,
+                Anchor::Start,
+            ));
+        }
+    }
+}
+
+/// How far past the plot a violation's name may reach, into the free space on its right, px.
+const RIGHT_OVERHANG: f32 = 20.0;
+
+/// A write's disc: ✓ accepted, ✗ rejected, ! violating.
+pub(super) fn write(out: &mut Element, (x, y): (f32, f32), outcome: WriteOutcome) {
+    let white = |out: &mut Element, a: (f32, f32), b: (f32, f32)| {
+        out.append(paint::line(
+            (x + a.0, y + a.1),
+            (x + b.0, y + b.1),
+            theme::WHITE,
+            2.0,
+        ));
+    };
+    match outcome {
+        WriteOutcome::Accepted => {
+            out.append(paint::disc((x, y), 7.0, palette::ACCEPTED));
+            white(out, (-3.5, 0.0), (-1.0, 3.0));
+            white(out, (-1.0, 3.0), (3.5, -3.0));
+        }
+        WriteOutcome::Rejected { .. } => {
+            out.append(paint::disc((x, y), 7.0, palette::REJECTED));
+            white(out, (-3.0, -3.0), (3.0, 3.0));
+            white(out, (-3.0, 3.0), (3.0, -3.0));
+        }
+        WriteOutcome::Violating(_) => {
+            out.append(paint::disc((x, y), 9.0, palette::VIOLATING));
+            white(out, (0.0, -5.0), (0.0, 1.0));
+            out.append(paint::disc((x, y + 4.0), 1.2, theme::WHITE));
+        }
+    }
+}
+
+/// A role change: a small flag on a pole standing at `top`, flying right; filled when the
+/// node took the lead, hollow when it gave it up.
+pub(super) fn role(out: &mut Element, (x, y): (f32, f32), up: bool) {
+    out.append(paint::line((x, y), (x, y + 14.0), palette::ROLE, 1.5));
+    let points = [(x, y), (x + 9.0, y + 3.5), (x, y + 7.0)];
+    if up {
+        out.append(paint::polygon(&points, Some(palette::ROLE), None));
+    } else {
+        out.append(paint::polygon(&points, None, Some((palette::ROLE, 1.2))));
+    }
+}
+
+/// A claim at the store (`timestamp`): a diamond in the claimant's colour, filled when the
+/// store recorded it, hollow when it deleted it.
+pub(super) fn claim(out: &mut Element, (x, y): (f32, f32), color: Rgba, recorded: bool) {
+    let points = [(x, y - 6.0), (x + 6.0, y), (x, y + 6.0), (x - 6.0, y)];
+    if recorded {
+        out.append(paint::polygon(&points, Some(color), None));
+    } else {
+        out.append(paint::polygon(&points, None, Some((color, 1.5))));
+    }
+}
+
+/// A change of a reentrant worker's hold count: a short bar across the top of its lane, in
+/// its colour.
+pub(super) fn hold(out: &mut Element, x: f32, lane_rect: Rect, color: Rgba) {
+    let top = lane_rect.y0 + 3.0;
+    out.append(paint::line((x, top), (x, top + 14.0), color, 2.5));
+    out.append(paint::line((x - 4.0, top), (x + 4.0, top), color, 2.0));
+}
+
+/// A clock jump: a dashed vertical line from `y0` to `y1`.
+pub(super) fn clock_jump(out: &mut Element, x: f32, y0: f32, y1: f32) {
+    out.append(paint::dashed(
+        (x, y0),
+        (x, y1),
+        palette::FAULT_TEXT,
+        1.5,
+        4.0,
+        3.0,
+    ));
+}

@@ -1,0 +1,387 @@
+//! Spans on the lanes: fault shadings, waits, and the belief and lease bars with their
+//! labels, as the app paints them. Spans narrower than a pixel are summed up into one block
+//! per run of neighbours.
+
+use super::paint::Element;
+use svg::Node;
+
+use super::paint::{self, Anchor, theme};
+use super::{Canvas, Rect, ink, line_h};
+use crate::render::measure;
+use crate::trace::NodeId;
+use crate::view::palette::{self, Rgba};
+use crate::view::timeline::{Lane, MarkKind, Span, SpanKind, Track};
+
+/// The pattern that hatches a belief the store no longer backs.
+pub(super) const LEASE_LOST: &str = "lease-lost";
+/// The pattern that hatches a grant on a down node's disk.
+pub(super) const ON_DISK: &str = "on-disk";
+
+/// Spans narrower than this (px) are summed up with their neighbours.
+const THIN_PX: f32 = 1.0;
+/// The size of labels on bars, px.
+const LABEL: f32 = 12.0;
+
+/// Draws every track of lane `index`, in order, so bars come out on top of shadings.
+pub(super) fn lane(c: &mut Canvas, index: usize, lane: &Lane) {
+    for track in &lane.tracks {
+        draw_track(c, index, lane, track);
+    }
+}
+
+/// Neighbouring spans too thin to draw one by one, drawn as one block of their colour.
+struct Thin {
+    x0: f32,
+    x1: f32,
+    /// The first of them (an index into the lane's spans): its kind stands for all.
+    first: usize,
+    color: Rgba,
+}
+
+fn draw_track(c: &mut Canvas, index: usize, lane: &Lane, track: &Track) {
+    let node = NodeId::from_index(index);
+    let mut thin: Option<Thin> = None;
+    for (k, &i) in track.spans.iter().enumerate() {
+        let span = &lane.spans[i];
+        if !c.frame.shows(span.start_ms) {
+            break;
+        }
+        let (x0, x1) = c.frame.x_range(span.start_ms, span.end_ms);
+        if x1 - x0 >= THIN_PX {
+            if let Some(t) = thin.take() {
+                draw_thin(c, index, lane, &t);
+            }
+            let next_x = track
+                .spans
+                .get(k + 1)
+                .map_or(f32::INFINITY, |&j| c.frame.x(lane.spans[j].start_ms as f64));
+            draw_span(c, index, lane, span, next_x);
+            continue;
+        }
+        let color = thin_color(&span.kind, node);
+        let right = x1.max(x0 + THIN_PX);
+        match &mut thin {
+            Some(t) if t.color == color && x0 <= t.x1 + THIN_PX => t.x1 = t.x1.max(right),
+            _ => {
+                if let Some(t) = thin.take() {
+                    draw_thin(c, index, lane, &t);
+                }
+                thin = Some(Thin {
+                    x0,
+                    x1: right,
+                    first: i,
+                    color,
+                });
+            }
+        }
+    }
+    if let Some(t) = thin {
+        draw_thin(c, index, lane, &t);
+    }
+}
+
+fn draw_thin(c: &mut Canvas, index: usize, lane: &Lane, t: &Thin) {
+    let lane_rect = c.frame.lane_rect(index);
+    let kind = &lane.spans[t.first].kind;
+    let rect = match kind.bar_row() {
+        Some(row) => bar_rect(lane_rect, lane.rows, row, t.x0, t.x1),
+        None if matches!(kind, SpanKind::Waiting { .. }) => {
+            let y = bar_rect(lane_rect, 1, 0, t.x0, t.x1).center_y();
+            Rect::new(t.x0, y - 0.75, t.x1, y + 0.75)
+        }
+        None => Rect::new(t.x0, lane_rect.y0 + 1.0, t.x1, lane_rect.y1 - 1.0),
+    };
+    c.content.append(paint::rect(rect, t.color, 0.0));
+}
+
+/// The colour thin spans are summed up in (the app's).
+fn thin_color(kind: &SpanKind, node: NodeId) -> Rgba {
+    match *kind {
+        SpanKind::Belief { token, .. } => palette::token(token).faded(0.5),
+        SpanKind::Lease {
+            token,
+            on_disk: true,
+            ..
+        } => palette::token(token).faded(0.35),
+        SpanKind::Lease { token, .. } => palette::token(token),
+        SpanKind::Logged { token, .. } => palette::token(token).faded(0.3),
+        SpanKind::Waiting { .. } => palette::worker(node).faded(0.7),
+        SpanKind::Paused => palette::PAUSED,
+        SpanKind::Stalled => palette::STALLED,
+        SpanKind::Crashed => palette::CRASHED,
+        SpanKind::SlowLink { .. } => palette::SLOW_LINK,
+    }
+}
+
+/// Draws one span wide enough to see; `next_x` is where the next span of its track begins.
+fn draw_span(c: &mut Canvas, index: usize, lane: &Lane, span: &Span, next_x: f32) {
+    match span.kind.bar_row() {
+        Some(row) => draw_bar(c, index, lane.rows, row, span, next_x),
+        None => draw_shading(c, index, lane, span),
+    }
+}
+
+/// Draws a belief or lease bar and its labels: which grant, where its lease went, how it
+/// ended — each only where it fits whole, clear of every label drawn before.
+fn draw_bar(c: &mut Canvas, index: usize, rows: u32, row: u32, span: &Span, next_x: f32) {
+    let lane_rect = c.frame.lane_rect(index);
+    let (x0, x1) = c.frame.x_range(span.start_ms, span.end_ms);
+    let rect = bar_rect(lane_rect, rows, row, x0, x1);
+    let out = &mut c.content;
+    let (color, text_color, lost) = match &span.kind {
+        SpanKind::Belief {
+            token, lease_lost, ..
+        } => {
+            let color = palette::token(*token);
+            belief_bar(out, rect, color);
+            let lost = lease_lost
+                .as_ref()
+                .filter(|l| l.at_ms as f64 <= c.frame.end_ms);
+            if let Some(l) = lost {
+                let gone_x = c.frame.x(l.at_ms as f64);
+                lease_gone(out, Rect::new(gone_x, rect.y0, rect.x1, rect.y1));
+            }
+            (color, ink(color), lost)
+        }
+        SpanKind::Lease {
+            token,
+            on_disk: true,
+            ..
+        } => {
+            let color = palette::token(*token);
+            on_disk_bar(out, rect, color);
+            (color, ink(color), None)
+        }
+        SpanKind::Lease {
+            token, took_over, ..
+        } => {
+            let color = palette::token(*token);
+            lease_bar(out, rect, color);
+            if *took_over {
+                takeover_edge(out, rect);
+            }
+            (color, theme::WHITE, None)
+        }
+        SpanKind::Logged { token, .. } => {
+            let color = palette::token(*token);
+            logged_bar(out, rect, color);
+            (color, ink(color), None)
+        }
+        _ => return,
+    };
+
+    let room = rect.intersect(&c.frame.plot).shrink2(6.0, 0.0);
+    let mut taken: Vec<Rect> = c.labels.clone();
+    let before = taken.len();
+    let mut place =
+        |text: &str, color: Rgba, x: f32, from_left: bool, room: Rect, taken: &mut Vec<Rect>| {
+            place_label(&mut c.content, text, color, x, from_left, room, taken)
+        };
+    let named = place(&span.label, text_color, room.x0, true, room, &mut taken);
+    if let Some(l) = lost {
+        let after_name = if named {
+            taken.last().map_or(room.x0, |r| r.x1 + 12.0)
+        } else {
+            room.x0
+        };
+        let left = (c.frame.x(l.at_ms as f64) + 6.0).max(after_name);
+        place(&l.label, palette::VIOLATING, left, true, room, &mut taken);
+    }
+    if span.end_ms as f64 <= c.frame.end_ms {
+        place(
+            &span.end_label,
+            text_color,
+            room.x1,
+            false,
+            room,
+            &mut taken,
+        );
+    }
+    if !named {
+        // Too short for its name: after the bar, if its row is free there.
+        let end = next_x.min(c.frame.plot.x1);
+        let after = Rect::new(rect.x1 + 5.0, rect.y0, end - 8.0, rect.y1);
+        place(&span.label, ink(color), after.x0, true, after, &mut taken);
+    }
+    c.labels.extend_from_slice(&taken[before..]);
+}
+
+/// Draws `text` starting (`from_left`) or ending at `x`, vertically centred on `room`, if it
+/// fits inside `room` and clear of `taken`, and notes where; a cut-off or overlapping label
+/// reads worse than none. Returns whether it drew it.
+fn place_label(
+    out: &mut Element,
+    text: &str,
+    color: Rgba,
+    x: f32,
+    from_left: bool,
+    room: Rect,
+    taken: &mut Vec<Rect>,
+) -> bool {
+    if text.is_empty() || !room.is_positive() {
+        return false;
+    }
+    let (w, h) = (measure::width(text, LABEL), line_h(LABEL));
+    let left = if from_left { x } else { x - w * measure::SLACK };
+    let rect = Rect::new(
+        left,
+        room.center_y() - h / 2.0,
+        left + w,
+        room.center_y() + h / 2.0,
+    );
+    let fits = rect.x0 >= room.x0 - 0.5
+        && rect.x0 + w * measure::SLACK <= room.x1 + 0.5
+        && h <= room.height() + 6.0
+        && !taken.iter().any(|t| t.intersects(&rect.expand2(6.0, 0.0)));
+    if fits {
+        out.append(paint::text(
+            rect.x0,
+            room.center_y(),
+            text,
+            LABEL,
+            color,
+            Anchor::Start,
+        ));
+        taken.push(rect);
+    }
+    fits
+}
+
+/// Where the label of a fault shading that starts at `x0` begins: a little inside it, or past
+/// a role flag or clock jump standing there, whose labels share the lane's top row.
+fn fault_label_x(c: &Canvas, lane: &Lane, x0: f32) -> f32 {
+    let x = x0.max(c.frame.plot.x0) + 5.0;
+    lane.mark_times
+        .window(c.frame.ms(x - 12.0), c.frame.ms(x + 4.0))
+        .filter(|&i| !matches!(lane.marks[i].kind, MarkKind::Write { .. }))
+        .map(|i| c.frame.x(lane.marks[i].at_ms as f64) + 12.0)
+        .fold(x, f32::max)
+}
+
+/// A pause, stall, crash or slow link over the whole lane, named along its top; or a wait as
+/// a dashed line where the bar will come, named above it.
+fn draw_shading(c: &mut Canvas, index: usize, lane: &Lane, span: &Span) {
+    let lane_rect = c.frame.lane_rect(index);
+    let (x0, x1) = c.frame.x_range(span.start_ms, span.end_ms);
+    if let SpanKind::Waiting { .. } = span.kind {
+        let y = bar_rect(lane_rect, 1, 0, x0, x1).center_y();
+        let worker = palette::worker(NodeId::from_index(index));
+        let color = waiting(&mut c.content, x0, x1, y, worker);
+        let room = Rect::new(x0 + 4.0, y - 16.0, x1.min(c.frame.plot.x1), y - 2.0);
+        place_label(
+            &mut c.content,
+            &span.label,
+            color,
+            room.x0,
+            true,
+            room,
+            &mut c.labels,
+        );
+        return;
+    }
+    let fill = match span.kind {
+        SpanKind::Paused => palette::PAUSED,
+        SpanKind::Stalled => palette::STALLED,
+        SpanKind::Crashed => palette::CRASHED,
+        _ => palette::SLOW_LINK,
+    };
+    c.content.append(paint::rect(
+        Rect::new(x0, lane_rect.y0 + 1.0, x1, lane_rect.y1 - 1.0),
+        fill,
+        0.0,
+    ));
+    let left = fault_label_x(c, lane, x0);
+    let size = 11.5;
+    let w = measure::width(&span.label, size);
+    let label = Rect::new(
+        left,
+        lane_rect.y0 + 4.0,
+        left + w,
+        lane_rect.y0 + 4.0 + line_h(size),
+    );
+    let clear = !c
+        .labels
+        .iter()
+        .any(|t| t.intersects(&label.expand2(6.0, 0.0)));
+    if clear && left + w * measure::SLACK <= c.frame.plot.x1 {
+        c.content.append(paint::text(
+            label.x0,
+            label.center_y(),
+            &span.label,
+            size,
+            palette::FAULT_TEXT,
+            Anchor::Start,
+        ));
+        c.labels.push(label);
+    }
+}
+
+/// A worker's wait: a dashed line in its colour, faded; returns the colour used.
+pub(super) fn waiting(out: &mut Element, x0: f32, x1: f32, y: f32, worker: Rgba) -> Rgba {
+    let color = worker.faded(0.7);
+    out.append(paint::dashed((x0, y), (x1, y), color, 1.5, 5.0, 4.0));
+    color
+}
+
+/// The rectangle of bar row `row` of `rows` in a lane, from `x0` to `x1` (the app's).
+pub(super) fn bar_rect(lane: Rect, rows: u32, row: u32, x0: f32, x1: f32) -> Rect {
+    // Room above for fault labels ("paused 15 000 ms"), a little below.
+    let (top, bottom) = (lane.y0 + 20.0, lane.y1 - 8.0);
+    let row_h = ((bottom - top) / rows as f32).min(28.0);
+    let y0 = (top + bottom) / 2.0 - row_h * rows as f32 / 2.0 + row_h * row as f32;
+    Rect::new(x0, y0 + 1.5, x1.max(x0 + 1.0), y0 + row_h - 1.5)
+}
+
+/// The worker's view: a light fill with a border in the worker's colour.
+pub(super) fn belief_bar(out: &mut Element, rect: Rect, color: Rgba) {
+    out.append(paint::rect(rect, color.faded(0.22), 3.0));
+    out.append(paint::outline(rect, color, 1.5, 3.0));
+}
+
+/// The store's view: solid in the holder's colour.
+pub(super) fn lease_bar(out: &mut Element, rect: Rect, color: Rgba) {
+    out.append(paint::rect(rect, color, 3.0));
+}
+
+/// A grant on the disk of a node that is down: faded, hatched in grey, outlined — frozen, not
+/// live.
+pub(super) fn on_disk_bar(out: &mut Element, rect: Rect, color: Rgba) {
+    out.append(paint::rect(rect, color.faded(0.18), 3.0));
+    out.append(paint::hatched(rect, ON_DISK));
+    out.append(paint::outline(rect, color, 1.0, 3.0));
+}
+
+/// The start of a lease a new leader took over from its log: a white double edge, so it does
+/// not read as a fresh grant.
+pub(super) fn takeover_edge(out: &mut Element, rect: Rect) {
+    for dx in [3.0, 6.5] {
+        let x = rect.x0 + dx;
+        out.append(paint::line(
+            (x, rect.y0 + 3.0),
+            (x, rect.y1 - 3.0),
+            theme::WHITE,
+            1.5,
+        ));
+    }
+}
+
+/// A follower's logged copy of an acquire: a faint fill over a thin strip in the holder's
+/// colour along the bottom, lighter than the leader's lease.
+pub(super) fn logged_bar(out: &mut Element, rect: Rect, color: Rgba) {
+    out.append(paint::rect(rect, color.faded(0.1), 3.0));
+    let strip = Rect::new(rect.x0, rect.y1 - 3.0, rect.x1, rect.y1);
+    out.append(paint::rect(strip, color.faded(0.8), 1.0));
+}
+
+/// Red hatching over the part of a belief bar where the store no longer held the grant, with
+/// a red edge where that began.
+pub(super) fn lease_gone(out: &mut Element, rect: Rect) {
+    out.append(paint::rect(rect, palette::VIOLATING.faded(0.12), 0.0));
+    out.append(paint::hatched(rect, LEASE_LOST));
+    out.append(paint::line(
+        (rect.x0, rect.y0),
+        (rect.x0, rect.y1),
+        palette::VIOLATING,
+        2.0,
+    ));
+}

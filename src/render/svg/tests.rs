@@ -1,0 +1,112 @@
+use super::*;
+use crate::scenario;
+
+/// The run of a scenario file, drawn.
+fn picture(source: &str, picture: Picture) -> String {
+    let scenario = scenario::parse(source).expect("a valid scenario");
+    let crate::Run { trace, verdict, .. } = crate::run(&scenario, scenario.seed);
+    let lanes = Lanes::build(&trace, &verdict);
+    draw(&trace, &verdict, &lanes, &picture)
+}
+
+const STEP5: &str = include_str!("../../../assets/scenarios/step5-pause-unfenced.toml");
+
+/// The text of every `<text>` element, in document order.
+fn texts(svg: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(svg).expect("the SVG is XML");
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| n.text().unwrap_or_default().trim().to_string())
+        .collect()
+}
+
+#[test]
+fn the_picture_names_every_lane_and_the_verdict_in_words() {
+    let svg = picture(STEP5, Picture::default());
+    let texts = texts(&svg);
+    for name in ["A", "B", "store1", "resource"] {
+        assert!(texts.iter().any(|t| t == name), "{name} in {texts:?}");
+    }
+    assert!(texts.iter().any(|t| t == "UNSAFE"), "{texts:?}");
+    assert!(texts.iter().any(|t| t == "LIVE"), "{texts:?}");
+    assert!(texts.iter().any(|t| t.contains("stale_write")), "{texts:?}");
+}
+
+#[test]
+fn a_belief_the_store_no_longer_backs_is_hatched() {
+    let svg = picture(STEP5, Picture::default());
+    assert!(svg.contains(&format!("fill=\"url(#{})\"", spans::LEASE_LOST)));
+    assert!(svg.contains(&format!("id=\"{}\"", spans::LEASE_LOST)));
+}
+
+#[test]
+fn the_width_is_the_one_asked_for() {
+    for width in [1, 300, 1600, 4000] {
+        let svg = picture(
+            STEP5,
+            Picture {
+                width,
+                until_ms: None,
+            },
+        );
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let root = doc.root_element();
+        assert_eq!(root.attribute("width"), Some(width.to_string().as_str()));
+    }
+}
+
+#[test]
+fn a_cut_picture_shows_nothing_past_its_end() {
+    // Step 5's writes come after the pause (at 11 110 ms and later): cut before them, there
+    // is no write to mark, and the legend has no entry for one.
+    let svg = picture(
+        STEP5,
+        Picture {
+            width: 1600,
+            until_ms: Some(5_000),
+        },
+    );
+    let texts = texts(&svg);
+    assert!(
+        !texts.iter().any(|t| t.contains("stale_write")),
+        "{texts:?}"
+    );
+    assert!(
+        !texts.iter().any(|t| t.contains("write accepted")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains("shown up to 5 000 ms")),
+        "{texts:?}"
+    );
+    // The axis ends where the picture is cut.
+    assert!(texts.iter().any(|t| t == "5 000 ms"), "{texts:?}");
+    assert!(!texts.iter().any(|t| t == "5 500 ms"), "{texts:?}");
+}
+
+#[test]
+fn text_from_the_scenario_is_escaped() {
+    let source = STEP5.replacen("name = \"", "name = \"<b> & \\\"quotes\\\" ", 1);
+    let svg = picture(&source, Picture::default());
+    let title = texts(&svg).into_iter().next().unwrap();
+    assert!(title.starts_with("<b> & \"quotes\" "), "{title}");
+}
+
+#[test]
+fn a_long_busy_run_is_summed_up_to_what_the_picture_can_show() {
+    let svg = picture(
+        include_str!("../../../benches/busy.toml"),
+        Picture::default(),
+    );
+    // A few elements per pixel column and lane at most, however many events there are.
+    let elements = svg.matches('<').count();
+    assert!(elements < 40_000, "{elements} elements");
+}
+
+#[test]
+fn ticks_are_round_and_not_crowded() {
+    assert_eq!(tick_step(20_000.0, 1000.0), 2_000.0);
+    assert_eq!(tick_step(100.0, 1000.0), 10.0);
+    assert_eq!(tick_label(12_500.0, 2_500.0), "12.5 s");
+    assert_eq!(tick_label(2_500.0, 500.0), "2 500 ms");
+}

@@ -1,0 +1,197 @@
+//! `locksim render` and `locksim run --json --trace`, run as a user would: the files they
+//! write, read back with an XML parser and a PNG decoder, and their errors. Like tests/cli.rs,
+//! these assert no simulation outcome: the verdict words are checked against `run --json`.
+
+use std::io::Cursor;
+use std::path::PathBuf;
+use std::process::Output;
+
+use serde_json::Value;
+
+#[path = "support/command.rs"]
+mod command;
+use command::locksim;
+
+const STEP5: &str = "assets/scenarios/step5-pause-unfenced.toml";
+const MANY_LANES: &str = "assets/cases/redlock-monotonic-clock.toml";
+
+/// A path in Cargo's scratch directory for tests.
+fn scratch(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
+}
+
+fn status(output: &Output) -> i32 {
+    output.status.code().expect("exited, not killed")
+}
+
+/// `locksim run FILE --json --trace`.
+fn run_json(file: &str) -> Value {
+    let out = locksim(&["run", file, "--json", "--trace"]);
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+/// The text of every `<text>` element of `svg`, trimmed.
+fn svg_texts(svg: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(svg).expect("the SVG is well-formed XML");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| n.text().unwrap_or_default().trim().to_string())
+        .collect()
+}
+
+/// The width and height of a PNG, decoding it whole.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    let mut reader = png::Decoder::new(Cursor::new(bytes))
+        .read_info()
+        .expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a sane size")];
+    let frame = reader.next_frame(&mut pixels).expect("its pixels decode");
+    (frame.width, frame.height)
+}
+
+#[test]
+fn the_svg_names_every_lane_and_says_the_verdict_in_words() {
+    for (file, name) in [(STEP5, "step5.svg"), (MANY_LANES, "many.svg")] {
+        let svg_path = scratch(name);
+        let out = locksim(&["render", file, "--svg", svg_path.to_str().unwrap()]);
+        assert_eq!(status(&out), 0, "{}", text(&out.stderr));
+        let texts = svg_texts(&std::fs::read_to_string(&svg_path).unwrap());
+
+        let doc = run_json(file);
+        for node in doc["trace"]["nodes"].as_array().unwrap() {
+            let lane = node["name"].as_str().unwrap();
+            assert!(texts.iter().any(|t| t == lane), "{file}: lane {lane}");
+        }
+        let safe = if doc["safe"] == true {
+            "SAFE"
+        } else {
+            "UNSAFE"
+        };
+        let live = if doc["live"] == true {
+            "LIVE"
+        } else {
+            "NOT LIVE"
+        };
+        assert!(texts.iter().any(|t| t == safe), "{file}: {safe}");
+        assert!(texts.iter().any(|t| t == live), "{file}: {live}");
+    }
+}
+
+#[test]
+fn the_png_decodes_at_the_width_asked_for() {
+    for (width, name) in [(None, "default.png"), (Some("800"), "narrow.png")] {
+        let path = scratch(name);
+        let mut args = vec!["render", STEP5, "--png", path.to_str().unwrap()];
+        if let Some(w) = width {
+            args.extend(["--width", w]);
+        }
+        let out = locksim(&args);
+        assert_eq!(status(&out), 0, "{}", text(&out.stderr));
+        let (w, h) = png_size(&std::fs::read(&path).unwrap());
+        assert_eq!(w, width.map_or(1600, |w| w.parse().unwrap()));
+        assert!(h > 200 && h < w, "{w} × {h}");
+    }
+}
+
+#[test]
+fn the_transcript_is_what_run_prints() {
+    let path = scratch("step5.txt");
+    let out = locksim(&["render", STEP5, "--transcript", path.to_str().unwrap()]);
+    assert_eq!(status(&out), 0, "{}", text(&out.stderr));
+    let transcript = std::fs::read_to_string(&path).unwrap();
+    let run = text(&locksim(&["run", STEP5]).stdout);
+    // From the timeline to the verdict's last line, word for word: one wording of events.
+    let from = run.find("timeline\n").unwrap();
+    let to = run.find("reproduce: ").unwrap();
+    assert!(
+        transcript.ends_with(&run[from..to]),
+        "{transcript}\n---\n{run}"
+    );
+    assert!(transcript.starts_with("Step 5"), "{transcript}");
+}
+
+#[test]
+fn a_cut_picture_and_another_seed_are_drawn() {
+    let path = scratch("cut.svg");
+    let out = locksim(&[
+        "render",
+        STEP5,
+        "--svg",
+        path.to_str().unwrap(),
+        "--until",
+        "5000",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(status(&out), 0, "{}", text(&out.stderr));
+    let texts = svg_texts(&std::fs::read_to_string(&path).unwrap());
+    assert!(texts.iter().any(|t| t.starts_with("seed 3 ")), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t.contains("shown up to 5 000 ms")),
+        "{texts:?}"
+    );
+}
+
+#[test]
+fn bad_flags_are_invalid_input_naming_the_flag() {
+    let svg = scratch("unused.svg");
+    let svg = svg.to_str().unwrap();
+    for (args, flag) in [
+        (
+            vec!["render", STEP5, "--svg", svg, "--width", "0"],
+            "--width",
+        ),
+        (
+            vec!["render", STEP5, "--svg", svg, "--width", "20001"],
+            "--width",
+        ),
+        (
+            vec!["render", STEP5, "--svg", svg, "--until", "0"],
+            "--until",
+        ),
+        (vec!["render", STEP5], "--svg"),
+        (
+            vec!["render", STEP5, "--svg", "no/such/dir/out.svg"],
+            "--svg no/such/dir/out.svg",
+        ),
+        (
+            vec!["render", STEP5, "--png", "no/such/dir/out.png"],
+            "--png no/such/dir/out.png",
+        ),
+        (vec!["run", STEP5, "--trace"], "--json"),
+    ] {
+        let out = locksim(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(status(&out), 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(flag), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn run_json_carries_the_trace_only_when_asked() {
+    let with = run_json(STEP5);
+    let events = with["trace"]["events"]
+        .as_array()
+        .expect("the trace's events");
+    assert_eq!(
+        events.len() as u64,
+        with["stats"]["events"].as_u64().unwrap()
+    );
+    assert!(
+        events
+            .iter()
+            .all(|e| e["at_ms"].is_u64() && e["node"].is_u64())
+    );
+    let without: Value =
+        serde_json::from_slice(&locksim(&["run", STEP5, "--json"]).stdout).unwrap();
+    assert!(without.get("trace").is_none());
+    let mut stripped = with.clone();
+    stripped.as_object_mut().unwrap().remove("trace");
+    assert_eq!(stripped, without);
+}
