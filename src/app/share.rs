@@ -33,6 +33,7 @@ impl super::LocksimApp {
             choices,
             scenario: self.tools.shown(place).cloned(),
             seed: None,
+            compare: None,
         }
     }
 
@@ -102,6 +103,7 @@ mod tests {
             choices: vec![Some(1), None, Some(0)],
             scenario: None,
             seed: None,
+            compare: None,
         };
         let app = LocksimApp::from_shared(decode(&encode(&state)).unwrap(), None);
         assert_eq!(app.progress.place, Place::Step(2));
@@ -118,6 +120,7 @@ mod tests {
             choices: Vec::new(),
             scenario: Some(scenario::parse(STEP5).unwrap()),
             seed: Some(9),
+            compare: None,
         };
         let app = LocksimApp::from_shared(decode(&encode(&state)).unwrap(), None);
         assert_eq!(app.progress.place, Place::Sandbox);
