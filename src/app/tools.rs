@@ -3,7 +3,8 @@
 //! panel hands over is run once and shown like a course run.
 //!
 //! This is the one place the panels plug into the shell: [`Tools::show`] draws the page and
-//! asks its panel, and [`play`] runs the scenario the panel returns.
+//! asks its panel, and [`play`] runs the scenario the panel returns. The sandbox's "Compare
+//! with…" hands two scenarios to the shell, which puts them side by side.
 
 use eframe::egui::{self, RichText, Ui};
 
@@ -39,6 +40,8 @@ pub struct Tools {
     tab: SandboxTab,
     sandbox_run: Option<RunView>,
     library_run: Option<RunView>,
+    /// The sandbox's scenario and another, asked to be seen side by side.
+    compare: Option<(Scenario, Scenario)>,
 }
 
 /// What a tool panel asked for this frame.
@@ -47,6 +50,8 @@ enum Asked {
     Play(Scenario),
     /// Put this in the sandbox's form and go there.
     Edit(Scenario),
+    /// Show the first above the second, side by side.
+    Compare(Box<(Scenario, Scenario)>),
 }
 
 impl Tools {
@@ -83,6 +88,7 @@ impl Tools {
             tab,
             sandbox_run,
             library_run,
+            ..
         } = self;
         let mut run = match place {
             Place::Sandbox => sandbox_run.as_mut(),
@@ -94,7 +100,16 @@ impl Tools {
         let mut asked = None;
         let left = |ui: &mut Ui, run: Option<&RunView>| {
             asked = match place {
-                Place::Sandbox => sandbox_panel(ui, tab, sandbox, break_it, seeds, run),
+                Place::Sandbox => {
+                    let panel = SandboxPanel {
+                        tab,
+                        sandbox,
+                        break_it,
+                        seeds,
+                        library: library.entries(),
+                    };
+                    panel.show(ui, run)
+                }
                 _ => library.show(ui).map(|action| match action {
                     LibraryAction::Open(s) => Asked::Play(s),
                     LibraryAction::Edit(s) => Asked::Edit(s),
@@ -126,7 +141,17 @@ impl Tools {
                 self.tab = SandboxTab::Edit;
                 Some(Place::Sandbox)
             }
+            Asked::Compare(pair) => {
+                self.compare = Some(*pair);
+                None
+            }
         }
+    }
+
+    /// The two scenarios the sandbox asked to see side by side since the last call, if any:
+    /// its own first.
+    pub fn take_compare(&mut self) -> Option<(Scenario, Scenario)> {
+        self.compare.take()
     }
 
     /// The sandbox form's scenario as edited so far, once the sandbox has been opened.
@@ -178,27 +203,109 @@ fn play(scenario: Scenario) -> RunView {
     RunView::new(course::play(scenario), title, about)
 }
 
-/// The sandbox page's left panel: a tab strip, then the form, Break it or Across seeds.
-fn sandbox_panel(
+/// "Compare with…" above the sandbox's tabs: the form's scenario beside the one it was given,
+/// or beside a scenario from the library, both on the form's seed. Returns the pair chosen,
+/// the form's first.
+fn compare_menu(
     ui: &mut Ui,
-    tab: &mut SandboxTab,
+    sandbox: &Sandbox,
+    library: &[super::library::Entry],
+) -> Option<(Scenario, Scenario)> {
+    let draft = sandbox.draft();
+    let mut asked = None;
+    ui.add_enabled_ui(draft.validate().is_ok(), |ui| {
+        ui.menu_button("Compare with…", |ui| {
+            let edited = draft != sandbox.origin();
+            let started = ui
+                .add_enabled(
+                    edited,
+                    egui::Button::new("The scenario this edit started from"),
+                )
+                .on_disabled_hover_text("Nothing has been edited yet.");
+            if started.clicked() {
+                asked = Some((draft.clone(), sandbox.origin().clone()));
+                ui.close();
+            }
+            ui.separator();
+            ui.label(RichText::new("Or a scenario from the library:").weak());
+            // One submenu per heading of the library.
+            for group in library.chunk_by(|x, y| x.group == y.group) {
+                ui.menu_button(group[0].group.title(), |ui| {
+                    // The incidents are many: on a short screen they scroll.
+                    let tall = ui.ctx().content_rect().height() * 0.7;
+                    egui::ScrollArea::vertical()
+                        .max_height(tall)
+                        .show(ui, |ui| {
+                            for entry in group {
+                                if let Ok(other) = &entry.scenario
+                                    && ui.button(entry.file).on_hover_text(&other.name).clicked()
+                                {
+                                    asked = Some((draft.clone(), other.clone()));
+                                    ui.close();
+                                }
+                            }
+                        });
+                });
+            }
+        })
+    })
+    .response
+    .on_disabled_hover_text("Fix the field marked in red first.");
+    asked
+}
+
+/// The sandbox page's left panel and what it needs.
+struct SandboxPanel<'a> {
+    tab: &'a mut SandboxTab,
+    sandbox: &'a mut Option<Sandbox>,
+    break_it: &'a mut BreakIt,
+    seeds: &'a mut AcrossSeeds,
+    /// What "Compare with…" offers.
+    library: &'a [super::library::Entry],
+}
+
+impl SandboxPanel<'_> {
+    /// A tab strip with "Compare with…" at its end, then the form, Break it or Across seeds.
+    fn show(self, ui: &mut Ui, run: Option<&RunView>) -> Option<Asked> {
+        let SandboxPanel {
+            tab,
+            sandbox,
+            break_it,
+            seeds,
+            library,
+        } = self;
+        ui.add_space(6.0);
+        let compared = ui
+            .horizontal_wrapped(|ui| {
+                for (t, text) in [
+                    (SandboxTab::Edit, "Edit"),
+                    (SandboxTab::BreakIt, "Break it"),
+                    (SandboxTab::Seeds, "Across seeds"),
+                ] {
+                    ui.selectable_value(tab, t, RichText::new(text).strong());
+                }
+                ui.add_space(8.0);
+                sandbox.as_ref().and_then(|s| compare_menu(ui, s, library))
+            })
+            .inner;
+        ui.separator();
+        let asked = tab_body(ui, *tab, sandbox, break_it, seeds, run);
+        compared
+            .map(|pair| Asked::Compare(Box::new(pair)))
+            .or(asked)
+    }
+}
+
+/// The body of the sandbox's tab `tab`.
+fn tab_body(
+    ui: &mut Ui,
+    tab: SandboxTab,
     sandbox: &mut Option<Sandbox>,
     break_it: &mut BreakIt,
     seeds: &mut AcrossSeeds,
     run: Option<&RunView>,
 ) -> Option<Asked> {
-    ui.add_space(6.0);
-    ui.horizontal(|ui| {
-        for (t, text) in [
-            (SandboxTab::Edit, "Edit"),
-            (SandboxTab::BreakIt, "Break it"),
-            (SandboxTab::Seeds, "Across seeds"),
-        ] {
-            ui.selectable_value(tab, t, RichText::new(text).strong());
-        }
-    });
-    ui.separator();
-    match *tab {
+    match tab {
         // The form scrolls by itself.
         SandboxTab::Edit => sandbox.as_mut()?.show(ui).map(Asked::Play),
         SandboxTab::BreakIt | SandboxTab::Seeds => {
@@ -213,7 +320,7 @@ fn sandbox_panel(
             egui::ScrollArea::vertical()
                 .auto_shrink([false, false])
                 .show(ui, |ui| {
-                    if *tab == SandboxTab::BreakIt {
+                    if tab == SandboxTab::BreakIt {
                         break_it.show(ui, run.scenario(), run.trace(), run.verdict())
                     } else {
                         seeds.show(ui, run.scenario())

@@ -13,8 +13,8 @@ use crate::course::Step;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::text::fmt_ms;
 use crate::trace::Trace;
-use crate::view::timeline::Lanes;
-use crate::view::verdict::summary;
+use crate::view::timeline::{Lanes, Swatch};
+use crate::view::verdict::{summary, work};
 use crate::view::wording::{self, Labels};
 
 /// One event as the comparison reads it: when, where, and what the timeline says of it.
@@ -118,6 +118,9 @@ pub struct Comparison {
     /// Both runs' moments (where something visible changes), merged: the step buttons stop
     /// at each, whichever side it is on.
     pub moments: Vec<u64>,
+    /// Both timelines' legends as one, in legend order, each entry at the earlier of the
+    /// times it first appears: the legend under the two explains both.
+    pub legend: Vec<(Swatch, u64)>,
 }
 
 impl Comparison {
@@ -138,6 +141,14 @@ impl Comparison {
             .collect();
         moments.sort_unstable();
         moments.dedup();
+        let mut legend: Vec<(Swatch, u64)> = Vec::new();
+        for &(swatch, at) in a.lanes.legend.iter().chain(&b.lanes.legend) {
+            match legend.iter_mut().find(|(s, _)| *s == swatch) {
+                Some(entry) => entry.1 = entry.1.min(at),
+                None => legend.push((swatch, at)),
+            }
+        }
+        legend.sort_unstable();
         Comparison {
             seed,
             until_ms,
@@ -145,6 +156,7 @@ impl Comparison {
             b,
             divergence,
             moments,
+            legend,
         }
     }
 
@@ -160,27 +172,15 @@ impl Comparison {
         }
     }
 
-    /// What each side did at the divergence, one line per side, e.g. `Your call: store1
-    /// granted 'lock' to A#1 (lease 10 000 ms)`. Empty when there is no divergence.
-    pub fn details(&self) -> Vec<String> {
-        let Some(d) = &self.divergence else {
-            return Vec::new();
-        };
-        [(&self.a, &d.a), (&self.b, &d.b)]
-            .into_iter()
-            .map(|(side, told)| {
-                let what = match told {
-                    Some(t) if t.at_ms == d.at_ms => t.line(),
-                    Some(t) => format!(
-                        "nothing yet (next, at {}: {})",
-                        fmt_ms(t.at_ms),
-                        t.line()
-                    ),
-                    None => "nothing more happens in this run".to_string(),
-                };
-                format!("{}: {what}", side.tag)
-            })
-            .collect()
+    /// What each side did at the divergence, upper side first, e.g. `store1 granted 'lock'
+    /// to A#1 (lease 10 000 ms)`; `None` when there is no divergence.
+    pub fn details(&self) -> Option<[String; 2]> {
+        let d = self.divergence.as_ref()?;
+        Some([&d.a, &d.b].map(|told| match told {
+            Some(t) if t.at_ms == d.at_ms => t.line(),
+            Some(t) => format!("nothing yet (next, at {}: {})", fmt_ms(t.at_ms), t.line()),
+            None => "nothing more happens in this run".to_string(),
+        }))
     }
 }
 
@@ -256,7 +256,8 @@ fn first_divergence(a: &[Told], b: &[Told]) -> Option<Divergence> {
 }
 
 /// A verdict in words: `SAFE · LIVE` or what failed, what that means for the data and the
-/// lock ([`summary`]), and the kinds of violation found, in the order they were first found.
+/// lock ([`summary`]), the work done ([`work`]: the price a throughput step compares), and
+/// the kinds of violation found, in the order they were first found.
 pub fn verdict_in_words(verdict: &Verdict) -> String {
     let safe = if verdict.safe { "SAFE" } else { "UNSAFE" };
     let live = if verdict.live { "LIVE" } else { "NOT LIVE" };
@@ -267,6 +268,9 @@ pub fn verdict_in_words(verdict: &Verdict) -> String {
         }
     }
     let mut words = format!("{safe} · {live}. {}", summary(verdict));
+    if let Some(work) = work(verdict) {
+        words.push_str(&format!(" {}.", upper_first(&work)));
+    }
     if !kinds.is_empty() {
         let names: Vec<String> = kinds.iter().map(ToString::to_string).collect();
         words.push_str(&format!(" Found: {}.", names.join(", ")));
@@ -275,6 +279,15 @@ pub fn verdict_in_words(verdict: &Verdict) -> String {
         words.push_str(&format!(" {}", wording::cut_short(at)));
     }
     words
+}
+
+/// `text` with its first letter in upper case.
+fn upper_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -296,7 +309,7 @@ mod tests {
             for source in [UNFENCED, FENCED] {
                 let same = Comparison::new(side("A", source), side("B", source), seed);
                 assert_eq!(same.divergence, None, "seed {seed}");
-                assert!(same.details().is_empty());
+                assert_eq!(same.details(), None);
                 assert!(same.caption().starts_with("No difference"));
                 assert_eq!(same.a.verdict_in_words(), same.b.verdict_in_words());
             }
@@ -322,15 +335,16 @@ mod tests {
         assert_eq!(c.caption(), "First difference at 2 ms");
         assert_eq!(
             c.details(),
-            [
-                "A: store1 granted 'lock' to A#1 (lease 10 000 ms)",
-                "B: store1 granted 'lock' to A#1 (fence 1, lease 10 000 ms)",
-            ]
+            Some([
+                "store1 granted 'lock' to A#1 (lease 10 000 ms)".to_string(),
+                "store1 granted 'lock' to A#1 (fence 1, lease 10 000 ms)".to_string(),
+            ])
         );
         let (a, b) = (c.a.verdict_in_words(), c.b.verdict_in_words());
         assert!(a.starts_with("UNSAFE · LIVE."), "{a}");
         assert!(a.contains("stale_write"), "{a}");
         assert!(b.starts_with("SAFE · LIVE."), "{b}");
+        assert!(b.contains("1 critical section done by 11 113 ms"), "{b}");
         assert!(!b.contains("stale_write"), "{b}");
         // At the stale write, one side applied it and the other refused it.
         let (a, b) = (c.a.latest(17_007.0).unwrap(), c.b.latest(17_007.0).unwrap());
@@ -354,6 +368,11 @@ mod tests {
         assert!(c.moments.windows(2).all(|w| w[0] < w[1]));
         assert!(c.a.lanes.moments.iter().all(|m| c.moments.contains(m)));
         assert!(c.b.lanes.moments.iter().all(|m| c.moments.contains(m)));
+        // The fenced run's refused write joins the legend at 17 007 ms.
+        assert!(c.legend.windows(2).all(|w| w[0].0 < w[1].0));
+        for (swatch, at) in c.a.lanes.legend.iter().chain(&c.b.lanes.legend) {
+            assert!(c.legend.iter().any(|(s, t)| s == swatch && t <= at));
+        }
     }
 
     #[test]
@@ -377,7 +396,10 @@ mod tests {
     fn the_side_at_the_playhead_is_its_latest_event() {
         let c = Comparison::new(side("A", UNFENCED), side("B", FENCED), 1);
         assert_eq!(c.a.latest(-1.0), None);
-        assert_eq!(c.a.latest(0.0).unwrap().text, "tries to acquire 'lock' as A#1");
+        assert_eq!(
+            c.a.latest(0.0).unwrap().text,
+            "tries to acquire 'lock' as A#1"
+        );
         assert_eq!(c.a.latest(1.5).unwrap().at_ms, 0);
         assert_eq!(c.b.latest(f64::MAX).unwrap().at_ms, 17_010);
     }
@@ -426,8 +448,15 @@ mod tests {
             c.a.title,
             "A: your sandbox run: Step 5 · Fencing token: the resource turns the stale holder away"
         );
-        assert!(c.b.title.starts_with("B: as it started: Step 5"), "{}", c.b.title);
+        assert!(
+            c.b.title.starts_with("B: as it started: Step 5"),
+            "{}",
+            c.b.title
+        );
         let other = of_scenarios(fenced, scenario::parse(UNFENCED).unwrap());
-        assert_eq!(other.b.title, "B: Step 5 · Paused past the lease, no fencing");
+        assert_eq!(
+            other.b.title,
+            "B: Step 5 · Paused past the lease, no fencing"
+        );
     }
 }

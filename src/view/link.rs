@@ -614,11 +614,17 @@ pub(crate) mod tests {
             "v=2&against=aGVsbG8",
         ] {
             let err = decode(junk).expect_err(junk);
-            assert!(err.to_string().starts_with("This link's saved state"), "{err}");
+            assert!(
+                err.to_string().starts_with("This link's saved state"),
+                "{err}"
+            );
         }
         let both = format!(
             "v=2&compare=1.0&against={}",
-            encode(&compared_scenarios()).rsplit_once("against=").unwrap().1
+            encode(&compared_scenarios())
+                .rsplit_once("against=")
+                .unwrap()
+                .1
         );
         let err = decode(&both).unwrap_err();
         assert!(err.to_string().contains("both"), "{err}");
