@@ -619,9 +619,12 @@ fn the_sandbox_side_by_side_with_a_library_scenario() {
     click(&mut h, "step5-pause-unfenced.toml");
     assert!(shows(
         &h,
-        "A: your sandbox run: Step 5 · Fencing token: the resource turns the stale holder away"
+        "Sandbox: Step 5 · Fencing token: the resource turns the stale holder away"
     ));
-    assert!(shows(&h, "B: Step 5 · Paused past the lease, no fencing"));
+    assert!(shows(
+        &h,
+        "Library: Step 5 · Paused past the lease, no fencing"
+    ));
     assert!(
         line_starting(&h, "SAFE · LIVE.").is_some(),
         "the fenced design's verdict"
@@ -634,7 +637,7 @@ fn the_sandbox_side_by_side_with_a_library_scenario() {
     let at_2 = "At the first difference (2 ms): store1 granted 'lock' to A#1";
     assert!(line_starting(&h, &format!("{at_2} (fence 1, lease 10 000 ms)")).is_some());
     assert!(line_starting(&h, &format!("{at_2} (lease 10 000 ms)")).is_some());
-    one_playhead_moves_both(&mut h, ["A", "B"]);
+    one_playhead_moves_both(&mut h, ["Sandbox", "Library"]);
     click(&mut h, "← Back to the run");
     assert!(shows(&h, "Ready to run."), "the sandbox's form is back");
 }

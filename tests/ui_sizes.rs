@@ -180,8 +180,8 @@ fn every_page_at(pixels_per_point: f32) {
         "sandbox side by side",
         &[
             "First difference at 2 ms",
-            "A: your sandbox run",
-            "B: Step 5",
+            "Sandbox: Step 5",
+            "Library: Step 5",
         ],
         side_by_side_fits,
     );

@@ -37,7 +37,7 @@ const VERDICT_WIDTH: f32 = 280.0;
 const LANE_MAX: f32 = 80.0;
 /// The shortest, points: room for a write's label under its mark. A window too short for
 /// both timelines at this height scrolls.
-const LANE_MIN: f32 = 60.0;
+const LANE_MIN: f32 = 64.0;
 /// The height of the strip under a timeline that holds the first difference's tag, points.
 const TAG_STRIP: f32 = 16.0;
 /// A first guess at the height of what is not a timeline (the head, the titles, the lines
@@ -166,7 +166,9 @@ impl CompareView {
                 .show(ui, |ui| {
                     ui.set_max_width(ui.available_width());
                     closed = self.head(ui);
-                    let timelines = self.side(ui, 0, share) + self.side(ui, 1, share);
+                    let upper = self.side(ui, 0, share);
+                    ui.separator();
+                    let timelines = upper + self.side(ui, 1, share);
                     ui.add_space(8.0);
                     let shown_until = if self.preview {
                         self.comparison.until_ms as f64
@@ -237,16 +239,15 @@ impl CompareView {
     }
 
     /// Side `i`: its title, its verdict, its timeline with the markers over it, what it did
-    /// at the first difference and what it had just done at the playhead. The verdict and the
-    /// lines go beside the timeline on a wide window, above and under it on a narrow one.
+    /// at the first difference and what it had just done at the playhead. The title, the
+    /// verdict and the lines go beside the timeline on a wide window (which then has the
+    /// window's height for the lanes), above and under it on a narrow one.
     /// `share` is the height the timeline may take, points; returns the height it took.
     fn side(&mut self, ui: &mut Ui, i: usize, share: f32) -> f32 {
         let side = self.side_ref(i);
-        ui.add_space(8.0);
-        ui.label(RichText::new(&side.title).size(15.5).strong());
-        ui.add_space(2.0);
         let lanes = side.lanes.lanes.len().max(1) as f32;
         let cap = layout::fit(share, AXIS + LANE_MIN * lanes, AXIS + LANE_MAX * lanes);
+        ui.add_space(6.0);
         let (action, height) = if ui.available_width() >= VERDICT_BESIDE_FROM {
             let plot_width =
                 ui.available_width() - VERDICT_WIDTH - 2.0 * ui.spacing().item_spacing.x;
@@ -262,6 +263,7 @@ impl CompareView {
                     egui::vec2(VERDICT_WIDTH, 0.0),
                     egui::Layout::top_down(egui::Align::Min),
                     |ui| {
+                        title(ui, self.side_ref(i));
                         verdict(ui, self.side_ref(i));
                         self.notes(ui, i);
                     },
@@ -270,6 +272,7 @@ impl CompareView {
             })
             .inner
         } else {
+            title(ui, side);
             verdict(ui, side);
             ui.add_space(4.0);
             let shown = self.timeline(ui, i, cap);
@@ -360,7 +363,12 @@ impl CompareView {
             && let Some(x) = timeline::x_of(rect, view, side.ends_ms() as f64)
         {
             let over = Rect::from_min_max(pos2(x, lanes_top), rect.right_bottom());
-            painter.rect_filled(over, 0.0, ui.visuals().faint_bg_color);
+            // Greyed, on either theme: nothing happens there in this run.
+            painter.rect_filled(
+                over,
+                0.0,
+                ui.visuals().weak_text_color().gamma_multiply(0.15),
+            );
             painter.text(
                 pos2(x + 4.0, lanes_top + 4.0),
                 Align2::LEFT_TOP,
@@ -402,6 +410,12 @@ fn paint_marker(painter: &egui::Painter, x: f32, top: f32, strip: Rect) {
     let tag = Rect::from_min_size(pos2(left, strip.bottom() - size.y), size);
     painter.rect_filled(tag, 2.0, MARKER);
     painter.galley(tag.min + egui::vec2(4.0, 1.0), galley, Color32::WHITE);
+}
+
+/// What side is, above its verdict: the timeline's label.
+fn title(ui: &mut Ui, side: &Side) {
+    ui.label(RichText::new(&side.title).size(15.5).strong());
+    ui.add_space(4.0);
 }
 
 /// Side's verdict in words, framed in its colour (red if the data went wrong, purple if work

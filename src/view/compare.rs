@@ -205,18 +205,19 @@ pub fn of_options(step: &Step, a: usize, b: usize) -> Option<Result<Comparison, 
     })())
 }
 
-/// The sandbox's scenario `a` above `b` (another scenario, or the one `a` was edited from),
-/// both run with `a`'s seed. Each is titled by its name; when the names are the same, `b`
-/// is taken for where the edit started.
+/// The sandbox's scenario `a` above `b` (one from the library, or the one `a` was edited
+/// from), both run with `a`'s seed. Each is titled by its name after a tag that says where
+/// it comes from (not "A" and "B", which name workers): the same name is taken for an edit
+/// and where it started.
 pub fn of_scenarios(a: Scenario, b: Scenario) -> Comparison {
     let seed = a.seed;
-    let b_title = if a.name == b.name {
-        format!("as it started: {}", b.name)
+    let (upper, lower) = if a.name == b.name {
+        ("Your edit", "As it started")
     } else {
-        b.name.clone()
+        ("Sandbox", "Library")
     };
-    let a_title = format!("your sandbox run: {}", a.name);
-    Comparison::new(side("A", &a_title, a), side("B", &b_title, b), seed)
+    let (a_name, b_name) = (a.name.clone(), b.name.clone());
+    Comparison::new(side(upper, &a_name, a), side(lower, &b_name, b), seed)
 }
 
 /// A side's tag, its title (`tag: what`) and its scenario.
@@ -446,17 +447,18 @@ mod tests {
         assert_eq!(c.seed, 4);
         assert_eq!(
             c.a.title,
-            "A: your sandbox run: Step 5 · Fencing token: the resource turns the stale holder away"
+            "Your edit: Step 5 · Fencing token: the resource turns the stale holder away"
         );
         assert!(
-            c.b.title.starts_with("B: as it started: Step 5"),
+            c.b.title.starts_with("As it started: Step 5"),
             "{}",
             c.b.title
         );
         let other = of_scenarios(fenced, scenario::parse(UNFENCED).unwrap());
+        assert!(other.a.title.starts_with("Sandbox: Step 5 · Fencing token"));
         assert_eq!(
             other.b.title,
-            "B: Step 5 · Paused past the lease, no fencing"
+            "Library: Step 5 · Paused past the lease, no fencing"
         );
     }
 }
