@@ -584,5 +584,165 @@ fn a_search_can_be_cancelled_and_says_how_far_it_got() {
     click(&mut h, "Cancel");
     assert!(shows(&h, "Stopped after"), "it says where it stopped");
     assert!(shows(&h, "none found so far"));
-    assert!(h.query_by_label("Search").is_some(), "and it can start again");
+    assert!(
+        h.query_by_label("Search").is_some(),
+        "and it can start again"
+    );
+}
+
+/// The text of the first node whose text starts with `prefix`, with the non-breaking spaces
+/// that keep numbers whole read as spaces.
+fn line_starting(h: &Harness<'_, LocksimApp>, prefix: &str) -> Option<String> {
+    let plain = |text: String| text.replace('\u{A0}', " ");
+    h.query_all_by(|n| {
+        n.value().is_some_and(|v| plain(v).starts_with(prefix))
+            || n.label().is_some_and(|l| plain(l).starts_with(prefix))
+    })
+    .next()
+    .and_then(|n| n.value().or_else(|| n.accesskit_node().label()))
+    .map(plain)
+}
+
+/// What each side's line under its timeline says at the playhead, upper side first.
+fn at_playhead(h: &Harness<'_, LocksimApp>, tags: [&str; 2]) -> [String; 2] {
+    tags.map(|tag| {
+        line_starting(h, &format!("{tag}, at the playhead ("))
+            .unwrap_or_else(|| panic!("{tag}'s line at the playhead is shown"))
+    })
+}
+
+/// Home, then the next moment, then End: each time both sides' lines follow the one
+/// playhead to the same time.
+fn one_playhead_moves_both(h: &mut Harness<'_, LocksimApp>, tags: [&str; 2]) {
+    press(h, Key::Space);
+    press(h, Key::Home);
+    let start = at_playhead(h, tags);
+    for line in &start {
+        assert!(line.contains("at the playhead (0 ms)"), "{line}");
+    }
+    press(h, Key::ArrowRight);
+    press(h, Key::ArrowRight);
+    let stepped = at_playhead(h, tags);
+    let time = |line: &str| line.split(['(', ')']).nth(1).unwrap().to_string();
+    assert_ne!(stepped, start, "the playhead moved");
+    assert_eq!(time(&stepped[0]), time(&stepped[1]), "{stepped:?}");
+    press(h, Key::End);
+    let end = at_playhead(h, tags);
+    assert_eq!(time(&end[0]), time(&end[1]), "{end:?}");
+    assert!(end[0].contains("(20 000 ms)"), "{end:?}");
+}
+
+#[test]
+fn a_wrong_call_side_by_side_with_the_right_one() {
+    let mut h = fresh();
+    let n = step("5");
+    go_to_step(&mut h, n);
+    assert!(
+        !shows(&h, "Compare with"),
+        "offered once the verdict is told"
+    );
+    // "A checks its lease is still valid right before writing".
+    choose_and_watch(&mut h, n, 0);
+    click(&mut h, "Compare with the right call");
+    assert!(shows(&h, "Your call: A checks its lease"));
+    assert!(shows(&h, "The right call: Number each grant"));
+    assert!(
+        line_starting(&h, "UNSAFE · LIVE.").is_some(),
+        "your call's verdict"
+    );
+    assert!(
+        line_starting(&h, "SAFE · LIVE.").is_some(),
+        "the right call's verdict"
+    );
+    assert!(
+        shows(&h, "First difference at "),
+        "the divergence is captioned"
+    );
+    // What each side did there, as the view model tells it.
+    let model = locksim::view::compare::of_options(&STEPS[n], 0, right_of(n))
+        .unwrap()
+        .unwrap();
+    let at = model.divergence.as_ref().unwrap().at_ms;
+    assert!(shows(&h, &model.caption()));
+    for detail in model.details().unwrap() {
+        let at = format!("At the first difference ({}): ", locksim::text::fmt_ms(at));
+        assert!(
+            line_starting(&h, &format!("{at}{detail}")).is_some(),
+            "{detail}"
+        );
+    }
+    one_playhead_moves_both(&mut h, ["Your call", "The right call"]);
+
+    click(&mut h, "← Back to the step");
+    assert!(
+        shows(&h, "Not the right call"),
+        "back on the step, the call's verdict"
+    );
+    assert!(!shows(&h, "First difference at "));
+}
+
+#[test]
+fn the_right_call_side_by_side_with_a_wrong_one_of_the_learners_choosing() {
+    let mut h = fresh();
+    let n = step("5");
+    go_to_step(&mut h, n);
+    choose_and_watch(&mut h, n, right_of(n));
+    assert!(
+        !shows(&h, "Compare with the right call"),
+        "it is the right call"
+    );
+    click(&mut h, "Compare with a wrong call…");
+    click(&mut h, &format!("5  {}", STEPS[n].options[4].label));
+    assert!(shows(&h, "Your call: Number each grant"));
+    assert!(shows(&h, "Another call: Owner tokens already stop this"));
+    assert!(line_starting(&h, "SAFE · LIVE.").is_some());
+    assert!(line_starting(&h, "UNSAFE · LIVE.").is_some());
+    // The runs part where one resource accepts A's stale write and the other refuses it.
+    assert!(shows(&h, "First difference at 17 007 ms"));
+    // A page key leaves the comparison with the page.
+    press(&mut h, Key::PageDown);
+    assert!(shows(&h, STEPS[n + 1].question));
+    press(&mut h, Key::PageUp);
+    assert!(
+        !shows(&h, "First difference at "),
+        "the step shows its own run again"
+    );
+}
+
+#[test]
+fn the_sandbox_side_by_side_with_a_library_scenario() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    click(&mut h, "Compare with…");
+    assert!(
+        h.get_by_label("The scenario this edit started from")
+            .accesskit_node()
+            .is_disabled(),
+        "nothing edited yet"
+    );
+    click(&mut h, "Step 5 · The safety hole");
+    click(&mut h, "step5-pause-unfenced.toml");
+    assert!(shows(
+        &h,
+        "Sandbox: Step 5 · Fencing token: the resource turns the stale holder away"
+    ));
+    assert!(shows(
+        &h,
+        "Library: Step 5 · Paused past the lease, no fencing"
+    ));
+    assert!(
+        line_starting(&h, "SAFE · LIVE.").is_some(),
+        "the fenced design's verdict"
+    );
+    assert!(
+        line_starting(&h, "UNSAFE · LIVE.").is_some(),
+        "the unfenced one's"
+    );
+    assert!(shows(&h, "First difference at 17 007 ms"));
+    let at = "At the first difference (17 007 ms): resource write by A#1";
+    assert!(line_starting(&h, &format!("{at} (fence 1) rejected: stale fencing token")).is_some());
+    assert!(line_starting(&h, &format!("{at} accepted")).is_some());
+    one_playhead_moves_both(&mut h, ["Sandbox", "Library"]);
+    click(&mut h, "← Back to the run");
+    assert!(shows(&h, "Ready to run."), "the sandbox's form is back");
 }

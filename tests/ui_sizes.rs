@@ -10,7 +10,7 @@
 
 use eframe::egui::{Key, Rect, vec2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use locksim::app::LocksimApp;
 use locksim::course::STEPS;
 
@@ -36,6 +36,17 @@ const SIZES: [(f32, f32); 11] = [
 /// Draws the page on screen at every size, checking the top bar at each; `expected` must be
 /// on the page at every size.
 fn sweep(h: &mut Harness<'_, LocksimApp>, page: &str, expected: &str) {
+    sweep_for(h, page, &[expected], |_, _, _| {});
+}
+
+/// [`sweep`] with several texts expected, and `check` run at each size (given the window's
+/// width and where it is).
+fn sweep_for(
+    h: &mut Harness<'_, LocksimApp>,
+    page: &str,
+    expected: &[&str],
+    check: impl Fn(&Harness<'_, LocksimApp>, f32, &str),
+) {
     for (width, height) in SIZES {
         h.set_size(vec2(width, height));
         // One frame: a panic comes in the first frame at a size, and the top bar's items are
@@ -43,7 +54,36 @@ fn sweep(h: &mut Harness<'_, LocksimApp>, page: &str, expected: &str) {
         h.run_steps(1);
         let at = format!("{page} at {width}×{height}");
         top_bar_fits(h.state().top_bar_items(), width, &at);
-        assert!(shows(h, expected), "{at}: {expected:?} is on the page");
+        for expected in expected {
+            assert!(shows(h, expected), "{at}: {expected:?} is on the page");
+        }
+        check(h, width, &at);
+    }
+}
+
+/// Two runs side by side: both verdicts and the first difference are on the page, and every
+/// word of it lies within the window's width (it may scroll down, never sideways).
+fn side_by_side_fits(h: &Harness<'_, LocksimApp>, width: f32, at: &str) {
+    for verdict in ["SAFE · LIVE.", "UNSAFE · LIVE."] {
+        assert!(
+            h.query_all_by(|n| n.value().is_some_and(|v| v.starts_with(verdict)))
+                .next()
+                .is_some(),
+            "{at}: {verdict} is on the page"
+        );
+    }
+    // AccessKit's bounds are in physical pixels.
+    let pixels_per_point = f64::from(h.ctx.pixels_per_point());
+    for node in h.query_all_by(|n| n.value().is_some()) {
+        let Some(bounds) = node.accesskit_node().bounding_box() else {
+            continue;
+        };
+        let right = bounds.x1 / pixels_per_point;
+        assert!(
+            right <= f64::from(width) + 1.0,
+            "{at}: {:?} ends at {right} points",
+            node.value(),
+        );
     }
 }
 
@@ -77,7 +117,7 @@ fn click(h: &mut Harness<'_, LocksimApp>, label: &str) {
 
 /// Walks the whole app at `pixels_per_point`: the introduction, every step with a choice
 /// made and played to its end, the recap, each sandbox tab with a run, the library with
-/// a scenario open, and the glossary.
+/// a scenario open, two runs side by side from a step and from the sandbox, and the glossary.
 fn every_page_at(pixels_per_point: f32) {
     let (width, height) = SIZES[0];
     let mut h = Harness::builder()
@@ -119,6 +159,32 @@ fn every_page_at(pixels_per_point: f32) {
         .click();
     h.run_steps(3);
     sweep(&mut h, "library, a scenario open", "Verdict");
+    // Step 5's first option, a wrong call, beside the right one.
+    click(&mut h, "5");
+    press(&mut h, Key::Num1);
+    press(&mut h, Key::End);
+    click(&mut h, "Compare with the right call");
+    sweep_for(
+        &mut h,
+        "step 5 side by side",
+        &["First difference at", "Your call: ", "The right call: "],
+        side_by_side_fits,
+    );
+    // The sandbox's design beside the library's unfenced one.
+    click(&mut h, "Sandbox");
+    click(&mut h, "Compare with…");
+    click(&mut h, "Step 5 · The safety hole");
+    click(&mut h, "step5-pause-unfenced.toml");
+    sweep_for(
+        &mut h,
+        "sandbox side by side",
+        &[
+            "First difference at 17 007 ms",
+            "Sandbox: Step 5",
+            "Library: Step 5",
+        ],
+        side_by_side_fits,
+    );
     click(&mut h, "Glossary");
     sweep(&mut h, "glossary", "fencing token");
 }

@@ -5,7 +5,9 @@
 //! explanation and the way on.
 //!
 //! Each option's run is made once, when it is first chosen, and kept; choosing it again
-//! replays it from the start.
+//! replays it from the start. Once a call's verdict and whether it was right are shown, the
+//! learner can put it beside the right call, or beside another option
+//! ([`super::compare_view`]).
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -26,6 +28,8 @@ pub struct CourseView {
     runs: BTreeMap<(usize, Pick), Result<RunView, String>>,
     /// Steps whose answer has been revealed in presenter mode.
     revealed: Vec<usize>,
+    /// The learner asked, on the step on screen, to see option `.0` beside option `.1`.
+    compare: Option<(usize, usize)>,
 }
 
 impl CourseView {
@@ -56,6 +60,12 @@ impl CourseView {
         {
             run.key(key);
         }
+    }
+
+    /// The two options the learner asked to see side by side since the last call, if any:
+    /// their call first.
+    pub fn take_compare(&mut self) -> Option<(usize, usize)> {
+        self.compare.take()
     }
 
     /// Whether step `n`'s answer has been revealed (presenter mode).
@@ -132,11 +142,13 @@ impl CourseView {
         };
         // Whether the call was right waits for Reveal in presenter mode, as the chips do.
         let answer_shown = decision.answer_shown;
+        let mut compare = None;
         let note = |ui: &mut Ui| {
             if let Some(Pick::Option(i)) = shown
                 && answer_shown
             {
                 feedback(ui, step, &step.options[i]);
+                compare = compare_with(ui, step, i);
             }
         };
         let column = Arrangement::for_width(ui.available_width()) == Arrangement::Stacked;
@@ -184,6 +196,9 @@ impl CourseView {
             run_view::show_run(ui, "course", run, left, empty, note);
         }
 
+        if compare.is_some() {
+            self.compare = compare;
+        }
         if let Some(i) = asked.chosen {
             self.choose(progress, n, i);
         }
@@ -468,6 +483,38 @@ fn feedback(ui: &mut Ui, step: &Step, choice: &course::Choice) {
             ui.label(RichText::new(title).strong().color(color));
             glossary_text::label(ui, choice.feedback);
         });
+}
+
+/// Under the feedback on option `i`: a wrong call can be put beside the right one; the right
+/// call (or an answer to a question with none) beside any other option, chosen from a menu.
+/// Returns the pair asked for, option `i` first.
+fn compare_with(ui: &mut Ui, step: &Step, i: usize) -> Option<(usize, usize)> {
+    ui.add_space(6.0);
+    let right = step.options.iter().position(|c| c.right);
+    if let Some(right) = right
+        && right != i
+    {
+        let clicked = ui
+            .button("Compare with the right call")
+            .on_hover_text("Both runs one above the other, on the same seed")
+            .clicked();
+        return clicked.then_some((i, right));
+    }
+    let mut asked = None;
+    let title = if right.is_some() {
+        "Compare with a wrong call…"
+    } else {
+        "Compare with another answer…"
+    };
+    ui.menu_button(title, |ui| {
+        for (j, option) in step.options.iter().enumerate() {
+            if j != i && ui.button(format!("{}  {}", j + 1, option.label)).clicked() {
+                asked = Some((i, j));
+                ui.close();
+            }
+        }
+    });
+    asked
 }
 
 /// The button text of each step's extra scenarios: their names without the "Step 7 · " the

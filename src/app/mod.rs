@@ -4,9 +4,11 @@
 //! The window: a top bar ([`shell`]) over one page — the introduction or the recap
 //! ([`pages`]), a course step ([`course_view`]), or a tool ([`tools`]). A page with a run
 //! shows the decision or tool on the left, the timeline in the middle, the verdict on the
-//! right and the playback bar under the timeline ([`run_view`]).
+//! right and the playback bar under the timeline ([`run_view`]). Two runs side by side
+//! ([`compare_view`]) cover the page they were opened on until closed.
 
 pub mod break_it;
+mod compare_view;
 mod controls;
 mod course_view;
 mod export;
@@ -38,6 +40,7 @@ mod web_fonts;
 use eframe::egui::{self, Ui};
 
 use crate::course::progress::{Place, Progress};
+use compare_view::CompareView;
 use course_view::{CourseGo, CourseView};
 use keys::Shortcut;
 use tools::Tools;
@@ -152,6 +155,8 @@ pub struct LocksimApp {
     progress: Progress,
     course: CourseView,
     tools: Tools,
+    /// Two runs side by side, covering the page they were opened on.
+    compare: Option<CompareView>,
     help_open: bool,
     look: theme::Look,
     /// The top bar's items and where they were drawn last frame, points.
@@ -175,6 +180,7 @@ impl LocksimApp {
             progress,
             course: CourseView::default(),
             tools: Tools::default(),
+            compare: None,
             help_open: false,
             look: theme::Look::default(),
             top_bar: Vec::new(),
@@ -219,7 +225,36 @@ impl LocksimApp {
             ui.add_space(2.0);
         });
         let place = self.progress.place;
-        let go = match place {
+        // Another page was chosen (the top bar, a page key): the comparison stays behind.
+        if self.compare.as_ref().is_some_and(|c| c.place() != place) {
+            self.compare = None;
+        }
+        let go = match (place, &mut self.compare) {
+            (_, Some(compare)) => {
+                if compare.show(ui) {
+                    self.compare = None;
+                }
+                None
+            }
+            (place, None) => self.page(ui, place),
+        };
+        if let Some((a, b)) = self.course.take_compare()
+            && let Place::Step(n) = place
+        {
+            self.compare = CompareView::of_options(n, a, b);
+        }
+        if let Some((a, b)) = self.tools.take_compare() {
+            self.compare = Some(CompareView::of_scenarios(place, a, b));
+        }
+        if let Some(place) = go {
+            self.progress.place = place;
+        }
+        shell::help_window(&ctx, &mut self.help_open);
+    }
+
+    /// Draws page `place`; returns the page to go to, if the learner asked for another.
+    fn page(&mut self, ui: &mut Ui, place: Place) -> Option<Place> {
+        match place {
             Place::Intro => pages::intro(ui, &self.progress),
             Place::Step(n) => match self.course.show(ui, &mut self.progress, n) {
                 Some(CourseGo::Page(p)) => Some(p),
@@ -242,11 +277,7 @@ impl LocksimApp {
                 glossary_page::show(ui, &mut self.glossary_filter);
                 None
             }
-        };
-        if let Some(place) = go {
-            self.progress.place = place;
         }
-        shell::help_window(&ctx, &mut self.help_open);
     }
 
     /// The top bar's items (their names: "Intro", "1", "Sandbox", "Dark"...) and where they
@@ -258,13 +289,16 @@ impl LocksimApp {
     fn shortcut(&mut self, shortcut: Shortcut) {
         let place = self.progress.place;
         match shortcut {
-            Shortcut::Playback(key) => match place {
-                Place::Step(n) => self.course.key(&self.progress, n, key),
-                Place::Sandbox | Place::Library => self.tools.key(place, key),
-                Place::Intro | Place::Recap | Place::Glossary => {}
+            Shortcut::Playback(key) => match (place, &mut self.compare) {
+                (_, Some(compare)) => compare.key(key),
+                (Place::Step(n), None) => self.course.key(&self.progress, n, key),
+                (Place::Sandbox | Place::Library, None) => self.tools.key(place, key),
+                (Place::Intro | Place::Recap | Place::Glossary, None) => {}
             },
             Shortcut::Pick(i) => {
                 if let Place::Step(n) = place {
+                    // Choosing an option goes back to the step to play it.
+                    self.compare = None;
                     self.course.choose(&mut self.progress, n, i);
                 }
             }

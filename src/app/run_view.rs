@@ -569,7 +569,7 @@ fn verdict_body(ui: &mut Ui, run: Option<&mut RunView>, note: impl FnOnce(&mut U
 
 /// The speed that plays a run of `until_ms` in [`PLAY_WITHIN_MS`], never slower than real
 /// time (short runs are quick enough as they are).
-fn fitting_speed(until_ms: u64) -> f64 {
+pub(super) fn fitting_speed(until_ms: u64) -> f64 {
     (until_ms as f64 / PLAY_WITHIN_MS).max(1.0)
 }
 

@@ -248,6 +248,9 @@ impl Form<'_> {
 /// the form (the library's Edit, or "edit this run").
 pub struct Sandbox {
     draft: Scenario,
+    /// The scenario the form was given (the course's design, a library pick, a link): what
+    /// the learner's edit can be compared with.
+    origin: Scenario,
     /// The TOML box: pasted text, or the draft as last copied out.
     text: String,
     /// Why the text in the box is not a scenario.
@@ -268,6 +271,7 @@ impl Sandbox {
     pub fn new(scenario: Scenario) -> Sandbox {
         Sandbox {
             text: scenario::to_toml(&scenario),
+            origin: scenario.clone(),
             draft: scenario,
             text_error: None,
             text_open: false,
@@ -289,6 +293,11 @@ impl Sandbox {
     /// The scenario as edited so far (valid or not).
     pub fn draft(&self) -> &Scenario {
         &self.draft
+    }
+
+    /// The scenario the form was given, before the learner's edits.
+    pub fn origin(&self) -> &Scenario {
+        &self.origin
     }
 
     /// Puts `text` in the TOML box and, if it is a valid scenario, in the form; otherwise the

@@ -5,11 +5,13 @@
 //!
 //! `choices[n]` is the option whose run step n+1 shows (an extra scenario on screen is not
 //! carried). `scenario` is the run on screen on the sandbox or library page, and `seed`, if
-//! given, replaces that scenario's own.
+//! given, replaces that scenario's own. Two runs side by side are carried as the step's two
+//! options, or on a tool page as `scenario` (the upper run) and the one beside it.
 
+use super::compare_view::CompareView;
 use crate::course::STEPS;
 use crate::course::progress::{Pick, Place};
-use crate::view::link::{SharedState, page_number, place_of};
+use crate::view::link::{Compared, SharedState, page_number, place_of};
 
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 impl super::LocksimApp {
@@ -28,11 +30,19 @@ impl super::LocksimApp {
         while choices.last() == Some(&None) {
             choices.pop();
         }
+        let (scenario, compare) = match &self.compare {
+            Some(compare) => {
+                let (upper, carried) = compare.carried();
+                (upper, Some(carried))
+            }
+            None => (self.tools.shown(place).cloned(), None),
+        };
         SharedState {
             step: page_number(place),
             choices,
-            scenario: self.tools.shown(place).cloned(),
+            scenario,
             seed: None,
+            compare,
         }
     }
 
@@ -48,20 +58,40 @@ impl super::LocksimApp {
                 app.course.choose(&mut app.progress, n, i);
             }
         }
+        let mut upper = None;
         if let Some(mut scenario) = state.scenario
             && matches!(place, Place::Sandbox | Place::Library)
         {
             if let Some(seed) = state.seed {
                 scenario.seed = seed;
             }
+            upper = Some(scenario.clone());
             app.tools.open(place, scenario);
         }
+        // A comparison the page cannot hold (options the step does not have, a tool page
+        // without its own scenario) is ignored.
+        app.compare = match (state.compare, place, upper) {
+            (Some(Compared::Options(a, b)), Place::Step(n), _) => CompareView::of_options(n, a, b),
+            (Some(Compared::Against(other)), _, Some(upper)) => {
+                Some(CompareView::of_scenarios(place, upper, *other))
+            }
+            _ => None,
+        };
         app.progress.place = place;
         app
     }
 
     /// The page title for the current view.
     pub(super) fn title(&self) -> String {
+        let page = self.page_title();
+        match &self.compare {
+            Some(_) => format!("{page} · side by side"),
+            None => page,
+        }
+    }
+
+    /// The page title for the page on screen, without a comparison over it.
+    fn page_title(&self) -> String {
         let place = self.progress.place;
         let shown = self.tools.shown(place).map(|s| s.name.as_str());
         match (place, shown) {
@@ -102,6 +132,7 @@ mod tests {
             choices: vec![Some(1), None, Some(0)],
             scenario: None,
             seed: None,
+            compare: None,
         };
         let app = LocksimApp::from_shared(decode(&encode(&state)).unwrap(), None);
         assert_eq!(app.progress.place, Place::Step(2));
@@ -118,6 +149,7 @@ mod tests {
             choices: Vec::new(),
             scenario: Some(scenario::parse(STEP5).unwrap()),
             seed: Some(9),
+            compare: None,
         };
         let app = LocksimApp::from_shared(decode(&encode(&state)).unwrap(), None);
         assert_eq!(app.progress.place, Place::Sandbox);
@@ -144,6 +176,67 @@ mod tests {
             None,
         );
         assert_eq!(app.shared_state(), SharedState::default());
+    }
+
+    #[test]
+    fn the_app_restores_two_runs_side_by_side() {
+        use super::super::LocksimApp;
+        use crate::course;
+
+        // Step 5: the learner's call (option 0) beside the right one.
+        let n = STEPS.iter().position(|s| s.number == "5").unwrap();
+        let right = STEPS[n].options.iter().position(|c| c.right).unwrap();
+        let state = SharedState {
+            step: page_number(Place::Step(n)),
+            choices: vec![None, None, None, None, None, Some(0)],
+            compare: Some(Compared::Options(0, right)),
+            ..SharedState::default()
+        };
+        let app = LocksimApp::from_shared(decode(&encode(&state)).unwrap(), None);
+        assert_eq!(app.progress.place, Place::Step(n));
+        assert!(app.compare.is_some());
+        assert_eq!(app.shared_state(), state);
+        assert_eq!(
+            app.title(),
+            "locksim · Step 5 · The safety hole · side by side"
+        );
+
+        // The sandbox's scenario, on the link's seed, beside the right call of step 5.
+        let fenced = course::right_call(&STEPS[n]).unwrap().scenario().unwrap();
+        let state = SharedState {
+            step: page_number(Place::Sandbox),
+            scenario: Some(scenario::parse(STEP5).unwrap()),
+            seed: Some(9),
+            compare: Some(Compared::Against(Box::new(fenced))),
+            ..SharedState::default()
+        };
+        let app = LocksimApp::from_shared(decode(&encode(&state)).unwrap(), None);
+        let shared = app.shared_state();
+        assert_eq!(shared.compare, state.compare);
+        assert_eq!(shared.scenario.as_ref().map(|s| s.seed), Some(9));
+        assert_eq!(
+            LocksimApp::from_shared(shared.clone(), None).shared_state(),
+            shared
+        );
+
+        // Options the step does not have, or a tool page with nothing to compare, open the
+        // page alone.
+        for state in [
+            SharedState {
+                step: page_number(Place::Step(n)),
+                compare: Some(Compared::Options(0, 99)),
+                ..SharedState::default()
+            },
+            SharedState {
+                step: page_number(Place::Library),
+                compare: state.compare.clone(),
+                ..SharedState::default()
+            },
+        ] {
+            let app = LocksimApp::from_shared(state, None);
+            assert!(app.compare.is_none());
+            assert_eq!(app.shared_state().compare, None);
+        }
     }
 
     proptest::proptest! {

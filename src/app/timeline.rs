@@ -127,6 +127,19 @@ impl View {
     }
 }
 
+/// Where true time `ms` is drawn on a timeline that took `rect` (the space
+/// [`Timeline::show`] allocated) with `view`, points; `None` when it is out of view. For
+/// what a page draws over the lanes, such as the first difference between two runs.
+pub fn x_of(rect: Rect, view: &View, ms: f64) -> Option<f32> {
+    let plot = Rect::from_min_max(
+        pos2(rect.left() + gutter(rect.width()), rect.top() + AXIS),
+        pos2(rect.right() - RIGHT_PAD, rect.bottom()),
+    );
+    (view.start_ms..=view.end_ms)
+        .contains(&ms)
+        .then(|| view.x(ms, plot))
+}
+
 /// What the user asked for by interacting with the timeline.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Action {
@@ -1004,6 +1017,19 @@ mod tests {
         assert_eq!((v.start_ms, v.end_ms), (14_000.0, 20_000.0));
         let v = View::between(7.0, 7.0, 20_000);
         assert_eq!((v.start_ms, v.end_ms), (7.0, 7.0 + MIN_VIEW_MS));
+    }
+
+    #[test]
+    fn a_moment_is_placed_where_the_timeline_draws_it() {
+        let rect = Rect::from_min_size(pos2(10.0, 0.0), vec2(1000.0, 300.0));
+        let view = View::fit(20_000);
+        assert_eq!(x_of(rect, &view, 0.0), Some(10.0 + GUTTER));
+        assert_eq!(x_of(rect, &view, 20_000.0), Some(1010.0 - RIGHT_PAD));
+        // A phone's narrower gutter; a moment out of a zoomed-in view is nowhere.
+        let narrow = Rect::from_min_size(pos2(0.0, 0.0), vec2(300.0, 300.0));
+        assert_eq!(x_of(narrow, &view, 0.0), Some(NARROW_GUTTER));
+        let zoomed = View::between(5_000.0, 6_000.0, 20_000);
+        assert_eq!(x_of(rect, &zoomed, 4_999.0), None);
     }
 
     #[test]

@@ -1,9 +1,11 @@
-//! The pages outside the course: the Sandbox (edit a scenario, break it, run it across seeds)
+//! The pages outside the course: the Sandbox (edit a scenario, break it, run it across seeds,
+//! search it for a failure)
 //! and the Library (every shipped scenario). Each shows its panel on the left; a scenario a
 //! panel hands over is run once and shown like a course run.
 //!
 //! This is the one place the panels plug into the shell: [`Tools::show`] draws the page and
-//! asks its panel, and [`play`] runs the scenario the panel returns.
+//! asks its panel, and [`play`] runs the scenario the panel returns. The sandbox's "Compare
+//! with…" hands two scenarios to the shell, which puts them side by side.
 
 use eframe::egui::{self, RichText, Ui};
 
@@ -43,6 +45,8 @@ pub struct Tools {
     tab: SandboxTab,
     sandbox_run: Option<RunView>,
     library_run: Option<RunView>,
+    /// The sandbox's scenario and another, asked to be seen side by side.
+    compare: Option<(Scenario, Scenario)>,
 }
 
 /// What a tool panel asked for this frame.
@@ -51,6 +55,8 @@ enum Asked {
     Play(Scenario),
     /// Put this in the sandbox's form and go there.
     Edit(Scenario),
+    /// Show the first above the second, side by side.
+    Compare(Box<(Scenario, Scenario)>),
 }
 
 impl Tools {
@@ -88,6 +94,7 @@ impl Tools {
             tab,
             sandbox_run,
             library_run,
+            ..
         } = self;
         let mut run = match place {
             Place::Sandbox => sandbox_run.as_mut(),
@@ -100,12 +107,15 @@ impl Tools {
         let left = |ui: &mut Ui, run: Option<&RunView>| {
             asked = match place {
                 Place::Sandbox => {
-                    let panels = Panels {
+                    let panel = SandboxPanel {
+                        tab,
+                        sandbox,
                         break_it,
                         seeds,
                         finder,
+                        library: library.entries(),
                     };
-                    sandbox_panel(ui, tab, sandbox, panels, run)
+                    panel.show(ui, run)
                 }
                 _ => library.show(ui).map(|action| match action {
                     LibraryAction::Open(s) => Asked::Play(s),
@@ -138,7 +148,17 @@ impl Tools {
                 self.tab = SandboxTab::Edit;
                 Some(Place::Sandbox)
             }
+            Asked::Compare(pair) => {
+                self.compare = Some(*pair);
+                None
+            }
         }
+    }
+
+    /// The two scenarios the sandbox asked to see side by side since the last call, if any:
+    /// its own first.
+    pub fn take_compare(&mut self) -> Option<(Scenario, Scenario)> {
+        self.compare.take()
     }
 
     /// The sandbox form's scenario as edited so far, once the sandbox has been opened.
@@ -199,6 +219,108 @@ fn play(scenario: Scenario) -> RunView {
     RunView::new(course::play(scenario), title, about)
 }
 
+/// "Compare with…" above the sandbox's tabs: the form's scenario beside the one it was given,
+/// or beside a scenario from the library, both on the form's seed. Returns the pair chosen,
+/// the form's first.
+fn compare_menu(
+    ui: &mut Ui,
+    sandbox: &Sandbox,
+    library: &[super::library::Entry],
+) -> Option<(Scenario, Scenario)> {
+    let draft = sandbox.draft();
+    let mut asked = None;
+    ui.add_enabled_ui(draft.validate().is_ok(), |ui| {
+        ui.menu_button("Compare with…", |ui| {
+            let edited = draft != sandbox.origin();
+            let started = ui
+                .add_enabled(
+                    edited,
+                    egui::Button::new("The scenario this edit started from"),
+                )
+                .on_disabled_hover_text("Nothing has been edited yet.");
+            if started.clicked() {
+                asked = Some((draft.clone(), sandbox.origin().clone()));
+                ui.close();
+            }
+            ui.separator();
+            ui.label(RichText::new("Or a scenario from the library:").weak());
+            // One submenu per heading of the library.
+            for group in library.chunk_by(|x, y| x.group == y.group) {
+                ui.menu_button(group[0].group.title(), |ui| {
+                    // The incidents are many: on a short screen they scroll.
+                    let tall = ui.ctx().content_rect().height() * 0.7;
+                    egui::ScrollArea::vertical()
+                        .max_height(tall)
+                        .show(ui, |ui| {
+                            for entry in group {
+                                if let Ok(other) = &entry.scenario
+                                    && ui.button(entry.file).on_hover_text(&other.name).clicked()
+                                {
+                                    asked = Some((draft.clone(), other.clone()));
+                                    ui.close();
+                                }
+                            }
+                        });
+                });
+            }
+        })
+    })
+    .response
+    .on_disabled_hover_text("Fix the field marked in red first.");
+    asked
+}
+
+/// The sandbox page's left panel and what it needs.
+struct SandboxPanel<'a> {
+    tab: &'a mut SandboxTab,
+    sandbox: &'a mut Option<Sandbox>,
+    break_it: &'a mut BreakIt,
+    seeds: &'a mut AcrossSeeds,
+    finder: &'a mut FindFailure,
+    /// What "Compare with…" offers.
+    library: &'a [super::library::Entry],
+}
+
+impl SandboxPanel<'_> {
+    /// A tab strip with "Compare with…" at its end, then the form, Break it, Across seeds or
+    /// Find a failure.
+    fn show(self, ui: &mut Ui, run: Option<&RunView>) -> Option<Asked> {
+        let SandboxPanel {
+            tab,
+            sandbox,
+            break_it,
+            seeds,
+            finder,
+            library,
+        } = self;
+        ui.add_space(6.0);
+        let compared = ui
+            .horizontal_wrapped(|ui| {
+                for (t, text) in [
+                    (SandboxTab::Edit, "Edit"),
+                    (SandboxTab::BreakIt, "Break it"),
+                    (SandboxTab::Seeds, "Across seeds"),
+                    (SandboxTab::FindFailure, "Find a failure"),
+                ] {
+                    ui.selectable_value(tab, t, RichText::new(text).strong());
+                }
+                ui.add_space(8.0);
+                sandbox.as_ref().and_then(|s| compare_menu(ui, s, library))
+            })
+            .inner;
+        ui.separator();
+        let panels = Panels {
+            break_it,
+            seeds,
+            finder,
+        };
+        let asked = tab_body(ui, *tab, sandbox, panels, run);
+        compared
+            .map(|pair| Asked::Compare(Box::new(pair)))
+            .or(asked)
+    }
+}
+
 /// The sandbox's panels that work on the run on screen.
 struct Panels<'a> {
     break_it: &'a mut BreakIt,
@@ -206,28 +328,15 @@ struct Panels<'a> {
     finder: &'a mut FindFailure,
 }
 
-/// The sandbox page's left panel: a tab strip, then the form, Break it, Across seeds or Find
-/// a failure.
-fn sandbox_panel(
+/// The body of the sandbox's tab `tab`.
+fn tab_body(
     ui: &mut Ui,
-    tab: &mut SandboxTab,
+    tab: SandboxTab,
     sandbox: &mut Option<Sandbox>,
     panels: Panels<'_>,
     run: Option<&RunView>,
 ) -> Option<Asked> {
-    ui.add_space(6.0);
-    ui.horizontal(|ui| {
-        for (t, text) in [
-            (SandboxTab::Edit, "Edit"),
-            (SandboxTab::BreakIt, "Break it"),
-            (SandboxTab::Seeds, "Across seeds"),
-            (SandboxTab::FindFailure, "Find a failure"),
-        ] {
-            ui.selectable_value(tab, t, RichText::new(text).strong());
-        }
-    });
-    ui.separator();
-    match *tab {
+    match tab {
         // The form scrolls by itself.
         SandboxTab::Edit => sandbox.as_mut()?.show(ui).map(Asked::Play),
         SandboxTab::BreakIt | SandboxTab::Seeds | SandboxTab::FindFailure => {
@@ -241,7 +350,7 @@ fn sandbox_panel(
             };
             egui::ScrollArea::vertical()
                 .auto_shrink([false, false])
-                .show(ui, |ui| match *tab {
+                .show(ui, |ui| match tab {
                     SandboxTab::BreakIt => panels
                         .break_it
                         .show(ui, run.scenario(), run.trace(), run.verdict())

@@ -133,7 +133,7 @@ pub fn violations(
 /// `text` with the spaces inside numbers ("10 000") and before their unit ("10 000 ms")
 /// made non-breaking, so a card never wraps a number across lines. U+00A0, not the narrow
 /// U+202F: egui breaks lines at every Unicode space but U+00A0.
-fn whole_numbers(text: &str) -> String {
+pub(super) fn whole_numbers(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     for (i, &c) in chars.iter().enumerate() {

@@ -15,6 +15,14 @@
 //!   encoded without padding (RFC 4648, the URL-safe alphabet). Reading it back runs the same parser and validation as a file, so
 //!   a doctored link can at worst show an error.
 //!
+//! A link to two runs side by side ([`crate::view::compare`]) adds one of:
+//!
+//! - `compare=2.0`: on the course step `step`, option 2 (the learner's call) above option 0.
+//! - `against=<base64url(deflate(TOML))>`: on a tool page, `scenario` above this one, packed
+//!   the same way.
+//!
+//! Links without them read exactly as before, so format 2 stays format 2.
+//!
 //! Every field but `v` may be left out. Anything malformed, from another format version, or
 //! longer than [`MAX_FRAGMENT_BYTES`] is an error whose message a learner can read; the app
 //! shows it and opens as a plain visit would (a first visit: at the start of the course).
@@ -52,6 +60,18 @@ pub struct SharedState {
     pub scenario: Option<Scenario>,
     /// The seed in use, when it is not the scenario's own.
     pub seed: Option<u64>,
+    /// Two runs side by side on screen, if they are.
+    pub compare: Option<Compared>,
+}
+
+/// What a link to two runs side by side carries besides the page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Compared {
+    /// On the course step the link names: the option the learner chose (above) and the one
+    /// it is compared with (below), as indexes into the step's options.
+    Options(usize, usize),
+    /// On a tool page: the link's `scenario` above, this one below.
+    Against(Box<Scenario>),
 }
 
 /// Why a fragment could not be read. Displays as a sentence for the learner.
@@ -110,11 +130,25 @@ pub fn encode(state: &SharedState) -> String {
         query.append_pair("seed", &seed.to_string());
     }
     if let Some(scenario) = &state.scenario {
-        let toml = scenario::to_toml(scenario);
-        let packed = miniz_oxide::deflate::compress_to_vec(toml.as_bytes(), 9);
-        query.append_pair("scenario", &URL_SAFE_NO_PAD.encode(packed));
+        query.append_pair("scenario", &pack(scenario));
+    }
+    match &state.compare {
+        Some(Compared::Options(a, b)) => {
+            query.append_pair("compare", &format!("{a}.{b}"));
+        }
+        Some(Compared::Against(other)) => {
+            query.append_pair("against", &pack(other));
+        }
+        None => {}
     }
     query.finish()
+}
+
+/// `scenario` as a link carries it: its TOML, raw-deflated, in base64url without padding.
+fn pack(scenario: &Scenario) -> String {
+    let toml = scenario::to_toml(scenario);
+    let packed = miniz_oxide::deflate::compress_to_vec(toml.as_bytes(), 9);
+    URL_SAFE_NO_PAD.encode(packed)
 }
 
 /// Reads a fragment written by [`encode`]. A leading `#` is ignored; an empty fragment is the
@@ -159,6 +193,15 @@ pub fn decode(fragment: &str) -> Result<SharedState, ShareError> {
             (_, "choices") => state.choices = choices(&value)?,
             (_, "seed") => state.seed = Some(number(&key, &value)?),
             (_, "scenario") => state.scenario = Some(scenario_from(&value)?),
+            (_, "compare" | "against") if state.compare.is_some() => {
+                return Err(malformed(
+                    "it has both \"compare\" and \"against\"".to_string(),
+                ));
+            }
+            (_, "compare") => state.compare = Some(options(&value)?),
+            (_, "against") => {
+                state.compare = Some(Compared::Against(Box::new(scenario_from(&value)?)));
+            }
             _ => {
                 return Err(malformed(format!(
                     "it has an unknown part \"{}\"",
@@ -215,6 +258,20 @@ fn choices(value: &str) -> Result<Vec<Option<usize>>, ShareError> {
             _ => number("choices", part).map(Some),
         })
         .collect()
+}
+
+/// `a.b`: two option indexes.
+fn options(value: &str) -> Result<Compared, ShareError> {
+    match value.split_once('.') {
+        Some((a, b)) => Ok(Compared::Options(
+            number("compare", a)?,
+            number("compare", b)?,
+        )),
+        None => Err(malformed(format!(
+            "\"compare\" should be two options like 2.0, not \"{}\"",
+            clip(value)
+        ))),
+    }
 }
 
 fn scenario_from(value: &str) -> Result<Scenario, ShareError> {
@@ -275,6 +332,7 @@ pub(crate) mod tests {
             choices: vec![Some(0), Some(2), None, Some(1), None],
             scenario: Some(scenario::parse(STEP5).unwrap()),
             seed: Some(u64::MAX),
+            compare: None,
         }
     }
 
@@ -288,6 +346,7 @@ pub(crate) mod tests {
                 choices: vec![None],
                 scenario: None,
                 seed: Some(0),
+                compare: None,
             },
         ] {
             let fragment = encode(&state);
@@ -461,6 +520,7 @@ pub(crate) mod tests {
                     choices: vec![Some(1), None, Some(0)],
                     scenario: None,
                     seed: None,
+                    compare: None,
                 },
                 "v=2&step=3&choices=1.-.0",
             ),
@@ -486,6 +546,7 @@ pub(crate) mod tests {
                     choices: Vec::new(),
                     scenario: Some(redlock),
                     seed: Some(9),
+                    compare: None,
                 },
                 concat!(
                     "v=2&step=17&seed=9&scenario=xVXNbuM2EL7zKQa6bAIohuxsgm6DRREfihZFi6LpzTCEiTSyuaZIlaTi-sl6",
@@ -510,6 +571,90 @@ pub(crate) mod tests {
             assert_eq!(decode(link), Ok(state.clone()), "{link}");
             assert_eq!(encode(&state), link);
         }
+    }
+
+    /// The sandbox's run beside another library scenario, with a seed of its own.
+    fn compared_scenarios() -> SharedState {
+        SharedState {
+            step: STEPS.len() + 2,
+            choices: vec![Some(1)],
+            scenario: Some(scenario::parse(STEP5).unwrap()),
+            seed: Some(3),
+            compare: Some(Compared::Against(Box::new(
+                scenario::parse(library()[1].1).unwrap(),
+            ))),
+        }
+    }
+
+    #[test]
+    fn compare_views_round_trip() {
+        let options = SharedState {
+            step: 6,
+            choices: vec![None, None, None, None, Some(2)],
+            compare: Some(Compared::Options(2, 0)),
+            ..SharedState::default()
+        };
+        assert_eq!(encode(&options), "v=2&step=6&choices=-.-.-.-.2&compare=2.0");
+        for state in [options, compared_scenarios()] {
+            let fragment = encode(&state);
+            assert!(fragment.len() < 4096, "{} bytes", fragment.len());
+            assert_eq!(decode(&fragment), Ok(state), "{fragment}");
+        }
+        for junk in [
+            "v=2&compare=",
+            "v=2&compare=1",
+            "v=2&compare=1.",
+            "v=2&compare=.1",
+            "v=2&compare=1.2.3",
+            "v=2&compare=1.x",
+            "v=2&compare=-.1",
+            "v=2&compare=1.2&compare=1.2",
+            "v=2&against=",
+            "v=2&against=!!!!",
+            "v=2&against=aGVsbG8",
+        ] {
+            let err = decode(junk).expect_err(junk);
+            assert!(
+                err.to_string().starts_with("This link's saved state"),
+                "{err}"
+            );
+        }
+        let both = format!(
+            "v=2&compare=1.0&against={}",
+            encode(&compared_scenarios())
+                .rsplit_once("against=")
+                .unwrap()
+                .1
+        );
+        let err = decode(&both).unwrap_err();
+        assert!(err.to_string().contains("both"), "{err}");
+    }
+
+    /// Any view a link can name, one run or two side by side.
+    fn any_state() -> impl proptest::strategy::Strategy<Value = SharedState> {
+        use proptest::prelude::*;
+        let scenario = (0..library().len()).prop_map(|i| scenario::parse(library()[i].1).unwrap());
+        let compared = prop_oneof![
+            Just(None),
+            (0usize..10, 0usize..10).prop_map(|(a, b)| Some(Compared::Options(a, b))),
+            scenario
+                .clone()
+                .prop_map(|s| Some(Compared::Against(Box::new(s)))),
+        ];
+        (
+            0..STEPS.len() + 5,
+            proptest::collection::vec(proptest::option::of(0usize..10), 0..MAX_CHOICES),
+            proptest::option::of(scenario),
+            proptest::option::of(any::<u64>()),
+            compared,
+        )
+            .prop_map(|(step, choices, scenario, seed, compare)| SharedState {
+                step,
+                choices,
+                scenario,
+                seed,
+                compare,
+            })
     }
 
     /// A fragment that may be anything: random text, a real link cut short or with characters
@@ -549,7 +694,30 @@ pub(crate) mod tests {
             .prop_map(|(v, step, choices, scenario)| {
                 format!("#v={v}&step={step}&choices={choices}&seed={step}&scenario={scenario}")
             });
-        prop_oneof![".{0,300}", cut, changed, appended, fields]
+        // A link to two runs side by side, cut short anywhere, and junk in its own fields.
+        let compared = {
+            let real = encode(&compared_scenarios());
+            any::<proptest::sample::Index>().prop_map(move |i| {
+                let chars: Vec<char> = real.chars().collect();
+                chars[..i.index(chars.len() + 1)].iter().collect::<String>()
+            })
+        };
+        let compare_fields = (
+            prop_oneof!["[-0-9.]{0,30}", ".{0,8}"],
+            prop_oneof!["[A-Za-z0-9_-]{0,400}", ".{0,8}"],
+        )
+            .prop_map(|(options, against)| {
+                format!("v=2&step=5&compare={options}&against={against}")
+            });
+        prop_oneof![
+            ".{0,300}",
+            cut,
+            changed,
+            appended,
+            fields,
+            compared,
+            compare_fields
+        ]
     }
 
     proptest::proptest! {
@@ -558,6 +726,14 @@ pub(crate) mod tests {
             failure_persistence: None,
             ..Default::default()
         })]
+
+        /// Every view, one run or two side by side, comes back from its link as it was.
+        #[test]
+        fn any_view_round_trips(state in any_state()) {
+            let fragment = encode(&state);
+            proptest::prop_assert!(fragment.len() <= MAX_FRAGMENT_BYTES);
+            proptest::prop_assert_eq!(decode(&fragment), Ok(state));
+        }
 
         /// Whatever a link holds, decoding gives a state or an error a learner can read, never
         /// a panic.

@@ -5,8 +5,10 @@
 //! [`wording`] is the one source of sentences about events and violations; [`timeline`] lays
 //! a run out as lanes; [`verdict`] words the verdict panel; [`watch`] points at where a run's
 //! lesson happens; [`playback`] is the playhead moving over a finished run; [`link`] is the
-//! shareable web link that names a view; [`palette`] the colours every picture of a run shares.
+//! shareable web link that names a view; [`compare`] puts two runs of one seed side by side;
+//! [`palette`] the colours every picture of a run shares.
 
+pub mod compare;
 pub mod link;
 pub mod palette;
 pub mod playback;
