@@ -296,6 +296,8 @@ impl SandboxPanel<'_> {
         ui.add_space(6.0);
         let compared = ui
             .horizontal_wrapped(|ui| {
+                // A label that does not fit moves whole to the next row rather than breaking.
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 for (t, text) in [
                     (SandboxTab::Edit, "Edit"),
                     (SandboxTab::BreakIt, "Break it"),

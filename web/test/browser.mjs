@@ -471,6 +471,35 @@ await check('Find a failure searches in slices, keeps painting and opens the shr
   clean(log);
 });
 
+await check('a link opens two runs side by side, on a laptop and on a phone', async (page, log, context) => {
+  const five = COURSE.findIndex((s) => s.number === '5');
+  const right = COURSE[five].right;
+  const wrong = right === 0 ? 1 : 0;
+  const shared = `v=2&step=${pageOf(five)}&choices=${'-.'.repeat(five)}${wrong}&compare=${wrong}.${right}`;
+  await page.goto(`${server.url}#${shared}`);
+  await firstFrame(page);
+  await page.waitForTimeout(500);
+  assert.equal(await page.title(), `${stepTitle(five)} · side by side`);
+  assert.equal(fragment(page), shared, 'the app keeps the link as it is');
+  assert.ok(await page.locator('#notice').isHidden(), 'a good link shows no notice');
+  // End: both runs played to their ends under the one playhead.
+  await page.locator('canvas').focus();
+  await page.keyboard.press('End');
+  await page.waitForTimeout(500);
+  const laptop = await shot(page, 'side-by-side-laptop');
+  assert.ok(pixelStats(laptop).inked > 0.05, 'two timelines are drawn');
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3 });
+  const small = await phone.newPage();
+  await small.goto(`${server.url}#${shared}`);
+  await firstFrame(small);
+  await small.waitForTimeout(500);
+  assert.equal(await small.title(), `${stepTitle(five)} · side by side`);
+  const picture = await small.screenshot({ path: path.join(out, 'side-by-side-phone.png') });
+  assert.ok(pixelStats(picture).inked > 0.05, 'the phone shows it too');
+  await phone.close();
+  clean(log);
+});
+
 await browser.close();
 await server.close();
 const failed = results.filter((r) => !r.ok).length;
