@@ -22,7 +22,7 @@ use crate::text::fmt_ms;
 use crate::trace::{NodeId, RejectReason, Role, Trace};
 use crate::view::timeline::legend::role_caption;
 pub use crate::view::timeline::{ATTEMPT_NOTE, Lanes};
-use crate::view::timeline::{Partition, Swatch, WriteOutcome};
+use crate::view::timeline::{Partition, Swatch, WriteOutcome, tick_label, tick_step};
 
 /// Width of the lane-name column, px.
 const GUTTER: f32 = 150.0;
@@ -627,34 +627,6 @@ fn messages_switch(ui: &mut Ui, timeline: Rect, gutter: f32) -> bool {
         set_messages_shown(ui.ctx(), on);
     }
     on
-}
-
-/// A round step (1, 2 or 5 × 10ⁿ ms) that leaves at least 90 px between ticks.
-fn tick_step(view_ms: f64, width_px: f32) -> f64 {
-    let raw = view_ms * 90.0 / f64::from(width_px.max(1.0));
-    let mut decade = 1.0;
-    loop {
-        for m in [1.0, 2.0, 5.0] {
-            if decade * m >= raw {
-                return decade * m;
-            }
-        }
-        decade *= 10.0;
-    }
-}
-
-/// `12 s`, `12.5 s` once ticks are a second or more apart, else `10 004 ms`.
-fn tick_label(t: f64, step: f64) -> String {
-    if step >= 1000.0 {
-        let s = t / 1000.0;
-        if s.fract() == 0.0 {
-            format!("{s:.0} s")
-        } else {
-            format!("{s} s")
-        }
-    } else {
-        fmt_ms(t.round() as u64)
-    }
 }
 
 fn paint_playhead(painter: &egui::Painter, geo: &Geometry, now_ms: f64) {

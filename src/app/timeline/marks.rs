@@ -10,9 +10,7 @@ use crate::app::style;
 use crate::checker::Verdict;
 use crate::trace::NodeId;
 use crate::view::timeline::hover::{crowded_marks, violation_marker, violation_markers};
-use crate::view::timeline::{
-    Bin, Instants, Lane, Lanes, Mark, MarkClass, MarkKind, ViolationClass, WriteOutcome,
-};
+use crate::view::timeline::{Bin, Instants, Lane, Lanes, Mark, MarkClass, MarkKind, WriteOutcome};
 
 /// Width of the bins marks are summed up in, px: about a write disc's radius.
 const BIN_PX: f32 = 7.0;
@@ -208,22 +206,8 @@ pub(super) fn paint_violations(
         .collect();
     let mut action = None;
     for bin in &bins {
-        let counts = times.count(bin.items.clone());
-        let gravest = [
-            ViolationClass::Safety,
-            ViolationClass::Liveness,
-            ViolationClass::Anomaly,
-        ]
-        .into_iter()
-        .find(|&k| counts[k as usize] > 0)
-        .unwrap_or(ViolationClass::Anomaly);
         // The first of the gravest kind is the one a click selects.
-        let first = bin
-            .items
-            .clone()
-            .map(|k| lanes.violations[k])
-            .find(|&i| ViolationClass::of(verdict.violations[i].kind) == gravest)
-            .unwrap_or(lanes.violations[bin.items.start]);
+        let first = lanes.gravest_violation(verdict, bin);
         let v = &verdict.violations[first];
         let color = style::violation(v.kind);
         let x = geo.x(times.time(bin.items.start) as f64);

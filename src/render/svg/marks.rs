@@ -12,9 +12,7 @@ use super::{Canvas, Frame, Rect, ink, line_h};
 use crate::checker::Verdict;
 use crate::render::measure;
 use crate::view::palette::{self, Rgba};
-use crate::view::timeline::{
-    Bin, Instants, Lane, Lanes, Mark, MarkClass, MarkKind, ViolationClass, WriteOutcome,
-};
+use crate::view::timeline::{Bin, Instants, Lane, Lanes, Mark, MarkClass, MarkKind, WriteOutcome};
 
 /// Width of the bins marks are summed up in, px: about a write disc's radius.
 const BIN_PX: f32 = 7.0;
@@ -232,21 +230,7 @@ pub(super) fn violations(c: &mut Canvas, lanes: &Lanes, verdict: &Verdict) {
         })
         .collect();
     for bin in &bins {
-        let counts = times.count(bin.items.clone());
-        let gravest = [
-            ViolationClass::Safety,
-            ViolationClass::Liveness,
-            ViolationClass::Anomaly,
-        ]
-        .into_iter()
-        .find(|&k| counts[k as usize] > 0)
-        .unwrap_or(ViolationClass::Anomaly);
-        let first = bin
-            .items
-            .clone()
-            .map(|k| lanes.violations[k])
-            .find(|&i| ViolationClass::of(verdict.violations[i].kind) == gravest)
-            .unwrap_or(lanes.violations[bin.items.start]);
+        let first = lanes.gravest_violation(verdict, bin);
         let v = &verdict.violations[first];
         let color = palette::violation(v.kind);
         let x = frame.x(times.time(bin.items.start) as f64);

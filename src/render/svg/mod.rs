@@ -21,7 +21,7 @@ use crate::text::fmt_ms;
 use crate::trace::{NodeId, Role, Trace};
 use crate::view::palette::{self, Rgba};
 use crate::view::timeline::legend::role_caption;
-use crate::view::timeline::{Lanes, Partition};
+use crate::view::timeline::{Lanes, Partition, tick_label, tick_step};
 use crate::view::verdict::summary;
 use crate::view::wording::cut_short;
 
@@ -500,34 +500,6 @@ fn lane_backgrounds(out: &mut Element, frame: &Frame, lanes: &Lanes) {
             theme::WEAK,
             Anchor::Start,
         ));
-    }
-}
-
-/// A round step (1, 2 or 5 × 10ⁿ ms) that leaves at least 90 px between ticks (the app's).
-fn tick_step(view_ms: f64, width_px: f32) -> f64 {
-    let raw = view_ms * 90.0 / f64::from(width_px.max(1.0));
-    let mut decade = 1.0;
-    loop {
-        for m in [1.0, 2.0, 5.0] {
-            if decade * m >= raw {
-                return decade * m;
-            }
-        }
-        decade *= 10.0;
-    }
-}
-
-/// `12 s`, `12.5 s` once ticks are a second or more apart, else `10 004 ms` (the app's).
-fn tick_label(t: f64, step: f64) -> String {
-    if step >= 1000.0 {
-        let s = t / 1000.0;
-        if s.fract() == 0.0 {
-            format!("{s:.0} s")
-        } else {
-            format!("{s} s")
-        }
-    } else {
-        fmt_ms(t.round() as u64)
     }
 }
 

@@ -102,11 +102,3 @@ fn a_long_busy_run_is_summed_up_to_what_the_picture_can_show() {
     let elements = svg.matches('<').count();
     assert!(elements < 40_000, "{elements} elements");
 }
-
-#[test]
-fn ticks_are_round_and_not_crowded() {
-    assert_eq!(tick_step(20_000.0, 1000.0), 2_000.0);
-    assert_eq!(tick_step(100.0, 1000.0), 10.0);
-    assert_eq!(tick_label(12_500.0, 2_500.0), "12.5 s");
-    assert_eq!(tick_label(2_500.0, 500.0), "2 500 ms");
-}

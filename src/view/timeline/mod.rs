@@ -490,3 +490,53 @@ impl SpanKind {
         }
     }
 }
+
+impl Lanes {
+    /// The violation a marker over `bin` (positions in [`Lanes::violations`]) stands for: the
+    /// first of the gravest class among them, as an index into `Verdict::violations`.
+    pub fn gravest_violation(&self, verdict: &crate::checker::Verdict, bin: &index::Bin) -> usize {
+        let counts = self.violation_times.count(bin.items.clone());
+        let gravest = [
+            ViolationClass::Safety,
+            ViolationClass::Liveness,
+            ViolationClass::Anomaly,
+        ]
+        .into_iter()
+        .find(|&k| counts[k as usize] > 0)
+        .unwrap_or(ViolationClass::Anomaly);
+        bin.items
+            .clone()
+            .map(|k| self.violations[k])
+            .find(|&i| ViolationClass::of(verdict.violations[i].kind) == gravest)
+            .unwrap_or(self.violations[bin.items.start])
+    }
+}
+
+/// A round step (1, 2 or 5 × 10ⁿ ms) for time-axis ticks that leaves at least 90 px between
+/// them over `view_ms` drawn `width_px` wide.
+pub fn tick_step(view_ms: f64, width_px: f32) -> f64 {
+    let raw = view_ms * 90.0 / f64::from(width_px.max(1.0));
+    let mut decade = 1.0;
+    loop {
+        for m in [1.0, 2.0, 5.0] {
+            if decade * m >= raw {
+                return decade * m;
+            }
+        }
+        decade *= 10.0;
+    }
+}
+
+/// A tick's label: `12 s`, `12.5 s` once ticks are a second or more apart, else `10 004 ms`.
+pub fn tick_label(t: f64, step: f64) -> String {
+    if step >= 1000.0 {
+        let s = t / 1000.0;
+        if s.fract() == 0.0 {
+            format!("{s:.0} s")
+        } else {
+            format!("{s} s")
+        }
+    } else {
+        crate::text::fmt_ms(t.round() as u64)
+    }
+}
