@@ -4,7 +4,9 @@
 //!
 //! The search, its shrinking and its words are [`crate::search`]'s, the same as
 //! `locksim search`; this module draws the controls and the story. It runs on the UI thread
-//! a bounded amount per frame ([`Searcher::advance`]), as Across seeds does.
+//! for [`SLICE`] of each frame, in small shares ([`Searcher::advance`]), so the page keeps
+//! painting however long a run of the scenario is. Where the slices fall changes nothing
+//! the search finds: that depends on the scenario and the search's seed alone.
 
 use eframe::egui::{self, RichText, Ui};
 
@@ -16,6 +18,13 @@ use crate::text::{fmt_count, fmt_ms};
 
 /// The budgets offered, in schedules.
 const TRIES: [u64; 2] = [1_000, 10_000];
+
+/// How long the search may run in one frame: most of a 60 Hz frame, the rest left to paint.
+const SLICE: web_time::Duration = web_time::Duration::from_millis(10);
+
+/// The search's share between two looks at the clock, in engine events: a small part of a
+/// slice, however fast the machine.
+const SHARE_EVENTS: u64 = EVENTS_PER_FRAME / 20;
 
 /// The most faults a schedule may have here; the CLI allows more.
 const MAX_FAULTS: usize = 5;
@@ -95,9 +104,20 @@ impl FindFailure {
     }
 
     /// Runs this frame's share; when the search has just found a failure, asks to show it.
+    // On the desktop web_time's clock is std's, which the crate forbids outside the app.
+    #[cfg_attr(
+        not(target_arch = "wasm32"),
+        expect(
+            clippy::disallowed_methods,
+            reason = "the wall clock bounds how long a frame works, never what the search finds"
+        )
+    )]
     fn step(&mut self) -> Option<FoundAsk> {
         let search = self.search.as_mut().filter(|_| self.running)?;
-        search.advance(EVENTS_PER_FRAME);
+        let started = web_time::Instant::now();
+        while search.outcome().is_none() && started.elapsed() < SLICE {
+            search.advance(SHARE_EVENTS);
+        }
         let outcome = search.outcome()?;
         self.running = false;
         let found = outcome.found.as_ref()?;

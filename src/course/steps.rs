@@ -23,7 +23,7 @@ Spread the workers over several machines with no shared memory — two servers t
 both run tonight's billing job, or edit the same record — and nothing is simple any more: the \
 holder can die and leave the lock taken, messages are late or lost, clocks disagree and a \
 process can freeze for seconds without knowing it. The course starts with one question — what \
-is your lock for? — and then puts eight design decisions to you. Choose, watch the simulator \
+is your lock for? — and then takes you through eight design steps, eleven decisions in all. Choose, watch the simulator \
 play your choice out on a timeline, then read why. At the end, break the design you built: kill \
 the store and watch everyone stall; take away fencing and watch a stale write land.";
 
