@@ -193,11 +193,18 @@ impl Tools {
     }
 
     /// Opens the sandbox on `scenario` (a course step's design) and starts a search for a
-    /// fault schedule that breaks it: "try to break the right call".
+    /// fault schedule that breaks it: "try to break the right call". A form the learner has
+    /// edited keeps their edit; only an untouched one takes `scenario`.
     pub fn find_failure(&mut self, scenario: Scenario) {
         self.sandbox_run = Some(play(scenario.clone()));
         self.finder.start(&scenario);
-        self.sandbox = Some(Sandbox::new(scenario));
+        if self
+            .sandbox
+            .as_ref()
+            .is_none_or(|s| s.draft() == s.origin())
+        {
+            self.sandbox = Some(Sandbox::new(scenario));
+        }
         self.tab = SandboxTab::FindFailure;
     }
 
