@@ -10,26 +10,8 @@ use crate::app::style;
 use crate::checker::Verdict;
 use crate::trace::NodeId;
 use crate::view::timeline::hover::{crowded_marks, violation_marker, violation_markers};
-use crate::view::timeline::{Bin, Instants, Lane, Lanes, Mark, MarkClass, MarkKind, WriteOutcome};
-
-/// Width of the bins marks are summed up in, px: about a write disc's radius.
-const BIN_PX: f32 = 7.0;
-/// Marks closer than this (px) would overlap: they are summed up instead of drawn.
-const MIN_GAP_PX: f32 = 14.0;
-
-/// Which bins of `bins` hold marks too close to draw one by one: more than one mark, or one
-/// closer than [`MIN_GAP_PX`] to a neighbouring bin's.
-fn crowded<const N: usize>(geo: &Geometry, times: &Instants<N>, bins: &[Bin]) -> Vec<bool> {
-    let x = |i: usize| geo.x(times.time(i) as f64);
-    let near = |a: &Bin, b: &Bin| x(b.items.start) - x(a.items.end - 1) < MIN_GAP_PX;
-    (0..bins.len())
-        .map(|b| {
-            bins[b].items.len() > 1
-                || (b > 0 && near(&bins[b - 1], &bins[b]))
-                || bins.get(b + 1).is_some_and(|next| near(&bins[b], next))
-        })
-        .collect()
-}
+use crate::view::timeline::{BIN_PX, crowded};
+use crate::view::timeline::{Bin, Lane, Lanes, Mark, MarkClass, MarkKind, WriteOutcome};
 
 /// Paints the marks of lane `index` that the playhead has reached and that are in view.
 pub(super) fn paint_lane(c: &mut Canvas, index: usize, lane: &Lane) {
@@ -42,7 +24,7 @@ pub(super) fn paint_lane(c: &mut Canvas, index: usize, lane: &Lane) {
         times.window(from - pad_ms, to),
         f64::from(BIN_PX) * c.geo.ms_per_px(),
     );
-    let crowded = crowded(&c.geo, times, &bins);
+    let crowded = crowded(times, &bins, |t| c.geo.x(t));
     let pointer = c.pointer.filter(|p| lane_rect.contains(*p));
     // Every mark's disc or summary is an obstacle for every label, so no label covers one;
     // so are the labels of shadings and waits.

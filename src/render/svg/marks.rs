@@ -8,32 +8,15 @@ use svg::Node;
 
 use super::paint::{self, Anchor, theme};
 use super::spans::bar_rect;
-use super::{Canvas, Frame, Rect, ink, line_h};
+use super::{Canvas, Rect, ink, line_h};
 use crate::checker::Verdict;
 use crate::render::measure;
 use crate::view::palette::{self, Rgba};
-use crate::view::timeline::{Bin, Instants, Lane, Lanes, Mark, MarkClass, MarkKind, WriteOutcome};
+use crate::view::timeline::{BIN_PX, crowded};
+use crate::view::timeline::{Bin, Lane, Lanes, Mark, MarkClass, MarkKind, WriteOutcome};
 
-/// Width of the bins marks are summed up in, px: about a write disc's radius.
-const BIN_PX: f32 = 7.0;
-/// Marks closer than this (px) would overlap: they are summed up instead of drawn.
-const MIN_GAP_PX: f32 = 14.0;
 /// The size of a mark's label, px.
 const LABEL: f32 = 12.0;
-
-/// Which bins of `bins` hold marks too close to draw one by one: more than one mark, or one
-/// closer than [`MIN_GAP_PX`] to a neighbouring bin's.
-fn crowded<const N: usize>(frame: &Frame, times: &Instants<N>, bins: &[Bin]) -> Vec<bool> {
-    let x = |i: usize| frame.x(times.time(i) as f64);
-    let near = |a: &Bin, b: &Bin| x(b.items.start) - x(a.items.end - 1) < MIN_GAP_PX;
-    (0..bins.len())
-        .map(|b| {
-            bins[b].items.len() > 1
-                || (b > 0 && near(&bins[b - 1], &bins[b]))
-                || bins.get(b + 1).is_some_and(|next| near(&bins[b], next))
-        })
-        .collect()
-}
 
 /// The y of the line write discs sit on.
 fn mark_line(lane_rect: Rect) -> f32 {
@@ -49,7 +32,7 @@ pub(super) fn lane(c: &mut Canvas, index: usize, lane: &Lane) {
         times.window(0.0, c.frame.end_ms),
         f64::from(BIN_PX) * c.frame.ms_per_px(),
     );
-    let crowded = crowded(&c.frame, times, &bins);
+    let crowded = crowded(times, &bins, |t| c.frame.x(t));
     let y = mark_line(lane_rect);
     // Every mark's disc or summary is an obstacle for every label, and so is the line a
     // write draws across its lane: a label crossed by another write's line reads badly.

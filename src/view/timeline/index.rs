@@ -158,6 +158,30 @@ fn partition(range: Range<usize>, before: impl Fn(usize) -> bool) -> usize {
     lo
 }
 
+/// Width of the bins marks are summed up in, px: about a write disc's radius.
+pub const BIN_PX: f32 = 7.0;
+
+/// Marks closer than this (px) would overlap: they are summed up instead of drawn.
+pub const MIN_GAP_PX: f32 = 14.0;
+
+/// Which bins of `bins` hold marks too close to draw one by one: more than one mark, or one
+/// closer than [`MIN_GAP_PX`] to a neighbouring bin's; `x` places a time (true ms) on screen.
+pub fn crowded<const N: usize>(
+    times: &Instants<N>,
+    bins: &[Bin],
+    x: impl Fn(f64) -> f32,
+) -> Vec<bool> {
+    let x = |i: usize| x(times.time(i) as f64);
+    let near = |a: &Bin, b: &Bin| x(b.items.start) - x(a.items.end - 1) < MIN_GAP_PX;
+    (0..bins.len())
+        .map(|b| {
+            bins[b].items.len() > 1
+                || (b > 0 && near(&bins[b - 1], &bins[b]))
+                || bins.get(b + 1).is_some_and(|next| near(&bins[b], next))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,7 +16,7 @@ mod index;
 pub mod legend;
 mod rows;
 
-pub use index::{Bin, Instants, Intervals};
+pub use index::{BIN_PX, Bin, Instants, Intervals, MIN_GAP_PX, crowded};
 pub use legend::{ATTEMPT_NOTE, Swatch};
 
 use crate::checker::Kind;
