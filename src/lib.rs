@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod breakage;
+pub mod challenge;
 pub mod checker;
 // The command line reads files and talks to a terminal; the web build has neither.
 #[cfg(not(target_arch = "wasm32"))]

@@ -296,7 +296,7 @@ impl Searcher {
 
 /// proptest's runner with its ChaCha generator seeded from `seed` alone. Only the generator
 /// matters: the schedules' strategies neither filter nor size collections by the config.
-fn runner(seed: u64) -> TestRunner {
+pub(crate) fn runner(seed: u64) -> TestRunner {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);

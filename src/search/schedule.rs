@@ -13,7 +13,11 @@
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
+use proptest::strategy::Union;
+use std::collections::BTreeMap;
 
+use crate::challenge::Budget;
+use crate::challenge::budget::paused_ms;
 use crate::scenario::{Fault, FaultKind, Scenario};
 
 /// The longest duration a validated scenario takes for a delay's `extra_ms`, ms.
@@ -70,37 +74,81 @@ impl Space {
 
     /// One fault of any kind, at any time before the horizon.
     pub fn fault(&self) -> BoxedStrategy<Fault> {
+        let kinds = prop_oneof![
+            self.kind("pause"),
+            self.kind("stall"),
+            self.kind("crash"),
+            self.kind("restart"),
+            self.kind("kill_store"),
+            self.kind("partition"),
+            self.kind("heal"),
+            self.kind("clock_jump"),
+            self.kind("delay"),
+            self.kind("force_release"),
+        ];
+        self.at_some_time(kinds.boxed())
+    }
+
+    /// Schedules within a challenge's `budget`: 0 to `budget.faults` faults of the kinds it
+    /// allows, at most as many of each as it allows, with pauses and stalls shortened in
+    /// proportion when together they would last longer than it allows.
+    pub fn within(&self, budget: &Budget) -> BoxedStrategy<Vec<Fault>> {
+        let allowed: Vec<BoxedStrategy<FaultKind>> = budget
+            .kinds
+            .iter()
+            .filter(|(_, n)| **n > 0)
+            .map(|(kind, _)| self.kind(kind))
+            .collect();
+        if allowed.is_empty() || budget.faults == 0 {
+            return Just(Vec::new()).boxed();
+        }
+        let budget = budget.clone();
+        vec(
+            self.at_some_time(Union::new(allowed).boxed()),
+            0..=budget.faults,
+        )
+        .prop_map(move |drawn| fit(drawn, &budget))
+        .boxed()
+    }
+
+    fn at_some_time(&self, kinds: BoxedStrategy<FaultKind>) -> BoxedStrategy<Fault> {
+        (0..self.until_ms, kinds)
+            .prop_map(|(at_ms, kind)| Fault { at_ms, kind })
+            .boxed()
+    }
+
+    /// Faults of `kind` (a scenario-file name) aimed at this space's nodes; a name the
+    /// scenario file does not know draws a heal, which changes nothing when nothing is cut.
+    fn kind(&self, kind: &str) -> BoxedStrategy<FaultKind> {
         let nodes = self.nodes();
         let node = select(nodes.clone());
-        let worker = select(self.workers.clone());
-        let store = select(self.stores.clone());
-        let key = select(self.keys.clone());
         let duration = 1..=self.max_ms;
-        let swing = i64::try_from(self.max_ms).unwrap_or(i64::MAX);
-        let others = nodes.clone();
-        let kinds = prop_oneof![
-            (node.clone(), duration.clone())
-                .prop_map(|(node, for_ms)| FaultKind::Pause { node, for_ms }),
-            (worker, duration.clone()).prop_map(|(node, for_ms)| FaultKind::Stall { node, for_ms }),
-            node.clone().prop_map(|node| FaultKind::Crash { node }),
-            node.clone().prop_map(|node| FaultKind::Restart { node }),
-            duration
-                .clone()
-                .prop_map(|ms| FaultKind::KillStore { for_ms: Some(ms) }),
-            (
-                node.clone(),
-                subsequence(nodes.clone(), 1..=nodes.len()),
-                duration.clone()
-            )
+        match kind {
+            "pause" => (node, duration)
+                .prop_map(|(node, for_ms)| FaultKind::Pause { node, for_ms })
+                .boxed(),
+            "stall" => (select(self.workers.clone()), duration)
+                .prop_map(|(node, for_ms)| FaultKind::Stall { node, for_ms })
+                .boxed(),
+            "crash" => node.prop_map(|node| FaultKind::Crash { node }).boxed(),
+            "restart" => node.prop_map(|node| FaultKind::Restart { node }).boxed(),
+            "kill_store" => duration
+                .prop_map(|ms| FaultKind::KillStore { for_ms: Some(ms) })
+                .boxed(),
+            "partition" => (node, subsequence(nodes.clone(), 1..=nodes.len()), duration)
                 .prop_map(move |(cut, side, for_ms)| FaultKind::Partition {
-                    groups: split(&others, cut, side),
+                    groups: split(&nodes, cut, side),
                     for_ms: Some(for_ms),
-                }),
-            Just(FaultKind::Heal),
-            (node.clone(), -swing..=swing)
-                .prop_map(|(node, delta_ms)| FaultKind::ClockJump { node, delta_ms }),
-            (node.clone(), node, duration.clone(), duration).prop_map(
-                move |(from, to, extra_ms, for_ms)| {
+                })
+                .boxed(),
+            "clock_jump" => {
+                let swing = i64::try_from(self.max_ms).unwrap_or(i64::MAX);
+                (node, -swing..=swing)
+                    .prop_map(|(node, delta_ms)| FaultKind::ClockJump { node, delta_ms })
+                    .boxed()
+            }
+            "delay" => (node.clone(), node, duration.clone(), duration)
+                .prop_map(move |(from, to, extra_ms, for_ms)| {
                     let to = if to == from { next(&nodes, &from) } else { to };
                     FaultKind::Delay {
                         from,
@@ -108,15 +156,44 @@ impl Space {
                         extra_ms,
                         for_ms,
                     }
-                }
-            ),
-            (key, proptest::option::of(store))
-                .prop_map(|(key, node)| FaultKind::ForceRelease { key, node }),
-        ];
-        (0..self.until_ms, kinds)
-            .prop_map(|(at_ms, kind)| Fault { at_ms, kind })
-            .boxed()
+                })
+                .boxed(),
+            "force_release" => (
+                select(self.keys.clone()),
+                proptest::option::of(select(self.stores.clone())),
+            )
+                .prop_map(|(key, node)| FaultKind::ForceRelease { key, node })
+                .boxed(),
+            _ => Just(FaultKind::Heal).boxed(),
+        }
     }
+}
+
+/// `drawn` cut to `budget`: at most as many of each kind as it allows, in time order, with
+/// pauses and stalls scaled down together to its total.
+fn fit(mut drawn: Vec<Fault>, budget: &Budget) -> Vec<Fault> {
+    drawn.sort_by_key(|f| f.at_ms);
+    let mut placed: BTreeMap<&'static str, usize> = BTreeMap::new();
+    drawn.retain(|f| {
+        let n = placed.entry(f.kind.name()).or_default();
+        *n += 1;
+        *n <= budget.allows(f.kind.name())
+    });
+    if let Some(limit) = budget.pause_ms {
+        let total = paused_ms(&drawn);
+        if total > limit {
+            for fault in &mut drawn {
+                if let FaultKind::Pause { for_ms, .. } | FaultKind::Stall { for_ms, .. } =
+                    &mut fault.kind
+                {
+                    // Rounded down, so the total stays within the limit.
+                    *for_ms =
+                        (u128::from(*for_ms) * u128::from(limit) / u128::from(total)).max(1) as u64;
+                }
+            }
+        }
+    }
+    drawn
 }
 
 /// A partition's two sides: `cut` alone, and the nodes of `side` other than `cut` (or, when

@@ -1,0 +1,170 @@
+//! What a challenge lets the learner place: which fault kinds and how many of each, how many
+//! in all, and how long pauses and stalls may last together.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::scenario::{Fault, FaultKind};
+use crate::text::fmt_ms;
+
+/// A challenge's fault budget.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Budget {
+    /// At most this many faults, of all kinds together.
+    pub faults: usize,
+    /// The kinds allowed (their scenario-file names, e.g. `clock_jump`), each with the most
+    /// that may be placed. A kind not listed may not be placed.
+    pub kinds: BTreeMap<String, usize>,
+    /// The most that pauses and stalls may last in total, ms; `None`: no limit beyond the
+    /// scenario file's own.
+    #[serde(default)]
+    pub pause_ms: Option<u64>,
+}
+
+impl Budget {
+    /// How many faults of `kind` (a scenario-file name) may be placed: 0 if it is not allowed.
+    pub fn allows(&self, kind: &str) -> usize {
+        self.kinds.get(kind).copied().unwrap_or(0)
+    }
+
+    /// How far `faults` go past the budget, each overrun as a sentence; empty when they are
+    /// within it.
+    pub fn overruns(&self, faults: &[Fault]) -> Vec<String> {
+        let mut over = Vec::new();
+        if faults.len() > self.faults {
+            over.push(format!(
+                "{} placed, the budget allows {}",
+                count(faults.len(), "fault"),
+                self.faults
+            ));
+        }
+        let mut placed: BTreeMap<&str, usize> = BTreeMap::new();
+        for fault in faults {
+            *placed.entry(fault.kind.name()).or_default() += 1;
+        }
+        for (kind, n) in placed {
+            let allowed = self.allows(kind);
+            if allowed == 0 {
+                over.push(format!("{} is not in this budget", words(kind)));
+            } else if n > allowed {
+                over.push(format!(
+                    "{} placed, the budget allows {allowed}",
+                    count(n, &words(kind))
+                ));
+            }
+        }
+        if let Some(limit) = self.pause_ms {
+            let paused = paused_ms(faults);
+            if paused > limit {
+                over.push(format!(
+                    "pauses and stalls last {} in all, the budget allows {}",
+                    fmt_ms(paused),
+                    fmt_ms(limit)
+                ));
+            }
+        }
+        over
+    }
+
+    /// The budget in words: "at most 2 faults: 1 clock jump, 1 partition".
+    pub fn words(&self) -> String {
+        let kinds: Vec<String> = self
+            .kinds
+            .iter()
+            .map(|(kind, n)| count(*n, &words(kind)))
+            .collect();
+        let mut text = format!(
+            "at most {}: {}",
+            count(self.faults, "fault"),
+            kinds.join(", ")
+        );
+        if let Some(limit) = self.pause_ms {
+            text.push_str(&format!(
+                "; pauses and stalls at most {} in all",
+                fmt_ms(limit)
+            ));
+        }
+        text
+    }
+}
+
+/// How long the pauses and stalls among `faults` last together, ms.
+pub fn paused_ms(faults: &[Fault]) -> u64 {
+    faults
+        .iter()
+        .map(|f| match f.kind {
+            FaultKind::Pause { for_ms, .. } | FaultKind::Stall { for_ms, .. } => for_ms,
+            _ => 0,
+        })
+        .fold(0, u64::saturating_add)
+}
+
+/// A kind's scenario-file name as words: `clock_jump` → "clock jump".
+fn words(kind: &str) -> String {
+    kind.replace('_', " ")
+}
+
+/// "1 pause", "2 pauses".
+fn count(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        _ if noun.ends_with("sh") => format!("{n} {noun}es"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget() -> Budget {
+        Budget {
+            faults: 2,
+            kinds: BTreeMap::from([("pause".to_string(), 1), ("crash".to_string(), 2)]),
+            pause_ms: Some(12_000),
+        }
+    }
+
+    fn pause(for_ms: u64) -> Fault {
+        Fault {
+            at_ms: 5,
+            kind: FaultKind::Pause {
+                node: "A".into(),
+                for_ms,
+            },
+        }
+    }
+
+    #[test]
+    fn within_the_budget_nothing_is_over() {
+        assert!(budget().overruns(&[pause(12_000)]).is_empty());
+        assert!(budget().overruns(&[]).is_empty());
+    }
+
+    #[test]
+    fn each_overrun_is_named() {
+        let heal = Fault {
+            at_ms: 1,
+            kind: FaultKind::Heal,
+        };
+        assert_eq!(
+            budget().overruns(&[pause(10_000), pause(3_000), heal]),
+            vec![
+                "3 faults placed, the budget allows 2".to_string(),
+                "heal is not in this budget".to_string(),
+                "2 pauses placed, the budget allows 1".to_string(),
+                "pauses and stalls last 13 000 ms in all, the budget allows 12 000 ms".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_budget_reads_as_words() {
+        assert_eq!(
+            budget().words(),
+            "at most 2 faults: 2 crashes, 1 pause; pauses and stalls at most 12 000 ms in all"
+        );
+    }
+}

@@ -1,0 +1,173 @@
+//! Every challenge can be won within its budget (a winning attempt each), except the ones
+//! impossible by design, which a search of 10 000 attempts within their budget never wins.
+
+use locksim::challenge::{self, Challenge, judge};
+use locksim::scenario::{Fault, FaultKind};
+
+fn at(at_ms: u64, kind: FaultKind) -> Fault {
+    Fault { at_ms, kind }
+}
+
+fn pause(node: &str, for_ms: u64) -> FaultKind {
+    FaultKind::Pause {
+        node: node.into(),
+        for_ms,
+    }
+}
+
+fn cut(groups: &[&[&str]], for_ms: u64) -> FaultKind {
+    FaultKind::Partition {
+        groups: groups
+            .iter()
+            .map(|g| g.iter().map(|n| n.to_string()).collect())
+            .collect(),
+        for_ms: Some(for_ms),
+    }
+}
+
+fn jump(node: &str, delta_ms: i64) -> FaultKind {
+    FaultKind::ClockJump {
+        node: node.into(),
+        delta_ms,
+    }
+}
+
+fn node(name: &str) -> String {
+    name.to_string()
+}
+
+/// A winning attempt for each challenge that can be won, as a learner might place it.
+fn winning(id: &str) -> Option<Vec<Fault>> {
+    Some(match id {
+        "pause-past-lease" => vec![at(1_000, pause("A", 12_000))],
+        "partitioned-holder" => vec![at(
+            1_000,
+            cut(&[&["A"], &["store1", "store2", "store3"]], 20_000),
+        )],
+        "longer-lease" => vec![at(1_000, pause("A", 35_000))],
+        "dead-holder" => vec![at(1_000, FaultKind::Crash { node: node("A") })],
+        "operator-force-unlock" => vec![at(
+            4_000,
+            FaultKind::ForceRelease {
+                key: "lock".into(),
+                node: None,
+            },
+        )],
+        "redlock-two-majorities" => vec![
+            at(1, cut(&[&["A"], &["store4", "store5"]], 20_000)),
+            at(1_000, jump("store3", 10_000)),
+        ],
+        "async-failover" => vec![at(
+            50,
+            FaultKind::Crash {
+                node: node("store1"),
+            },
+        )],
+        "aof-restart" => vec![
+            at(
+                500,
+                FaultKind::Crash {
+                    node: node("store1"),
+                },
+            ),
+            at(
+                600,
+                FaultKind::Restart {
+                    node: node("store1"),
+                },
+            ),
+        ],
+        "wall-clock-jump" => vec![at(3_000, jump("store1", 20_000))],
+        "watchdog-starves" => vec![at(
+            1_000,
+            FaultKind::Stall {
+                node: node("A"),
+                for_ms: 60_000,
+            },
+        )],
+        _ => return None,
+    })
+}
+
+fn possible() -> impl Iterator<Item = &'static Challenge> {
+    challenge::all().iter().filter(|c| c.impossible.is_none())
+}
+
+#[test]
+fn every_possible_challenge_has_a_winning_attempt() {
+    for c in possible() {
+        let faults = winning(&c.id).unwrap_or_else(|| panic!("{}: no winning attempt", c.id));
+        let judged = judge(c, &faults);
+        assert!(
+            judged.overruns.is_empty(),
+            "{}: over budget: {:?}",
+            c.id,
+            judged.overruns
+        );
+        assert!(
+            judged.won,
+            "{}: not won; violations: {:?}",
+            c.id,
+            judged
+                .run
+                .verdict
+                .violations
+                .iter()
+                .map(|v| v.kind)
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn no_attempt_wins_without_faults() {
+    for c in challenge::all() {
+        assert!(!judge(c, &[]).won, "{} won with no faults", c.id);
+    }
+}
+
+#[test]
+fn an_attempt_over_budget_does_not_win_even_when_the_goal_is_met() {
+    let c = challenge::find("pause-past-lease").expect("listed");
+    // Two pauses where the budget allows one: the run still breaks, but the attempt does not
+    // count.
+    let faults = vec![at(1_000, pause("A", 12_000)), at(15_000, pause("B", 100))];
+    let judged = judge(c, &faults);
+    assert!(c.met(&judged.run));
+    assert!(!judged.won);
+    assert_eq!(
+        judged.overruns,
+        vec![
+            "2 faults placed, the budget allows 1".to_string(),
+            "2 pauses placed, the budget allows 1".to_string(),
+            "pauses and stalls last 12 100 ms in all, the budget allows 12 000 ms".to_string(),
+        ]
+    );
+}
+
+#[test]
+fn impossible_challenges_survive_ten_thousand_attempts_within_their_budget() {
+    let impossible: Vec<&Challenge> = challenge::all()
+        .iter()
+        .filter(|c| c.impossible.is_some())
+        .collect();
+    assert!(impossible.len() >= 2);
+    for c in impossible {
+        assert_eq!(
+            challenge::search(c, 10_000, 0),
+            None,
+            "{} was won within its budget",
+            c.id
+        );
+    }
+}
+
+#[test]
+fn the_search_within_a_budget_finds_a_possible_win() {
+    // The search that vouches for the impossible ones does find wins where there are some.
+    let c = challenge::find("pause-past-lease").expect("listed");
+    let (tries, faults) = challenge::search(c, 10_000, 0).expect("a win");
+    assert!(tries <= 10_000);
+    assert!(judge(c, &faults).won);
+    assert!(c.budget.overruns(&faults).is_empty());
+}
