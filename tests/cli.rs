@@ -225,6 +225,15 @@ fn a_usage_error_is_invalid_input() {
     );
     assert_eq!(status(&locksim(&["check", "x.toml", "--seeds", "0"])), 2);
     assert_eq!(status(&locksim(&["--help"])), 0);
+    // A count of 0 is refused in words, not with the largest 64-bit number as a bound.
+    for args in [
+        ["check", "x.toml", "--seeds", "0"],
+        ["search", "x.toml", "--tries", "0"],
+    ] {
+        let err = text(&locksim(&args).stderr);
+        assert!(err.contains("must be at least 1"), "{err}");
+        assert!(!err.contains("18446744073709551615"), "{err}");
+    }
 }
 
 /// With the `gui` feature, no arguments opens a window, which a test cannot close.
@@ -435,6 +444,10 @@ fn search_prints_a_minimal_scenario_that_runs_unsafe() {
     let run = locksim(&["run", saved.to_str().expect("UTF-8"), "--json"]);
     assert_eq!(status(&run), 1);
     assert_eq!(json(&run)["safe"], false);
+    // It expects the failure it shows, so `verify` keeps it as a regression test.
+    assert_eq!(minimal.expect.as_ref().and_then(|e| e.safe), Some(false));
+    let verify = locksim(&["verify", saved.to_str().expect("UTF-8")]);
+    assert_eq!(status(&verify), 0, "{}", text(&verify.stdout));
 
     let output = locksim(&["search", bare, "--json"]);
     assert_eq!(status(&output), 1);

@@ -195,3 +195,15 @@ fn run_json_carries_the_trace_only_when_asked() {
     stripped.as_object_mut().unwrap().remove("trace");
     assert_eq!(stripped, without);
 }
+
+#[test]
+fn two_outputs_to_one_file_are_refused_before_either_is_written() {
+    let path = scratch("same.out");
+    let _ = std::fs::remove_file(&path);
+    let p = path.to_str().expect("UTF-8");
+    let out = locksim(&["render", STEP5, "--svg", p, "--png", p]);
+    assert_eq!(status(&out), 2);
+    let err = text(&out.stderr);
+    assert!(err.contains("--png") && err.contains("same file"), "{err}");
+    assert!(!path.exists(), "nothing is written");
+}

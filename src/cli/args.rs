@@ -105,7 +105,7 @@ pub struct CheckArgs {
     /// The scenario file.
     pub file: PathBuf,
     /// How many seeds to run.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = at_least_one)]
     pub seeds: u64,
     /// First seed (default: the file's `seed`).
     #[arg(long, value_name = "S")]
@@ -129,8 +129,7 @@ pub struct SearchArgs {
           value_parser = clap::value_parser!(u8).range(1..=20))]
     pub faults: u8,
     /// At most this many schedules to try (at least 1).
-    #[arg(long, value_name = "N", default_value_t = 10_000,
-          value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = at_least_one)]
     pub tries: u64,
     /// Seed of the search's own random choices (every run uses the file's seed).
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -141,6 +140,15 @@ pub struct SearchArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A count of at least 1 (clap's own range check would name the largest u64 as the bound).
+fn at_least_one(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("not a whole number: {e}")),
+    }
 }
 
 /// A time of at least 1 ms: a picture cut at 0 would show nothing.

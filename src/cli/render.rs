@@ -17,6 +17,13 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
         Ok(s) => s,
         Err(e) => return Ok(super::invalid(&e)),
     };
+    if let Some((flag, path)) = same_output(args) {
+        return Ok(refuse(
+            flag,
+            path,
+            "another of --svg, --png and --transcript writes to the same file",
+        ));
+    }
     let seed = args.seed.unwrap_or(scenario.seed);
     let crate::Run { trace, verdict, .. } = crate::run(&scenario, seed);
     let mut stdout = io::stdout().lock();
@@ -63,6 +70,25 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
         writeln!(stdout, "wrote {} (transcript)", path.display())?;
     }
     Ok(Status::Pass)
+}
+
+/// The second of the outputs asked for that names a file another already names, if any: one
+/// would overwrite the other.
+fn same_output(args: &RenderArgs) -> Option<(&'static str, &Path)> {
+    let outputs = [
+        ("--svg", &args.svg),
+        ("--png", &args.png),
+        ("--transcript", &args.transcript),
+    ];
+    let named: Vec<(&'static str, &Path)> = outputs
+        .iter()
+        .filter_map(|(flag, path)| Some((*flag, path.as_deref()?)))
+        .collect();
+    named
+        .iter()
+        .enumerate()
+        .find(|(i, (_, path))| named[..*i].iter().any(|(_, p)| p == path))
+        .map(|(_, found)| *found)
 }
 
 /// Writes `bytes` to `path`, the argument of `flag`; on failure says why on stderr.

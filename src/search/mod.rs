@@ -21,7 +21,7 @@ pub mod shrink;
 use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
-use crate::scenario::{Fault, Scenario};
+use crate::scenario::{Expect, Fault, Scenario};
 use crate::{Run, run};
 
 pub use narrate::{headline, narrate};
@@ -71,8 +71,8 @@ pub struct Counterexample {
     pub drawn: usize,
     /// Runs spent shrinking.
     pub shrink_runs: u64,
-    /// The scenario with its own faults and the added ones, without its `[expect]`: a
-    /// complete file's worth.
+    /// The scenario with its own faults and the added ones, expecting the failure found
+    /// (`[expect] safe = false`, or `live = false`): a complete file's worth.
     pub scenario: Scenario,
     /// Its run: trace and verdict.
     pub run: Run,
@@ -312,10 +312,20 @@ fn counterexample(
     let mut faults = faults;
     faults.sort_by_key(|f| f.at_ms);
     // The file's name, `[expect]` and description were written for its own faults, not for
-    // the ones found.
+    // the ones found; the failure found is what the saved file expects, so `verify` keeps it.
     let setup = judge.with(&faults);
+    let expect = match judge.goal {
+        Goal::Unsafe => Expect {
+            safe: Some(false),
+            ..Expect::default()
+        },
+        Goal::NotLive => Expect {
+            live: Some(false),
+            ..Expect::default()
+        },
+    };
     let scenario = Scenario {
-        expect: None,
+        expect: Some(expect),
         name: format!("{} — a failure locksim search found", setup.name),
         description: format!(
             "Found by locksim search: the setup of \"{}\" with the faults below, the smallest \
