@@ -302,9 +302,39 @@ pub fn shifted(at_ms: u64, by_ms: i64, until_ms: u64) -> u64 {
         .min(until_ms.saturating_sub(1))
 }
 
-/// A duration resized by `by_ms` (a dragged right edge), at least 1 ms.
-pub fn resized(for_ms: u64, by_ms: i64) -> u64 {
-    for_ms.saturating_add_signed(by_ms).max(1)
+/// How far apart the times a pointer can pick are, ms, when a screen point spans `ms_per_px`:
+/// the round step (1, 2 or 5 times a power of ten) nearest above four points, so a fault
+/// dragged or dropped by mouse lands on a round time (1 200 ms, not 1 187 ms).
+pub fn snap_step_ms(ms_per_px: f64) -> u64 {
+    let want = (ms_per_px * 4.0).max(1.0);
+    let mut power = 1u64;
+    loop {
+        for step in [power, 2 * power, 5 * power] {
+            if step as f64 >= want {
+                return step;
+            }
+        }
+        match power.checked_mul(10) {
+            Some(next) => power = next,
+            None => return power,
+        }
+    }
+}
+
+/// `ms` rounded to the nearest multiple of `step_ms`, within the run (`0 .. until_ms`).
+pub fn snapped(ms: f64, step_ms: u64, until_ms: u64) -> u64 {
+    let step = step_ms.max(1) as f64;
+    let rounded = ((ms.max(0.0) / step).round() * step) as u64;
+    rounded.min(until_ms.saturating_sub(1))
+}
+
+/// A duration whose end is dragged by `by_ms`, the end landing on a multiple of `step_ms`
+/// (see [`snap_step_ms`]); at least 1 ms.
+pub fn resized(at_ms: u64, for_ms: u64, by_ms: i64, step_ms: u64) -> u64 {
+    let end = at_ms.saturating_add(for_ms).saturating_add_signed(by_ms);
+    snapped(end as f64, step_ms, u64::MAX)
+        .saturating_sub(at_ms)
+        .max(1)
 }
 
 /// `fault` moved to lane `lane`: a node fault hits the lane's node; a delay's sending end
@@ -611,8 +641,14 @@ mod tests {
         assert_eq!(shifted(1_000, -100, 20_000), 900);
         assert_eq!(shifted(50, -100, 20_000), 0);
         assert_eq!(shifted(19_950, 100, 20_000), 19_999);
-        assert_eq!(resized(1_000, 500), 1_500);
-        assert_eq!(resized(1_000, -5_000), 1);
+        assert_eq!(resized(1_000, 10_000, 1_187, 200), 11_200);
+        assert_eq!(resized(1_000, 1_000, -5_000, 200), 1);
+        assert_eq!(snap_step_ms(28.0), 200);
+        assert_eq!(snap_step_ms(0.1), 1);
+        assert_eq!(snap_step_ms(1.0), 5);
+        assert_eq!(snapped(1_187.0, 200, 20_000), 1_200);
+        assert_eq!(snapped(-40.0, 200, 20_000), 0);
+        assert_eq!(snapped(19_990.0, 200, 20_000), 19_999);
         let s = unfenced();
         let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
         assert_eq!(duration_ms(&with_duration(&pause, 3_000)), Some(3_000));
