@@ -10,7 +10,7 @@ use screen::shows;
 
 use eframe::egui::{self, Key, Modifiers, PointerButton, Pos2, pos2, vec2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use locksim::app::LocksimApp;
 use locksim::scenario::{Fault, FaultKind, Scenario};
 

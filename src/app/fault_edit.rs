@@ -524,8 +524,10 @@ mod tests {
     #[test]
     fn off_until_a_page_turns_it_on() {
         let s = unfenced();
-        let mut editor = FaultEditor::default();
-        editor.lane = Some(0);
+        let mut editor = FaultEditor {
+            lane: Some(0),
+            ..FaultEditor::default()
+        };
         editor.place(&s, Kind::Pause, 1_000.0);
         assert!(editor.change.is_some(), "placing by hand works on the data");
         editor.set_editing(None);

@@ -527,7 +527,7 @@ mod tests {
         for kind in Kind::ALL {
             let fault = dropped(&s, kind, 0, 1_000).unwrap();
             assert_eq!(Kind::of(&fault.kind), kind);
-            assert_eq!(lane_of(&s, &fault).is_some(), true);
+            assert!(lane_of(&s, &fault).is_some());
             let keys = Kind::ALL.iter().filter(|k| k.key() == kind.key()).count();
             assert_eq!(keys, 1, "{kind:?}");
             assert_eq!(
