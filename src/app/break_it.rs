@@ -23,8 +23,9 @@ use crate::trace::Trace;
 pub struct BreakIt {
     /// The scenario the panel last saw or handed out; a different one means a new history.
     current: Option<Scenario>,
-    /// Earlier scenarios of this history with the change made after each, oldest first.
-    undo: Vec<(Scenario, Breakage)>,
+    /// Earlier scenarios of this history with the change made after each (in words),
+    /// oldest first.
+    undo: Vec<(Scenario, String)>,
     /// The verdict before the first change of this history: safe, live.
     before: Option<(bool, bool)>,
     form: Form,
@@ -102,7 +103,15 @@ impl BreakIt {
 
     /// The changes made so far in this history, oldest first, as sentences.
     pub fn changes(&self) -> Vec<String> {
-        self.undo.iter().map(|(_, c)| c.describe()).collect()
+        self.undo.iter().map(|(_, c)| c.clone()).collect()
+    }
+
+    /// Notes a change made on the timeline (faults placed, moved or deleted by hand):
+    /// `before`, the scenario on screen, became `after`. Undo goes back to `before`.
+    pub fn edited(&mut self, before: &Scenario, after: &Scenario, what: String) {
+        self.refused = None;
+        self.undo.push((before.clone(), what));
+        self.current = Some(after.clone());
     }
 
     /// Undoes the last change: returns the scenario before it, exactly as it was.
@@ -118,7 +127,7 @@ impl BreakIt {
         match apply(current, &change) {
             Ok(changed) => {
                 self.refused = None;
-                self.undo.push((current.clone(), change));
+                self.undo.push((current.clone(), change.describe()));
                 self.current = Some(changed.clone());
                 Some(changed)
             }
@@ -299,7 +308,7 @@ impl BreakIt {
             ui.label(RichText::new("None yet: this is the scenario as written.").weak());
         }
         for (i, (_, change)) in self.undo.iter().enumerate() {
-            ui.label(format!("{}. {}", i + 1, change.describe()));
+            ui.label(format!("{}. {change}", i + 1));
         }
         undone
     }

@@ -12,6 +12,7 @@ mod compare_view;
 mod controls;
 mod course_view;
 mod export;
+pub mod fault_edit;
 mod find_failure;
 mod glossary_page;
 mod glossary_text;
@@ -212,6 +213,11 @@ impl LocksimApp {
         let ctx = ui.ctx().clone();
         self.look
             .apply(&ctx, self.progress.dark, self.progress.presenter);
+        // Faults placed by keyboard take their keys first: with a fault selected, the arrows
+        // move it rather than the playhead.
+        if self.compare.is_none() {
+            self.tools.edit_keys(&ctx, self.progress.place);
+        }
         for shortcut in keys::read(&ctx) {
             self.shortcut(shortcut);
         }

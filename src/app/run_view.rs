@@ -4,6 +4,7 @@
 
 use eframe::egui::{self, RichText, Ui};
 
+use super::fault_edit::{Change, Editing, FaultEditor, INSPECTOR_H};
 use super::layout::{self, Arrangement, LEFT_MIN, VERDICT_MIN};
 use super::timeline::{self, Action, Timeline, View};
 use super::{controls, style, verdict};
@@ -65,6 +66,8 @@ pub struct RunView {
     /// The run was just (re)started by a choice: a page that scrolls as one column brings
     /// it into view once.
     bring_into_view: bool,
+    /// Faults placed by hand, when the page allows it.
+    edit: FaultEditor,
 }
 
 impl RunView {
@@ -94,7 +97,55 @@ impl RunView {
             selected: None,
             seen_to_end: false,
             bring_into_view: false,
+            edit: FaultEditor::default(),
         }
+    }
+
+    /// Lets the learner place faults on this run (`editing` says which kinds), or not.
+    pub fn set_editing(&mut self, editing: Option<Editing>) {
+        self.edit.set_editing(editing);
+    }
+
+    /// The scenario the learner made by placing, moving or deleting faults since the last
+    /// call, if any. The owner keeps it and shows its run with [`Self::replace_run`].
+    pub fn take_change(&mut self) -> Option<Change> {
+        self.edit.take_change()
+    }
+
+    /// Shows `demo` in place of the run on screen, as an edit of it: the zoom, the
+    /// playhead (and whether it plays), whether the verdict is told, the title and the
+    /// fault selected stay; a violation selected does not (the violations are new).
+    pub fn replace_run(&mut self, demo: Demonstration) {
+        let Demonstration {
+            scenario,
+            trace,
+            verdict,
+        } = demo;
+        if trace.until_ms != self.trace.until_ms {
+            let mut playback = Playback::new(trace.until_ms);
+            playback.set_speed(self.playback.speed());
+            let playing = self.playback.is_playing();
+            playback.seek(self.playback.now_ms());
+            if playing {
+                playback.toggle();
+            }
+            self.playback = playback;
+            self.view = View::fit(trace.until_ms);
+        }
+        self.lanes = Lanes::build(&trace, &verdict);
+        self.watch = watch::what_to_watch(&trace, &verdict);
+        self.edit.run_replaced(&scenario);
+        self.scenario = scenario;
+        self.trace = trace;
+        self.verdict = verdict;
+        self.selected = None;
+        self.note_end();
+    }
+
+    /// Takes this frame's editing keys before the app reads its shortcuts (see
+    /// [`FaultEditor::keys`]).
+    pub fn edit_keys(&mut self, ctx: &egui::Context) {
+        self.edit.keys(ctx, &self.scenario, self.playback.now_ms());
     }
 
     /// Notes the changes Break it made to the scenario as written (shown under the title,
@@ -200,10 +251,12 @@ impl RunView {
         // Beside the decision the run is always in view.
         self.bring_into_view = false;
         self.header(ui);
+        self.palette(ui);
         // Keep room for the whole legend under the lanes, so the lanes do not jump as the
         // legend grows while the run plays, and its last rows are not cut off.
         let legend = timeline::legend_height(ui, &self.lanes.legend, ui.available_width());
-        let max_height = (ui.available_height() - 10.0 - legend.max(60.0)).max(0.0);
+        let inspector = if self.edit.is_on() { INSPECTOR_H } else { 0.0 };
+        let max_height = (ui.available_height() - 10.0 - legend.max(60.0) - inspector).max(0.0);
         self.lanes_and_legend(ui, max_height);
     }
 
@@ -212,6 +265,7 @@ impl RunView {
     /// scrolls as one column, where the room left on screen says nothing.
     fn timeline_in_column(&mut self, ui: &mut Ui, cap: f32) {
         self.header(ui);
+        self.palette(ui);
         let lanes = self.lanes.lanes.len().max(1) as f32;
         let natural = timeline::AXIS + COLUMN_LANE * lanes;
         // The timeline keeps its lanes at least at their floor height, so a cap below what
@@ -254,17 +308,36 @@ impl RunView {
         self.legend(ui);
     }
 
-    /// The timeline's lanes under their time axis, at most `max_height` tall.
-    fn lanes(&mut self, ui: &mut Ui, max_height: f32) {
-        let action = Timeline {
-            trace: &self.trace,
-            lanes: &self.lanes,
-            verdict: &self.verdict,
-            now_ms: self.playback.now_ms(),
-            preview: self.preview,
-            selected: self.selected,
+    /// The fault palette, when faults can be placed on this run.
+    fn palette(&mut self, ui: &mut Ui) {
+        if self.edit.is_on() {
+            self.edit
+                .palette(ui, &self.scenario, self.playback.now_ms());
+            ui.add_space(4.0);
         }
-        .show(ui, &mut self.view, max_height);
+    }
+
+    /// The timeline's lanes under their time axis, at most `max_height` tall; when faults
+    /// can be placed, the placed ones over the lanes and the selected one's fields under them.
+    fn lanes(&mut self, ui: &mut Ui, max_height: f32) {
+        let shown = ui.scope(|ui| {
+            Timeline {
+                trace: &self.trace,
+                lanes: &self.lanes,
+                verdict: &self.verdict,
+                now_ms: self.playback.now_ms(),
+                preview: self.preview,
+                selected: self.selected,
+            }
+            .show(ui, &mut self.view, max_height)
+        });
+        if self.edit.is_on() {
+            let lanes = self.lanes.lanes.len();
+            self.edit
+                .layer(ui, shown.response.rect, &self.view, &self.scenario, lanes);
+            self.edit.inspector(ui, &self.scenario);
+        }
+        let action = shown.inner;
         match action {
             Some(Action::Seek(ms)) => {
                 self.playback.seek(ms);

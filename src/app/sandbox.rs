@@ -295,6 +295,21 @@ impl Sandbox {
         &self.draft
     }
 
+    /// Takes the faults the learner placed on the run on screen: the draft's faults become
+    /// `after`'s, the rest of the draft stays as the learner left it. `before` is the run's
+    /// scenario before the change: if the form's faults had been edited since it ran, a
+    /// notice says those edits gave way to the timeline's.
+    pub fn take_faults(&mut self, before: &Scenario, after: &Scenario) {
+        self.notice = (self.draft.faults != before.faults).then(|| {
+            (
+                "The faults edited in the form since the last run gave way to the faults                  placed on the timeline."
+                    .to_string(),
+                true,
+            )
+        });
+        self.draft.faults = after.faults.clone();
+    }
+
     /// The scenario the form was given, before the learner's edits.
     pub fn origin(&self) -> &Scenario {
         &self.origin

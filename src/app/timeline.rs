@@ -7,6 +7,7 @@
 //! about the same for a run of a hundred events as for one of a hundred thousand.
 
 mod arrows;
+pub(super) mod edit;
 mod marks;
 mod spans;
 

@@ -10,6 +10,7 @@
 use eframe::egui::{self, RichText, Ui};
 
 use super::break_it::BreakIt;
+use super::fault_edit::Editing;
 use super::find_failure::{FindFailure, FoundAsk};
 use super::library::{Library, LibraryAction};
 use super::run_view::{self, PlaybackKey, RunView};
@@ -67,6 +68,14 @@ impl Tools {
         }
     }
 
+    /// Lets the run on screen at `place` take its fault-editing keys, if faults can be placed
+    /// on it.
+    pub fn edit_keys(&mut self, ctx: &egui::Context, place: Place) {
+        if let Some(run) = self.run_at(place) {
+            run.edit_keys(ctx);
+        }
+    }
+
     /// Opens the sandbox on `tab` (the recap's "take it apart" opens Break it).
     pub fn open_tab(&mut self, tab: SandboxTab) {
         self.tab = tab;
@@ -102,6 +111,11 @@ impl Tools {
         };
         if let Some(run) = run.as_deref_mut() {
             run.advance(ui);
+            // Faults are placed by hand on the sandbox's run while its form or Break it is
+            // open: the two panels that keep what was changed.
+            let editable =
+                place == Place::Sandbox && matches!(*tab, SandboxTab::Edit | SandboxTab::BreakIt);
+            run.set_editing(editable.then(Editing::all));
         }
         let mut asked = None;
         let left = |ui: &mut Ui, run: Option<&RunView>| {
@@ -129,6 +143,9 @@ impl Tools {
             _ => "library",
         };
         run_view::show_run(ui, page, run, left, empty, |_| {});
+        if place == Place::Sandbox {
+            self.take_fault_edit();
+        }
 
         // Shown from the next frame on: the panel that asked has already been drawn.
         match asked? {
@@ -153,6 +170,31 @@ impl Tools {
                 None
             }
         }
+    }
+
+    /// Plays the scenario the learner made by placing faults on the sandbox's run at once, in
+    /// place of the run (same seed, zoom and playhead), and keeps it: in the form's draft on
+    /// the Edit tab, in Break it's list of changes (which Undo walks back) on Break it.
+    fn take_fault_edit(&mut self) {
+        let Some(run) = self.sandbox_run.as_mut() else {
+            return;
+        };
+        let Some(change) = run.take_change() else {
+            return;
+        };
+        match self.tab {
+            SandboxTab::BreakIt => {
+                self.break_it
+                    .edited(run.scenario(), &change.scenario, change.what);
+                run.set_changed(self.break_it.changes());
+            }
+            _ => {
+                if let Some(sandbox) = &mut self.sandbox {
+                    sandbox.take_faults(run.scenario(), &change.scenario);
+                }
+            }
+        }
+        run.replace_run(course::play(change.scenario));
     }
 
     /// The two scenarios the sandbox asked to see side by side since the last call, if any:

@@ -6,9 +6,11 @@
 //! a run out as lanes; [`verdict`] words the verdict panel; [`watch`] points at where a run's
 //! lesson happens; [`playback`] is the playhead moving over a finished run; [`link`] is the
 //! shareable web link that names a view; [`compare`] puts two runs of one seed side by side;
-//! [`palette`] the colours every picture of a run shares.
+//! [`palette`] the colours every picture of a run shares; [`fault_edit`] faults placed on a
+//! timeline by hand.
 
 pub mod compare;
+pub mod fault_edit;
 pub mod link;
 pub mod palette;
 pub mod playback;

@@ -1,0 +1,496 @@
+//! The editable layer over a timeline: the scenario's own faults drawn on their lanes as
+//! items to drag (a bar whose right edge resizes it, or a marker), the lane names to select a
+//! lane by, and the lanes as the place a fault from the palette is dropped.
+//!
+//! It draws and reads the pointer only; what an action means for the scenario is worked out by
+//! [`crate::view::fault_edit`], and the owner ([`crate::app::fault_edit`]) makes the change.
+
+use eframe::egui::{
+    self, Align2, Color32, CornerRadius, FontId, Id, Pos2, Rect, Sense, Stroke, StrokeKind, Ui,
+    WidgetInfo, pos2, vec2,
+};
+
+use super::{AXIS, RIGHT_PAD, View, gutter};
+use crate::app::style;
+use crate::scenario::{Fault, Scenario};
+use crate::view::fault_edit::{
+    self, Edit, Kind, describe, duration_ms, lane_of, moved_to_lane, resized, shifted,
+    snap_step_ms, snapped, with_duration,
+};
+
+/// Height of a fault's item at the bottom of its lane, px (less on a short lane).
+const ITEM_H: f32 = 16.0;
+/// Width of a bar's right edge that resizes it, px.
+const GRIP_W: f32 = 8.0;
+/// Width of an instant fault's marker, px.
+const MARKER_W: f32 = 12.0;
+
+/// A fault being dragged by its body or its right edge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dragging {
+    /// Which fault (an index into the scenario's faults).
+    fault: usize,
+    /// Its right edge (a resize) rather than its body (a move).
+    edge: bool,
+    /// Where the pointer went down, screen points.
+    from: Pos2,
+    /// Where the fault would go if let go now.
+    to: Fault,
+    /// Why it cannot go to the lane under the pointer, if it cannot.
+    refused: Option<String>,
+}
+
+/// What the learner did on the layer this frame.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Asked {
+    /// Make this change to the scenario's faults.
+    Edit(Edit),
+    /// A change that cannot be made, and why.
+    Refused(String),
+    /// Select fault `i`.
+    Fault(usize),
+    /// Select lane `i`.
+    Lane(usize),
+}
+
+/// Where the timeline's lanes are on screen this frame: the same arithmetic as the timeline's.
+struct Frame {
+    /// The lanes' drawing area.
+    plot: Rect,
+    /// The left edge of the lane names.
+    left: f32,
+    lane_h: f32,
+    view: View,
+    lanes: usize,
+}
+
+impl Frame {
+    fn new(rect: Rect, view: &View, lanes: usize) -> Frame {
+        let plot = Rect::from_min_max(
+            pos2(rect.left() + gutter(rect.width()), rect.top() + AXIS),
+            pos2(rect.right() - RIGHT_PAD, rect.bottom()),
+        );
+        Frame {
+            lane_h: plot.height() / lanes.max(1) as f32,
+            plot,
+            left: rect.left(),
+            view: *view,
+            lanes,
+        }
+    }
+
+    fn x(&self, ms: f64) -> f32 {
+        self.view.x(ms, self.plot)
+    }
+
+    fn ms(&self, x: f32) -> f64 {
+        self.view.ms(x, self.plot)
+    }
+
+    fn ms_per_px(&self) -> f64 {
+        self.view.len() / f64::from(self.plot.width().max(1.0))
+    }
+
+    fn lane_rect(&self, i: usize) -> Rect {
+        let top = self.plot.top() + i as f32 * self.lane_h;
+        Rect::from_x_y_ranges(self.plot.x_range(), top..=top + self.lane_h)
+    }
+
+    fn name_rect(&self, i: usize) -> Rect {
+        let lane = self.lane_rect(i);
+        Rect::from_x_y_ranges(self.left..=self.plot.left(), lane.y_range())
+    }
+
+    /// The lane at screen height `y`, if any.
+    fn lane_at(&self, y: f32) -> Option<usize> {
+        let i = ((y - self.plot.top()) / self.lane_h).floor();
+        (i >= 0.0 && (i as usize) < self.lanes).then_some(i as usize)
+    }
+
+    /// The strip along the bottom of lane `i` that fault items sit in.
+    fn strip(&self, i: usize) -> Rect {
+        let lane = self.lane_rect(i);
+        let h = ITEM_H.min(self.lane_h * 0.3);
+        Rect::from_x_y_ranges(
+            lane.x_range(),
+            lane.bottom() - h - 2.0..=lane.bottom() - 2.0,
+        )
+    }
+
+    /// Where `fault` is drawn on lane `lane`: a bar over its duration, or a marker.
+    fn item_rect(&self, fault: &Fault, lane: usize, until_ms: u64) -> Rect {
+        let strip = self.strip(lane);
+        let x0 = self.x(fault.at_ms as f64);
+        if Kind::of(&fault.kind).has_duration() {
+            let end = duration_ms(fault).map_or(until_ms, |ms| fault.at_ms.saturating_add(ms));
+            let x1 = self.x(end as f64).max(x0 + MARKER_W);
+            Rect::from_x_y_ranges(x0..=x1, strip.y_range())
+        } else {
+            Rect::from_x_y_ranges(x0 - MARKER_W / 2.0..=x0 + MARKER_W / 2.0, strip.y_range())
+        }
+    }
+}
+
+/// One frame of the layer.
+pub struct Layer<'a> {
+    /// The scenario whose faults are drawn and edited.
+    pub scenario: &'a Scenario,
+    /// How many lanes the timeline has.
+    pub lanes: usize,
+    /// The kinds that may be dropped.
+    pub kinds: &'a [Kind],
+    /// The selected fault.
+    pub fault: Option<usize>,
+    /// The selected lane.
+    pub lane: Option<usize>,
+}
+
+impl Layer<'_> {
+    /// Draws the layer over a timeline that took `rect` with `view`, and reads the pointer.
+    /// `dragging` is kept by the caller between frames.
+    pub fn show(
+        &self,
+        ui: &mut Ui,
+        rect: Rect,
+        view: &View,
+        dragging: &mut Option<Dragging>,
+    ) -> Vec<Asked> {
+        let frame = Frame::new(rect, view, self.lanes);
+        let mut asked = Vec::new();
+        let painter = ui.painter_at(Rect::from_min_max(
+            pos2(frame.left, frame.plot.top()),
+            frame.plot.max,
+        ));
+        self.lane_names(ui, &frame, &painter, &mut asked);
+        self.drop_zone(ui, &frame, &painter, &mut asked);
+        let until = self.scenario.until_ms;
+        let plot_painter = painter.with_clip_rect(frame.plot.expand2(vec2(MARKER_W, 0.0)));
+        for (i, fault) in self.scenario.faults.iter().enumerate() {
+            let Some(lane) = lane_of(self.scenario, fault).filter(|&l| l < self.lanes) else {
+                continue;
+            };
+            let item = frame.item_rect(fault, lane, until);
+            let id = Id::unique(("locksim.fault", i));
+            let body = ui
+                .interact(item, id, Sense::click_and_drag())
+                .on_hover_cursor(egui::CursorIcon::Grab);
+            let label = describe(fault);
+            body.widget_info(|| WidgetInfo::labeled(egui::Role::Button, true, &label));
+            let edge = (Kind::of(&fault.kind).has_duration()).then(|| {
+                let grip = Rect::from_x_y_ranges(
+                    item.right() - GRIP_W / 2.0..=item.right() + GRIP_W / 2.0,
+                    item.y_range(),
+                );
+                let edge = ui
+                    .interact(grip, id.with("edge"), Sense::drag())
+                    .on_hover_cursor(egui::CursorIcon::ResizeHorizontal);
+                edge.widget_info(|| {
+                    WidgetInfo::labeled(egui::Role::Button, true, format!("end of the {label}"))
+                });
+                edge
+            });
+            for (response, is_edge) in
+                std::iter::once((&body, false)).chain(edge.iter().map(|e| (e, true)))
+            {
+                self.drag(&frame, i, fault, response, is_edge, dragging, &mut asked);
+            }
+            if body.clicked() {
+                asked.push(Asked::Fault(i));
+            }
+            body.context_menu(|ui| {
+                if ui.button("Delete").clicked() {
+                    asked.push(Asked::Edit(Edit::Remove(i)));
+                    ui.close();
+                }
+            });
+            let shown = match dragging {
+                Some(d) if d.fault == i => d.to.clone(),
+                _ => fault.clone(),
+            };
+            let shown_lane = lane_of(self.scenario, &shown).unwrap_or(lane);
+            let selected = self.fault == Some(i);
+            paint_item(
+                &plot_painter,
+                frame.item_rect(&shown, shown_lane, until),
+                &shown,
+                selected,
+                Colors::of(ui),
+            );
+            if let Some(Dragging {
+                fault: f,
+                refused: Some(why),
+                ..
+            }) = dragging
+                && *f == i
+            {
+                paint_note(&painter, frame.item_rect(&shown, shown_lane, until), why);
+            }
+            if dragging.as_ref().is_none_or(|d| d.fault != i) {
+                body.on_hover_text(format!(
+                    "{label}. Drag to move it (up or down: to another lane); drag its right \
+                     edge to make it longer or shorter; right-click or Delete to remove it."
+                ));
+            }
+        }
+        asked
+    }
+
+    /// The lane names as buttons: a click or keyboard focus (Tab) selects the lane.
+    fn lane_names(
+        &self,
+        ui: &mut Ui,
+        frame: &Frame,
+        painter: &egui::Painter,
+        asked: &mut Vec<Asked>,
+    ) {
+        let names = self.scenario.node_names();
+        for (i, name) in names.iter().enumerate().take(self.lanes) {
+            let rect = frame.name_rect(i);
+            let response = ui
+                .interact(rect, Id::unique(("locksim.lane", i)), Sense::click())
+                .on_hover_text(format!(
+                    "Select {name}'s lane: a fault's key (P, S, C…) then places that fault here \
+                     at the playhead."
+                ));
+            response.widget_info(|| {
+                WidgetInfo::labeled(egui::Role::Button, true, format!("lane {name}"))
+            });
+            if response.clicked() || response.gained_focus() {
+                asked.push(Asked::Lane(i));
+            }
+            if self.lane == Some(i) {
+                let whole = rect.union(frame.lane_rect(i)).shrink(1.0);
+                painter.rect_stroke(
+                    whole,
+                    CornerRadius::same(2),
+                    Stroke::new(2.0, ui.visuals().selection.stroke.color),
+                    StrokeKind::Inside,
+                );
+            }
+        }
+    }
+
+    /// The lanes as the place to drop a fault from the palette: while one is held over them,
+    /// a ghost of the fault it would make (or why it cannot go there); when let go, the fault.
+    fn drop_zone(
+        &self,
+        ui: &mut Ui,
+        frame: &Frame,
+        painter: &egui::Painter,
+        asked: &mut Vec<Asked>,
+    ) {
+        let zone = ui.interact(
+            Rect::from_min_max(pos2(frame.plot.left(), frame.plot.top()), frame.plot.max),
+            Id::unique("locksim.fault_drop"),
+            Sense::hover(),
+        );
+        let Some(pos) = ui.ctx().pointer_interact_pos() else {
+            return;
+        };
+        let place = |kind: Kind| {
+            let lane = frame.lane_at(pos.y)?;
+            let at = snapped(
+                frame.ms(pos.x),
+                snap_step_ms(frame.ms_per_px()),
+                self.scenario.until_ms,
+            );
+            Some((lane, fault_edit::dropped(self.scenario, kind, lane, at)))
+        };
+        if let Some(kind) = zone.dnd_release_payload::<Kind>() {
+            if self.kinds.contains(&kind)
+                && let Some((_, made)) = place(*kind)
+            {
+                asked.push(match made {
+                    Ok(fault) => Asked::Edit(Edit::Add(fault)),
+                    Err(why) => Asked::Refused(why),
+                });
+            }
+        } else if let Some(kind) = zone.dnd_hover_payload::<Kind>()
+            && let Some((lane, made)) = place(*kind)
+        {
+            let strip = frame.strip(lane);
+            match made {
+                Ok(fault) => {
+                    let rect = frame.item_rect(&fault, lane, self.scenario.until_ms);
+                    paint_item(painter, rect, &fault, true, Colors::of(ui));
+                }
+                Err(why) => paint_note(
+                    painter,
+                    Rect::from_center_size(
+                        pos2(pos.x, strip.center().y),
+                        strip.size() * vec2(0.0, 1.0),
+                    ),
+                    &why,
+                ),
+            }
+        }
+    }
+
+    /// Follows a drag of fault `i`'s body (a move: in time, and to the lane under the
+    /// pointer) or right edge (a resize), and lets go of it as an edit.
+    #[allow(clippy::too_many_arguments)]
+    fn drag(
+        &self,
+        frame: &Frame,
+        i: usize,
+        fault: &Fault,
+        response: &egui::Response,
+        edge: bool,
+        dragging: &mut Option<Dragging>,
+        asked: &mut Vec<Asked>,
+    ) {
+        if response.drag_started()
+            && let Some(from) = response.interact_pointer_pos()
+        {
+            *dragging = Some(Dragging {
+                fault: i,
+                edge,
+                from,
+                to: fault.clone(),
+                refused: None,
+            });
+            asked.push(Asked::Fault(i));
+        }
+        let Some(d) = dragging.as_mut().filter(|d| d.fault == i && d.edge == edge) else {
+            return;
+        };
+        if response.dragged()
+            && let Some(pos) = response.interact_pointer_pos()
+        {
+            let step = snap_step_ms(frame.ms_per_px());
+            let by_ms = ((pos.x - d.from.x) as f64 * frame.ms_per_px()).round() as i64;
+            let until = self.scenario.until_ms;
+            if edge {
+                let for_ms = duration_ms(fault).unwrap_or(until.saturating_sub(fault.at_ms));
+                d.to = with_duration(fault, resized(fault.at_ms, for_ms, by_ms, step));
+            } else {
+                let at = snapped(shifted(fault.at_ms, by_ms, until) as f64, step, until);
+                let moved = Fault {
+                    at_ms: at,
+                    ..fault.clone()
+                };
+                let lane = frame.lane_at(pos.y);
+                let here = lane_of(self.scenario, fault);
+                (d.to, d.refused) = match lane.filter(|&l| Some(l) != here) {
+                    Some(l) => match moved_to_lane(self.scenario, &moved, l) {
+                        Ok(there) => (there, None),
+                        Err(why) => (moved, Some(why)),
+                    },
+                    None => (moved, None),
+                };
+            }
+        }
+        if response.drag_stopped() {
+            let Dragging { to, refused, .. } = dragging.take().expect("the drag just followed");
+            if let Some(why) = refused {
+                asked.push(Asked::Refused(why));
+            }
+            if to != *fault {
+                asked.push(Asked::Edit(Edit::Replace(i, to)));
+            }
+        }
+    }
+}
+
+/// The theme's colours an item is drawn with.
+#[derive(Clone, Copy)]
+struct Colors {
+    /// Around the selected item.
+    outline: Color32,
+    /// A marker's name beside it.
+    text: Color32,
+}
+
+impl Colors {
+    fn of(ui: &Ui) -> Colors {
+        Colors {
+            outline: ui.visuals().selection.stroke.color,
+            text: ui.visuals().text_color(),
+        }
+    }
+}
+
+/// The colour a fault of `kind` is drawn in: the colour the timeline gives what it does.
+pub fn kind_color(kind: Kind) -> Color32 {
+    match kind {
+        Kind::Pause => style::PAUSED,
+        Kind::Stall => style::STALLED,
+        Kind::Crash | Kind::Restart | Kind::KillStore => style::CRASHED,
+        Kind::Partition | Kind::Heal => style::PARTITION,
+        Kind::Delay => style::SLOW_LINK,
+        Kind::ClockJump => style::ROLE,
+        Kind::ForceRelease => style::ANOMALY,
+    }
+}
+
+/// Paints `fault`'s item in `rect`: a bar with its name and a grip on its right edge, or a
+/// marker; outlined when selected.
+fn paint_item(painter: &egui::Painter, rect: Rect, fault: &Fault, selected: bool, colors: Colors) {
+    let kind = Kind::of(&fault.kind);
+    let color = kind_color(kind).gamma_multiply(0.9);
+    let stroke = if selected {
+        Stroke::new(2.0, colors.outline)
+    } else {
+        Stroke::new(1.0, Color32::from_black_alpha(140))
+    };
+    if kind.has_duration() {
+        painter.rect(
+            rect,
+            CornerRadius::same(3),
+            color,
+            stroke,
+            StrokeKind::Inside,
+        );
+        let grip = Rect::from_x_y_ranges(
+            rect.right() - 4.0..=rect.right() - 2.0,
+            rect.shrink(3.0).y_range(),
+        );
+        painter.rect_filled(grip, 0.0, Color32::from_white_alpha(200));
+        let text = painter.layout_no_wrap(
+            kind.label().to_string(),
+            FontId::proportional(10.5),
+            Color32::WHITE,
+        );
+        if text.size().x + 12.0 < rect.width() {
+            painter.galley(
+                pos2(rect.left() + 4.0, rect.center().y - text.size().y / 2.0),
+                text,
+                Color32::WHITE,
+            );
+        }
+    } else {
+        let c = rect.center();
+        let r = rect.width() / 2.0;
+        let diamond = vec![
+            pos2(c.x, c.y - r),
+            pos2(c.x + r, c.y),
+            pos2(c.x, c.y + r),
+            pos2(c.x - r, c.y),
+        ];
+        painter.add(egui::Shape::convex_polygon(diamond, color, stroke));
+        painter.text(
+            pos2(rect.right() + 2.0, c.y),
+            Align2::LEFT_CENTER,
+            kind.label(),
+            FontId::proportional(10.5),
+            colors.text,
+        );
+    }
+}
+
+/// Why a fault cannot go where it is held, written above `at`.
+fn paint_note(painter: &egui::Painter, at: Rect, why: &str) {
+    let galley = painter.layout(
+        why.to_string(),
+        FontId::proportional(12.0),
+        Color32::WHITE,
+        320.0,
+    );
+    let size = galley.size() + vec2(10.0, 6.0);
+    let clip = painter.clip_rect();
+    let left = (at.left()).clamp(clip.left(), (clip.right() - size.x).max(clip.left()));
+    let top = (at.top() - size.y - 4.0).max(clip.top());
+    let rect = Rect::from_min_size(pos2(left, top), size);
+    painter.rect_filled(rect, CornerRadius::same(3), style::VIOLATING);
+    painter.galley(rect.min + vec2(5.0, 3.0), galley, Color32::WHITE);
+}

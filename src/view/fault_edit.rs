@@ -1,0 +1,742 @@
+//! Faults placed on a run's timeline by hand: what a fault dropped on a lane at a time is,
+//! which lane a placed fault sits on, moving and resizing it, and checking the result as the
+//! scenario file is checked. Free of any UI toolkit, so the app's drag and drop, its keyboard
+//! and a challenge's judge share the same arithmetic.
+//!
+//! A timeline has one lane per node, in the scenario's own order ([`Scenario::node_names`]:
+//! the workers, `store1` .. `storeN`, `resource`), so a lane is an index into that list. Every
+//! time is true simulated time, ms.
+
+use crate::scenario::names::{RESOURCE, store_name};
+use crate::scenario::{Fault, FaultKind, Scenario};
+use crate::text::fmt_ms;
+
+/// The kinds of fault one can place, in the palette's order; each is one of the scenario
+/// file's `kind`s ([`FaultKind`]), without its fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// `pause`: the node freezes (a GC pause, a VM stall).
+    Pause,
+    /// `stall`: a worker's work stops advancing while its process lives.
+    Stall,
+    /// `crash`: the node stops.
+    Crash,
+    /// `restart`: a crashed node comes back.
+    Restart,
+    /// `partition`: the node is cut off from every other node.
+    Partition,
+    /// `heal`: every partition ends.
+    Heal,
+    /// `clock_jump`: the node's wall clock steps.
+    ClockJump,
+    /// `delay`: messages on one link take longer.
+    Delay,
+    /// `kill_store`: every store node crashes.
+    KillStore,
+    /// `force_release`: an operator deletes the lock key.
+    ForceRelease,
+}
+
+impl Kind {
+    /// Every kind, in the palette's order.
+    pub const ALL: [Kind; 10] = [
+        Kind::Pause,
+        Kind::Stall,
+        Kind::Crash,
+        Kind::Restart,
+        Kind::Partition,
+        Kind::Heal,
+        Kind::ClockJump,
+        Kind::Delay,
+        Kind::KillStore,
+        Kind::ForceRelease,
+    ];
+
+    /// The kind of a fault of the scenario file.
+    pub fn of(kind: &FaultKind) -> Kind {
+        match kind {
+            FaultKind::Pause { .. } => Kind::Pause,
+            FaultKind::Stall { .. } => Kind::Stall,
+            FaultKind::Crash { .. } => Kind::Crash,
+            FaultKind::Restart { .. } => Kind::Restart,
+            FaultKind::Partition { .. } => Kind::Partition,
+            FaultKind::Heal => Kind::Heal,
+            FaultKind::ClockJump { .. } => Kind::ClockJump,
+            FaultKind::Delay { .. } => Kind::Delay,
+            FaultKind::KillStore { .. } => Kind::KillStore,
+            FaultKind::ForceRelease { .. } => Kind::ForceRelease,
+        }
+    }
+
+    /// What the palette calls it: the file's `kind` in words.
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Pause => "pause",
+            Kind::Stall => "stall",
+            Kind::Crash => "crash",
+            Kind::Restart => "restart",
+            Kind::Partition => "partition",
+            Kind::Heal => "heal",
+            Kind::ClockJump => "clock jump",
+            Kind::Delay => "delay",
+            Kind::KillStore => "kill store",
+            Kind::ForceRelease => "force release",
+        }
+    }
+
+    /// The letter that places it at the playhead on the selected lane. None is a playback
+    /// key (Space, arrows, Home, End) or a digit (the course's options).
+    pub fn key(self) -> char {
+        match self {
+            Kind::Pause => 'P',
+            Kind::Stall => 'S',
+            Kind::Crash => 'C',
+            Kind::Restart => 'R',
+            Kind::Partition => 'N',
+            Kind::Heal => 'H',
+            Kind::ClockJump => 'J',
+            Kind::Delay => 'D',
+            Kind::KillStore => 'K',
+            Kind::ForceRelease => 'F',
+        }
+    }
+
+    /// What dropping it on a lane does, in a sentence.
+    pub fn what(self) -> &'static str {
+        match self {
+            Kind::Pause => {
+                "The lane's node freezes (a GC pause): it handles nothing until the pause ends."
+            }
+            Kind::Stall => "The worker's work stops advancing; its process (and a watchdog) lives.",
+            Kind::Crash => "The lane's node stops; messages in flight to it are lost.",
+            Kind::Restart => "The lane's node, crashed earlier, comes back.",
+            Kind::Partition => "Cuts the lane's node off from every other node for a while.",
+            Kind::Heal => "Ends every partition (on any lane: it is global).",
+            Kind::ClockJump => "The lane's node's wall clock steps forward by the lease's length.",
+            Kind::Delay => {
+                "Messages from the lane's node to the store (from a store node: to the first \
+                 worker) take longer for a while."
+            }
+            Kind::KillStore => "Every store node crashes, and restarts later (on any lane).",
+            Kind::ForceRelease => {
+                "An operator deletes the lock on every store node, whoever holds it."
+            }
+        }
+    }
+
+    /// Whether a fault of this kind lasts a while (drawn as a bar, resized by its right edge).
+    pub fn has_duration(self) -> bool {
+        matches!(
+            self,
+            Kind::Pause | Kind::Stall | Kind::Partition | Kind::Delay | Kind::KillStore
+        )
+    }
+}
+
+/// The lane of node `name` (an index into [`Scenario::node_names`]).
+pub fn lane_of_node(scenario: &Scenario, name: &str) -> Option<usize> {
+    scenario.node_names().iter().position(|n| n == name)
+}
+
+/// The first store node's lane: where the faults that hit the whole store are drawn.
+fn store_lane(scenario: &Scenario) -> usize {
+    scenario.workers.len()
+}
+
+/// The lane a placed fault is drawn on: its node's; a delay on its sending end's; a
+/// partition on the lane of the node it cuts off alone (else of its first group's first
+/// node); the faults that hit the whole store (kill store, heal, a force release on every
+/// store node) on the first store node's lane. `None` when it names no node of the scenario.
+pub fn lane_of(scenario: &Scenario, fault: &Fault) -> Option<usize> {
+    match &fault.kind {
+        FaultKind::Pause { node, .. }
+        | FaultKind::Stall { node, .. }
+        | FaultKind::Crash { node }
+        | FaultKind::Restart { node }
+        | FaultKind::ClockJump { node, .. }
+        | FaultKind::ForceRelease {
+            node: Some(node), ..
+        } => lane_of_node(scenario, node),
+        FaultKind::Delay { from, .. } => lane_of_node(scenario, from),
+        FaultKind::Partition { groups, .. } => lane_of_node(scenario, cut_off(groups)?),
+        FaultKind::KillStore { .. }
+        | FaultKind::Heal
+        | FaultKind::ForceRelease { node: None, .. } => Some(store_lane(scenario)),
+    }
+}
+
+/// The node a partition is drawn for: the one a group holds alone, else the first group's
+/// first node.
+fn cut_off(groups: &[Vec<String>]) -> Option<&String> {
+    groups
+        .iter()
+        .find(|g| g.len() == 1)
+        .or(groups.first())?
+        .first()
+}
+
+/// How long a placed duration fault lasts by default, ms: the lease, so that a pause or a
+/// cut dropped on a holder outlasts the lease it holds; 5 s for designs without a lease.
+pub fn default_duration_ms(scenario: &Scenario) -> u64 {
+    if scenario.lock.design.has_lease() {
+        scenario.lock.ttl_ms.max(1)
+    } else {
+        5_000
+    }
+}
+
+/// The fault of `kind` dropped on lane `lane` at `at_ms`, with the defaults a learner most
+/// likely wants: a duration fault lasts [`default_duration_ms`]; a partition cuts the lane's
+/// node off from every other node; a delay slows the link from the lane's node to `store1`
+/// (from a store node, to the first worker) by half the lease; a clock jump steps the wall
+/// clock forward by the lease; a force release deletes the lock of the lane's worker (else
+/// the first worker's) on every store node; kill store and heal hit everything, whatever
+/// the lane.
+///
+/// Returns why not, in a sentence, when the fault cannot go there (a stall on a lane that
+/// is not a worker's) or the scenario would not be valid with it ([`Scenario::validate`]).
+pub fn dropped(scenario: &Scenario, kind: Kind, lane: usize, at_ms: u64) -> Result<Fault, String> {
+    let nodes = scenario.node_names();
+    let node = nodes
+        .get(lane)
+        .ok_or_else(|| format!("There is no lane {} in this run.", lane + 1))?
+        .clone();
+    let for_ms = default_duration_ms(scenario);
+    let worker = scenario.workers.iter().find(|w| w.name == node);
+    let kind = match kind {
+        Kind::Pause => FaultKind::Pause { node, for_ms },
+        Kind::Stall => {
+            if worker.is_none() {
+                return Err(not_a_worker(&node));
+            }
+            FaultKind::Stall { node, for_ms }
+        }
+        Kind::Crash => FaultKind::Crash { node },
+        Kind::Restart => FaultKind::Restart { node },
+        Kind::Partition => FaultKind::Partition {
+            groups: vec![
+                vec![node.clone()],
+                nodes.iter().filter(|n| **n != node).cloned().collect(),
+            ],
+            for_ms: Some(for_ms),
+        },
+        Kind::Heal => FaultKind::Heal,
+        Kind::ClockJump => FaultKind::ClockJump {
+            node,
+            delta_ms: i64::try_from(for_ms).unwrap_or(i64::MAX),
+        },
+        Kind::Delay => {
+            let to = link_end(scenario, &node);
+            FaultKind::Delay {
+                from: node,
+                to,
+                extra_ms: (for_ms / 2).max(1),
+                for_ms,
+            }
+        }
+        Kind::KillStore => FaultKind::KillStore {
+            for_ms: Some(for_ms),
+        },
+        Kind::ForceRelease => FaultKind::ForceRelease {
+            key: worker
+                .or(scenario.workers.first())
+                .map_or_else(|| "lock".to_string(), |w| w.key.clone()),
+            node: None,
+        },
+    };
+    let fault = Fault { at_ms, kind };
+    apply(scenario, &Edit::Add(fault.clone()))?;
+    Ok(fault)
+}
+
+/// Why a stall cannot go on `node`'s lane.
+fn not_a_worker(node: &str) -> String {
+    format!(
+        "A stall stops a worker's work, and {node} is not a worker: drop it on a worker's lane \
+         (a pause freezes any node)."
+    )
+}
+
+/// The other end of a delayed link from `node`: `store1`, or from a store node the first
+/// worker (its replies are what the worker waits for).
+fn link_end(scenario: &Scenario, node: &str) -> String {
+    let is_store = scenario.store_names().iter().any(|s| s == node);
+    match scenario.workers.first() {
+        Some(worker) if is_store || node == RESOURCE => worker.name.clone(),
+        _ => store_name(1),
+    }
+}
+
+/// How long a placed fault lasts, ms; `None` for an instant fault, or one that lasts until
+/// the horizon (a partition or a killed store without `for_ms`).
+pub fn duration_ms(fault: &Fault) -> Option<u64> {
+    match &fault.kind {
+        FaultKind::Pause { for_ms, .. }
+        | FaultKind::Stall { for_ms, .. }
+        | FaultKind::Delay { for_ms, .. } => Some(*for_ms),
+        FaultKind::Partition { for_ms, .. } | FaultKind::KillStore { for_ms } => *for_ms,
+        _ => None,
+    }
+}
+
+/// `fault` made to last `for_ms` (unchanged if it has no duration to set).
+pub fn with_duration(fault: &Fault, for_ms: u64) -> Fault {
+    let mut fault = fault.clone();
+    match &mut fault.kind {
+        FaultKind::Pause { for_ms: ms, .. }
+        | FaultKind::Stall { for_ms: ms, .. }
+        | FaultKind::Delay { for_ms: ms, .. } => *ms = for_ms,
+        FaultKind::Partition { for_ms: ms, .. } | FaultKind::KillStore { for_ms: ms } => {
+            *ms = Some(for_ms);
+        }
+        _ => {}
+    }
+    fault
+}
+
+/// `at_ms` moved by `by_ms`, kept inside the run (`0 .. until_ms`): a fault dragged or
+/// stepped past either end stops there.
+pub fn shifted(at_ms: u64, by_ms: i64, until_ms: u64) -> u64 {
+    at_ms
+        .saturating_add_signed(by_ms)
+        .min(until_ms.saturating_sub(1))
+}
+
+/// How far apart the times a pointer can pick are, ms, when a screen point spans `ms_per_px`:
+/// the round step (1, 2 or 5 times a power of ten) nearest above four points, so a fault
+/// dragged or dropped by mouse lands on a round time (1 200 ms, not 1 187 ms).
+pub fn snap_step_ms(ms_per_px: f64) -> u64 {
+    let want = (ms_per_px * 4.0).max(1.0);
+    let mut power = 1u64;
+    loop {
+        for step in [power, 2 * power, 5 * power] {
+            if step as f64 >= want {
+                return step;
+            }
+        }
+        match power.checked_mul(10) {
+            Some(next) => power = next,
+            None => return power,
+        }
+    }
+}
+
+/// `ms` rounded to the nearest multiple of `step_ms`, within the run (`0 .. until_ms`).
+pub fn snapped(ms: f64, step_ms: u64, until_ms: u64) -> u64 {
+    let step = step_ms.max(1) as f64;
+    let rounded = ((ms.max(0.0) / step).round() * step) as u64;
+    rounded.min(until_ms.saturating_sub(1))
+}
+
+/// A duration whose end is dragged by `by_ms`, the end landing on a multiple of `step_ms`
+/// (see [`snap_step_ms`]); at least 1 ms.
+pub fn resized(at_ms: u64, for_ms: u64, by_ms: i64, step_ms: u64) -> u64 {
+    let end = at_ms.saturating_add(for_ms).saturating_add_signed(by_ms);
+    snapped(end as f64, step_ms, u64::MAX)
+        .saturating_sub(at_ms)
+        .max(1)
+}
+
+/// `fault` moved to lane `lane`: a node fault hits the lane's node; a delay's sending end
+/// becomes the lane's node (its other end swaps in if it was that node); a partition swaps the
+/// lane's node with the node it cut off; a force release on one store node moves to another
+/// store node. The faults that hit the whole store stay where they are.
+///
+/// Returns why not when the lane's node cannot take the fault (a stall on a store lane, a
+/// force release on a worker's).
+pub fn moved_to_lane(scenario: &Scenario, fault: &Fault, lane: usize) -> Result<Fault, String> {
+    let nodes = scenario.node_names();
+    let new = nodes
+        .get(lane)
+        .ok_or_else(|| format!("There is no lane {} in this run.", lane + 1))?;
+    let mut fault = fault.clone();
+    match &mut fault.kind {
+        FaultKind::Pause { node, .. }
+        | FaultKind::Crash { node }
+        | FaultKind::Restart { node }
+        | FaultKind::ClockJump { node, .. } => *node = new.clone(),
+        FaultKind::Stall { node, .. } => {
+            if !scenario.workers.iter().any(|w| w.name == *new) {
+                return Err(not_a_worker(new));
+            }
+            *node = new.clone();
+        }
+        FaultKind::Delay { from, to, .. } => {
+            if to == new {
+                *to = from.clone();
+            }
+            *from = new.clone();
+        }
+        FaultKind::Partition { groups, .. } => {
+            let Some(old) = cut_off(groups).cloned() else {
+                return Ok(fault);
+            };
+            for name in groups.iter_mut().flatten() {
+                if *name == old {
+                    *name = new.clone();
+                } else if name == new {
+                    *name = old.clone();
+                }
+            }
+        }
+        FaultKind::ForceRelease {
+            node: Some(node), ..
+        } => {
+            if !scenario.store_names().contains(new) {
+                return Err(format!(
+                    "This force release deletes the lock on one store node, and {new} is not \
+                     a store node."
+                ));
+            }
+            *node = new.clone();
+        }
+        FaultKind::KillStore { .. }
+        | FaultKind::Heal
+        | FaultKind::ForceRelease { node: None, .. } => {}
+    }
+    Ok(fault)
+}
+
+/// A change to a scenario's faults.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    /// Place a new fault; it goes after every fault that starts no later, so the list stays
+    /// in time order as far as it was.
+    Add(Fault),
+    /// Fault `i` becomes this one (moved, resized, a field edited). It keeps its place in the
+    /// list.
+    Replace(usize, Fault),
+    /// Take fault `i` away.
+    Remove(usize),
+}
+
+/// `scenario` with `edit` made, and the index of the fault it placed or changed (`None`
+/// after a removal). The seed and everything else stay as they were, so a rerun differs only
+/// by what the edit did.
+///
+/// Returns why not, in a sentence naming the field, when the result is not a valid scenario
+/// (as a scenario file with it would be refused) or `edit` names a fault that is not there.
+pub fn apply(scenario: &Scenario, edit: &Edit) -> Result<(Scenario, Option<usize>), String> {
+    let mut s = scenario.clone();
+    let missing = |i: usize| format!("There is no fault number {} in this scenario.", i + 1);
+    let at = match edit {
+        Edit::Add(fault) => {
+            let i = s.faults.partition_point(|f| f.at_ms <= fault.at_ms);
+            s.faults.insert(i, fault.clone());
+            Some(i)
+        }
+        Edit::Replace(i, fault) => {
+            *s.faults.get_mut(*i).ok_or_else(|| missing(*i))? = fault.clone();
+            Some(*i)
+        }
+        Edit::Remove(i) => {
+            if *i >= s.faults.len() {
+                return Err(missing(*i));
+            }
+            s.faults.remove(*i);
+            None
+        }
+    };
+    s.validate()
+        .map_err(|e| format!("That would not make a runnable scenario: {e}"))?;
+    Ok((s, at))
+}
+
+/// A fault in a few words, as a list of changes shows it: `pause of A at 1 000 ms for 10 000 ms`.
+pub fn describe(fault: &Fault) -> String {
+    let at = fmt_ms(fault.at_ms);
+    let label = Kind::of(&fault.kind).label();
+    let lasting = |ms: &Option<u64>| match ms {
+        Some(ms) => format!(" for {}", fmt_ms(*ms)),
+        None => String::new(),
+    };
+    match &fault.kind {
+        FaultKind::Pause { node, for_ms } | FaultKind::Stall { node, for_ms } => {
+            format!("{label} of {node} at {at} for {}", fmt_ms(*for_ms))
+        }
+        FaultKind::Crash { node } | FaultKind::Restart { node } => {
+            format!("{label} of {node} at {at}")
+        }
+        FaultKind::Partition { groups, for_ms } => {
+            let sides: Vec<String> = groups.iter().map(|g| g.join(", ")).collect();
+            format!("partition {} at {at}{}", sides.join(" | "), lasting(for_ms))
+        }
+        FaultKind::Heal => format!("heal at {at}"),
+        FaultKind::ClockJump { node, delta_ms } => format!(
+            "clock jump of {node} by {}{} at {at}",
+            if *delta_ms < 0 { "-" } else { "+" },
+            fmt_ms(delta_ms.unsigned_abs())
+        ),
+        FaultKind::Delay {
+            from,
+            to,
+            extra_ms,
+            for_ms,
+        } => format!(
+            "delay {from} → {to} by {} at {at} for {}",
+            fmt_ms(*extra_ms),
+            fmt_ms(*for_ms)
+        ),
+        FaultKind::KillStore { for_ms } => format!("kill store at {at}{}", lasting(for_ms)),
+        FaultKind::ForceRelease { key, node } => format!(
+            "force release of {key:?} on {} at {at}",
+            node.as_deref().unwrap_or("every store node")
+        ),
+    }
+}
+
+/// What `edit` did to `scenario`'s faults, as a line in a list of changes made.
+pub fn describe_edit(scenario: &Scenario, edit: &Edit) -> String {
+    match edit {
+        Edit::Add(fault) => format!("placed a {}", describe(fault)),
+        Edit::Replace(i, fault) => match scenario.faults.get(*i) {
+            Some(old) => format!("changed the {} to a {}", describe(old), describe(fault)),
+            None => format!("placed a {}", describe(fault)),
+        },
+        Edit::Remove(i) => match scenario.faults.get(*i) {
+            Some(old) => format!("removed the {}", describe(old)),
+            None => "removed a fault".to_string(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::library::shipped;
+
+    fn unfenced() -> Scenario {
+        let mut s = shipped("scenarios/step5-pause-unfenced.toml");
+        s.faults.clear();
+        s
+    }
+
+    #[test]
+    fn lanes_follow_the_runs_nodes() {
+        let s = shipped("scenarios/step5-fencing-token.toml");
+        let run = crate::run(&s, s.seed);
+        let traced: Vec<&str> = run.trace.nodes.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(traced, s.node_names());
+        assert_eq!(lane_of_node(&s, "store1"), Some(2));
+        assert_eq!(lane_of(&s, &s.faults[0]), Some(0), "the pause is A's");
+    }
+
+    #[test]
+    fn every_kind_is_a_kind_of_the_file_and_has_its_own_key() {
+        let s = unfenced();
+        for kind in Kind::ALL {
+            let fault = dropped(&s, kind, 0, 1_000).unwrap();
+            assert_eq!(Kind::of(&fault.kind), kind);
+            assert!(lane_of(&s, &fault).is_some());
+            let keys = Kind::ALL.iter().filter(|k| k.key() == kind.key()).count();
+            assert_eq!(keys, 1, "{kind:?}");
+            assert_eq!(
+                kind.has_duration(),
+                duration_ms(&fault).is_some(),
+                "{kind:?}"
+            );
+        }
+        let names: Vec<&str> = Kind::ALL
+            .iter()
+            .map(|&k| dropped(&s, k, 0, 1_000).unwrap().kind.name())
+            .collect();
+        let mut file_kinds = <FaultKind as strum::VariantNames>::VARIANTS.to_vec();
+        let mut ours = names.clone();
+        file_kinds.sort_unstable();
+        ours.sort_unstable();
+        assert_eq!(ours, file_kinds, "the palette has every kind of the file");
+    }
+
+    #[test]
+    fn a_dropped_fault_takes_the_lanes_node_and_sensible_defaults() {
+        let s = unfenced();
+        let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
+        assert_eq!(
+            pause,
+            Fault {
+                at_ms: 1_000,
+                kind: FaultKind::Pause {
+                    node: "A".to_string(),
+                    for_ms: 10_000
+                }
+            }
+        );
+        let cut = dropped(&s, Kind::Partition, 1, 500).unwrap();
+        assert_eq!(
+            cut.kind,
+            FaultKind::Partition {
+                groups: vec![
+                    vec!["B".to_string()],
+                    vec![
+                        "A".to_string(),
+                        "store1".to_string(),
+                        "resource".to_string()
+                    ]
+                ],
+                for_ms: Some(10_000)
+            }
+        );
+        assert_eq!(lane_of(&s, &cut), Some(1));
+        let slow = dropped(&s, Kind::Delay, 0, 0).unwrap();
+        assert!(
+            matches!(&slow.kind, FaultKind::Delay { from, to, extra_ms: 5_000, .. }
+            if from == "A" && to == "store1")
+        );
+        let reply = dropped(&s, Kind::Delay, 2, 0).unwrap();
+        assert!(matches!(&reply.kind, FaultKind::Delay { from, to, .. }
+            if from == "store1" && to == "A"));
+        let jump = dropped(&s, Kind::ClockJump, 2, 0).unwrap();
+        assert!(matches!(
+            jump.kind,
+            FaultKind::ClockJump {
+                delta_ms: 10_000,
+                ..
+            }
+        ));
+        let release = dropped(&s, Kind::ForceRelease, 1, 0).unwrap();
+        assert_eq!(
+            release.kind,
+            FaultKind::ForceRelease {
+                key: "lock".to_string(),
+                node: None
+            }
+        );
+        for global in [Kind::Heal, Kind::KillStore, Kind::ForceRelease] {
+            let on_a = dropped(&s, global, 0, 0).unwrap();
+            assert_eq!(
+                lane_of(&s, &on_a),
+                Some(2),
+                "{global:?} is drawn on the store"
+            );
+        }
+    }
+
+    #[test]
+    fn what_cannot_go_on_a_lane_is_refused_with_a_reason() {
+        let s = unfenced();
+        let stall = dropped(&s, Kind::Stall, 2, 1_000).unwrap_err();
+        assert!(stall.contains("store1 is not a worker"), "{stall}");
+        let late = dropped(&s, Kind::Pause, 0, s.until_ms).unwrap_err();
+        assert!(late.contains("fault[0].at_ms"), "{late}");
+        assert!(
+            dropped(&s, Kind::Pause, 9, 0)
+                .unwrap_err()
+                .contains("no lane 10")
+        );
+    }
+
+    #[test]
+    fn a_pause_dropped_on_the_holder_breaks_the_unfenced_lock() {
+        let s = unfenced();
+        assert!(crate::run(&s, s.seed).verdict.safe);
+        let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
+        let (paused, at) = apply(&s, &Edit::Add(pause)).unwrap();
+        assert_eq!(at, Some(0));
+        assert_eq!(paused.seed, s.seed);
+        assert!(!crate::run(&paused, paused.seed).verdict.safe);
+    }
+
+    #[test]
+    fn moving_and_resizing_stay_inside_the_run() {
+        assert_eq!(shifted(1_000, -100, 20_000), 900);
+        assert_eq!(shifted(50, -100, 20_000), 0);
+        assert_eq!(shifted(19_950, 100, 20_000), 19_999);
+        assert_eq!(resized(1_000, 10_000, 1_187, 200), 11_200);
+        assert_eq!(resized(1_000, 1_000, -5_000, 200), 1);
+        assert_eq!(snap_step_ms(28.0), 200);
+        assert_eq!(snap_step_ms(0.1), 1);
+        assert_eq!(snap_step_ms(1.0), 5);
+        assert_eq!(snapped(1_187.0, 200, 20_000), 1_200);
+        assert_eq!(snapped(-40.0, 200, 20_000), 0);
+        assert_eq!(snapped(19_990.0, 200, 20_000), 19_999);
+        let s = unfenced();
+        let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
+        assert_eq!(duration_ms(&with_duration(&pause, 3_000)), Some(3_000));
+        let crash = dropped(&s, Kind::Crash, 0, 1_000).unwrap();
+        assert_eq!(with_duration(&crash, 3_000), crash);
+    }
+
+    #[test]
+    fn moving_to_another_lane_retargets_the_fault() {
+        let s = unfenced();
+        let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
+        let on_store = moved_to_lane(&s, &pause, 2).unwrap();
+        assert_eq!(lane_of(&s, &on_store), Some(2));
+        let stall = dropped(&s, Kind::Stall, 0, 1_000).unwrap();
+        assert!(moved_to_lane(&s, &stall, 2).is_err());
+        assert_eq!(lane_of(&s, &moved_to_lane(&s, &stall, 1).unwrap()), Some(1));
+        let cut = dropped(&s, Kind::Partition, 0, 1_000).unwrap();
+        let cut_b = moved_to_lane(&s, &cut, 1).unwrap();
+        assert_eq!(lane_of(&s, &cut_b), Some(1));
+        assert!(apply(&s, &Edit::Add(cut_b)).is_ok(), "still one side each");
+        let slow = dropped(&s, Kind::Delay, 0, 1_000).unwrap();
+        let from_store = moved_to_lane(&s, &slow, 2).unwrap();
+        assert!(matches!(&from_store.kind, FaultKind::Delay { from, to, .. }
+            if from == "store1" && to == "A"));
+        let heal = dropped(&s, Kind::Heal, 0, 1_000).unwrap();
+        assert_eq!(moved_to_lane(&s, &heal, 0).unwrap(), heal);
+        let one = Fault {
+            at_ms: 0,
+            kind: FaultKind::ForceRelease {
+                key: "lock".to_string(),
+                node: Some("store1".to_string()),
+            },
+        };
+        assert!(
+            moved_to_lane(&s, &one, 0)
+                .unwrap_err()
+                .contains("not a store node")
+        );
+    }
+
+    #[test]
+    fn edits_are_checked_like_the_file() {
+        let s = unfenced();
+        let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
+        let (one, _) = apply(&s, &Edit::Add(pause.clone())).unwrap();
+        let zero = with_duration(&pause, 0);
+        let refused = apply(&one, &Edit::Replace(0, zero)).unwrap_err();
+        assert!(refused.contains("fault[0].for_ms"), "{refused}");
+        let (none, at) = apply(&one, &Edit::Remove(0)).unwrap();
+        assert_eq!((none, at), (s.clone(), None));
+        assert!(apply(&s, &Edit::Remove(0)).is_err());
+        let later = Fault {
+            at_ms: 2_000,
+            ..pause.clone()
+        };
+        let (two, at) = apply(&one, &Edit::Add(later)).unwrap();
+        assert_eq!(at, Some(1), "in time order");
+        let earlier = Fault {
+            at_ms: 500,
+            ..pause
+        };
+        assert_eq!(apply(&two, &Edit::Add(earlier)).unwrap().1, Some(0));
+    }
+
+    #[test]
+    fn edits_are_told_in_words() {
+        let s = unfenced();
+        let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
+        assert_eq!(
+            describe_edit(&s, &Edit::Add(pause.clone())),
+            "placed a pause of A at 1 000 ms for 10 000 ms"
+        );
+        let (one, _) = apply(&s, &Edit::Add(pause.clone())).unwrap();
+        let moved = Fault {
+            at_ms: 2_000,
+            ..pause
+        };
+        assert_eq!(
+            describe_edit(&one, &Edit::Replace(0, moved)),
+            "changed the pause of A at 1 000 ms for 10 000 ms to a pause of A at 2 000 ms for \
+             10 000 ms"
+        );
+        assert_eq!(
+            describe_edit(&one, &Edit::Remove(0)),
+            "removed the pause of A at 1 000 ms for 10 000 ms"
+        );
+        for kind in Kind::ALL {
+            assert!(!describe(&dropped(&s, kind, 0, 0).unwrap()).is_empty());
+        }
+    }
+}
