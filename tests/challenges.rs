@@ -171,3 +171,35 @@ fn the_search_within_a_budget_finds_a_possible_win() {
     assert!(judge(c, &faults).won);
     assert!(c.budget.overruns(&faults).is_empty());
 }
+
+#[test]
+fn the_status_says_what_an_attempt_came_to() {
+    let c = challenge::find("pause-past-lease").expect("listed");
+    let none = judge(c, &[]);
+    assert_eq!(
+        none.status(c),
+        "Not yet. The checker reports nothing wrong with this run; the goal is stale_write."
+    );
+    let won = judge(c, &[at(1_000, pause("A", 12_000))]);
+    assert!(
+        won.status(c)
+            .starts_with("Won. The checker reports stale_write at ")
+    );
+    let over = judge(
+        c,
+        &[at(1_000, pause("A", 12_000)), at(15_000, pause("B", 100))],
+    );
+    assert!(
+        over.status(c)
+            .starts_with("The goal is met, but not within the budget: 2 faults placed"),
+        "{}",
+        over.status(c)
+    );
+    // A pause too short to outlast the lease: the lock holds.
+    let short = judge(c, &[at(1_000, pause("A", 100))]);
+    assert!(
+        short.status(c).starts_with("Not yet."),
+        "{}",
+        short.status(c)
+    );
+}

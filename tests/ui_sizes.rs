@@ -117,7 +117,8 @@ fn click(h: &mut Harness<'_, LocksimApp>, label: &str) {
 
 /// Walks the whole app at `pixels_per_point`: the introduction, every step with a choice
 /// made and played to its end, the recap, each sandbox tab with a run, the library with
-/// a scenario open, two runs side by side from a step and from the sandbox, and the glossary.
+/// a scenario open, two runs side by side from a step and from the sandbox, the challenges
+/// and the glossary.
 fn every_page_at(pixels_per_point: f32) {
     let (width, height) = SIZES[0];
     let mut h = Harness::builder()
@@ -185,6 +186,8 @@ fn every_page_at(pixels_per_point: f32) {
         ],
         side_by_side_fits,
     );
+    click(&mut h, "Challenges");
+    sweep(&mut h, "challenges", "Budget: at most");
     click(&mut h, "Glossary");
     sweep(&mut h, "glossary", "fencing token");
 }

@@ -413,6 +413,7 @@ impl FaultEditor {
                 }
                 _ => {}
             }
+            cut_from_menu(ui, scenario, &mut fault);
             delete = ui
                 .button("Delete")
                 .on_hover_text("Or press Delete.")
@@ -499,6 +500,28 @@ fn ghost(ctx: &Context, chip: &egui::Response, kind: Kind) {
     );
     painter.rect_filled(rect, CornerRadius::same(3), kind_color(kind));
     painter.galley(rect.min + vec2(5.0, 3.0), galley, Color32::WHITE);
+}
+
+/// For a partition that cuts one node off: a menu of every other node, each ticked if the cut
+/// separates it from that node (untick one to keep its link).
+fn cut_from_menu(ui: &mut Ui, scenario: &Scenario, fault: &mut Fault) {
+    let Some((alone, from)) = fault_edit::cut_sides(fault) else {
+        return;
+    };
+    let (alone, from) = (alone.clone(), from.to_vec());
+    ui.menu_button(format!("cut from {} nodes", from.len()), |ui| {
+        for name in scenario.node_names() {
+            if name == alone {
+                continue;
+            }
+            let mut cut = from.contains(&name);
+            if ui.checkbox(&mut cut, &name).changed() {
+                *fault = fault_edit::with_cut_from(fault, &name, cut);
+            }
+        }
+    })
+    .response
+    .on_hover_text("Which nodes the partition cuts this node off from.");
 }
 
 #[cfg(test)]

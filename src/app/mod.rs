@@ -8,6 +8,7 @@
 //! ([`compare_view`]) cover the page they were opened on until closed.
 
 pub mod break_it;
+mod challenges_page;
 mod compare_view;
 mod controls;
 mod course_view;
@@ -41,6 +42,7 @@ mod web_fonts;
 use eframe::egui::{self, Ui};
 
 use crate::course::progress::{Place, Progress};
+use challenges_page::ChallengesPage;
 use compare_view::CompareView;
 use course_view::{CourseGo, CourseView};
 use keys::Shortcut;
@@ -156,6 +158,7 @@ pub struct LocksimApp {
     progress: Progress,
     course: CourseView,
     tools: Tools,
+    challenges: ChallengesPage,
     /// Two runs side by side, covering the page they were opened on.
     compare: Option<CompareView>,
     help_open: bool,
@@ -181,6 +184,7 @@ impl LocksimApp {
             progress,
             course: CourseView::default(),
             tools: Tools::default(),
+            challenges: ChallengesPage::default(),
             compare: None,
             help_open: false,
             look: theme::Look::default(),
@@ -217,6 +221,9 @@ impl LocksimApp {
         // move it rather than the playhead.
         if self.compare.is_none() {
             self.tools.edit_keys(&ctx, self.progress.place);
+            if self.progress.place == Place::Challenges {
+                self.challenges.edit_keys(&ctx);
+            }
         }
         for shortcut in keys::read(&ctx) {
             self.shortcut(shortcut);
@@ -283,6 +290,10 @@ impl LocksimApp {
                 glossary_page::show(ui, &mut self.glossary_filter);
                 None
             }
+            Place::Challenges => {
+                self.challenges.show(ui, &mut self.progress);
+                None
+            }
         }
     }
 
@@ -299,6 +310,7 @@ impl LocksimApp {
                 (_, Some(compare)) => compare.key(key),
                 (Place::Step(n), None) => self.course.key(&self.progress, n, key),
                 (Place::Sandbox | Place::Library, None) => self.tools.key(place, key),
+                (Place::Challenges, None) => self.challenges.key(key),
                 (Place::Intro | Place::Recap | Place::Glossary, None) => {}
             },
             Shortcut::Pick(i) => {

@@ -71,6 +71,7 @@ mod tests {
             Just(Place::Sandbox),
             Just(Place::Library),
             Just(Place::Glossary),
+            Just(Place::Challenges),
         ];
         let steps: Vec<_> = STEPS
             .iter()
@@ -88,15 +89,36 @@ mod tests {
                     })
             })
             .collect();
-        (place, steps, any::<bool>(), any::<bool>()).prop_map(|(place, steps, dark, presenter)| {
-            Progress {
-                course: COURSE_REVISION,
-                place,
-                steps,
-                dark,
-                presenter,
-            }
-        })
+        let won = proptest::sample::subsequence(
+            crate::challenge::all()
+                .iter()
+                .map(|c| c.id.clone())
+                .collect::<Vec<_>>(),
+            0..=3,
+        );
+        (place, steps, any::<bool>(), any::<bool>(), won).prop_map(
+            |(place, steps, dark, presenter, won)| {
+                let challenges = won
+                    .into_iter()
+                    .map(|id| {
+                        let record = crate::challenge::Record {
+                            won: true,
+                            ..Default::default()
+                        };
+                        (id, record)
+                    })
+                    .collect();
+                Progress {
+                    course: COURSE_REVISION,
+                    place,
+                    steps,
+                    dark,
+                    presenter,
+                    challenge: None,
+                    challenges,
+                }
+            },
+        )
     }
 
     /// Saves written before locksim wrote them itself, with `eframe::set_value`, read the same.

@@ -37,13 +37,21 @@ impl super::LocksimApp {
             }
             None => (self.tools.shown(place).cloned(), None),
         };
-        SharedState {
+        let mut state = SharedState {
             step: page_number(place),
             choices,
             scenario,
             seed: None,
             compare,
+            challenge: None,
+        };
+        if place == Place::Challenges
+            && let Some((id, attempt)) = self.challenges.shown()
+        {
+            state.challenge = Some(id.to_string());
+            state.scenario = Some(attempt.clone());
         }
+        state
     }
 
     /// The app as the learner left it in this browser (`storage`), then turned to the view
@@ -57,6 +65,12 @@ impl super::LocksimApp {
             if let Some(i) = state.choices.get(n).copied().flatten() {
                 app.course.choose(&mut app.progress, n, i);
             }
+        }
+        if place == Place::Challenges
+            && let Some(id) = &state.challenge
+        {
+            let faults = state.scenario.as_ref().map_or(&[][..], |s| &s.faults);
+            app.challenges.open(&mut app.progress, id, faults);
         }
         let mut upper = None;
         if let Some(mut scenario) = state.scenario
@@ -79,6 +93,20 @@ impl super::LocksimApp {
         };
         app.progress.place = place;
         app
+    }
+
+    /// The app opened on the view a web link's fragment (`#v=2&…`, the `#` optional) names,
+    /// as the web build opens a link, with no saved progress; or why the link cannot be read.
+    pub fn open_link(fragment: &str) -> Result<Self, crate::view::link::ShareError> {
+        Ok(Self::from_shared(
+            crate::view::link::decode(fragment)?,
+            None,
+        ))
+    }
+
+    /// The fragment of a link to the current view (without the `#`).
+    pub fn link(&self) -> String {
+        crate::view::link::encode(&self.shared_state())
     }
 
     /// The page title for the current view.
@@ -106,6 +134,13 @@ impl super::LocksimApp {
             (Place::Library, None) => "locksim · Library".to_string(),
             (Place::Library, Some(name)) => format!("locksim · Library · {name}"),
             (Place::Glossary, _) => "locksim · Glossary".to_string(),
+            (Place::Challenges, _) => match self.challenges.shown() {
+                Some((id, _)) => format!(
+                    "locksim · Challenges · {}",
+                    crate::challenge::find(id).map_or(id, |c| c.title.as_str())
+                ),
+                None => "locksim · Challenges".to_string(),
+            },
         }
     }
 }
@@ -133,6 +168,7 @@ mod tests {
             scenario: None,
             seed: None,
             compare: None,
+            challenge: None,
         };
         let app = LocksimApp::from_shared(decode(&encode(&state)).unwrap(), None);
         assert_eq!(app.progress.place, Place::Step(2));
@@ -150,6 +186,7 @@ mod tests {
             scenario: Some(scenario::parse(STEP5).unwrap()),
             seed: Some(9),
             compare: None,
+            challenge: None,
         };
         let app = LocksimApp::from_shared(decode(&encode(&state)).unwrap(), None);
         assert_eq!(app.progress.place, Place::Sandbox);

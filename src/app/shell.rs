@@ -82,6 +82,11 @@ pub fn top_bar(
                 "Every scenario that ships with locksim",
             ),
             (
+                Place::Challenges,
+                "Challenges",
+                "Break a design with a budget of faults",
+            ),
+            (
                 Place::Glossary,
                 "Glossary",
                 "Every term the course uses, defined",

@@ -6,6 +6,7 @@ use proptest::strategy::{Strategy, ValueTree};
 use super::Challenge;
 use crate::scenario::{Fault, Scenario};
 use crate::search::Space;
+use crate::text::fmt_ms;
 use crate::{Run, run};
 
 /// What an attempt came to.
@@ -19,6 +20,51 @@ pub struct Judgement {
     pub overruns: Vec<String>,
     /// Within the budget and the goal met.
     pub won: bool,
+}
+
+impl Judgement {
+    /// What the attempt came to, in a sentence or two: won (and by which violation), the goal
+    /// met over budget, over budget, or not yet (and what the checker did report).
+    pub fn status(&self, challenge: &Challenge) -> String {
+        let violations = &self.run.verdict.violations;
+        let goal = violations.iter().find(|v| challenge.goal.contains(&v.kind));
+        if self.won {
+            return match goal {
+                Some(v) => format!(
+                    "Won. The checker reports {} at {}: {}",
+                    v.kind,
+                    fmt_ms(v.at_ms),
+                    v.explanation
+                ),
+                None => "Won.".to_string(),
+            };
+        }
+        let over = self.overruns.join("; ");
+        if !self.overruns.is_empty() && challenge.met(&self.run) {
+            return format!("The goal is met, but not within the budget: {over}.");
+        }
+        if !self.overruns.is_empty() {
+            return format!("Over budget: {over}.");
+        }
+        if violations.is_empty() {
+            return format!(
+                "Not yet. The checker reports nothing wrong with this run; the goal is {}.",
+                challenge.goal_words()
+            );
+        }
+        let mut seen: Vec<String> = Vec::new();
+        for v in violations {
+            let said = format!("{} at {}", v.kind, fmt_ms(v.at_ms));
+            if !seen.iter().any(|s| s.starts_with(v.kind.as_str())) {
+                seen.push(said);
+            }
+        }
+        format!(
+            "Not yet. The checker reports {}, but the goal is {}.",
+            seen.join(", "),
+            challenge.goal_words()
+        )
+    }
 }
 
 /// Runs `faults` against `challenge`'s design and judges the run. An attempt over budget

@@ -4,10 +4,12 @@
 //! the learner gives up.
 //!
 //! The list is data, `assets/challenges.toml`, read once with serde. [`attempt`] judges a
-//! learner's faults against a challenge and searches a budget for a win.
+//! learner's faults against a challenge and searches a budget for a win; [`record`] is what
+//! is kept of the learner's tries.
 
 pub mod attempt;
 pub mod budget;
+pub mod record;
 
 use std::sync::OnceLock;
 
@@ -19,6 +21,7 @@ use crate::violation::Kind;
 
 pub use attempt::{Judgement, judge, search};
 pub use budget::Budget;
+pub use record::Record;
 
 /// The challenges file, built into the binary (the browser build reads no files).
 const FILE: &str = include_str!("../../assets/challenges.toml");
@@ -45,6 +48,10 @@ pub struct Challenge {
     pub goal_node: Option<String>,
     /// What the learner may place.
     pub budget: Budget,
+    /// How it can be won, in words; shown once the learner gives up. Empty for a challenge
+    /// that is impossible by design.
+    #[serde(default)]
+    pub hint: String,
     /// Why no attempt can win, for a challenge that is impossible by design; shown once the
     /// learner gives up.
     #[serde(default)]
@@ -137,7 +144,21 @@ mod tests {
         assert_eq!(ids.len(), all().len(), "ids are unique");
         for c in all() {
             assert!(!c.goal.is_empty(), "{}: a goal", c.id);
+            assert_ne!(
+                c.hint.is_empty(),
+                c.impossible.is_none(),
+                "{}: a hint, or why it is impossible, not both",
+                c.id
+            );
             assert!(c.design.faults.is_empty() && c.design.expect.is_none());
+            for kind in c.budget.kinds.keys() {
+                assert!(
+                    <crate::scenario::FaultKind as strum::VariantNames>::VARIANTS
+                        .contains(&kind.as_str()),
+                    "{}: no fault kind {kind}",
+                    c.id
+                );
+            }
         }
     }
 

@@ -2,8 +2,11 @@
 //! The app keeps it between visits (a file on the desktop, the browser's local storage);
 //! here it is plain data, and [`Progress::restore`] says what to make of what was kept.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
+use crate::challenge::Record;
 use crate::course::{Judge, STEPS};
 
 /// A page of the app.
@@ -22,6 +25,8 @@ pub enum Place {
     Library,
     /// Every term the course uses, defined.
     Glossary,
+    /// Break a design within a budget of faults.
+    Challenges,
 }
 
 impl Place {
@@ -119,6 +124,10 @@ pub struct Progress {
     pub dark: bool,
     /// Large type, answers behind a Reveal button.
     pub presenter: bool,
+    /// The challenge on the Challenges page, by id.
+    pub challenge: Option<String>,
+    /// What the learner has done on each challenge they tried, by id.
+    pub challenges: BTreeMap<String, Record>,
 }
 
 impl Default for Progress {
@@ -130,6 +139,8 @@ impl Default for Progress {
             // Light by default: classrooms project, and projected dark themes wash out.
             dark: false,
             presenter: false,
+            challenge: None,
+            challenges: BTreeMap::new(),
         }
     }
 }
@@ -185,6 +196,7 @@ impl Progress {
                 Progress {
                     dark: progress.dark,
                     presenter: progress.presenter,
+                    challenges: progress.challenges,
                     ..Progress::default()
                 },
                 Some(
@@ -290,6 +302,8 @@ mod tests {
             steps: vec![StepProgress::default(); 8],
             dark: true,
             presenter: false,
+            challenge: None,
+            challenges: BTreeMap::new(),
         };
         let (p, notice) = Progress::restore(Saved::Read(old));
         assert!(notice.is_some_and(|n| n.contains("course has changed")));

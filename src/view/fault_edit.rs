@@ -68,6 +68,22 @@ impl Kind {
         }
     }
 
+    /// Its `kind` in the scenario file (`clock_jump`), as a challenge's budget names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Pause => "pause",
+            Kind::Stall => "stall",
+            Kind::Crash => "crash",
+            Kind::Restart => "restart",
+            Kind::Partition => "partition",
+            Kind::Heal => "heal",
+            Kind::ClockJump => "clock_jump",
+            Kind::Delay => "delay",
+            Kind::KillStore => "kill_store",
+            Kind::ForceRelease => "force_release",
+        }
+    }
+
     /// What the palette calls it: the file's `kind` in words.
     pub fn label(self) -> &'static str {
         match self {
@@ -173,6 +189,40 @@ fn cut_off(groups: &[Vec<String>]) -> Option<&String> {
         .find(|g| g.len() == 1)
         .or(groups.first())?
         .first()
+}
+
+/// A partition's two sides when it cuts one node off: that node, and the nodes it is cut off
+/// from. `None` for any other fault, or a partition of another shape (three groups, say).
+pub fn cut_sides(fault: &Fault) -> Option<(&String, &[String])> {
+    match &fault.kind {
+        FaultKind::Partition { groups, .. } => match groups.as_slice() {
+            [alone, rest] if alone.len() == 1 => Some((&alone[0], rest)),
+            [rest, alone] if alone.len() == 1 => Some((&alone[0], rest)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `fault`, a partition that cuts one node off ([`cut_sides`]), with `node` put on the far
+/// side of the cut (`cut`) or taken off it: a node on neither side keeps every link. Anything
+/// else comes back unchanged.
+pub fn with_cut_from(fault: &Fault, node: &str, cut: bool) -> Fault {
+    let mut fault = fault.clone();
+    let Some((alone, _)) = cut_sides(&fault) else {
+        return fault;
+    };
+    let alone = alone.clone();
+    if let FaultKind::Partition { groups, .. } = &mut fault.kind
+        && node != alone
+        && let Some(rest) = groups.iter_mut().find(|g| !g.contains(&alone))
+    {
+        rest.retain(|n| n != node);
+        if cut {
+            rest.push(node.to_string());
+        }
+    }
+    fault
 }
 
 /// How long a placed duration fault lasts by default, ms: the lease, so that a pause or a
@@ -503,6 +553,34 @@ pub fn describe_edit(scenario: &Scenario, edit: &Edit) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_partition_cuts_its_node_off_from_the_nodes_chosen() {
+        let s = unfenced();
+        let cut = dropped(&s, Kind::Partition, 0, 1_000).unwrap();
+        let (alone, from) = cut_sides(&cut).unwrap();
+        assert_eq!(alone, "A");
+        assert!(from.contains(&"B".to_string()));
+        let kept = with_cut_from(&cut, "B", false);
+        let (_, from) = cut_sides(&kept).unwrap();
+        assert!(!from.contains(&"B".to_string()));
+        let again = with_cut_from(&kept, "B", true);
+        assert!(cut_sides(&again).unwrap().1.contains(&"B".to_string()));
+        // The lone node stays where it is; other faults are untouched.
+        assert_eq!(with_cut_from(&cut, "A", false), cut);
+        let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
+        assert_eq!(with_cut_from(&pause, "B", false), pause);
+        assert_eq!(cut_sides(&pause), None);
+    }
+
+    #[test]
+    fn every_kind_is_named_as_the_scenario_file_names_it() {
+        let s = unfenced();
+        for kind in Kind::ALL {
+            let fault = dropped(&s, kind, 0, 1_000).unwrap();
+            assert_eq!(kind.name(), fault.kind.name());
+        }
+    }
     use crate::scenario::library::shipped;
 
     fn unfenced() -> Scenario {

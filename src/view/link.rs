@@ -21,6 +21,8 @@
 //! - `against=<base64url(deflate(TOML))>`: on a tool page, `scenario` above this one, packed
 //!   the same way.
 //!
+//! A link to a challenge adds `challenge=<id>`, with `scenario` carrying the attempt.
+//!
 //! Links without them read exactly as before, so format 2 stays format 2.
 //!
 //! Every field but `v` may be left out. Anything malformed, from another format version, or
@@ -62,6 +64,9 @@ pub struct SharedState {
     pub seed: Option<u64>,
     /// Two runs side by side on screen, if they are.
     pub compare: Option<Compared>,
+    /// The challenge on screen (its id), on the Challenges page; `scenario` is then the
+    /// attempt, the challenge's design with the faults placed.
+    pub challenge: Option<String>,
 }
 
 /// What a link to two runs side by side carries besides the page.
@@ -125,6 +130,9 @@ pub fn encode(state: &SharedState) -> String {
             .map(|choice| choice.map_or_else(|| "-".to_string(), |option| option.to_string()))
             .collect();
         query.append_pair("choices", &choices.join("."));
+    }
+    if let Some(id) = &state.challenge {
+        query.append_pair("challenge", id);
     }
     if let Some(seed) = state.seed {
         query.append_pair("seed", &seed.to_string());
@@ -192,6 +200,7 @@ pub fn decode(fragment: &str) -> Result<SharedState, ShareError> {
             (_, "step") => state.step = number(&key, &value)?,
             (_, "choices") => state.choices = choices(&value)?,
             (_, "seed") => state.seed = Some(number(&key, &value)?),
+            (_, "challenge") => state.challenge = Some(challenge_id(&value)?),
             (_, "scenario") => state.scenario = Some(scenario_from(&value)?),
             (_, "compare" | "against") if state.compare.is_some() => {
                 return Err(malformed(
@@ -260,6 +269,19 @@ fn choices(value: &str) -> Result<Vec<Option<usize>>, ShareError> {
         .collect()
 }
 
+/// A challenge's id: lower-case letters, digits and dashes, at most 64 of them. Whether a
+/// challenge has it is the app's to say.
+fn challenge_id(value: &str) -> Result<String, ShareError> {
+    let fits = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-';
+    if value.is_empty() || value.len() > 64 || !value.bytes().all(fits) {
+        return Err(malformed(format!(
+            "\"challenge\" should be a challenge's name like pause-past-lease, not \"{}\"",
+            clip(value)
+        )));
+    }
+    Ok(value.to_string())
+}
+
 /// `a.b`: two option indexes.
 fn options(value: &str) -> Result<Compared, ShareError> {
     match value.split_once('.') {
@@ -292,7 +314,8 @@ fn scenario_from(value: &str) -> Result<Scenario, ShareError> {
 
 /// The number a link gives `place`: 0 the introduction, then each of the course's decisions
 /// in order (the first question, steps 1 to 6, 7a to 7d, 8), then the recap, the sandbox and
-/// the library, then the glossary (added last, so the others kept their numbers). Format 2
+/// the library, then the glossary and the challenges (added last, so the others kept their
+/// numbers). Format 2
 /// added the first question and split step 7, which moved every number, so links of format 1
 /// are refused with a notice rather than opened on the wrong step.
 pub fn page_number(place: Place) -> usize {
@@ -303,6 +326,7 @@ pub fn page_number(place: Place) -> usize {
         Place::Sandbox => STEPS.len() + 2,
         Place::Library => STEPS.len() + 3,
         Place::Glossary => STEPS.len() + 4,
+        Place::Challenges => STEPS.len() + 5,
     }
 }
 
@@ -314,6 +338,7 @@ pub fn place_of(number: usize) -> Option<Place> {
         Place::Sandbox,
         Place::Library,
         Place::Glossary,
+        Place::Challenges,
     ]
     .into_iter()
     .chain((0..STEPS.len()).map(Place::Step))
@@ -333,6 +358,7 @@ pub(crate) mod tests {
             scenario: Some(scenario::parse(STEP5).unwrap()),
             seed: Some(u64::MAX),
             compare: None,
+            challenge: None,
         }
     }
 
@@ -347,6 +373,11 @@ pub(crate) mod tests {
                 scenario: None,
                 seed: Some(0),
                 compare: None,
+                challenge: None,
+            },
+            SharedState {
+                challenge: Some("pause-past-lease".into()),
+                ..full()
             },
         ] {
             let fragment = encode(&state);
@@ -385,6 +416,15 @@ pub(crate) mod tests {
                 include_str!("../../assets/scenarios/step7-record-locks.toml"),
             ),
         ]
+    }
+
+    #[test]
+    fn a_challenge_id_is_checked() {
+        for bad in ["", "Pause", "a b", "x/../y", &"a".repeat(65)] {
+            let fragment = format!("v=2&challenge={bad}");
+            let err = decode(&fragment).expect_err(bad);
+            assert!(err.to_string().contains("\"challenge\""), "{err}");
+        }
     }
 
     #[test]
@@ -494,12 +534,13 @@ pub(crate) mod tests {
 
     #[test]
     fn every_page_has_a_distinct_number() {
-        for number in 0..STEPS.len() + 5 {
+        for number in 0..STEPS.len() + 6 {
             let place = place_of(number).expect("a page");
             assert_eq!(page_number(place), number);
         }
-        assert_eq!(place_of(STEPS.len() + 5), None);
+        assert_eq!(place_of(STEPS.len() + 6), None);
         assert_eq!(place_of(STEPS.len() + 4), Some(Place::Glossary));
+        assert_eq!(place_of(STEPS.len() + 5), Some(Place::Challenges));
     }
 
     /// Links made before the share code moved to the `base64` and `form_urlencoded` crates, kept
@@ -521,6 +562,7 @@ pub(crate) mod tests {
                     scenario: None,
                     seed: None,
                     compare: None,
+                    challenge: None,
                 },
                 "v=2&step=3&choices=1.-.0",
             ),
@@ -547,6 +589,7 @@ pub(crate) mod tests {
                     scenario: Some(redlock),
                     seed: Some(9),
                     compare: None,
+                    challenge: None,
                 },
                 concat!(
                     "v=2&step=17&seed=9&scenario=xVXNbuM2EL7zKQa6bAIohuxsgm6DRREfihZFi6LpzTCEiTSyuaZIlaTi-sl6",
@@ -583,6 +626,7 @@ pub(crate) mod tests {
             compare: Some(Compared::Against(Box::new(
                 scenario::parse(library()[1].1).unwrap(),
             ))),
+            challenge: None,
         }
     }
 
@@ -642,19 +686,23 @@ pub(crate) mod tests {
                 .prop_map(|s| Some(Compared::Against(Box::new(s)))),
         ];
         (
-            0..STEPS.len() + 5,
+            0..STEPS.len() + 6,
             proptest::collection::vec(proptest::option::of(0usize..10), 0..MAX_CHOICES),
             proptest::option::of(scenario),
             proptest::option::of(any::<u64>()),
             compared,
+            proptest::option::of("[a-z0-9-]{1,64}"),
         )
-            .prop_map(|(step, choices, scenario, seed, compare)| SharedState {
-                step,
-                choices,
-                scenario,
-                seed,
-                compare,
-            })
+            .prop_map(
+                |(step, choices, scenario, seed, compare, challenge)| SharedState {
+                    step,
+                    choices,
+                    scenario,
+                    seed,
+                    compare,
+                    challenge,
+                },
+            )
     }
 
     /// A fragment that may be anything: random text, a real link cut short or with characters

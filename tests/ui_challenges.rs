@@ -1,0 +1,294 @@
+//! The Challenges page driven headless (egui_kittest): every challenge that can be won is
+//! won by an attempt played on the page, faults are placed by dragging from the palette and by
+//! the keyboard, giving up tells whether it can be done, and a link carries the attempt.
+
+#![cfg(feature = "gui")]
+
+#[path = "support/screen.rs"]
+mod screen;
+use screen::shows;
+
+use eframe::egui::{self, Key};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use locksim::app::LocksimApp;
+use locksim::challenge::{self, Challenge};
+use locksim::course::progress::Place;
+use locksim::scenario::{self, Fault, FaultKind, Scenario};
+use locksim::view::link::{self, SharedState};
+
+const WINDOW: [f32; 2] = [1280.0, 800.0];
+
+fn harness(app: LocksimApp) -> Harness<'static, LocksimApp> {
+    let mut h = Harness::builder()
+        .with_size(WINDOW)
+        .build_ui_state(|ui, app: &mut LocksimApp| app.show(ui), app);
+    h.run_steps(3);
+    h
+}
+
+/// The page opened by a link on `challenge` with `faults` placed.
+fn open(challenge: &Challenge, faults: Vec<Fault>) -> Harness<'static, LocksimApp> {
+    let attempt = Scenario {
+        faults,
+        ..challenge.design.clone()
+    };
+    let state = SharedState {
+        step: link::page_number(Place::Challenges),
+        scenario: Some(attempt),
+        challenge: Some(challenge.id.clone()),
+        ..SharedState::default()
+    };
+    let app = LocksimApp::open_link(&link::encode(&state)).expect("the link reads");
+    harness(app)
+}
+
+fn at(at_ms: u64, kind: FaultKind) -> Fault {
+    Fault { at_ms, kind }
+}
+
+fn node(name: &str) -> String {
+    name.to_string()
+}
+
+/// A winning attempt for each challenge that can be won, placed as a learner would.
+fn winning(id: &str) -> Vec<Fault> {
+    let pause = |node: &str, for_ms| FaultKind::Pause {
+        node: node.into(),
+        for_ms,
+    };
+    match id {
+        "pause-past-lease" => vec![at(1_000, pause("A", 12_000))],
+        "partitioned-holder" => vec![at(
+            1_000,
+            FaultKind::Partition {
+                groups: vec![
+                    vec![node("A")],
+                    vec![node("B"), node("store1"), node("store2"), node("store3")],
+                ],
+                for_ms: Some(20_000),
+            },
+        )],
+        "longer-lease" => vec![at(1_000, pause("A", 35_000))],
+        "dead-holder" => vec![at(1_000, FaultKind::Crash { node: node("A") })],
+        "operator-force-unlock" => vec![at(
+            4_000,
+            FaultKind::ForceRelease {
+                key: node("lock"),
+                node: None,
+            },
+        )],
+        "redlock-two-majorities" => vec![
+            at(
+                1,
+                FaultKind::Partition {
+                    groups: vec![vec![node("A")], vec![node("store4"), node("store5")]],
+                    for_ms: Some(20_000),
+                },
+            ),
+            at(
+                1_000,
+                FaultKind::ClockJump {
+                    node: node("store3"),
+                    delta_ms: 10_000,
+                },
+            ),
+        ],
+        "async-failover" => vec![at(
+            50,
+            FaultKind::Crash {
+                node: node("store1"),
+            },
+        )],
+        "aof-restart" => vec![
+            at(
+                500,
+                FaultKind::Crash {
+                    node: node("store1"),
+                },
+            ),
+            at(
+                600,
+                FaultKind::Restart {
+                    node: node("store1"),
+                },
+            ),
+        ],
+        "wall-clock-jump" => vec![at(
+            3_000,
+            FaultKind::ClockJump {
+                node: node("store1"),
+                delta_ms: 20_000,
+            },
+        )],
+        "watchdog-starves" => vec![at(
+            1_000,
+            FaultKind::Stall {
+                node: node("A"),
+                for_ms: 60_000,
+            },
+        )],
+        other => panic!("no winning attempt for {other}"),
+    }
+}
+
+#[test]
+fn every_challenge_that_can_be_won_is_won_on_the_page() {
+    for c in challenge::all().iter().filter(|c| c.impossible.is_none()) {
+        let h = open(c, winning(&c.id));
+        assert!(shows(&h, &c.brief), "{}: the brief", c.id);
+        assert!(shows(&h, "Won. The checker reports"), "{}: not won", c.id);
+        assert!(
+            shows(&h, &format!("{} · won", c.title)),
+            "{}: not marked",
+            c.id
+        );
+    }
+}
+
+#[test]
+fn giving_up_tells_why_an_impossible_challenge_cannot_be_won() {
+    for c in challenge::all().iter().filter(|c| c.impossible.is_some()) {
+        let mut h = open(c, Vec::new());
+        assert!(shows(&h, "Not yet."), "{}: {:?}", c.id, h.state().link());
+        // Nothing on the page says it is impossible before the learner gives up.
+        assert!(!shows(&h, "It cannot be done"), "{}", c.id);
+        h.get_by_label("Give up: can it be done?").click();
+        h.run_steps(3);
+        assert!(shows(&h, "It cannot be done"), "{}", c.id);
+        let why = c.impossible.as_deref().unwrap_or_default();
+        assert!(shows(&h, &why[..40]), "{}: the explanation", c.id);
+    }
+}
+
+#[test]
+fn giving_up_on_a_possible_challenge_tells_how() {
+    let c = challenge::find("pause-past-lease").expect("listed");
+    let mut h = open(c, Vec::new());
+    h.get_by_label("Give up: can it be done?").click();
+    h.run_steps(3);
+    assert!(shows(&h, "How it can be done"));
+    assert!(shows(&h, &c.hint[..40]));
+}
+
+#[test]
+fn an_attempt_over_budget_is_not_won() {
+    let c = challenge::find("pause-past-lease").expect("listed");
+    let mut faults = winning(&c.id);
+    faults.push(at(15_000, FaultKind::Crash { node: node("B") }));
+    let h = open(c, faults);
+    assert!(shows(&h, "not within the budget"));
+    assert!(shows(&h, "crash is not in this budget"));
+    assert!(!shows(&h, &format!("{} · won", c.title)));
+}
+
+#[test]
+fn the_link_carries_the_challenge_and_the_attempt() {
+    let c = challenge::find("wall-clock-jump").expect("listed");
+    let h = open(c, winning(&c.id));
+    let state = link::decode(&h.state().link()).expect("reads");
+    assert_eq!(state.challenge.as_deref(), Some(c.id.as_str()));
+    assert_eq!(state.scenario.map(|s| s.faults), Some(winning(&c.id)));
+    // The attempt is kept with the learner's progress too: the page opened afresh on the
+    // same challenge shows the same faults.
+    let attempt = scenario::to_toml(&Scenario {
+        faults: winning(&c.id),
+        ..c.design.clone()
+    });
+    assert!(attempt.contains("clock_jump"));
+}
+
+#[test]
+fn removing_the_faults_runs_the_design_as_it_is() {
+    let c = challenge::find("pause-past-lease").expect("listed");
+    let mut h = open(c, winning(&c.id));
+    assert!(shows(&h, "Won."));
+    h.get_by_label("Remove them all").click();
+    h.run_steps(3);
+    assert!(shows(&h, "Not yet. The checker reports nothing wrong"));
+    // Won once, it stays won.
+    assert!(shows(&h, &format!("{} · won", c.title)));
+}
+
+#[test]
+fn a_pause_dragged_from_the_palette_wins_the_first_challenge() {
+    let c = challenge::find("pause-past-lease").expect("listed");
+    let mut h = open(c, Vec::new());
+    assert!(shows(&h, "Not yet."));
+    // Drag the palette's pause onto A's lane, early in the run: a pause of the default
+    // length (the lease) outlasts the lease A holds.
+    let from = h.get_by_label("pause P").rect().center();
+    let lane = h.get_by_label("lane A").rect();
+    let to = egui::pos2(lane.right() + 20.0, lane.center().y);
+    drag(&mut h, from, to);
+    assert!(
+        shows(&h, "Won. The checker reports stale_write"),
+        "the dropped pause wins: {} {:?}",
+        status(&h),
+        link::decode(&h.state().link())
+            .unwrap()
+            .scenario
+            .map(|s| s.faults)
+    );
+}
+
+#[test]
+fn a_crash_placed_by_keyboard_wins_the_dead_holder_challenge() {
+    let c = challenge::find("dead-holder").expect("listed");
+    let mut h = open(c, Vec::new());
+    // Play a little so the holder has the lock, then select A's lane and press C.
+    h.key_press(Key::Home);
+    h.run_steps(2);
+    for _ in 0..3 {
+        h.key_press(Key::ArrowRight);
+        h.run_steps(1);
+    }
+    h.get_by_label("lane A").click();
+    h.run_steps(2);
+    h.key_press(Key::C);
+    h.run_steps(3);
+    assert!(shows(&h, "Won. The checker reports stuck"));
+}
+
+/// The attempt's status line, for a failing test's message.
+fn status(h: &Harness<'_, LocksimApp>) -> String {
+    use egui_kittest::kittest::NodeT;
+    h.query_all_by(|n| {
+        n.label().or(n.value()).is_some_and(|t| {
+            ["Won", "Not yet", "Over budget", "The goal is met"]
+                .iter()
+                .any(|s| t.starts_with(s))
+        })
+    })
+    .map(|n| {
+        let n = n.accesskit_node();
+        n.label().or(n.value()).unwrap_or_default()
+    })
+    .collect::<Vec<_>>()
+    .join(" | ")
+}
+
+/// Presses the mouse at `from`, moves in steps to `to` and releases there.
+fn drag(h: &mut Harness<'_, LocksimApp>, from: egui::Pos2, to: egui::Pos2) {
+    h.hover_at(from);
+    h.run_steps(1);
+    h.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(1);
+    for i in 1..=8 {
+        let t = i as f32 / 8.0;
+        h.hover_at(from + (to - from) * t);
+        h.run_steps(1);
+    }
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(4);
+}
