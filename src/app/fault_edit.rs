@@ -35,6 +35,8 @@ use crate::view::fault_edit::{self, Edit, Kind, describe_edit, lane_of, moved_to
 const STEP_MS: i64 = 100;
 /// How far Shift+← and Shift+→ move the selected fault, ms.
 const BIG_STEP_MS: i64 = 1_000;
+/// Below this width (points) the palette is one row that scrolls sideways.
+const NARROW: f32 = 600.0;
 /// Room kept under the lanes for the inspector's row, points.
 pub const INSPECTOR_H: f32 = 30.0;
 
@@ -277,11 +279,11 @@ impl FaultEditor {
         };
         let kinds = editing.kinds.clone();
         let mut clicked = None;
-        ui.horizontal_wrapped(|ui| {
+        let chips = |ui: &mut Ui| {
             ui.spacing_mut().item_spacing.x = 4.0;
             ui.label(RichText::new("Faults:").strong()).on_hover_text(
-                "Drag a fault onto a lane to place it there, at that time. Or select a \
-                     lane (click its name) and press the fault's key: it goes at the playhead.",
+                "Drag a fault onto a lane to place it there, at that time. Or select a lane \
+                 (click its name) and press the fault's key: it goes at the playhead.",
             );
             for kind in kinds {
                 let chip = egui::Button::new(
@@ -302,7 +304,16 @@ impl FaultEditor {
                     clicked = Some(kind);
                 }
             }
-        });
+        };
+        // On a phone the chips would take three rows from the lanes: one row, scrolled
+        // sideways, instead.
+        if ui.available_width() < NARROW {
+            egui::ScrollArea::horizontal()
+                .id_salt("locksim.fault_palette")
+                .show(ui, |ui| ui.horizontal(chips));
+        } else {
+            ui.horizontal_wrapped(chips);
+        }
         if let Some(kind) = clicked {
             self.place(scenario, kind, now_ms);
         }

@@ -523,8 +523,9 @@ await check('a link opens two runs side by side, on a laptop and on a phone', as
 });
 
 // Where the sandbox puts the fault palette's pause and worker A's lane at 1280×800.
-const PAUSE_CHIP = { x: 0, y: 0 };
-const LANE_A_EARLY = { x: 0, y: 0 };
+const PAUSE_CHIP = { x: 566, y: 165 };
+/// One second into the run, on A's lane.
+const LANE_A_EARLY = { x: 609, y: 300 };
 /// The verdict panel at 1280×800.
 const VERDICT = { x: 990, y: 60, width: 290, height: 200 };
 
@@ -566,6 +567,15 @@ await check('a pause dragged from the palette onto a lane breaks the unfenced lo
     .toString('utf8');
   assert.match(placed, /\[\[fault\]\]\s*at_ms = \d+\s*kind = "pause"\s*node = "A"\s*for_ms = 10000/);
   assert.ok(colourCount(after, red, 12, VERDICT) > 50, 'UNSAFE after');
+  // On a phone the palette wraps above the timeline, and the page still reads as one column.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3 });
+  const small = await phone.newPage();
+  await small.goto(`${server.url}#${fragment(page)}`);
+  await firstFrame(small);
+  await small.waitForTimeout(500);
+  const picture = await small.screenshot({ path: path.join(out, 'fault-palette-phone.png') });
+  assert.ok(pixelStats(picture).inked > 0.05, 'the phone shows the sandbox');
+  await phone.close();
   clean(log);
 });
 

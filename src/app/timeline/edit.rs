@@ -170,13 +170,22 @@ impl Layer<'_> {
                 continue;
             };
             let item = frame.item_rect(fault, lane, until);
+            // Only the part in view takes the pointer: a bar running off the left edge must
+            // not cover the lane names.
+            let reach = frame.plot.expand2(vec2(MARKER_W / 2.0, 0.0));
+            let hit = item.intersect(reach);
+            if !hit.is_positive() {
+                continue;
+            }
             let id = Id::unique(("locksim.fault", i));
             let body = ui
-                .interact(item, id, Sense::click_and_drag())
+                .interact(hit, id, Sense::click_and_drag())
                 .on_hover_cursor(egui::CursorIcon::Grab);
             let label = describe(fault);
             body.widget_info(|| WidgetInfo::labeled(egui::Role::Button, true, &label));
-            let edge = (Kind::of(&fault.kind).has_duration()).then(|| {
+            let edge = (Kind::of(&fault.kind).has_duration()
+                && reach.contains(item.right_center()))
+            .then(|| {
                 let grip = Rect::from_x_y_ranges(
                     item.right() - GRIP_W / 2.0..=item.right() + GRIP_W / 2.0,
                     item.y_range(),
