@@ -25,6 +25,7 @@ use eframe::egui::{
     Sense, Ui, pos2, vec2,
 };
 
+use super::layout::Arrangement;
 use super::style;
 use super::timeline::View;
 use super::timeline::edit::{Asked, Dragging, Layer, kind_color};
@@ -35,8 +36,6 @@ use crate::view::fault_edit::{self, Edit, Kind, describe_edit, lane_of, moved_to
 const STEP_MS: i64 = 100;
 /// How far Shift+← and Shift+→ move the selected fault, ms.
 const BIG_STEP_MS: i64 = 1_000;
-/// Below this width (points) the palette is one row that scrolls sideways.
-const NARROW: f32 = 600.0;
 /// Room kept under the lanes for the inspector's row, points.
 pub const INSPECTOR_H: f32 = 30.0;
 
@@ -306,10 +305,15 @@ impl FaultEditor {
             }
         };
         // On a phone the chips would take three rows from the lanes: one row, scrolled
-        // sideways, instead.
-        if ui.available_width() < NARROW {
+        // sideways by its bar (a drag on a chip is the chip's), instead.
+        let width = ui.ctx().content_rect().width();
+        if Arrangement::for_width(width) == Arrangement::Stacked {
             egui::ScrollArea::horizontal()
                 .id_salt("locksim.fault_palette")
+                .scroll_source(egui::scroll_area::ScrollSource {
+                    drag: egui::scroll_area::DragScroll::Never,
+                    ..egui::scroll_area::ScrollSource::ALL
+                })
                 .show(ui, |ui| ui.horizontal(chips));
         } else {
             ui.horizontal_wrapped(chips);
