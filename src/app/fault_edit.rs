@@ -25,6 +25,7 @@ use eframe::egui::{
     Sense, Ui, pos2, vec2,
 };
 
+use super::layout::Arrangement;
 use super::style;
 use super::timeline::View;
 use super::timeline::edit::{Asked, Dragging, Layer, kind_color};
@@ -277,11 +278,11 @@ impl FaultEditor {
         };
         let kinds = editing.kinds.clone();
         let mut clicked = None;
-        ui.horizontal_wrapped(|ui| {
+        let chips = |ui: &mut Ui| {
             ui.spacing_mut().item_spacing.x = 4.0;
             ui.label(RichText::new("Faults:").strong()).on_hover_text(
-                "Drag a fault onto a lane to place it there, at that time. Or select a \
-                     lane (click its name) and press the fault's key: it goes at the playhead.",
+                "Drag a fault onto a lane to place it there, at that time. Or select a lane \
+                 (click its name) and press the fault's key: it goes at the playhead.",
             );
             for kind in kinds {
                 let chip = egui::Button::new(
@@ -302,7 +303,21 @@ impl FaultEditor {
                     clicked = Some(kind);
                 }
             }
-        });
+        };
+        // On a phone the chips would take three rows from the lanes: one row, scrolled
+        // sideways by its bar (a drag on a chip is the chip's), instead.
+        let width = ui.ctx().content_rect().width();
+        if Arrangement::for_width(width) == Arrangement::Stacked {
+            egui::ScrollArea::horizontal()
+                .id_salt("locksim.fault_palette")
+                .scroll_source(egui::scroll_area::ScrollSource {
+                    drag: egui::scroll_area::DragScroll::Never,
+                    ..egui::scroll_area::ScrollSource::ALL
+                })
+                .show(ui, |ui| ui.horizontal(chips));
+        } else {
+            ui.horizontal_wrapped(chips);
+        }
         if let Some(kind) = clicked {
             self.place(scenario, kind, now_ms);
         }

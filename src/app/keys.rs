@@ -30,6 +30,15 @@ pub const HELP: &[(&str, &str)] = &[
     ("1 – 9", "choose an option"),
     ("Page Up / Page Down", "previous / next page of the course"),
     ("R", "reveal the answer (presenter mode)"),
+    (
+        "P S C R N H J D K F",
+        "sandbox: place a pause, stall, crash, restart, partition, heal, clock jump, delay, \
+         kill store or force release at the playhead on the selected lane",
+    ),
+    (
+        "← → ↑ ↓ / Delete",
+        "sandbox, a fault selected: move it (Shift: 1 s), to another lane / remove it",
+    ),
     ("F1 or ?", "this help"),
 ];
 

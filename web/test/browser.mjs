@@ -11,7 +11,9 @@
 // - progress saved by the course before it changed starts afresh with a notice, and keeps
 //   the learner's theme;
 // - the page requests nothing but its own files, and its CSP refuses anything else;
-// - the browser's storage keeps the app's state across a reload.
+// - the browser's storage keeps the app's state across a reload;
+// - a pause dragged from the sandbox's fault palette onto a worker's lane is placed there: the
+//   address carries it and the verdict turns UNSAFE.
 // Screenshots go to web/test/out/. Run: `npm test` in web/ (after `npm ci`).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -516,6 +518,63 @@ await check('a link opens two runs side by side, on a laptop and on a phone', as
   assert.equal(await small.title(), `${stepTitle(five)} · side by side`);
   const picture = await small.screenshot({ path: path.join(out, 'side-by-side-phone.png') });
   assert.ok(pixelStats(picture).inked > 0.05, 'the phone shows it too');
+  await phone.close();
+  clean(log);
+});
+
+// Where the sandbox puts the fault palette's pause and worker A's lane at 1280×800.
+const PAUSE_CHIP = { x: 566, y: 165 };
+/// One second into the run, on A's lane.
+const LANE_A_EARLY = { x: 609, y: 300 };
+/// The verdict panel at 1280×800.
+const VERDICT = { x: 990, y: 60, width: 290, height: 200 };
+
+await check('a pause dragged from the palette onto a lane breaks the unfenced lock', async (page, log) => {
+  // Step 5's unfenced lock without its pause: A holds the lock for 2 s, B comes 10 s later.
+  const toml = fs
+    .readFileSync(path.join(repo, 'assets/scenarios/step5-pause-unfenced.toml'), 'utf8')
+    .replace(/\[\[fault\]\][^[]*/, '');
+  const packed = zlib.deflateRawSync(Buffer.from(toml), { level: 9 }).toString('base64url');
+  await page.goto(`${server.url}#v=2&step=${SANDBOX}&scenario=${packed}`);
+  await firstFrame(page);
+  await settle(page);
+  await page.locator('canvas').focus();
+  await page.keyboard.press('End');
+  await page.waitForTimeout(500);
+  const before = await shot(page, 'fault-palette-before');
+  const red = [210, 35, 35];
+  const green = [30, 135, 55];
+  assert.ok(colourCount(before, green, 12, VERDICT) > 50, 'SAFE before');
+  assert.equal(colourCount(before, red, 12, VERDICT), 0, 'nothing UNSAFE before');
+  const address = fragment(page);
+  // Press on the chip, move in steps (egui starts a drag once the pointer has moved), let go
+  // on A's lane a second into the run.
+  await page.mouse.move(PAUSE_CHIP.x, PAUSE_CHIP.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 8; k += 1) {
+    await page.mouse.move(
+      PAUSE_CHIP.x + ((LANE_A_EARLY.x - PAUSE_CHIP.x) * k) / 8,
+      PAUSE_CHIP.y + ((LANE_A_EARLY.y - PAUSE_CHIP.y) * k) / 8,
+    );
+    await page.waitForTimeout(50);
+  }
+  await page.mouse.up();
+  await page.waitForFunction((a) => location.hash !== `#${a}`, address, { timeout: 5000 });
+  await page.waitForTimeout(500);
+  const after = await shot(page, 'fault-palette-after');
+  const placed = zlib
+    .inflateRawSync(Buffer.from(new URLSearchParams(fragment(page)).get('scenario'), 'base64url'))
+    .toString('utf8');
+  assert.match(placed, /\[\[fault\]\]\s*at_ms = \d+\s*kind = "pause"\s*node = "A"\s*for_ms = 10000/);
+  assert.ok(colourCount(after, red, 12, VERDICT) > 50, 'UNSAFE after');
+  // On a phone the palette wraps above the timeline, and the page still reads as one column.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3 });
+  const small = await phone.newPage();
+  await small.goto(`${server.url}#${fragment(page)}`);
+  await firstFrame(small);
+  await small.waitForTimeout(500);
+  const picture = await small.screenshot({ path: path.join(out, 'fault-palette-phone.png') });
+  assert.ok(pixelStats(picture).inked > 0.05, 'the phone shows the sandbox');
   await phone.close();
   clean(log);
 });

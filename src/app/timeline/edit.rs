@@ -170,13 +170,22 @@ impl Layer<'_> {
                 continue;
             };
             let item = frame.item_rect(fault, lane, until);
+            // Only the part in view takes the pointer: a bar running off the left edge must
+            // not cover the lane names.
+            let reach = frame.plot.expand2(vec2(MARKER_W / 2.0, 0.0));
+            let hit = item.intersect(reach);
+            if !hit.is_positive() {
+                continue;
+            }
             let id = Id::unique(("locksim.fault", i));
             let body = ui
-                .interact(item, id, Sense::click_and_drag())
+                .interact(hit, id, Sense::click_and_drag())
                 .on_hover_cursor(egui::CursorIcon::Grab);
             let label = describe(fault);
             body.widget_info(|| WidgetInfo::labeled(egui::Role::Button, true, &label));
-            let edge = (Kind::of(&fault.kind).has_duration()).then(|| {
+            let edge = (Kind::of(&fault.kind).has_duration()
+                && reach.contains(item.right_center()))
+            .then(|| {
                 let grip = Rect::from_x_y_ranges(
                     item.right() - GRIP_W / 2.0..=item.right() + GRIP_W / 2.0,
                     item.y_range(),
@@ -397,7 +406,7 @@ impl Layer<'_> {
 struct Colors {
     /// Around the selected item.
     outline: Color32,
-    /// A marker's name beside it.
+    /// An item's name.
     text: Color32,
 }
 
@@ -405,7 +414,7 @@ impl Colors {
     fn of(ui: &Ui) -> Colors {
         Colors {
             outline: ui.visuals().selection.stroke.color,
-            text: ui.visuals().text_color(),
+            text: ui.visuals().strong_text_color(),
         }
     }
 }
@@ -427,7 +436,7 @@ pub fn kind_color(kind: Kind) -> Color32 {
 /// marker; outlined when selected.
 fn paint_item(painter: &egui::Painter, rect: Rect, fault: &Fault, selected: bool, colors: Colors) {
     let kind = Kind::of(&fault.kind);
-    let color = kind_color(kind).gamma_multiply(0.9);
+    let color = kind_color(kind).gamma_multiply(0.75);
     let stroke = if selected {
         Stroke::new(2.0, colors.outline)
     } else {
@@ -449,13 +458,13 @@ fn paint_item(painter: &egui::Painter, rect: Rect, fault: &Fault, selected: bool
         let text = painter.layout_no_wrap(
             kind.label().to_string(),
             FontId::proportional(10.5),
-            Color32::WHITE,
+            colors.text,
         );
         if text.size().x + 12.0 < rect.width() {
             painter.galley(
                 pos2(rect.left() + 4.0, rect.center().y - text.size().y / 2.0),
                 text,
-                Color32::WHITE,
+                colors.text,
             );
         }
     } else {
