@@ -119,6 +119,29 @@ pub struct Progress {
     pub dark: bool,
     /// Large type, answers behind a Reveal button.
     pub presenter: bool,
+    /// Where runs show their transcript beside the timeline.
+    pub transcript: Transcripts,
+}
+
+/// Whether runs show their transcript (the run as a list of sentences), per part of the app:
+/// off in the course, where the timeline is the lesson and the room is the decision's; on in
+/// the tools, where runs are read closely. A learner's own choice is kept for each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Transcripts {
+    /// On a course step.
+    pub course: bool,
+    /// In the sandbox and the library.
+    pub tools: bool,
+}
+
+impl Default for Transcripts {
+    fn default() -> Self {
+        Transcripts {
+            course: false,
+            tools: true,
+        }
+    }
 }
 
 impl Default for Progress {
@@ -130,6 +153,7 @@ impl Default for Progress {
             // Light by default: classrooms project, and projected dark themes wash out.
             dark: false,
             presenter: false,
+            transcript: Transcripts::default(),
         }
     }
 }
@@ -168,7 +192,8 @@ impl Progress {
     /// The progress to start from, given what storage held, and a notice for the learner when
     /// a record was there but cannot be used: damaged or written by something else (the app
     /// starts afresh and says so rather than failing or pretending), or made on another
-    /// revision of the course (its choices are dropped; the theme and presenter mode stay).
+    /// revision of the course (its choices are dropped; the theme, presenter mode and where
+    /// transcripts are shown stay).
     /// A readable save of this revision always comes back as it was, fitted to the course.
     pub fn restore(saved: Saved) -> (Progress, Option<String>) {
         match saved {
@@ -185,6 +210,7 @@ impl Progress {
                 Progress {
                     dark: progress.dark,
                     presenter: progress.presenter,
+                    transcript: progress.transcript,
                     ..Progress::default()
                 },
                 Some(
@@ -290,6 +316,7 @@ mod tests {
             steps: vec![StepProgress::default(); 8],
             dark: true,
             presenter: false,
+            transcript: Transcripts::default(),
         };
         let (p, notice) = Progress::restore(Saved::Read(old));
         assert!(notice.is_some_and(|n| n.contains("course has changed")));

@@ -134,15 +134,21 @@ impl Transcript {
     }
 }
 
-/// The verdict as the transcript's last line says it, once told: the line `locksim run`
-/// prints and what it means for the data and the lock ("verdict: UNSAFE, LIVE, 1 violation.
-/// The protected data went wrong: …").
+/// The verdict as the transcript's last row says it, once told: at the run's horizon, the
+/// line `locksim run` prints and what it means for the data and the lock ("UNSAFE, LIVE, 1
+/// violation. The protected data went wrong: …").
+pub fn verdict_words(trace: &Trace, verdict: &Verdict) -> Words {
+    Words {
+        time: fmt_ms(trace.until_ms),
+        who: "verdict".to_string(),
+        what: format!("{}. {}", verdict_line(trace, verdict), summary(verdict)),
+    }
+}
+
+/// The verdict in a sentence, as a screen reader is told it: "verdict: UNSAFE, LIVE, 1
+/// violation. The protected data went wrong: …".
 pub fn verdict_sentence(trace: &Trace, verdict: &Verdict) -> String {
-    format!(
-        "verdict: {}. {}",
-        verdict_line(trace, verdict),
-        summary(verdict)
-    )
+    format!("verdict: {}", verdict_words(trace, verdict).what)
 }
 
 /// What a screen reader is told with the playhead at `now_ms`: the entry there, and the
