@@ -93,13 +93,16 @@ pub enum Clicked {
     Violation(usize),
 }
 
-/// How the list follows the playhead: the entry it last brought into view, and where the
-/// list was scrolled and how tall it was in the last frame, points.
+/// How the list follows the playhead: the entry it last brought into view (and whether the
+/// verdict was told then), the scroll offset still to reach, and where the list was scrolled,
+/// how tall it was and how far it could scroll in the last frame, points.
 #[derive(Clone, Debug, Default)]
 pub struct Follow {
-    followed: Option<usize>,
+    followed: (Option<usize>, bool),
+    target: Option<f32>,
     offset: f32,
     height: f32,
+    max: f32,
 }
 
 /// What the panel shows of one run at one moment.
@@ -144,21 +147,40 @@ impl Panel<'_> {
         let row_height = line * lines as f32 + 2.0 * PAD;
         let pitch = row_height + ui.spacing().item_spacing.y;
 
+        // The verdict's row appearing under the current entry is brought into view too.
+        if (current, self.told) != follow.followed {
+            follow.followed = (current, self.told);
+            if let Some(i) = current {
+                let top = i as f32 * pitch;
+                let shown = if self.told && i + 1 == listed {
+                    2.0 * pitch
+                } else {
+                    row_height
+                };
+                let in_view = follow.height > 0.0
+                    && top >= follow.offset
+                    && top + shown <= follow.offset + follow.height;
+                if !in_view {
+                    // Centred, so the entries just before it are in view too.
+                    let view = ui.available_height();
+                    let bottom = (rows as f32 * pitch - view).max(0.0);
+                    let centred = top + row_height / 2.0 - view / 2.0;
+                    follow.target = Some(centred.clamp(0.0, bottom));
+                }
+            }
+        }
         let mut area = egui::ScrollArea::vertical()
             .id_salt("transcript")
             .auto_shrink(false);
-        if current != follow.followed {
-            follow.followed = current;
-            if let Some(i) = current {
-                let top = i as f32 * pitch;
-                let in_view = top >= follow.offset
-                    && top + row_height <= follow.offset + follow.height
-                    && follow.height > 0.0;
-                if !in_view {
-                    // Centred, so the entries just before it are in view too.
-                    let centred = top + row_height / 2.0 - ui.available_height() / 2.0;
-                    area = area.vertical_scroll_offset(centred.max(0.0));
-                }
+        if let Some(target) = follow.target {
+            // The scroll area bounds an offset by last frame's list and springs back from
+            // beyond it: a list that just grew is scrolled the rest of the way next frame.
+            let reachable = target.min(follow.max.max(0.0));
+            area = area.vertical_scroll_offset(reachable);
+            if reachable < target {
+                ui.ctx().request_repaint();
+            } else {
+                follow.target = None;
             }
         }
         let mut clicked = None;
@@ -176,6 +198,7 @@ impl Panel<'_> {
         });
         follow.offset = output.state.clamped_offset().y;
         follow.height = output.inner_rect.height();
+        follow.max = output.content_size.y - follow.height;
         clicked
     }
 
