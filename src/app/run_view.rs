@@ -470,10 +470,15 @@ pub fn show_run(
             playback_bar(ui, run.as_deref_mut());
         }
         Arrangement::Stacked => {
-            // Until there is a run, the decision has the room; then the timeline gets more.
-            let (panel, share) = match run {
-                Some(_) => ("left", 0.34),
-                None => ("left before a run", 0.6),
+            // Until there is a run, the decision has the room; then the timeline gets more,
+            // and a transcript takes its room from the decision's, not the timeline's.
+            let transcript = run
+                .as_ref()
+                .is_some_and(|run| transcript_panel::shown(ui.ctx(), run.shelf));
+            let (panel, share) = match (&run, transcript) {
+                (Some(_), false) => ("left", 0.34),
+                (Some(_), true) => ("left above a transcript", 0.18),
+                (None, _) => ("left before a run", 0.6),
             };
             egui::Panel::top(id(panel))
                 .resizable(true)
@@ -484,13 +489,22 @@ pub fn show_run(
                     left(ui, run.as_deref())
                 });
             verdict_below(ui, id("verdict"), size.y, 0.2, run.as_deref_mut(), note);
+            if let Some(run) = run.as_deref_mut().filter(|_| transcript) {
+                egui::Panel::bottom(id("transcript"))
+                    .resizable(true)
+                    .default_size(layout::fit(size.y * 0.18, 110.0, 200.0))
+                    .size_range(layout::range(80.0, size.y * 0.4))
+                    .show(ui, |ui| run.transcript(ui));
+            }
             playback_bar(ui, run.as_deref_mut());
         }
     }
     egui::CentralPanel::default().show(ui, |ui| match run {
         // Scrolls only if the window is too short for the lanes and the legend together.
         Some(run) => {
-            if transcript_panel::shown(ui.ctx(), run.shelf) {
+            // A phone's transcript is a panel of its own, above.
+            if arrangement != Arrangement::Stacked && transcript_panel::shown(ui.ctx(), run.shelf)
+            {
                 transcript_beside_or_under(ui, run, id("transcript beside"), id("transcript"));
             }
             egui::ScrollArea::vertical()
@@ -608,7 +622,7 @@ fn transcript_beside_or_under(
     } else {
         egui::Panel::bottom(under)
             .resizable(true)
-            .default_size(layout::fit(size.y * 0.3, 110.0, 280.0))
+            .default_size(layout::fit(size.y * 0.26, 110.0, 260.0))
             .size_range(layout::range(80.0, size.y * 0.6))
             .show(ui, |ui| run.transcript(ui));
     }

@@ -143,8 +143,16 @@ impl Panel<'_> {
         }
         let current = self.transcript.current(self.now_ms);
         let lines = if ui.available_width() < NARROW { 3 } else { 2 };
-        let line = ui.text_style_height(&egui::TextStyle::Body);
+        // A line as the rows lay it out (the style's row height can be taller).
+        let body = egui::TextStyle::Body.resolve(ui.style());
+        let line = ui
+            .painter()
+            .layout_no_wrap("0".to_string(), body, egui::Color32::PLACEHOLDER)
+            .size()
+            .y;
         let row_height = line * lines as f32 + 2.0 * PAD;
+        // Rows touch: their own padding and the highlight keep them apart.
+        ui.spacing_mut().item_spacing.y = 1.0;
         let pitch = row_height + ui.spacing().item_spacing.y;
 
         // The verdict's row appearing under the current entry is brought into view too.
@@ -165,7 +173,9 @@ impl Panel<'_> {
                     let view = ui.available_height();
                     let bottom = (rows as f32 * pitch - view).max(0.0);
                     let centred = top + row_height / 2.0 - view / 2.0;
-                    follow.target = Some(centred.clamp(0.0, bottom));
+                    // On a row's edge, so the top row shows whole.
+                    let edge = (centred / pitch).round() * pitch;
+                    follow.target = Some(edge.clamp(0.0, bottom));
                 }
             }
         }
@@ -313,7 +323,9 @@ fn paint(
     job.append(&words.who, 8.0, format(dim(look.who.unwrap_or(visuals.strong_text_color()))));
     job.append(&words.what, 8.0, format(text));
     let galley = painter.layout_job(job);
-    painter.galley(rect.min + vec2(8.0, PAD), galley, text);
+    // Centred in the row, so a one-line entry does not hang from the top of a two-line row.
+    let top = rect.center().y - galley.size().y / 2.0;
+    painter.galley(egui::pos2(rect.left() + 8.0, top), galley, text);
 }
 
 #[cfg(test)]
