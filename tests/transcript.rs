@@ -23,7 +23,8 @@ const WINDOW: [f32; 2] = [1280.0, 800.0];
 const PANEL: &str = "click a line to move the playhead there";
 
 /// The sandbox's run (step 5's right call, fencing tokens): the write the resource turns away.
-const FENCED_OFF: &str = "17 007 ms · resource: write by A#1 (fence 1) rejected: stale fencing token";
+const FENCED_OFF: &str =
+    "17 007 ms · resource: write by A#1 (fence 1) rejected: stale fencing token";
 
 fn harness(app: LocksimApp) -> Harness<'static, LocksimApp> {
     let mut h = Harness::builder()
@@ -49,7 +50,8 @@ fn press(h: &mut Harness<'_, LocksimApp>, key: Key) {
 
 /// Whether the transcript switch in the playback bar is on.
 fn switch_on(h: &Harness<'_, LocksimApp>) -> bool {
-    let switch = h.get_by(|n| n.role() == Role::CheckBox && n.label().as_deref() == Some("transcript"));
+    let switch =
+        h.get_by(|n| n.role() == Role::CheckBox && n.label().as_deref() == Some("transcript"));
     switch.accesskit_node().toggled() == Some(eframe::egui::accesskit::Toggled::True)
 }
 
@@ -84,7 +86,9 @@ fn selected(h: &Harness<'_, LocksimApp>) -> Option<String> {
 
 /// The time an entry's name starts with ("17 007 ms · …"), ms.
 fn time_of(entry: &str) -> f64 {
-    let (time, _) = entry.split_once(" ms · ").expect("an entry starts with its time");
+    let (time, _) = entry
+        .split_once(" ms · ")
+        .expect("an entry starts with its time");
     time.replace(' ', "").parse().expect("a time")
 }
 
@@ -147,7 +151,11 @@ fn the_selected_entry_follows_the_playhead() {
             "the future is not listed: {listed:?}"
         );
         let last = listed.iter().rposition(|(_, s)| *s).unwrap();
-        assert_eq!(last, listed.len() - 1, "the selected entry is the last listed");
+        assert_eq!(
+            last,
+            listed.len() - 1,
+            "the selected entry is the last listed"
+        );
         assert!(
             !shows(&h, "ms · verdict: "),
             "no verdict before the run ends"
@@ -163,7 +171,11 @@ fn the_selected_entry_follows_the_playhead() {
     // Fencing tokens: the lock misbehaved (an overlap), the data stayed correct.
     let verdict = "verdict: SAFE, LIVE, 1 violation. The protected data stayed correct, although \
                    the lock itself misbehaved.";
-    assert!(shows(&h, &format!(" ms · {verdict}")), "the verdict, in words, last {:?}", entries(&h));
+    assert!(
+        shows(&h, &format!(" ms · {verdict}")),
+        "the verdict, in words, last {:?}",
+        entries(&h)
+    );
     let heard = h.state().announcement();
     assert!(heard.starts_with(&current), "{heard}");
     assert!(heard.ends_with(&format!("\n{verdict}")), "{heard}");
@@ -181,13 +193,20 @@ fn clicking_an_entry_moves_the_playhead_to_it() {
         }
         press(&mut h, Key::ArrowRight);
     }
-    assert!(h.query_by_label(FENCED_OFF).is_some(), "the write is listed once reached");
+    assert!(
+        h.query_by_label(FENCED_OFF).is_some(),
+        "the write is listed once reached"
+    );
     press(&mut h, Key::ArrowRight);
     assert!(playhead(&h) > 17_007.0);
     assert_ne!(selected(&h).as_deref(), Some(FENCED_OFF));
     click(&mut h, FENCED_OFF);
     assert_eq!(playhead(&h), 17_007.0, "the playhead moved to the entry");
-    assert_eq!(selected(&h).as_deref(), Some(FENCED_OFF), "and it is selected");
+    assert_eq!(
+        selected(&h).as_deref(),
+        Some(FENCED_OFF),
+        "and it is selected"
+    );
 }
 
 /// eframe's storage, in memory.

@@ -503,8 +503,7 @@ pub fn show_run(
         // Scrolls only if the window is too short for the lanes and the legend together.
         Some(run) => {
             // A phone's transcript is a panel of its own, above.
-            if arrangement != Arrangement::Stacked && transcript_panel::shown(ui.ctx(), run.shelf)
-            {
+            if arrangement != Arrangement::Stacked && transcript_panel::shown(ui.ctx(), run.shelf) {
                 transcript_beside_or_under(ui, run, id("transcript beside"), id("transcript"));
             }
             egui::ScrollArea::vertical()
@@ -622,7 +621,7 @@ fn transcript_beside_or_under(
     } else {
         egui::Panel::bottom(under)
             .resizable(true)
-            .default_size(layout::fit(size.y * 0.26, 110.0, 260.0))
+            .default_size(layout::fit(size.y * 0.22, 110.0, 240.0))
             .size_range(layout::range(80.0, size.y * 0.6))
             .show(ui, |ui| run.transcript(ui));
     }

@@ -293,14 +293,7 @@ fn row(ui: &mut Ui, words: &Words, look: Look, lines: usize, height: f32) -> egu
     response.on_hover_text(sentence)
 }
 
-fn paint(
-    ui: &Ui,
-    rect: Rect,
-    words: &Words,
-    look: &Look,
-    lines: usize,
-    response: &egui::Response,
-) {
+fn paint(ui: &Ui, rect: Rect, words: &Words, look: &Look, lines: usize, response: &egui::Response) {
     let visuals = ui.visuals();
     let painter = ui.painter();
     if look.current {
@@ -310,7 +303,13 @@ fn paint(
     } else if response.hovered() {
         painter.rect_filled(rect, 3.0, visuals.widgets.hovered.weak_bg_fill);
     }
-    let dim = |c: egui::Color32| if look.ahead { c.gamma_multiply(0.45) } else { c };
+    let dim = |c: egui::Color32| {
+        if look.ahead {
+            c.gamma_multiply(0.45)
+        } else {
+            c
+        }
+    };
     let text = dim(visuals.text_color());
     let weak = dim(visuals.weak_text_color());
     let body = egui::TextStyle::Body.resolve(ui.style());
@@ -320,7 +319,11 @@ fn paint(
     job.wrap.overflow_character = Some('…');
     let format = |color| egui::TextFormat::simple(body.clone(), color);
     job.append(&words.time, 0.0, format(weak));
-    job.append(&words.who, 8.0, format(dim(look.who.unwrap_or(visuals.strong_text_color()))));
+    job.append(
+        &words.who,
+        8.0,
+        format(dim(look.who.unwrap_or(visuals.strong_text_color()))),
+    );
     job.append(&words.what, 8.0, format(text));
     let galley = painter.layout_job(job);
     // Centred in the row, so a one-line entry does not hang from the top of a two-line row.

@@ -266,7 +266,10 @@ mod tests {
         let tr = Transcript::build(&t, &v);
         assert_eq!(announcement(&tr, &t, &v, 0.0, false), "");
         let at_grant = announcement(&tr, &t, &v, 5.0, false);
-        assert_eq!(at_grant, "5 ms · stale_write: A#1's write landed after A#2's");
+        assert_eq!(
+            at_grant,
+            "5 ms · stale_write: A#1's write landed after A#2's"
+        );
         let told = announcement(&tr, &t, &v, 20_000.0, true);
         assert_eq!(
             told,
