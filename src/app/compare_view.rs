@@ -152,6 +152,7 @@ impl CompareView {
                 &self.comparison.moments,
                 self.comparison.until_ms,
                 &mut self.preview,
+                None,
             );
             if self.playback.now_ms() != before {
                 self.reveal_now();

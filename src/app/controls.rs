@@ -18,13 +18,15 @@ enum Icon {
 }
 
 /// Draws the bar under the timeline. `moments` are where the step buttons stop; `preview`
-/// is the "show what is ahead" switch.
+/// is the "show what is ahead" switch; `transcript`, if given, the switch of the run's
+/// transcript.
 pub fn show(
     ui: &mut Ui,
     playback: &mut Playback,
     moments: &[u64],
     until_ms: u64,
     preview: &mut bool,
+    transcript: Option<&mut bool>,
 ) {
     ui.add_space(6.0);
     // On a phone the bar packs tighter: the play button without its word, the time beside
@@ -79,6 +81,12 @@ pub fn show(
             "show what is ahead, dimmed"
         };
         ui.checkbox(preview, ahead);
+        if let Some(transcript) = transcript {
+            ui.checkbox(transcript, "transcript").on_hover_text(
+                "The run as a list of sentences, in step with the playhead; click one to go \
+                 to its moment",
+            );
+        }
         if !narrow {
             time(ui, playback.now_ms(), until_ms);
         }

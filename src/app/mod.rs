@@ -33,6 +33,7 @@ mod style;
 mod theme;
 pub mod timeline;
 mod tools;
+mod transcript_panel;
 mod verdict;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
@@ -167,6 +168,8 @@ pub struct LocksimApp {
     top_bar: Vec<(String, egui::Rect)>,
     /// What the learner typed into the Glossary page's search box.
     glossary_filter: String,
+    /// What a screen reader should hear of the run on screen, as of the last frame.
+    announcement: String,
 }
 
 impl LocksimApp {
@@ -190,6 +193,7 @@ impl LocksimApp {
             look: theme::Look::default(),
             top_bar: Vec::new(),
             glossary_filter: String::new(),
+            announcement: String::new(),
         }
     }
 
@@ -217,6 +221,8 @@ impl LocksimApp {
         let ctx = ui.ctx().clone();
         self.look
             .apply(&ctx, self.progress.dark, self.progress.presenter);
+        transcript_panel::load(&ctx, self.progress.transcript);
+        transcript_panel::clear_announcement(&ctx);
         // Faults placed by keyboard take their keys first: with a fault selected, the arrows
         // move it rather than the playhead.
         if self.compare.is_none() {
@@ -263,6 +269,15 @@ impl LocksimApp {
             self.progress.place = place;
         }
         shell::help_window(&ctx, &mut self.help_open);
+        self.progress.transcript = transcript_panel::switches(&ctx);
+        self.announcement = transcript_panel::announcement(&ctx);
+    }
+
+    /// What a screen reader should hear of the run on screen: the transcript's entry at the
+    /// playhead, then the verdict once it is told; empty when no run is on screen. The web
+    /// page mirrors it into its live region.
+    pub fn announcement(&self) -> &str {
+        &self.announcement
     }
 
     /// Draws page `place`; returns the page to go to, if the learner asked for another.

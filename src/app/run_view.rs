@@ -7,6 +7,7 @@ use eframe::egui::{self, RichText, Ui};
 use super::fault_edit::{Change, Editing, FaultEditor, INSPECTOR_H};
 use super::layout::{self, Arrangement, LEFT_MIN, VERDICT_MIN};
 use super::timeline::{self, Action, Timeline, View};
+use super::transcript_panel::{self, Clicked, Follow, Shelf};
 use super::{controls, style, verdict};
 use crate::checker::Verdict;
 use crate::course::Demonstration;
@@ -15,11 +16,19 @@ use crate::text::fmt_ms;
 use crate::trace::Trace;
 use crate::view::playback::Playback;
 use crate::view::timeline::Lanes;
+use crate::view::transcript::{Transcript, announcement};
 use crate::view::watch;
 
 /// A run longer than this plays faster, so that it takes this long in real time and nobody
 /// waits half a minute for a verdict, ms.
 const PLAY_WITHIN_MS: f64 = 10_000.0;
+
+/// The narrowest middle of a page (points) that takes the transcript beside the timeline
+/// rather than under it: the timeline keeps a readable width beside it.
+const TRANSCRIPT_BESIDE_FROM: f32 = 900.0;
+/// The transcript's height in a page that scrolls as one column, points: a few entries, its
+/// own list scrolling within.
+const COLUMN_TRANSCRIPT: f32 = 240.0;
 
 /// A lane's height in a page that scrolls as one column (a phone in portrait), points:
 /// room for a lane's name and its state line, and for a write's label under its mark.
@@ -68,6 +77,11 @@ pub struct RunView {
     bring_into_view: bool,
     /// Faults placed by hand, when the page allows it.
     edit: FaultEditor,
+    /// The run as a list of sentences, and how that list follows the playhead.
+    transcript: Transcript,
+    follow: Follow,
+    /// The part of the app showing the run, whose transcript switch applies.
+    shelf: Shelf,
 }
 
 impl RunView {
@@ -80,6 +94,7 @@ impl RunView {
         } = demo;
         let lanes = Lanes::build(&trace, &verdict);
         let watch = watch::what_to_watch(&trace, &verdict);
+        let transcript = Transcript::build(&trace, &verdict);
         let mut playback = Playback::new(trace.until_ms);
         playback.set_speed(fitting_speed(trace.until_ms));
         RunView {
@@ -98,6 +113,9 @@ impl RunView {
             seen_to_end: false,
             bring_into_view: false,
             edit: FaultEditor::default(),
+            transcript,
+            follow: Follow::default(),
+            shelf: Shelf::default(),
         }
     }
 
@@ -134,6 +152,7 @@ impl RunView {
         }
         self.lanes = Lanes::build(&trace, &verdict);
         self.watch = watch::what_to_watch(&trace, &verdict);
+        self.transcript = Transcript::build(&trace, &verdict);
         self.edit.run_replaced(&scenario);
         self.scenario = scenario;
         self.trace = trace;
@@ -232,13 +251,16 @@ impl RunView {
     /// The playback bar.
     pub fn controls(&mut self, ui: &mut Ui) {
         let before = self.playback.now_ms();
+        let mut transcript = transcript_panel::shown(ui.ctx(), self.shelf);
         controls::show(
             ui,
             &mut self.playback,
             &self.lanes.moments,
             self.trace.until_ms,
             &mut self.preview,
+            Some(&mut transcript),
         );
+        transcript_panel::set_shown(ui.ctx(), self.shelf, transcript);
         // Moved by the slider or a step button (playing moved it earlier this frame).
         if self.playback.now_ms() != before {
             self.reveal_now();
@@ -348,6 +370,41 @@ impl RunView {
         }
     }
 
+    /// The transcript, filling `ui`; a click on an entry moves the playhead to it.
+    fn transcript(&mut self, ui: &mut Ui) {
+        let clicked = transcript_panel::Panel {
+            transcript: &self.transcript,
+            trace: &self.trace,
+            verdict: &self.verdict,
+            now_ms: self.playback.now_ms(),
+            ahead: self.preview || self.seen_to_end,
+            told: self.seen_to_end,
+        }
+        .show(ui, &mut self.follow);
+        match clicked {
+            Some(Clicked::Seek(ms)) => {
+                self.playback.seek(ms);
+                self.reveal_now();
+                self.note_end();
+            }
+            Some(Clicked::Violation(i)) => self.select(i),
+            None => {}
+        }
+    }
+
+    /// Tells screen readers (the web page's live region) the entry at the playhead, and the
+    /// verdict once told.
+    fn announce(&self, ctx: &egui::Context) {
+        let text = announcement(
+            &self.transcript,
+            &self.trace,
+            &self.verdict,
+            self.playback.now_ms(),
+            self.seen_to_end,
+        );
+        transcript_panel::announce(ctx, text);
+    }
+
     /// What the timeline's marks mean, for those drawn so far.
     fn legend(&self, ui: &mut Ui) {
         let shown_until = if self.preview {
@@ -450,6 +507,13 @@ pub fn show_run(
     // chosen on one page or at one scale would crowd out the timeline on another.
     let zoom = (ui.ctx().zoom_factor() * 10.0).round() as u32;
     let id = |panel: &'static str| (panel, page, arrangement, zoom);
+    if let Some(run) = run.as_deref_mut() {
+        run.shelf = if page == "course" {
+            Shelf::Course
+        } else {
+            Shelf::Tools
+        };
+    }
     match arrangement {
         Arrangement::Columns => {
             playback_bar(ui, run.as_deref_mut());
@@ -480,10 +544,15 @@ pub fn show_run(
             playback_bar(ui, run.as_deref_mut());
         }
         Arrangement::Stacked => {
-            // Until there is a run, the decision has the room; then the timeline gets more.
-            let (panel, share) = match run {
-                Some(_) => ("left", 0.34),
-                None => ("left before a run", 0.6),
+            // Until there is a run, the decision has the room; then the timeline gets more,
+            // and a transcript takes its room from the decision's, not the timeline's.
+            let transcript = run
+                .as_ref()
+                .is_some_and(|run| transcript_panel::shown(ui.ctx(), run.shelf));
+            let (panel, share) = match (&run, transcript) {
+                (Some(_), false) => ("left", 0.34),
+                (Some(_), true) => ("left above a transcript", 0.18),
+                (None, _) => ("left before a run", 0.6),
             };
             egui::Panel::top(id(panel))
                 .resizable(true)
@@ -494,15 +563,27 @@ pub fn show_run(
                     left(ui, run.as_deref())
                 });
             verdict_below(ui, id("verdict"), size.y, 0.2, run.as_deref_mut(), note);
+            if let Some(run) = run.as_deref_mut().filter(|_| transcript) {
+                egui::Panel::bottom(id("transcript"))
+                    .resizable(true)
+                    .default_size(layout::fit(size.y * 0.18, 110.0, 200.0))
+                    .size_range(layout::range(80.0, size.y * 0.4))
+                    .show(ui, |ui| run.transcript(ui));
+            }
             playback_bar(ui, run.as_deref_mut());
         }
     }
     egui::CentralPanel::default().show(ui, |ui| match run {
         // Scrolls only if the window is too short for the lanes and the legend together.
         Some(run) => {
+            // A phone's transcript is a panel of its own, above.
+            if arrangement != Arrangement::Stacked && transcript_panel::shown(ui.ctx(), run.shelf) {
+                transcript_beside_or_under(ui, run, id("transcript beside"), id("transcript"));
+            }
             egui::ScrollArea::vertical()
                 .auto_shrink(false)
                 .show(ui, |ui| run.timeline(ui));
+            run.announce(ui.ctx());
         }
         None => {
             ui.add_space(ui.available_height() * 0.3);
@@ -564,6 +645,16 @@ pub fn show_column(
                 }
                 ui.add_space(10.0);
                 within(ui, width, |ui| run.legend(ui));
+                run.shelf = Shelf::Course;
+                if transcript_panel::shown(ui.ctx(), Shelf::Course) {
+                    ui.add_space(6.0);
+                    let size = egui::vec2(width, COLUMN_TRANSCRIPT);
+                    ui.allocate_ui(size, |ui| {
+                        ui.set_min_size(size);
+                        run.transcript(ui);
+                    });
+                }
+                run.announce(ui.ctx());
                 within(ui, width, |ui| {
                     ui.add_space(4.0);
                     ui.separator();
@@ -584,6 +675,30 @@ fn within(ui: &mut Ui, width: f32, add: impl FnOnce(&mut Ui)) {
         egui::vec2(width, ui.available_height().max(0.0)),
     );
     ui.scope_builder(egui::UiBuilder::new().max_rect(rect), add);
+}
+
+/// The transcript in a panel of its own inside the middle of the page: beside the timeline
+/// when the middle is wide enough for both ([`TRANSCRIPT_BESIDE_FROM`]), else under it.
+fn transcript_beside_or_under(
+    ui: &mut Ui,
+    run: &mut RunView,
+    beside: impl egui::AsIdSalt,
+    under: impl egui::AsIdSalt,
+) {
+    let size = ui.available_size();
+    if size.x >= TRANSCRIPT_BESIDE_FROM {
+        egui::Panel::right(beside)
+            .resizable(true)
+            .default_size(layout::fit(size.x * 0.34, 260.0, 440.0))
+            .size_range(layout::range(220.0, size.x * 0.5))
+            .show(ui, |ui| run.transcript(ui));
+    } else {
+        egui::Panel::bottom(under)
+            .resizable(true)
+            .default_size(layout::fit(size.y * 0.22, 110.0, 240.0))
+            .size_range(layout::range(80.0, size.y * 0.6))
+            .show(ui, |ui| run.transcript(ui));
+    }
 }
 
 /// The playback bar along the bottom, when there is a run.

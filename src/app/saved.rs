@@ -34,7 +34,7 @@ pub fn save(storage: &mut dyn eframe::Storage, key: &str, progress: &Progress) {
 mod tests {
     use super::*;
     use crate::course::STEPS;
-    use crate::course::progress::{COURSE_REVISION, Pick, Place, StepProgress};
+    use crate::course::progress::{COURSE_REVISION, Pick, Place, StepProgress, Transcripts};
 
     /// eframe's storage, in memory.
     #[derive(Default)]
@@ -96,8 +96,9 @@ mod tests {
                 .collect::<Vec<_>>(),
             0..=3,
         );
-        (place, steps, any::<bool>(), any::<bool>(), won).prop_map(
-            |(place, steps, dark, presenter, won)| {
+        let looks = (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>());
+        (place, steps, looks, won).prop_map(
+            |(place, steps, (dark, presenter, course, tools), won)| {
                 let challenges = won
                     .into_iter()
                     .map(|id| {
@@ -114,6 +115,7 @@ mod tests {
                     steps,
                     dark,
                     presenter,
+                    transcript: Transcripts { course, tools },
                     challenge: None,
                     challenges,
                 }
@@ -141,6 +143,17 @@ mod tests {
         assert_eq!(load(None, KEY), (Progress::default(), None));
         let empty = Memory::default();
         assert_eq!(load(Some(&empty), KEY), (Progress::default(), None));
+    }
+
+    /// A save from before transcripts could be switched shows them where they show by default.
+    #[test]
+    fn a_save_without_transcripts_shows_them_as_by_default() {
+        let old = "(course:2,place:Sandbox,steps:[],dark:true,presenter:false)";
+        let (progress, notice) = load(Some(&stored(old)), KEY);
+        assert_eq!(notice, None);
+        assert!(progress.dark);
+        assert_eq!(progress.transcript, Transcripts::default());
+        assert!(progress.transcript.tools && !progress.transcript.course);
     }
 
     proptest::proptest! {

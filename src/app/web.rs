@@ -16,6 +16,9 @@
 //! frame. The browser's own zoom changes the ratio; presenter mode multiplies egui's zoom
 //! on top.
 //!
+//! The run on screen is told to screen readers through a live region in the page
+//! ([`WebApp::announce`]).
+//!
 //! A panic (a bug) shows "locksim stopped: <reason>" in the page, with a Reload button
 //! (`index.html`, `web/main.js`), instead of leaving a dead canvas; the progress saved before
 //! it is kept.
@@ -69,6 +72,7 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
                     canvas: page_canvas,
                     published: None,
                     layout: String::new(),
+                    announced: String::new(),
                 }))
             }),
         )
@@ -114,6 +118,8 @@ struct WebApp {
     published: Option<String>,
     /// The layout last written into the page for tests (see [`WebApp::publish_layout`]).
     layout: String,
+    /// The text last written into the page's live region (see [`WebApp::announce`]).
+    announced: String,
 }
 
 impl WebApp {
@@ -216,6 +222,26 @@ impl WebApp {
     }
 }
 
+impl WebApp {
+    /// Mirrors what a screen reader should hear of the run on screen (the transcript's entry
+    /// at the playhead, then the verdict once told) into the page's `aria-live="polite"`
+    /// region: the canvas has no text of its own for a screen reader to read. Written only
+    /// when it changed, so each entry is read out once, not every frame.
+    fn announce(&mut self) {
+        let text = self.app.announcement();
+        if text == self.announced {
+            return;
+        }
+        if let Some(region) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("live"))
+        {
+            region.set_text_content(Some(text));
+        }
+        self.announced = text.to_string();
+    }
+}
+
 /// How often progress is written to the browser's storage.
 const SAVE_INTERVAL: Duration = Duration::from_secs(2);
 
@@ -228,6 +254,7 @@ impl eframe::App for WebApp {
         self.app.ui(ui, frame);
         self.publish(ui.ctx());
         self.publish_layout(ui.ctx());
+        self.announce();
         // Whatever the learner did may have changed what is saved: make sure a frame runs
         // after the save interval, since eframe only saves from within a frame.
         if ui.input(|i| !i.events.is_empty()) {

@@ -124,10 +124,33 @@ pub struct Progress {
     pub dark: bool,
     /// Large type, answers behind a Reveal button.
     pub presenter: bool,
+    /// Where runs show their transcript beside the timeline.
+    pub transcript: Transcripts,
     /// The challenge on the Challenges page, by id.
     pub challenge: Option<String>,
     /// What the learner has done on each challenge they tried, by id.
     pub challenges: BTreeMap<String, Record>,
+}
+
+/// Whether runs show their transcript (the run as a list of sentences), per part of the app:
+/// off in the course, where the timeline is the lesson and the room is the decision's; on in
+/// the tools, where runs are read closely. A learner's own choice is kept for each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Transcripts {
+    /// On a course step.
+    pub course: bool,
+    /// In the sandbox and the library.
+    pub tools: bool,
+}
+
+impl Default for Transcripts {
+    fn default() -> Self {
+        Transcripts {
+            course: false,
+            tools: true,
+        }
+    }
 }
 
 impl Default for Progress {
@@ -141,6 +164,7 @@ impl Default for Progress {
             presenter: false,
             challenge: None,
             challenges: BTreeMap::new(),
+            transcript: Transcripts::default(),
         }
     }
 }
@@ -179,7 +203,8 @@ impl Progress {
     /// The progress to start from, given what storage held, and a notice for the learner when
     /// a record was there but cannot be used: damaged or written by something else (the app
     /// starts afresh and says so rather than failing or pretending), or made on another
-    /// revision of the course (its choices are dropped; the theme and presenter mode stay).
+    /// revision of the course (its choices are dropped; the theme, presenter mode and where
+    /// transcripts are shown stay).
     /// A readable save of this revision always comes back as it was, fitted to the course.
     pub fn restore(saved: Saved) -> (Progress, Option<String>) {
         match saved {
@@ -197,6 +222,7 @@ impl Progress {
                     dark: progress.dark,
                     presenter: progress.presenter,
                     challenges: progress.challenges,
+                    transcript: progress.transcript,
                     ..Progress::default()
                 },
                 Some(
@@ -304,6 +330,7 @@ mod tests {
             presenter: false,
             challenge: None,
             challenges: BTreeMap::new(),
+            transcript: Transcripts::default(),
         };
         let (p, notice) = Progress::restore(Saved::Read(old));
         assert!(notice.is_some_and(|n| n.contains("course has changed")));

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::checker::{Kind, Verdict};
-use crate::text::{fmt_count, fmt_ms};
+use crate::text::fmt_ms;
 use crate::trace::{EventKind, Trace};
 use crate::view::wording;
 
@@ -131,31 +131,7 @@ pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> 
         s.writes_accepted,
         s.writes_rejected
     )?;
-    let safe = if verdict.safe { "SAFE" } else { "UNSAFE" };
-    let live = if verdict.live { "LIVE" } else { "NOT LIVE" };
-    let more: u64 = verdict.more.iter().map(|(_, n)| n).sum();
-    let n = verdict.violations.len() as u64 + more;
-    let found = match n {
-        0 => "no violations".to_string(),
-        1 => "1 violation".to_string(),
-        _ if more > 0 => format!(
-            "{} violations (the first {} of each kind listed)",
-            fmt_count(n),
-            crate::checker::MAX_KEPT_PER_KIND
-        ),
-        _ => format!("{n} violations"),
-    };
-    let cut = verdict
-        .cut_short_at_ms
-        .map(|at| {
-            format!(
-                ", CUT SHORT at {} of {}",
-                fmt_ms(at),
-                fmt_ms(trace.until_ms)
-            )
-        })
-        .unwrap_or_default();
-    writeln!(out, "\nverdict: {safe}, {live}, {found}{cut}")?;
+    writeln!(out, "\nverdict: {}", wording::verdict_line(trace, verdict))?;
     let kind_w = verdict
         .violations
         .iter()

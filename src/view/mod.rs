@@ -6,8 +6,8 @@
 //! a run out as lanes; [`verdict`] words the verdict panel; [`watch`] points at where a run's
 //! lesson happens; [`playback`] is the playhead moving over a finished run; [`link`] is the
 //! shareable web link that names a view; [`compare`] puts two runs of one seed side by side;
-//! [`palette`] the colours every picture of a run shares; [`fault_edit`] faults placed on a
-//! timeline by hand.
+//! [`transcript`] lists a run's events as sentences, in step with the playhead; [`palette`] the
+//! colours every picture of a run shares; [`fault_edit`] faults placed on a timeline by hand.
 
 pub mod compare;
 pub mod fault_edit;
@@ -15,6 +15,7 @@ pub mod link;
 pub mod palette;
 pub mod playback;
 pub mod timeline;
+pub mod transcript;
 pub mod verdict;
 pub mod watch;
 pub mod wording;

@@ -1,8 +1,8 @@
 //! The one source of plain-English sentences about a run: a line per trace event
 //! ([`describe`], or [`Labels`] for every event of a run), what each kind of violation means
-//! ([`gloss`]), and the verdict's notes ([`cut_short`], [`and_more`]). The command line's
-//! timeline and report print them; the app's timeline shows them as hover text, in the course
-//! and the tools alike. A violation's own sentence is the checker's
+//! ([`gloss`]), and the verdict in a line and its notes ([`verdict_line`], [`cut_short`],
+//! [`and_more`]). The command line's timeline and report print them; the app's timeline shows
+//! them as hover text and its transcript as a list, in the course and the tools alike. A violation's own sentence is the checker's
 //! [`crate::checker::Violation::explanation`]: front ends show that, not a rewording.
 //!
 //! A description never starts with the event's own node: every front end already shows the
@@ -36,6 +36,37 @@ pub fn cut_short(at_ms: u64) -> String {
 /// ([`crate::checker::Verdict::more`]): "and 277 305 more foreign_release".
 pub fn and_more(kind: Kind, count: u64) -> String {
     format!("and {} more {kind}", fmt_count(count))
+}
+
+/// The verdict in a line, as `locksim run` prints it after "verdict: ": SAFE or UNSAFE, LIVE or
+/// NOT LIVE, how many violations, and where the engine's budget cut the run short, if it did:
+/// "UNSAFE, LIVE, 1 violation".
+pub fn verdict_line(trace: &Trace, verdict: &crate::checker::Verdict) -> String {
+    let safe = if verdict.safe { "SAFE" } else { "UNSAFE" };
+    let live = if verdict.live { "LIVE" } else { "NOT LIVE" };
+    let more: u64 = verdict.more.iter().map(|(_, n)| n).sum();
+    let n = verdict.violations.len() as u64 + more;
+    let found = match n {
+        0 => "no violations".to_string(),
+        1 => "1 violation".to_string(),
+        _ if more > 0 => format!(
+            "{} violations (the first {} of each kind listed)",
+            fmt_count(n),
+            crate::checker::MAX_KEPT_PER_KIND
+        ),
+        _ => format!("{n} violations"),
+    };
+    let cut = verdict
+        .cut_short_at_ms
+        .map(|at| {
+            format!(
+                ", CUT SHORT at {} of {}",
+                fmt_ms(at),
+                fmt_ms(trace.until_ms)
+            )
+        })
+        .unwrap_or_default();
+    format!("{safe}, {live}, {found}{cut}")
 }
 
 /// What a violation of `kind` means, in a line.

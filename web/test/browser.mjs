@@ -579,6 +579,44 @@ await check('a pause dragged from the palette onto a lane breaks the unfenced lo
   clean(log);
 });
 
+await check('the live region tells screen readers the run: an event, then the verdict', async (page, log, context) => {
+  // The sandbox on step 5's fencing-token run, by link: its transcript is on by default.
+  const sandbox = link('assets/scenarios/step5-fencing-token.toml', 1, SANDBOX);
+  await page.goto(`${server.url}#${sandbox}`);
+  await firstFrame(page);
+  const live = page.locator('[aria-live]');
+  assert.equal(await live.getAttribute('aria-live'), 'polite');
+  const box = await live.boundingBox();
+  assert.ok(box && box.width <= 1 && box.height <= 1, 'the region is visually hidden');
+  // While it plays, the entry at the playhead, and no verdict yet.
+  await page.locator('canvas').focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await settle(page);
+  const playing = await live.textContent();
+  assert.match(playing, /^[\d ]+ ms · \S+: /, `an event sentence while it plays: ${playing}`);
+  assert.doesNotMatch(playing, /verdict/, 'the verdict waits for the end');
+  await page.keyboard.press('End');
+  await settle(page);
+  const told = await live.textContent();
+  assert.match(told, /ms · \S+: .+/, `an event sentence: ${told}`);
+  assert.match(told, /verdict: SAFE, LIVE, 1 violation\. The protected data stayed correct/, told);
+  await shot(page, 'transcript-laptop');
+  // On a phone, the same run with its transcript under the playback bar.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3 });
+  const small = await phone.newPage();
+  await small.goto(`${server.url}#${sandbox}`);
+  await firstFrame(small);
+  await small.locator('canvas').focus();
+  await small.keyboard.press('End');
+  await settle(small);
+  assert.match(await small.locator('[aria-live]').textContent(), /verdict: SAFE, LIVE/);
+  await small.screenshot({ path: path.join(out, 'transcript-phone.png') });
+  await phone.close();
+  clean(log);
+});
+
 await browser.close();
 await server.close();
 const failed = results.filter((r) => !r.ok).length;
