@@ -11,7 +11,9 @@
 use std::collections::BTreeMap;
 
 use crate::scenario::Topology;
-use crate::trace::{Event, EventKind, KeyId, LetGoReason, MsgId, NodeId, Role, Token, Trace};
+use crate::trace::{
+    Event, EventKind, KeyId, Label, LetGoReason, MsgId, NodeId, Role, Token, Trace,
+};
 
 /// "No entry" in the dense lookup tables.
 const NONE: u32 = u32::MAX;
@@ -259,8 +261,8 @@ struct Gatherer {
     claims: Vec<(usize, KeyId, u32)>,
     /// Release requests neither delivered nor dropped yet, by message id.
     releases: BTreeMap<MsgId, (u32, NodeId)>,
-    /// Worker names, to read which token a release message names.
-    names: Vec<String>,
+    /// Per node: whether it is a worker (only workers send releases).
+    is_worker: Vec<bool>,
     facts: Facts,
 }
 
@@ -299,17 +301,7 @@ impl Gatherer {
             committed: vec![None; keys],
             claims: Vec::new(),
             releases: BTreeMap::new(),
-            names: trace
-                .nodes
-                .iter()
-                .map(|n| {
-                    if n.role == Role::Worker {
-                        n.name.clone()
-                    } else {
-                        String::new()
-                    }
-                })
-                .collect(),
+            is_worker: trace.nodes.iter().map(|n| n.role == Role::Worker).collect(),
             facts: Facts {
                 tokens: Vec::new(),
                 leases: Vec::new(),
@@ -448,17 +440,17 @@ impl Gatherer {
         }
     }
 
-    /// The token a worker's message names if it is a release request ("release A#1": the
-    /// engine's label for it), as a dense number.
-    fn release_token(&self, worker: NodeId, what: &str) -> Option<u32> {
-        let name = self.names.get(worker.index()).filter(|n| !n.is_empty())?;
-        let seq = what
-            .strip_prefix("release ")?
-            .strip_prefix(name.as_str())?
-            .strip_prefix(crate::trace::ATTEMPT_MARK)?
-            .parse()
-            .ok()?;
-        self.index.get(Token { worker, seq })
+    /// The token a worker's message releases, as a dense number: a release request the worker
+    /// sent for one of its own attempts.
+    fn release_token(&self, worker: NodeId, what: &Label) -> Option<u32> {
+        match *what {
+            Label::Release { token }
+                if token.worker == worker && self.is_worker.get(worker.index()) == Some(&true) =>
+            {
+                self.index.get(token)
+            }
+            _ => None,
+        }
     }
 
     fn node(&mut self, node: NodeId) -> Option<&mut NodeFacts> {

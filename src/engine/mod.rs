@@ -502,7 +502,7 @@ impl<'a> Sim<'a> {
         self.msg_count += 1;
         let id = MsgId::new(self.msg_count);
         if self.events.is_some() {
-            let what = msg.label(|t| self.token_name(t));
+            let what = msg.label();
             self.record(from, EventKind::Send { msg: id, to, what });
         }
         match self.sc.network.transport {
@@ -597,10 +597,6 @@ impl<'a> Sim<'a> {
                 kind,
             });
         }
-    }
-
-    fn token_name(&self, t: Token) -> String {
-        t.display(&self.sc.workers[t.worker.index()].name)
     }
 
     /// Node id of a name used in the scenario (validated beforehand).
