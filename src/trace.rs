@@ -1008,3 +1008,16 @@ struct SendJson {
     to: NodeId,
     what: String,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A recorded run keeps every event: their size bounds a shown run's memory (a sweep keeps
+    /// none, see `crate::judged`). A send's label is data, no longer a `String` of its own.
+    #[test]
+    fn an_event_takes_at_most_72_bytes() {
+        assert!(std::mem::size_of::<Event>() <= 72);
+        assert!(std::mem::size_of::<Label>() <= 24);
+    }
+}

@@ -187,7 +187,7 @@ struct Committed {
 impl Facts {
     /// Reads `trace` once. Events naming unknown nodes are tolerated (they just carry less).
     pub fn gather(trace: &Trace) -> Facts {
-        let mut g = Gatherer::new(trace);
+        let mut g = Gatherer::new(trace, trace.events.len());
         for (i, e) in trace.events.iter().enumerate() {
             g.event(i, e);
         }
@@ -231,7 +231,9 @@ impl TokenIndex {
     }
 }
 
-struct Gatherer {
+/// The pass itself, an event at a time: [`Facts::gather`] feeds it a whole trace, and
+/// [`super::Stream`] the events of a run as the engine records them.
+pub(super) struct Gatherer {
     until_ms: u64,
     /// Redlock's nodes are independent; every other topology is one logical store, where a
     /// release on any node (the current primary or leader) ends the grant everywhere.
@@ -267,7 +269,9 @@ struct Gatherer {
 }
 
 impl Gatherer {
-    fn new(trace: &Trace) -> Gatherer {
+    /// A pass over the events of `trace`'s run, told the horizon, nodes and keys by `trace`
+    /// (its events are not read). Token seqs up to `seq_limit` get dense numbers.
+    pub(super) fn new(trace: &Trace, seq_limit: usize) -> Gatherer {
         let mut stores = 0usize;
         let store_slot = trace
             .nodes
@@ -289,7 +293,7 @@ impl Gatherer {
             index: TokenIndex {
                 dense: vec![Vec::new(); trace.nodes.len()],
                 sparse: BTreeMap::new(),
-                limit: trace.events.len(),
+                limit: seq_limit,
             },
             store_slot,
             stores,
@@ -457,7 +461,8 @@ impl Gatherer {
         self.facts.nodes.get_mut(node.index())
     }
 
-    fn event(&mut self, i: usize, e: &Event) {
+    /// Reads event number `i` (0-based) of the run.
+    pub(super) fn event(&mut self, i: usize, e: &Event) {
         let at = Stamp {
             at_ms: e.at_ms,
             event: i,
@@ -759,7 +764,8 @@ impl Gatherer {
         }
     }
 
-    fn finish(mut self) -> Facts {
+    /// The facts, once every event has been read.
+    pub(super) fn finish(mut self) -> Facts {
         let until = self.until_ms;
         for (id, n) in self.facts.nodes.iter_mut().enumerate() {
             if let Some((start_ms, token, key, held)) = n.waiting.take() {

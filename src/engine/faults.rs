@@ -5,7 +5,7 @@ use super::{Ev, Sim};
 use crate::scenario::{FaultKind, Transport};
 use crate::trace::{DropReason, EventKind, KeyId, NodeId};
 
-impl Sim<'_> {
+impl<R: super::Recorder> Sim<'_, R> {
     /// Starts fault number `i` of the scenario.
     pub(super) fn fault(&mut self, i: usize) {
         let kind = self.sc.faults[i].kind.clone();

@@ -48,17 +48,57 @@ use queue::Queue;
 /// Plays `scenario` out with `seed` (used instead of `scenario.seed`) and records every event.
 /// The scenario must be valid ([`Scenario::validate`]); the engine never panics on a valid one.
 pub fn run(scenario: &Scenario, seed: u64) -> Trace {
-    let mut sim = Sim::new(scenario, seed, true);
-    sim.run();
-    sim.into_trace()
+    let (mut trace, events) = run_into(scenario, seed, |_| Vec::with_capacity(1024));
+    trace.events = events;
+    trace
 }
 
 /// Plays `scenario` out without recording; returns how many queue events were handled.
 /// For benchmarks: the cost of the simulation alone.
 pub fn run_unrecorded(scenario: &Scenario, seed: u64) -> u64 {
-    let mut sim = Sim::new(scenario, seed, false);
+    run_into(scenario, seed, |_| ()).0.steps
+}
+
+/// Where a run's events go, in the order they happen: kept as a trace, or consumed as they
+/// come by a checker that never needs the whole trace ([`crate::judged`]).
+pub trait Recorder {
+    /// Whether events are wanted at all: a recorder that drops them spares the engine
+    /// building them.
+    const WANTS_EVENTS: bool = true;
+
+    /// Takes the next event.
+    fn record(&mut self, event: Event);
+}
+
+/// The whole trace, kept.
+impl Recorder for Vec<Event> {
+    fn record(&mut self, event: Event) {
+        self.push(event);
+    }
+}
+
+/// Nothing kept: the simulation alone.
+impl Recorder for () {
+    const WANTS_EVENTS: bool = false;
+
+    fn record(&mut self, _: Event) {}
+}
+
+/// Plays `scenario` out with `seed` into the recorder `recorder` makes from the run's
+/// [`Trace`] before it starts (its nodes and keys, no events yet). Returns that trace as the
+/// run ended ([`Trace::steps`], [`Trace::cut_short_at_ms`] filled in, `events` empty) and the
+/// recorder.
+pub fn run_into<R: Recorder>(
+    scenario: &Scenario,
+    seed: u64,
+    recorder: impl FnOnce(&Trace) -> R,
+) -> (Trace, R) {
+    let mut trace = skeleton(scenario, seed);
+    let mut sim = Sim::new(scenario, seed, recorder(&trace));
     sim.run();
-    sim.steps
+    trace.steps = sim.steps;
+    trace.cut_short_at_ms = sim.cut_short_at_ms;
+    (trace, sim.rec)
 }
 
 /// Hard bound on handled queue events per run, so a pathological scenario still ends, in time
@@ -164,8 +204,8 @@ struct Node {
     incarnation: u32,
 }
 
-/// The whole simulated world.
-struct Sim<'a> {
+/// The whole simulated world, recording into `R`.
+struct Sim<'a, R> {
     sc: &'a Scenario,
     rng: ChaCha8Rng,
     queue: Queue<Ev>,
@@ -179,23 +219,17 @@ struct Sim<'a> {
     layout: Layout,
     /// Reused by every handler: the commands it pushed, applied right after it returns.
     outbox: Outbox,
-    seed: u64,
-    events: Option<Vec<Event>>,
+    rec: R,
     msg_count: u32,
     steps: u64,
     /// Where the event budget stopped the run, true ms (see [`Trace::cut_short_at_ms`]).
     cut_short_at_ms: Option<u64>,
 }
 
-impl<'a> Sim<'a> {
-    fn new(sc: &'a Scenario, seed: u64, record: bool) -> Self {
+impl<'a, R: Recorder> Sim<'a, R> {
+    fn new(sc: &'a Scenario, seed: u64, rec: R) -> Self {
         let n_stores = sc.store.nodes.max(1);
-        let mut keys: Vec<String> = Vec::new();
-        for w in &sc.workers {
-            if !keys.contains(&w.key) {
-                keys.push(w.key.clone());
-            }
-        }
+        let keys = keys_of(sc);
         let mut nodes = Vec::new();
         for w in &sc.workers {
             nodes.push(Node {
@@ -257,8 +291,7 @@ impl<'a> Sim<'a> {
             keys,
             layout,
             outbox: Outbox::default(),
-            seed,
-            events: record.then(|| Vec::with_capacity(1024)),
+            rec,
             msg_count: 0,
             steps: 0,
             cut_short_at_ms: None,
@@ -501,7 +534,7 @@ impl<'a> Sim<'a> {
     fn send(&mut self, from: NodeId, to: NodeId, msg: Msg) {
         self.msg_count += 1;
         let id = MsgId::new(self.msg_count);
-        if self.events.is_some() {
+        if R::WANTS_EVENTS {
             let what = msg.label();
             self.record(from, EventKind::Send { msg: id, to, what });
         }
@@ -589,8 +622,8 @@ impl<'a> Sim<'a> {
 
     #[inline]
     fn record(&mut self, node: NodeId, kind: EventKind) {
-        if let Some(events) = &mut self.events {
-            events.push(Event {
+        if R::WANTS_EVENTS {
+            self.rec.record(Event {
                 at_ms: self.now,
                 node,
                 local_ms: self.nodes[node.index()].clock.wall(self.now),
@@ -609,37 +642,49 @@ impl<'a> Sim<'a> {
         }
         self.layout.store_named(name)
     }
+}
 
-    fn into_trace(self) -> Trace {
-        let mut nodes: Vec<NodeInfo> = self
-            .sc
-            .workers
-            .iter()
-            .map(|w| NodeInfo {
-                name: w.name.clone(),
-                role: Role::Worker,
-            })
-            .collect();
-        nodes.extend(self.layout.store_ixs().map(|ix| NodeInfo {
-            name: ix.name(),
-            role: Role::Store,
-        }));
-        nodes.push(NodeInfo {
-            name: RESOURCE.to_string(),
-            role: Role::Resource,
-        });
-        Trace {
-            scenario: self.sc.name.clone(),
-            seed: self.seed,
-            until_ms: self.sc.until_ms,
-            design: self.sc.lock.design,
-            topology: self.sc.store.topology,
-            nodes,
-            keys: self.keys,
-            events: self.events.unwrap_or_default(),
-            steps: self.steps,
-            cut_short_at_ms: self.cut_short_at_ms,
+/// Lock keys in order of first appearance among the workers ([`Trace::keys`]).
+fn keys_of(sc: &Scenario) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    for w in &sc.workers {
+        if !keys.contains(&w.key) {
+            keys.push(w.key.clone());
         }
+    }
+    keys
+}
+
+/// The trace of a run of `sc` with `seed` before it starts: its nodes and keys, no events.
+fn skeleton(sc: &Scenario, seed: u64) -> Trace {
+    let layout = Layout::new(sc.workers.len(), sc.store.nodes.max(1) as usize);
+    let mut nodes: Vec<NodeInfo> = sc
+        .workers
+        .iter()
+        .map(|w| NodeInfo {
+            name: w.name.clone(),
+            role: Role::Worker,
+        })
+        .collect();
+    nodes.extend(layout.store_ixs().map(|ix| NodeInfo {
+        name: ix.name(),
+        role: Role::Store,
+    }));
+    nodes.push(NodeInfo {
+        name: RESOURCE.to_string(),
+        role: Role::Resource,
+    });
+    Trace {
+        scenario: sc.name.clone(),
+        seed,
+        until_ms: sc.until_ms,
+        design: sc.lock.design,
+        topology: sc.store.topology,
+        nodes,
+        keys: keys_of(sc),
+        events: Vec::new(),
+        steps: 0,
+        cut_short_at_ms: None,
     }
 }
 
