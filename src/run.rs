@@ -3,7 +3,7 @@
 
 use crate::checker::{self, Price, Verdict};
 use crate::scenario::Scenario;
-use crate::trace::{Event, Trace};
+use crate::trace::{EventKind, NodeId, Trace};
 use crate::{engine, violation::Kind};
 
 /// A scenario played out with one seed and judged.
@@ -114,7 +114,7 @@ pub fn judged(scenario: &Scenario, seed: u64) -> Judged {
 
 /// The checker reads each event as the engine records it.
 impl engine::Recorder for checker::Stream {
-    fn record(&mut self, event: Event) {
-        self.event(&event);
+    fn record(&mut self, at_ms: u64, node: NodeId, _: i64, kind: EventKind) {
+        self.happened(at_ms, node, &kind);
     }
 }

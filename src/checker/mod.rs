@@ -83,20 +83,20 @@ impl Work {
     pub fn of(trace: &Trace) -> Work {
         let mut work = Work::default();
         for e in &trace.events {
-            work.count(e);
+            work.count(e.at_ms, &e.kind);
         }
         work
     }
 
-    /// Counts `e` if it finished a critical section.
-    fn count(&mut self, e: &Event) {
+    /// Counts `kind`, at true time `at_ms`, if it finished a critical section.
+    fn count(&mut self, at_ms: u64, kind: &EventKind) {
         if let EventKind::LetGo {
             reason: LetGoReason::Released,
             ..
-        } = e.kind
+        } = kind
         {
             self.completed += 1;
-            self.last_done_ms = Some(e.at_ms);
+            self.last_done_ms = Some(at_ms);
         }
     }
 }
@@ -243,8 +243,14 @@ impl Stream {
 
     /// Reads the run's next event.
     pub fn event(&mut self, e: &Event) {
-        self.gatherer.event(self.events, e);
-        self.work.count(e);
+        self.happened(e.at_ms, e.node, &e.kind);
+    }
+
+    /// Reads the run's next event, given as its parts: `kind` at `node`, true time `at_ms`
+    /// (what the engine hands a recorder, so the event is never copied whole).
+    pub fn happened(&mut self, at_ms: u64, node: NodeId, kind: &EventKind) {
+        self.gatherer.event(self.events, at_ms, node, kind);
+        self.work.count(at_ms, kind);
         self.events += 1;
     }
 
@@ -368,7 +374,13 @@ mod tests {
                 stream.event(e);
             }
             assert_eq!(stream.events(), trace.events.len() as u64);
-            let streamed = stream.finish(&sc, &Trace { events: Vec::new(), ..trace.clone() });
+            let streamed = stream.finish(
+                &sc,
+                &Trace {
+                    events: Vec::new(),
+                    ..trace.clone()
+                },
+            );
             if cut {
                 assert!(streamed.is_none(), "a run cut short needs its trace");
             } else {

@@ -162,7 +162,12 @@ impl<R: super::Recorder> Sim<'_, R> {
         }
         node.alive = false;
         node.paused = false;
-        node.backlog.clear();
+        // What arrived while it was paused is lost with it.
+        for ev in std::mem::take(&mut node.backlog) {
+            if let Ev::Receive { msg, .. } = ev {
+                self.mail.take(msg);
+            }
+        }
         node.incarnation += 1;
         self.record(id, EventKind::Crashed);
         if self.sc.network.transport == Transport::Tcp {

@@ -14,6 +14,7 @@
 mod clock;
 mod faults;
 mod layout;
+mod mail;
 mod msg;
 mod net;
 mod outbox;
@@ -40,6 +41,7 @@ use crate::trace::{
 };
 use clock::Clock;
 use layout::Layout;
+use mail::{Mail, Slot};
 use msg::Msg;
 use net::Net;
 use outbox::{Cmd, Ctx, Outbox};
@@ -66,14 +68,21 @@ pub trait Recorder {
     /// building them.
     const WANTS_EVENTS: bool = true;
 
-    /// Takes the next event.
-    fn record(&mut self, event: Event);
+    /// Takes the next event: `kind` at `node`, true time `at_ms`, `local_ms` on the node's
+    /// wall clock (an [`Event`]'s fields, handed over apart so a recorder that only reads
+    /// them never copies the whole event).
+    fn record(&mut self, at_ms: u64, node: NodeId, local_ms: i64, kind: EventKind);
 }
 
 /// The whole trace, kept.
 impl Recorder for Vec<Event> {
-    fn record(&mut self, event: Event) {
-        self.push(event);
+    fn record(&mut self, at_ms: u64, node: NodeId, local_ms: i64, kind: EventKind) {
+        self.push(Event {
+            at_ms,
+            node,
+            local_ms,
+            kind,
+        });
     }
 }
 
@@ -81,7 +90,7 @@ impl Recorder for Vec<Event> {
 impl Recorder for () {
     const WANTS_EVENTS: bool = false;
 
-    fn record(&mut self, _: Event) {}
+    fn record(&mut self, _: u64, _: NodeId, _: i64, _: EventKind) {}
 }
 
 /// Plays `scenario` out with `seed` into the recorder `recorder` makes from the run's
@@ -109,28 +118,28 @@ pub fn run_into<R: Recorder>(
 /// the largest scenario the project ships needs about 65 000 steps.
 pub const MAX_STEPS: u64 = 500_000;
 
-/// Something due at a true time.
+/// Something due at a true time. A message waits in [`Sim::mail`], so every event is small.
 enum Ev {
     /// A transmission reaches the far end of its link.
     Deliver {
         from: NodeId,
         to: NodeId,
         id: MsgId,
-        msg: Msg,
+        msg: Slot,
     },
     /// TCP: the sender's kernel transmits a held message again.
     Retransmit {
         from: NodeId,
         to: NodeId,
         id: MsgId,
-        msg: Msg,
+        msg: Slot,
     },
     /// The receiving process reads the message (deferred while it was paused).
     Receive {
         from: NodeId,
         to: NodeId,
         id: MsgId,
-        msg: Msg,
+        msg: Slot,
     },
     Timer {
         node: NodeId,
@@ -209,6 +218,8 @@ struct Sim<'a, R> {
     sc: &'a Scenario,
     rng: ChaCha8Rng,
     queue: Queue<Ev>,
+    /// The messages the queue's events name.
+    mail: Mail,
     now: u64,
     nodes: Vec<Node>,
     workers: Vec<worker::Worker>,
@@ -282,6 +293,7 @@ impl<'a, R: Recorder> Sim<'a, R> {
             sc,
             rng: ChaCha8Rng::seed_from_u64(seed),
             queue: Queue::new(),
+            mail: Mail::default(),
             now: 0,
             nodes,
             workers,
@@ -341,13 +353,23 @@ impl<'a, R: Recorder> Sim<'a, R> {
 
     fn dispatch(&mut self, ev: Ev) {
         match ev {
-            Ev::Deliver { from, to, id, msg } => self.arrive(from, to, id, msg),
+            Ev::Deliver { from, to, id, msg } => {
+                if let Some(msg) = self.mail.take(msg) {
+                    self.arrive(from, to, id, msg);
+                }
+            }
             Ev::Retransmit { from, to, id, msg } => {
-                if self.net.carries(from, to, id) {
+                if let Some(msg) = self.mail.take(msg)
+                    && self.net.carries(from, to, id)
+                {
                     self.transmit(from, to, id, msg, true);
                 }
             }
-            Ev::Receive { from, to, id, msg } => self.hand_over(from, to, id, msg),
+            Ev::Receive { from, to, id, msg } => {
+                if let Some(msg) = self.mail.take(msg) {
+                    self.hand_over(from, to, id, msg);
+                }
+            }
             Ev::Timer {
                 node,
                 incarnation,
@@ -422,6 +444,7 @@ impl<'a, R: Recorder> Sim<'a, R> {
                 }
             }
         } else if node.paused {
+            let msg = self.mail.put(msg);
             node.backlog.push(Ev::Receive { from, to, id, msg });
         } else {
             self.record(to, EventKind::Deliver { msg: id, from });
@@ -576,7 +599,10 @@ impl<'a, R: Recorder> Sim<'a, R> {
     fn retry(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg) {
         let give_up = self.sc.network.tcp_give_up_ms;
         match self.net.retry_at(from, to, id, self.now, give_up) {
-            Some(at) => self.queue.push(at, Ev::Retransmit { from, to, id, msg }),
+            Some(at) => {
+                let msg = self.mail.put(msg);
+                self.queue.push(at, Ev::Retransmit { from, to, id, msg });
+            }
             None => {
                 for lost in self.net.kill(from, to) {
                     self.dropped(from, to, lost, DropReason::GaveUp);
@@ -602,6 +628,7 @@ impl<'a, R: Recorder> Sim<'a, R> {
             lo
         };
         let at = self.now + delay + self.net.extra_ms(from, to, self.now);
+        let msg = self.mail.put(msg);
         self.queue.push(at, Ev::Deliver { from, to, id, msg });
     }
 
@@ -623,12 +650,8 @@ impl<'a, R: Recorder> Sim<'a, R> {
     #[inline]
     fn record(&mut self, node: NodeId, kind: EventKind) {
         if R::WANTS_EVENTS {
-            self.rec.record(Event {
-                at_ms: self.now,
-                node,
-                local_ms: self.nodes[node.index()].clock.wall(self.now),
-                kind,
-            });
+            let local_ms = self.nodes[node.index()].clock.wall(self.now);
+            self.rec.record(self.now, node, local_ms, kind);
         }
     }
 
