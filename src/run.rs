@@ -75,13 +75,6 @@ pub struct Judged {
     pub steps: u64,
 }
 
-impl Judged {
-    /// Whether the data stayed correct and the lock stayed usable.
-    pub fn good(&self) -> bool {
-        self.verdict.safe && self.verdict.live
-    }
-}
-
 impl From<Run> for Judged {
     fn from(run: Run) -> Judged {
         Judged {

@@ -22,7 +22,7 @@ pub use crate::violation::Kind;
 pub use price::{Price, nearest_rank};
 
 use crate::scenario::{ResourceMode, Scenario};
-use crate::trace::{Event, EventKind, KeyId, LetGoReason, NodeId, Token, Trace};
+use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, Token, Trace};
 
 /// One thing that went wrong.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -241,11 +241,6 @@ impl Stream {
         }
     }
 
-    /// Reads the run's next event.
-    pub fn event(&mut self, e: &Event) {
-        self.happened(e.at_ms, e.node, &e.kind);
-    }
-
     /// Reads the run's next event, given as its parts: `kind` at `node`, true time `at_ms`
     /// (what the engine hands a recorder, so the event is never copied whole).
     pub fn happened(&mut self, at_ms: u64, node: NodeId, kind: &EventKind) {
@@ -371,7 +366,7 @@ mod tests {
             let trace = t.build();
             let mut stream = Stream::new(&before_the_run(&trace));
             for e in &trace.events {
-                stream.event(e);
+                stream.happened(e.at_ms, e.node, &e.kind);
             }
             assert_eq!(stream.events(), trace.events.len() as u64);
             let streamed = stream.finish(

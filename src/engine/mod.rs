@@ -711,6 +711,13 @@ fn skeleton(sc: &Scenario, seed: u64) -> Trace {
     }
 }
 
+/// The queue's events stay a few words long: a message waits in [`Mail`], not in its event.
+#[cfg(test)]
+#[test]
+fn a_queue_event_takes_at_most_32_bytes() {
+    assert!(std::mem::size_of::<Ev>() <= 32);
+}
+
 /// Runs a scenario written inline, with its own seed: the store modules' tests read the trace.
 #[cfg(test)]
 fn run_src(src: &str) -> Trace {
