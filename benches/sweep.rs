@@ -3,8 +3,8 @@
 //!
 //! - `sweep/1-thread`, `sweep/all-cores`: [`locksim::sweep::on_threads`] over 200 seeds of
 //!   `benches/data/four-workers-token.toml` (four workers taking a 100 ms TTL lock over and over
-//!   for a simulated minute), each run recorded and checked and counted in seed order, as
-//!   `locksim check --seeds 200 --threads N` does. Throughput is in recorded events (the
+//!   for a simulated minute), each run checked as the engine records it (`locksim::judged`)
+//!   and counted in seed order, as `locksim check --seeds 200 --threads N` does. Throughput is in recorded events (the
 //!   tally's `events`, as `check --json` prints it) per second.
 
 use std::hint::black_box;

@@ -2,7 +2,8 @@
 //!
 //! Data flows one way (ARCHITECTURE.md): a [`scenario::Scenario`] is parsed and validated,
 //! the [`engine`] plays it out into a [`trace::Trace`], the [`checker`] turns the trace into a
-//! [`checker::Verdict`] ([`run()`] does both), and the front ends only show those, through the
+//! [`checker::Verdict`] ([`run()`] does both; [`judged()`] checks the events as they come, for
+//! runs nobody will see), and the front ends only show those, through the
 //! [`view`] model. Around that flow, without the front ends: [`sweep`] counts many seeds,
 //! [`ladder`] moves a scenario onto another rung of the design ladder, and [`breakage`] makes
 //! "Break it"'s changes to a scenario. [`render`] makes pictures and text of a run for slides
@@ -31,7 +32,7 @@ pub mod trace;
 pub mod view;
 pub mod violation;
 
-pub use run::{Run, run};
+pub use run::{Judged, Run, judged, run};
 
 #[cfg(feature = "gui")]
 pub mod app;

@@ -3,7 +3,7 @@
 
 use crate::checker::{self, Price, Verdict};
 use crate::scenario::Scenario;
-use crate::trace::Trace;
+use crate::trace::{EventKind, NodeId, Trace};
 use crate::{engine, violation::Kind};
 
 /// A scenario played out with one seed and judged.
@@ -59,5 +59,55 @@ pub fn run(scenario: &Scenario, seed: u64) -> Run {
         trace,
         verdict,
         price,
+    }
+}
+
+/// A run made only to be judged: what [`run`] gives but the trace, which nobody will show.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// What the checker says about it.
+    pub verdict: Verdict,
+    /// What the lock cost in it.
+    pub price: Price,
+    /// Events the run recorded ([`Run::events`]).
+    pub events: u64,
+    /// Queue events the engine handled ([`Run::steps`]).
+    pub steps: u64,
+}
+
+impl From<Run> for Judged {
+    fn from(run: Run) -> Judged {
+        Judged {
+            events: run.events(),
+            steps: run.steps(),
+            verdict: run.verdict,
+            price: run.price,
+        }
+    }
+}
+
+/// Plays `scenario` with `seed` and judges it as [`run`] does, with the same verdict and
+/// price, but checks each event as the engine records it ([`checker::Stream`]) instead of
+/// keeping the trace: for sweeps and searches, which show no run. A run the engine's event
+/// budget cut short is played again and judged from its trace (see
+/// [`checker::Stream::finish`]); the same seed gives the same run.
+pub fn judged(scenario: &Scenario, seed: u64) -> Judged {
+    let (trace, stream) = engine::run_into(scenario, seed, checker::Stream::new);
+    let events = stream.events();
+    match stream.finish(scenario, &trace) {
+        Some((verdict, price)) => Judged {
+            verdict,
+            price,
+            events,
+            steps: trace.steps,
+        },
+        None => run(scenario, seed).into(),
+    }
+}
+
+/// The checker reads each event as the engine records it.
+impl engine::Recorder for checker::Stream {
+    fn record(&mut self, at_ms: u64, node: NodeId, _: i64, kind: EventKind) {
+        self.happened(at_ms, node, &kind);
     }
 }

@@ -4,9 +4,11 @@
 //! Nodes are referred to by [`NodeId`], an index into [`Trace::nodes`]; lock keys by
 //! [`KeyId`], an index into [`Trace::keys`].
 
-use serde::Serialize;
+use serde::ser::{SerializeSeq, SerializeStruct};
+use serde::{Serialize, Serializer};
 
 use crate::scenario::{Design, Topology};
+use crate::text::fmt_clock_ms;
 
 /// Declares an id newtype over `u32` whose JSON form is the bare number, so traces (and
 /// their hashes and snapshots) read the same as when ids were plain integers. The methods
@@ -119,8 +121,9 @@ pub struct NodeInfo {
     pub role: Role,
 }
 
-/// One run, complete.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One run, complete. Its JSON form ([`Trace`]'s `Serialize`) spells each message's
+/// [`Label`] out in words, as every front end shows it.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Trace {
     /// Scenario name, for messages that must say what reproduces them.
     pub scenario: String,
@@ -222,6 +225,274 @@ impl Refusal {
     }
 }
 
+/// What a message carries, as data: the engine records it with every send, and
+/// [`Label::words`] spells it out (e.g. `acquire A#1`) only when a front end shows it, so a run
+/// made only to be judged formats nothing. Variants follow the model's messages: worker → store
+/// requests, store → worker answers, store ↔ store replication and consensus, worker ↔ resource.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "label", rename_all = "snake_case")]
+pub enum Label {
+    /// An acquire request (`reenter`: of a lock the worker holds).
+    Acquire {
+        /// The attempt.
+        token: Token,
+        /// Whether it re-acquires a lock the worker holds.
+        reenter: bool,
+    },
+    /// A release request.
+    Release {
+        /// The grant to release.
+        token: Token,
+    },
+    /// `acquire = "two_step"`: EXPIRE after SETNX.
+    Expire {
+        /// The attempt whose key gets a TTL.
+        token: Token,
+    },
+    /// A renewal request.
+    Renew {
+        /// The grant to renew.
+        token: Token,
+    },
+    /// `flag`: read the flag.
+    FlagRead {
+        /// The attempt.
+        token: Token,
+    },
+    /// `flag`: set the flag.
+    FlagSet {
+        /// The attempt.
+        token: Token,
+    },
+    /// An acquire granted.
+    Granted {
+        /// The attempt.
+        token: Token,
+    },
+    /// An acquire refused.
+    Refused {
+        /// The attempt.
+        token: Token,
+        /// Why.
+        why: Refusal,
+    },
+    /// `fair`: the acquire joined the queue.
+    Queued {
+        /// The attempt.
+        token: Token,
+    },
+    /// A release acknowledged.
+    Released {
+        /// The grant released.
+        token: Token,
+    },
+    /// A renewal acknowledged.
+    Renewed {
+        /// The grant renewed.
+        token: Token,
+    },
+    /// A renewal refused.
+    RenewRefused {
+        /// The grant.
+        token: Token,
+        /// Why.
+        why: Refusal,
+    },
+    /// `flag`: the flag's value.
+    FlagIs {
+        /// Whether it is set.
+        locked: bool,
+    },
+    /// `timestamp`: a claim stamped by the claimant's wall clock.
+    Claim {
+        /// The attempt.
+        token: Token,
+        /// The stamp, the claimant's wall-clock ms.
+        stamp_ms: i64,
+    },
+    /// `timestamp`: a request for the key's claims.
+    ReadClaims {
+        /// The attempt.
+        token: Token,
+    },
+    /// `timestamp`: the claim is recorded.
+    ClaimRecorded {
+        /// The attempt.
+        token: Token,
+    },
+    /// `timestamp`: the key's claims, earliest stamp first.
+    Claims {
+        /// Each claim and its stamp, wall-clock ms.
+        claims: Box<[(Token, i64)]>,
+    },
+    /// `fair`: the waiter's turn came.
+    YourTurn {
+        /// The waiter.
+        token: Token,
+    },
+    /// The node cannot serve the request.
+    NotLeader,
+    /// `replicated`: the primary's heartbeat.
+    Heartbeat {
+        /// Its epoch.
+        epoch: u64,
+        /// How much of its stream it has sent.
+        offset: u64,
+    },
+    /// `replicated`: stream commands `start + 1 ..= start + count`.
+    Commands {
+        /// The offset before the first.
+        start: u64,
+        /// How many.
+        count: u64,
+    },
+    /// `replicated`: a resync request from `offset` (Redis PSYNC).
+    SyncRequest {
+        /// The replica's offset.
+        offset: u64,
+    },
+    /// `replicated`: a resync from the backlog.
+    PartialResync {
+        /// Commands it carries.
+        count: u64,
+    },
+    /// `replicated`: a full copy of the data set.
+    FullCopy {
+        /// The offset it is at.
+        offset: u64,
+    },
+    /// `replicated`: a replica asks the others how far each got.
+    OffsetQuery,
+    /// `replicated`: the answer.
+    OffsetReport {
+        /// The sender's offset.
+        offset: u64,
+    },
+    /// `replicated`: become the primary.
+    Promote {
+        /// The epoch.
+        epoch: u64,
+    },
+    /// `consensus`: log entries to append.
+    Append {
+        /// How many.
+        count: u64,
+    },
+    /// `consensus`: the answer to an append.
+    AppendReply {
+        /// Whether the follower appended them.
+        ok: bool,
+    },
+    /// `consensus`: a vote request (`pre`: a pre-vote).
+    Vote {
+        /// The term.
+        term: u64,
+        /// Whether it only asks whether it would win.
+        pre: bool,
+    },
+    /// `consensus`: the answer to a vote request.
+    VoteReply {
+        /// Whether the vote is given.
+        granted: bool,
+        /// Whether it answers a pre-vote.
+        pre: bool,
+    },
+    /// A read of the resource.
+    Read {
+        /// The attempt.
+        token: Token,
+    },
+    /// The resource's answer to a read.
+    Value {
+        /// The record's value.
+        value: u64,
+    },
+    /// A write to the resource.
+    Write {
+        /// The attempt.
+        token: Token,
+        /// The value written.
+        value: u64,
+    },
+    /// The resource's answer to a write.
+    WriteReply {
+        /// Whether it was applied.
+        ok: bool,
+    },
+}
+
+impl Label {
+    /// The label in words, e.g. `acquire A#1`, given how to name a token: the one wording the
+    /// trace's JSON, the transcript and the timeline share.
+    pub fn words(&self, token_name: impl Fn(Token) -> String) -> String {
+        let tok = &token_name;
+        match self {
+            Label::Acquire { token, reenter } => {
+                let what = if *reenter { "re-acquire" } else { "acquire" };
+                format!("{what} {}", tok(*token))
+            }
+            Label::Release { token } => format!("release {}", tok(*token)),
+            Label::Expire { token } => format!("expire ({})", tok(*token)),
+            Label::Renew { token } => format!("renew {}", tok(*token)),
+            Label::FlagRead { token } => format!("read flag ({})", tok(*token)),
+            Label::FlagSet { token } => format!("set flag ({})", tok(*token)),
+            Label::Granted { token } => format!("granted {}", tok(*token)),
+            Label::Refused { token, why } => {
+                format!("refused {}: {}", tok(*token), why.phrase(tok))
+            }
+            Label::Queued { token } => format!("queued {}", tok(*token)),
+            Label::Released { token } => format!("released {}", tok(*token)),
+            Label::Renewed { token } => format!("renew {} ok", tok(*token)),
+            Label::RenewRefused { token, why } => {
+                format!("renew {} refused: {}", tok(*token), why.phrase(tok))
+            }
+            Label::FlagIs { locked } => format!("flag is {locked}"),
+            Label::Claim { token, stamp_ms } => {
+                format!("claim {} @{}", tok(*token), fmt_clock_ms(*stamp_ms))
+            }
+            Label::ReadClaims { token } => format!("read claims ({})", tok(*token)),
+            Label::ClaimRecorded { token } => format!("claim {} recorded", tok(*token)),
+            Label::Claims { claims } if claims.is_empty() => "claims: none".to_string(),
+            Label::Claims { claims } => {
+                let list: Vec<String> = claims
+                    .iter()
+                    .map(|&(t, stamp)| format!("{} @{}", tok(t), fmt_clock_ms(stamp)))
+                    .collect();
+                format!("claims: {}", list.join(", "))
+            }
+            Label::YourTurn { token } => format!("your turn, {}", tok(*token)),
+            Label::NotLeader => "not the leader".to_string(),
+            Label::Heartbeat { epoch, offset } => {
+                format!("heartbeat (epoch {epoch}, offset {offset})")
+            }
+            Label::Commands { start, count: 1 } => format!("command {}", start + 1),
+            Label::Commands { start, count } => {
+                format!("commands {}..{}", start + 1, start + count)
+            }
+            Label::SyncRequest { offset } => format!("resync me from offset {offset}"),
+            Label::PartialResync { count: 1 } => "partial resync: 1 command".to_string(),
+            Label::PartialResync { count } => format!("partial resync: {count} commands"),
+            Label::FullCopy { offset } => format!("full copy at offset {offset}"),
+            Label::OffsetQuery => "how far did you get?".to_string(),
+            Label::OffsetReport { offset } => format!("my offset is {offset}"),
+            Label::Promote { epoch } => format!("you are the primary (epoch {epoch})"),
+            Label::Append { count } => format!("append {count} entries"),
+            Label::AppendReply { ok } => format!("append {}", if *ok { "ok" } else { "refused" }),
+            Label::Vote { term, pre: false } => format!("vote for me (term {term})"),
+            Label::Vote { term, pre: true } => format!("would you vote for me? (term {term})"),
+            Label::VoteReply { granted, pre } => format!(
+                "{} {}",
+                if *pre { "pre-vote" } else { "vote" },
+                if *granted { "yes" } else { "no" }
+            ),
+            Label::Read { token } => format!("read ({})", tok(*token)),
+            Label::Value { value } => format!("value {value}"),
+            Label::Write { token, value } => format!("write {value} ({})", tok(*token)),
+            Label::WriteReply { ok } => format!("write {}", if *ok { "ok" } else { "refused" }),
+        }
+    }
+}
+
 /// Why a worker stopped believing it holds the lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -252,8 +523,8 @@ pub enum EventKind {
         msg: MsgId,
         /// The receiving node.
         to: NodeId,
-        /// What it carries, in words.
-        what: String,
+        /// What it carries, as data; [`Trace::label_text`] puts it in words.
+        what: Label,
     },
     /// A message from `from` arrived at `node`.
     Deliver {
@@ -632,6 +903,11 @@ impl Trace {
         token.display(self.node_name(token.worker))
     }
 
+    /// What a message carried, in words, e.g. `acquire A#1`.
+    pub fn label_text(&self, label: &Label) -> String {
+        label.words(|t| self.token_name(t))
+    }
+
     /// The id of the node called `name`, if there is one.
     pub fn node_id(&self, name: &str) -> Option<NodeId> {
         self.nodes
@@ -661,5 +937,87 @@ impl Trace {
     /// Count of store nodes.
     pub fn store_nodes(&self) -> usize {
         self.nodes.iter().filter(|n| n.role == Role::Store).count()
+    }
+}
+
+/// The trace as JSON: its fields in order, each event as its `EventKind` serialises, except
+/// that a send's `what` is its label in words ([`Trace::label_text`]), which needs the
+/// trace's names.
+impl Serialize for Trace {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Trace", 10)?;
+        st.serialize_field("scenario", &self.scenario)?;
+        st.serialize_field("seed", &self.seed)?;
+        st.serialize_field("until_ms", &self.until_ms)?;
+        st.serialize_field("design", &self.design)?;
+        st.serialize_field("topology", &self.topology)?;
+        st.serialize_field("nodes", &self.nodes)?;
+        st.serialize_field("keys", &self.keys)?;
+        st.serialize_field("events", &EventsJson(self))?;
+        st.serialize_field("steps", &self.steps)?;
+        st.serialize_field("cut_short_at_ms", &self.cut_short_at_ms)?;
+        st.end()
+    }
+}
+
+/// A trace's events, for its JSON form.
+struct EventsJson<'t>(&'t Trace);
+
+impl Serialize for EventsJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.events.len()))?;
+        for event in &self.0.events {
+            seq.serialize_element(&EventJson(self.0, event))?;
+        }
+        seq.end()
+    }
+}
+
+/// One event of a trace, for its JSON form.
+struct EventJson<'t>(&'t Trace, &'t Event);
+
+impl Serialize for EventJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let EventJson(trace, e) = *self;
+        let mut st = s.serialize_struct("Event", 4)?;
+        st.serialize_field("at_ms", &e.at_ms)?;
+        st.serialize_field("node", &e.node)?;
+        st.serialize_field("local_ms", &e.local_ms)?;
+        match &e.kind {
+            EventKind::Send { msg, to, what } => st.serialize_field(
+                "kind",
+                &SendJson {
+                    kind: "send",
+                    msg: *msg,
+                    to: *to,
+                    what: trace.label_text(what),
+                },
+            )?,
+            kind => st.serialize_field("kind", kind)?,
+        }
+        st.end()
+    }
+}
+
+/// A send event as the trace's JSON has it: its label in words.
+#[derive(Serialize)]
+struct SendJson {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    msg: MsgId,
+    to: NodeId,
+    what: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A recorded run keeps every event: their size bounds a shown run's memory (a sweep keeps
+    /// none, see `crate::judged`). A send's label is data, no longer a `String` of its own.
+    #[test]
+    fn an_event_takes_at_most_72_bytes() {
+        assert!(std::mem::size_of::<Event>() <= 72);
+        assert!(std::mem::size_of::<Label>() <= 24);
     }
 }

@@ -66,11 +66,10 @@ fn a_paused_consensus_follower_costs_a_bounded_run() {
         .events
         .iter()
         .filter_map(|e| match &e.kind {
-            locksim::trace::EventKind::Send { what, .. } => what
-                .strip_prefix("append ")?
-                .strip_suffix(" entries")?
-                .parse::<usize>()
-                .ok(),
+            locksim::trace::EventKind::Send {
+                what: locksim::trace::Label::Append { count },
+                ..
+            } => Some(*count as usize),
             _ => None,
         })
         .max();

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use crate::scenario::Topology;
-use crate::trace::{Event, EventKind, KeyId, LetGoReason, MsgId, NodeId, Role, Token, Trace};
+use crate::trace::{EventKind, KeyId, Label, LetGoReason, MsgId, NodeId, Role, Token, Trace};
 
 /// "No entry" in the dense lookup tables.
 const NONE: u32 = u32::MAX;
@@ -185,9 +185,9 @@ struct Committed {
 impl Facts {
     /// Reads `trace` once. Events naming unknown nodes are tolerated (they just carry less).
     pub fn gather(trace: &Trace) -> Facts {
-        let mut g = Gatherer::new(trace);
+        let mut g = Gatherer::new(trace, trace.events.len());
         for (i, e) in trace.events.iter().enumerate() {
-            g.event(i, e);
+            g.event(i, e.at_ms, e.node, &e.kind);
         }
         g.finish()
     }
@@ -229,7 +229,9 @@ impl TokenIndex {
     }
 }
 
-struct Gatherer {
+/// The pass itself, an event at a time: [`Facts::gather`] feeds it a whole trace, and
+/// [`super::Stream`] the events of a run as the engine records them.
+pub(super) struct Gatherer {
     until_ms: u64,
     /// Redlock's nodes are independent; every other topology is one logical store, where a
     /// release on any node (the current primary or leader) ends the grant everywhere.
@@ -259,13 +261,15 @@ struct Gatherer {
     claims: Vec<(usize, KeyId, u32)>,
     /// Release requests neither delivered nor dropped yet, by message id.
     releases: BTreeMap<MsgId, (u32, NodeId)>,
-    /// Worker names, to read which token a release message names.
-    names: Vec<String>,
+    /// Per node: whether it is a worker (only workers send releases).
+    is_worker: Vec<bool>,
     facts: Facts,
 }
 
 impl Gatherer {
-    fn new(trace: &Trace) -> Gatherer {
+    /// A pass over the events of `trace`'s run, told the horizon, nodes and keys by `trace`
+    /// (its events are not read). Token seqs up to `seq_limit` get dense numbers.
+    pub(super) fn new(trace: &Trace, seq_limit: usize) -> Gatherer {
         let mut stores = 0usize;
         let store_slot = trace
             .nodes
@@ -287,7 +291,7 @@ impl Gatherer {
             index: TokenIndex {
                 dense: vec![Vec::new(); trace.nodes.len()],
                 sparse: BTreeMap::new(),
-                limit: trace.events.len(),
+                limit: seq_limit,
             },
             store_slot,
             stores,
@@ -299,17 +303,7 @@ impl Gatherer {
             committed: vec![None; keys],
             claims: Vec::new(),
             releases: BTreeMap::new(),
-            names: trace
-                .nodes
-                .iter()
-                .map(|n| {
-                    if n.role == Role::Worker {
-                        n.name.clone()
-                    } else {
-                        String::new()
-                    }
-                })
-                .collect(),
+            is_worker: trace.nodes.iter().map(|n| n.role == Role::Worker).collect(),
             facts: Facts {
                 tokens: Vec::new(),
                 leases: Vec::new(),
@@ -448,30 +442,28 @@ impl Gatherer {
         }
     }
 
-    /// The token a worker's message names if it is a release request ("release A#1": the
-    /// engine's label for it), as a dense number.
-    fn release_token(&self, worker: NodeId, what: &str) -> Option<u32> {
-        let name = self.names.get(worker.index()).filter(|n| !n.is_empty())?;
-        let seq = what
-            .strip_prefix("release ")?
-            .strip_prefix(name.as_str())?
-            .strip_prefix(crate::trace::ATTEMPT_MARK)?
-            .parse()
-            .ok()?;
-        self.index.get(Token { worker, seq })
+    /// The token a worker's message releases, as a dense number: a release request the worker
+    /// sent for one of its own attempts.
+    fn release_token(&self, worker: NodeId, what: &Label) -> Option<u32> {
+        match *what {
+            Label::Release { token }
+                if token.worker == worker && self.is_worker.get(worker.index()) == Some(&true) =>
+            {
+                self.index.get(token)
+            }
+            _ => None,
+        }
     }
 
     fn node(&mut self, node: NodeId) -> Option<&mut NodeFacts> {
         self.facts.nodes.get_mut(node.index())
     }
 
-    fn event(&mut self, i: usize, e: &Event) {
-        let at = Stamp {
-            at_ms: e.at_ms,
-            event: i,
-        };
-        let now = e.at_ms;
-        match &e.kind {
+    /// Reads event number `i` (0-based) of the run: `kind` at `node`, true time `at_ms`.
+    pub(super) fn event(&mut self, i: usize, at_ms: u64, node: NodeId, kind: &EventKind) {
+        let at = Stamp { at_ms, event: i };
+        let now = at_ms;
+        match kind {
             // A takeover renews the old leader's promise: the checker reads it as a grant.
             EventKind::Granted {
                 key,
@@ -480,7 +472,7 @@ impl Gatherer {
                 lease_ms,
                 ..
             } => {
-                let Some(slot) = self.slot(e.node) else {
+                let Some(slot) = self.slot(node) else {
                     return;
                 };
                 let t = self.token(*token, *key);
@@ -488,8 +480,8 @@ impl Gatherer {
                 f.fence = f.fence.or(*fence);
                 f.granted.get_or_insert(at);
                 let end = lease_ms.map_or(self.until_ms, |l| now.saturating_add(l));
-                self.promise(t, slot, e.node, *key, at, end);
-                self.store_holds(slot, e.node, *key, t);
+                self.promise(t, slot, node, *key, at, end);
+                self.store_holds(slot, node, *key, t);
             }
             // An extension, or EXPIRE after SETNX (the key's promise, unbounded until then):
             // either way the promise now ends a lease from here.
@@ -503,15 +495,15 @@ impl Gatherer {
                 token,
                 lease_ms,
             } => {
-                let Some(slot) = self.slot(e.node) else {
+                let Some(slot) = self.slot(node) else {
                     return;
                 };
                 let t = self.token(*token, *key);
-                self.promise(t, slot, e.node, *key, at, now.saturating_add(*lease_ms));
-                self.store_holds(slot, e.node, *key, t);
+                self.promise(t, slot, node, *key, at, now.saturating_add(*lease_ms));
+                self.store_holds(slot, node, *key, t);
             }
             EventKind::Removed { key, holder, by } => {
-                let Some(slot) = self.slot(e.node) else {
+                let Some(slot) = self.slot(node) else {
                     return;
                 };
                 let h = self.token(*holder, *key);
@@ -535,14 +527,14 @@ impl Gatherer {
                     let b = self.token(*by, *key);
                     self.facts.removals.push(Removal {
                         at_ms: now,
-                        node: e.node,
+                        node,
                         holder: h,
                         by: Some(b),
                     });
                 }
             }
             EventKind::ForceReleased { key, holder } => {
-                let Some(slot) = self.slot(e.node) else {
+                let Some(slot) = self.slot(node) else {
                     return;
                 };
                 self.store_drops(slot, *key);
@@ -555,14 +547,14 @@ impl Gatherer {
                     }
                     self.facts.removals.push(Removal {
                         at_ms: now,
-                        node: e.node,
+                        node,
                         holder: h,
                         by: None,
                     });
                 }
             }
             EventKind::Claimed { key, token, .. } => {
-                if let Some(slot) = self.slot(e.node) {
+                if let Some(slot) = self.slot(node) {
                     let t = self.token(*token, *key);
                     if !self.claims.contains(&(slot, *key, t)) {
                         self.claims.push((slot, *key, t));
@@ -570,20 +562,20 @@ impl Gatherer {
                 }
             }
             EventKind::Unclaimed { key, token } => {
-                if let Some(slot) = self.slot(e.node) {
+                if let Some(slot) = self.slot(node) {
                     let t = self.token(*token, *key);
                     self.claims.retain(|&c| c != (slot, *key, t));
                 }
             }
             EventKind::Reloaded { key, holder } => {
-                if let Some(slot) = self.slot(e.node) {
+                if let Some(slot) = self.slot(node) {
                     let t = holder.map_or(NONE, |h| self.token(h, *key));
                     self.set_table(slot, *key, t);
                 }
             }
             EventKind::AcquireStarted { key, token } => {
                 let t = self.token(*token, *key);
-                let Some(n) = self.facts.nodes.get_mut(e.node.index()) else {
+                let Some(n) = self.facts.nodes.get_mut(node.index()) else {
                     return;
                 };
                 let mut own = None;
@@ -603,12 +595,12 @@ impl Gatherer {
                 let f = &mut self.facts.tokens[t as usize];
                 f.fence = f.fence.or(*fence);
                 f.acquired.get_or_insert(at);
-                let Some(n) = self.facts.nodes.get_mut(e.node.index()) else {
+                let Some(n) = self.facts.nodes.get_mut(node.index()) else {
                     return;
                 };
                 if let Some((start_ms, first, wkey, held)) = n.waiting.take() {
                     self.facts.waits.push(Wait {
-                        worker: e.node,
+                        worker: node,
                         key: wkey,
                         token: first,
                         start_ms,
@@ -635,7 +627,7 @@ impl Gatherer {
                     f.let_go_ms = Some(now);
                     f.let_go_reason = Some(*reason);
                 }
-                if let Some(n) = self.node(e.node) {
+                if let Some(n) = self.node(node) {
                     n.holding.retain(|&h| h != t);
                 }
             }
@@ -660,58 +652,58 @@ impl Gatherer {
                     at_ms: now,
                     token: t,
                     key: *key,
-                    node: e.node,
+                    node,
                 });
             }
             EventKind::Paused { .. } => {
-                if let Some(n) = self.node(e.node) {
+                if let Some(n) = self.node(node) {
                     n.paused_since.get_or_insert(now);
                 }
             }
             EventKind::Resumed => {
-                if let Some(n) = self.node(e.node)
+                if let Some(n) = self.node(node)
                     && let Some(since) = n.paused_since.take()
                 {
                     n.off.push((since, now));
                 }
             }
             EventKind::Stalled { .. } => {
-                if let Some(n) = self.node(e.node) {
+                if let Some(n) = self.node(node) {
                     n.stalled_since.get_or_insert(now);
                 }
             }
             EventKind::Unstalled => {
-                if let Some(n) = self.node(e.node)
+                if let Some(n) = self.node(node)
                     && let Some(since) = n.stalled_since.take()
                 {
                     n.off.push((since, now));
                 }
             }
             EventKind::Crashed => {
-                if let Some(n) = self.node(e.node) {
+                if let Some(n) = self.node(node) {
                     n.crashed_since.get_or_insert(now);
                 }
             }
             EventKind::Restarted => {
-                if let Some(n) = self.node(e.node)
+                if let Some(n) = self.node(node)
                     && let Some(since) = n.crashed_since.take()
                 {
                     n.off.push((since, now));
                 }
             }
             EventKind::Expired { key, .. } => {
-                if let Some(slot) = self.slot(e.node) {
+                if let Some(slot) = self.slot(node) {
                     self.store_drops(slot, *key);
                 }
             }
             EventKind::Replicated { key, holder } => {
-                if let Some(slot) = self.slot(e.node) {
+                if let Some(slot) = self.slot(node) {
                     let t = holder.map_or(NONE, |h| self.token(h, *key));
                     self.set_table(slot, *key, t);
                 }
             }
             EventKind::Forgot => {
-                let Some(slot) = self.slot(e.node) else {
+                let Some(slot) = self.slot(node) else {
                     return;
                 };
                 self.clear_table(slot);
@@ -720,8 +712,8 @@ impl Gatherer {
                 let majority = self.stores / 2 + 1;
                 for c in &mut self.committed {
                     if let Some(k) = c {
-                        if !k.forgot.contains(&e.node) {
-                            k.forgot.push(e.node);
+                        if !k.forgot.contains(&node) {
+                            k.forgot.push(node);
                         }
                         if k.forgot.len() >= majority {
                             *c = None;
@@ -730,14 +722,14 @@ impl Gatherer {
                 }
             }
             EventKind::BecameLeader { .. } => {
-                if let Some(slot) = self.slot(e.node)
+                if let Some(slot) = self.slot(node)
                     && let Some(p) = self.primary_since.get_mut(slot)
                 {
                     *p = Some(i);
                 }
             }
             EventKind::SteppedDown { .. } => {
-                let Some(slot) = self.slot(e.node) else {
+                let Some(slot) = self.slot(node) else {
                     return;
                 };
                 if let Some(p) = self.primary_since.get_mut(slot) {
@@ -750,7 +742,7 @@ impl Gatherer {
             }
             EventKind::Send { msg, to, what } => {
                 if self.slot(*to).is_some()
-                    && let Some(t) = self.release_token(e.node, what)
+                    && let Some(t) = self.release_token(node, what)
                 {
                     self.releases.insert(*msg, (t, *to));
                     self.facts.tokens[t as usize]
@@ -767,7 +759,8 @@ impl Gatherer {
         }
     }
 
-    fn finish(mut self) -> Facts {
+    /// The facts, once every event has been read.
+    pub(super) fn finish(mut self) -> Facts {
         let until = self.until_ms;
         for (id, n) in self.facts.nodes.iter_mut().enumerate() {
             if let Some((start_ms, token, key, held)) = n.waiting.take() {

@@ -283,7 +283,7 @@ mod tests {
     use crate::scenario::Topology;
     use crate::scenario::names::store_name;
     use crate::testkit::{TraceBuilder, only};
-    use crate::trace::{EventKind, KeyId, NodeId};
+    use crate::trace::{EventKind, KeyId, Label, NodeId};
 
     /// A holds store1 with a watchdog renewing every 1 000 ms until the horizon.
     fn watchdog_holder(t: &mut TraceBuilder) {
@@ -438,7 +438,7 @@ mod tests {
                 |t| {
                     let a = t.tok("A", 1);
                     t.let_go(19_995, a)
-                        .send(19_995, "A", "store1", 7, "release A#1");
+                        .send(19_995, "A", "store1", 7, Label::Release { token: a });
                 },
                 false,
             ),
@@ -447,7 +447,7 @@ mod tests {
                 |t| {
                     let a = t.tok("A", 1);
                     t.let_go(19_000, a)
-                        .send(19_000, "A", "store1", 7, "release A#1")
+                        .send(19_000, "A", "store1", 7, Label::Release { token: a })
                         .dropped(19_001, 7, "A", "store1");
                 },
                 true,
@@ -457,7 +457,7 @@ mod tests {
                 |t| {
                     let a = t.tok("A", 1);
                     t.let_go(19_000, a)
-                        .send(19_000, "A", "store1", 7, "release A#1")
+                        .send(19_000, "A", "store1", 7, Label::Release { token: a })
                         .delivered(19_005, 7, "A", "store1")
                         .removed(19_005, 1, a, a);
                 },
@@ -466,10 +466,19 @@ mod tests {
             (
                 "another message in flight is not a release of A#1",
                 |t| {
-                    let a = t.tok("A", 1);
+                    let (a, a11, a2) = (t.tok("A", 1), t.tok("A", 11), t.tok("A", 2));
                     t.let_go(19_000, a)
-                        .send(19_990, "A", "store1", 8, "release A#11")
-                        .send(19_990, "A", "store1", 9, "acquire A#2");
+                        .send(19_990, "A", "store1", 8, Label::Release { token: a11 })
+                        .send(
+                            19_990,
+                            "A",
+                            "store1",
+                            9,
+                            Label::Acquire {
+                                token: a2,
+                                reenter: false,
+                            },
+                        );
                 },
                 true,
             ),
@@ -519,7 +528,7 @@ mod tests {
             t.started(0, a1)
                 .granted(300, 1, a1, None)
                 .started(250, a2)
-                .send(305, "A", "store1", 7, "release A#1");
+                .send(305, "A", "store1", 7, Label::Release { token: a1 });
             if lost {
                 t.dropped(306, 7, "A", "store1");
             }
@@ -553,7 +562,7 @@ mod tests {
             }
             t.acquired(1, a).let_go(19_000, a);
             for (msg, store) in [(1, "store1"), (2, "store2"), (3, "store3")] {
-                t.send(19_000, "A", store, msg, "release A#1");
+                t.send(19_000, "A", store, msg, Label::Release { token: a });
             }
             t.delivered(19_002, 1, "A", "store1")
                 .removed(19_002, 1, a, a);

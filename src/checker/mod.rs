@@ -83,16 +83,21 @@ impl Work {
     pub fn of(trace: &Trace) -> Work {
         let mut work = Work::default();
         for e in &trace.events {
-            if let EventKind::LetGo {
-                reason: LetGoReason::Released,
-                ..
-            } = e.kind
-            {
-                work.completed += 1;
-                work.last_done_ms = Some(e.at_ms);
-            }
+            work.count(e.at_ms, &e.kind);
         }
         work
+    }
+
+    /// Counts `kind`, at true time `at_ms`, if it finished a critical section.
+    fn count(&mut self, at_ms: u64, kind: &EventKind) {
+        if let EventKind::LetGo {
+            reason: LetGoReason::Released,
+            ..
+        } = kind
+        {
+            self.completed += 1;
+            self.last_done_ms = Some(at_ms);
+        }
     }
 }
 
@@ -211,25 +216,82 @@ pub fn check(scenario: &Scenario, trace: &Trace) -> Verdict {
 /// wrong, and its JSON is what `run --json` prints and the determinism hashes pin.
 pub fn judge(scenario: &Scenario, trace: &Trace) -> (Verdict, Price) {
     let facts = facts::Facts::gather(trace);
-    let grants = grants::Grants::compute(trace, &facts);
+    judge_facts(scenario, trace, &facts, Work::of(trace))
+}
+
+/// The checker fed a run's events one at a time, as the engine records them, so a run made
+/// only to be judged never keeps its trace (`locksim check`, the sweeps, the search). Its
+/// state is the facts the checks read (per token, per lease, per write), not the events.
+/// Gives the verdict and price [`judge`] gives on the whole trace.
+pub struct Stream {
+    gatherer: facts::Gatherer,
+    work: Work,
+    events: usize,
+}
+
+impl Stream {
+    /// A checker for the run whose trace, before it starts, is `trace` (nodes, keys, horizon;
+    /// no events).
+    pub fn new(trace: &Trace) -> Stream {
+        Stream {
+            // Seqs from the engine count real attempts: every one gets a dense number.
+            gatherer: facts::Gatherer::new(trace, usize::MAX),
+            work: Work::default(),
+            events: 0,
+        }
+    }
+
+    /// Reads the run's next event, given as its parts: `kind` at `node`, true time `at_ms`
+    /// (what the engine hands a recorder, so the event is never copied whole).
+    pub fn happened(&mut self, at_ms: u64, node: NodeId, kind: &EventKind) {
+        self.gatherer.event(self.events, at_ms, node, kind);
+        self.work.count(at_ms, kind);
+        self.events += 1;
+    }
+
+    /// Events read so far.
+    pub fn events(&self) -> u64 {
+        self.events as u64
+    }
+
+    /// The verdict and price of the run, given its trace as it ended (`trace`'s events are not
+    /// read). `None` when the event budget cut the run short: a lease with no expiry lasts to
+    /// the horizon, which the pass could only assume was the scenario's, so such a run must
+    /// be judged from its recorded trace ([`judge`]).
+    pub fn finish(self, scenario: &Scenario, trace: &Trace) -> Option<(Verdict, Price)> {
+        if trace.cut_short_at_ms.is_some() {
+            return None;
+        }
+        let facts = self.gatherer.finish();
+        Some(judge_facts(scenario, trace, &facts, self.work))
+    }
+}
+
+/// [`judge`] from the facts of `trace`'s events and the work they counted.
+fn judge_facts(
+    scenario: &Scenario,
+    trace: &Trace,
+    facts: &facts::Facts,
+    work: Work,
+) -> (Verdict, Price) {
+    let grants = grants::Grants::compute(trace, facts);
     let mut violations = Found::default();
     if scenario.resource.mode != ResourceMode::Idempotent {
-        writes::stale_write(trace, &facts, &grants, &mut violations);
-        writes::interleaved_writes(trace, &facts, &mut violations);
+        writes::stale_write(trace, facts, &grants, &mut violations);
+        writes::interleaved_writes(trace, facts, &mut violations);
     }
-    overlap::overlap(trace, &facts, &mut violations);
-    grants::double_grant(trace, &facts, &grants, &mut violations);
-    grants::foreign_release(trace, &facts, &mut violations);
-    liveness::stuck(trace, &facts, &mut violations);
+    overlap::overlap(trace, facts, &mut violations);
+    grants::double_grant(trace, facts, &grants, &mut violations);
+    grants::foreign_release(trace, facts, &mut violations);
+    liveness::stuck(trace, facts, &mut violations);
     liveness::starved(
         trace,
-        &facts,
+        facts,
         scenario.check.starve_after_ms,
         &mut violations,
     );
     let (violations, more) = violations.finish();
-    let work = Work::of(trace);
-    let price = Price::of(trace, &facts, &work);
+    let price = Price::of(trace, facts, &work);
     let verdict = Verdict {
         safe: !violations.iter().any(|v| v.kind.breaks_safety()),
         live: !violations.iter().any(|v| v.kind.breaks_liveness()),
@@ -270,10 +332,57 @@ fn for_overlapping<T: Copy>(
 
 #[cfg(test)]
 mod tests {
-    use super::{Kind, check};
+    use super::{Kind, Stream, check, judge};
     use crate::scenario::{ResourceMode, Topology};
     use crate::testkit::{TraceBuilder, scenario};
-    use crate::trace::{EventKind, KeyId, NodeId, Token};
+    use crate::trace::{EventKind, KeyId, NodeId, Token, Trace};
+
+    /// The trace before its run, as the engine hands it to a [`Stream`]: no events, not cut.
+    fn before_the_run(trace: &crate::trace::Trace) -> crate::trace::Trace {
+        crate::trace::Trace {
+            events: Vec::new(),
+            cut_short_at_ms: None,
+            ..trace.clone()
+        }
+    }
+
+    #[test]
+    fn a_stream_of_events_is_judged_as_the_whole_trace_is_unless_the_run_was_cut_short() {
+        let mut t = TraceBuilder::single(&["A", "B"]);
+        let (a, b) = (t.tok("A", 1), t.tok("B", 1));
+        t.started(0, a)
+            .granted(1, 1, a, None)
+            .acquired(2, a)
+            .started(3, b)
+            .granted(4, 1, b, Some(1_000))
+            .acquired(5, b)
+            .write(6, a)
+            .write(7, b);
+        let sc = scenario(ResourceMode::Plain);
+        for cut in [false, true] {
+            if cut {
+                t.cut_short(10);
+            }
+            let trace = t.build();
+            let mut stream = Stream::new(&before_the_run(&trace));
+            for e in &trace.events {
+                stream.happened(e.at_ms, e.node, &e.kind);
+            }
+            assert_eq!(stream.events(), trace.events.len() as u64);
+            let streamed = stream.finish(
+                &sc,
+                &Trace {
+                    events: Vec::new(),
+                    ..trace.clone()
+                },
+            );
+            if cut {
+                assert!(streamed.is_none(), "a run cut short needs its trace");
+            } else {
+                assert_eq!(streamed, Some(judge(&sc, &trace)));
+            }
+        }
+    }
 
     #[test]
     fn violations_are_sorted_by_time_then_kind() {

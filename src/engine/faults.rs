@@ -5,7 +5,7 @@ use super::{Ev, Sim};
 use crate::scenario::{FaultKind, Transport};
 use crate::trace::{DropReason, EventKind, KeyId, NodeId};
 
-impl Sim<'_> {
+impl<R: super::Recorder> Sim<'_, R> {
     /// Starts fault number `i` of the scenario.
     pub(super) fn fault(&mut self, i: usize) {
         let kind = self.sc.faults[i].kind.clone();
@@ -162,7 +162,12 @@ impl Sim<'_> {
         }
         node.alive = false;
         node.paused = false;
-        node.backlog.clear();
+        // What arrived while it was paused is lost with it.
+        for ev in std::mem::take(&mut node.backlog) {
+            if let Ev::Receive { msg, .. } = ev {
+                self.mail.take(msg);
+            }
+        }
         node.incarnation += 1;
         self.record(id, EventKind::Crashed);
         if self.sc.network.transport == Transport::Tcp {

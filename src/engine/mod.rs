@@ -14,6 +14,7 @@
 mod clock;
 mod faults;
 mod layout;
+mod mail;
 mod msg;
 mod net;
 mod outbox;
@@ -40,6 +41,7 @@ use crate::trace::{
 };
 use clock::Clock;
 use layout::Layout;
+use mail::{Mail, Slot};
 use msg::Msg;
 use net::Net;
 use outbox::{Cmd, Ctx, Outbox};
@@ -48,17 +50,64 @@ use queue::Queue;
 /// Plays `scenario` out with `seed` (used instead of `scenario.seed`) and records every event.
 /// The scenario must be valid ([`Scenario::validate`]); the engine never panics on a valid one.
 pub fn run(scenario: &Scenario, seed: u64) -> Trace {
-    let mut sim = Sim::new(scenario, seed, true);
-    sim.run();
-    sim.into_trace()
+    let (mut trace, events) = run_into(scenario, seed, |_| Vec::with_capacity(1024));
+    trace.events = events;
+    trace
 }
 
 /// Plays `scenario` out without recording; returns how many queue events were handled.
 /// For benchmarks: the cost of the simulation alone.
 pub fn run_unrecorded(scenario: &Scenario, seed: u64) -> u64 {
-    let mut sim = Sim::new(scenario, seed, false);
+    run_into(scenario, seed, |_| ()).0.steps
+}
+
+/// Where a run's events go, in the order they happen: kept as a trace, or consumed as they
+/// come by a checker that never needs the whole trace ([`crate::judged`]).
+pub trait Recorder {
+    /// Whether events are wanted at all: a recorder that drops them spares the engine
+    /// building them.
+    const WANTS_EVENTS: bool = true;
+
+    /// Takes the next event: `kind` at `node`, true time `at_ms`, `local_ms` on the node's
+    /// wall clock (an [`Event`]'s fields, handed over apart so a recorder that only reads
+    /// them never copies the whole event).
+    fn record(&mut self, at_ms: u64, node: NodeId, local_ms: i64, kind: EventKind);
+}
+
+/// The whole trace, kept.
+impl Recorder for Vec<Event> {
+    fn record(&mut self, at_ms: u64, node: NodeId, local_ms: i64, kind: EventKind) {
+        self.push(Event {
+            at_ms,
+            node,
+            local_ms,
+            kind,
+        });
+    }
+}
+
+/// Nothing kept: the simulation alone.
+impl Recorder for () {
+    const WANTS_EVENTS: bool = false;
+
+    fn record(&mut self, _: u64, _: NodeId, _: i64, _: EventKind) {}
+}
+
+/// Plays `scenario` out with `seed` into the recorder `recorder` makes from the run's
+/// [`Trace`] before it starts (its nodes and keys, no events yet). Returns that trace as the
+/// run ended ([`Trace::steps`], [`Trace::cut_short_at_ms`] filled in, `events` empty) and the
+/// recorder.
+pub fn run_into<R: Recorder>(
+    scenario: &Scenario,
+    seed: u64,
+    recorder: impl FnOnce(&Trace) -> R,
+) -> (Trace, R) {
+    let mut trace = skeleton(scenario, seed);
+    let mut sim = Sim::new(scenario, seed, recorder(&trace));
     sim.run();
-    sim.steps
+    trace.steps = sim.steps;
+    trace.cut_short_at_ms = sim.cut_short_at_ms;
+    (trace, sim.rec)
 }
 
 /// Hard bound on handled queue events per run, so a pathological scenario still ends, in time
@@ -69,28 +118,28 @@ pub fn run_unrecorded(scenario: &Scenario, seed: u64) -> u64 {
 /// the largest scenario the project ships needs about 65 000 steps.
 pub const MAX_STEPS: u64 = 500_000;
 
-/// Something due at a true time.
+/// Something due at a true time. A message waits in [`Sim::mail`], so every event is small.
 enum Ev {
     /// A transmission reaches the far end of its link.
     Deliver {
         from: NodeId,
         to: NodeId,
         id: MsgId,
-        msg: Msg,
+        msg: Slot,
     },
     /// TCP: the sender's kernel transmits a held message again.
     Retransmit {
         from: NodeId,
         to: NodeId,
         id: MsgId,
-        msg: Msg,
+        msg: Slot,
     },
     /// The receiving process reads the message (deferred while it was paused).
     Receive {
         from: NodeId,
         to: NodeId,
         id: MsgId,
-        msg: Msg,
+        msg: Slot,
     },
     Timer {
         node: NodeId,
@@ -164,11 +213,13 @@ struct Node {
     incarnation: u32,
 }
 
-/// The whole simulated world.
-struct Sim<'a> {
+/// The whole simulated world, recording into `R`.
+struct Sim<'a, R> {
     sc: &'a Scenario,
     rng: ChaCha8Rng,
     queue: Queue<Ev>,
+    /// The messages the queue's events name.
+    mail: Mail,
     now: u64,
     nodes: Vec<Node>,
     workers: Vec<worker::Worker>,
@@ -179,23 +230,17 @@ struct Sim<'a> {
     layout: Layout,
     /// Reused by every handler: the commands it pushed, applied right after it returns.
     outbox: Outbox,
-    seed: u64,
-    events: Option<Vec<Event>>,
+    rec: R,
     msg_count: u32,
     steps: u64,
     /// Where the event budget stopped the run, true ms (see [`Trace::cut_short_at_ms`]).
     cut_short_at_ms: Option<u64>,
 }
 
-impl<'a> Sim<'a> {
-    fn new(sc: &'a Scenario, seed: u64, record: bool) -> Self {
+impl<'a, R: Recorder> Sim<'a, R> {
+    fn new(sc: &'a Scenario, seed: u64, rec: R) -> Self {
         let n_stores = sc.store.nodes.max(1);
-        let mut keys: Vec<String> = Vec::new();
-        for w in &sc.workers {
-            if !keys.contains(&w.key) {
-                keys.push(w.key.clone());
-            }
-        }
+        let keys = keys_of(sc);
         let mut nodes = Vec::new();
         for w in &sc.workers {
             nodes.push(Node {
@@ -248,6 +293,7 @@ impl<'a> Sim<'a> {
             sc,
             rng: ChaCha8Rng::seed_from_u64(seed),
             queue: Queue::new(),
+            mail: Mail::default(),
             now: 0,
             nodes,
             workers,
@@ -257,8 +303,7 @@ impl<'a> Sim<'a> {
             keys,
             layout,
             outbox: Outbox::default(),
-            seed,
-            events: record.then(|| Vec::with_capacity(1024)),
+            rec,
             msg_count: 0,
             steps: 0,
             cut_short_at_ms: None,
@@ -308,13 +353,23 @@ impl<'a> Sim<'a> {
 
     fn dispatch(&mut self, ev: Ev) {
         match ev {
-            Ev::Deliver { from, to, id, msg } => self.arrive(from, to, id, msg),
+            Ev::Deliver { from, to, id, msg } => {
+                if let Some(msg) = self.mail.take(msg) {
+                    self.arrive(from, to, id, msg);
+                }
+            }
             Ev::Retransmit { from, to, id, msg } => {
-                if self.net.carries(from, to, id) {
+                if let Some(msg) = self.mail.take(msg)
+                    && self.net.carries(from, to, id)
+                {
                     self.transmit(from, to, id, msg, true);
                 }
             }
-            Ev::Receive { from, to, id, msg } => self.hand_over(from, to, id, msg),
+            Ev::Receive { from, to, id, msg } => {
+                if let Some(msg) = self.mail.take(msg) {
+                    self.hand_over(from, to, id, msg);
+                }
+            }
             Ev::Timer {
                 node,
                 incarnation,
@@ -389,6 +444,7 @@ impl<'a> Sim<'a> {
                 }
             }
         } else if node.paused {
+            let msg = self.mail.put(msg);
             node.backlog.push(Ev::Receive { from, to, id, msg });
         } else {
             self.record(to, EventKind::Deliver { msg: id, from });
@@ -501,8 +557,8 @@ impl<'a> Sim<'a> {
     fn send(&mut self, from: NodeId, to: NodeId, msg: Msg) {
         self.msg_count += 1;
         let id = MsgId::new(self.msg_count);
-        if self.events.is_some() {
-            let what = msg.label(|t| self.token_name(t));
+        if R::WANTS_EVENTS {
+            let what = msg.label();
             self.record(from, EventKind::Send { msg: id, to, what });
         }
         match self.sc.network.transport {
@@ -543,7 +599,10 @@ impl<'a> Sim<'a> {
     fn retry(&mut self, from: NodeId, to: NodeId, id: MsgId, msg: Msg) {
         let give_up = self.sc.network.tcp_give_up_ms;
         match self.net.retry_at(from, to, id, self.now, give_up) {
-            Some(at) => self.queue.push(at, Ev::Retransmit { from, to, id, msg }),
+            Some(at) => {
+                let msg = self.mail.put(msg);
+                self.queue.push(at, Ev::Retransmit { from, to, id, msg });
+            }
             None => {
                 for lost in self.net.kill(from, to) {
                     self.dropped(from, to, lost, DropReason::GaveUp);
@@ -569,6 +628,7 @@ impl<'a> Sim<'a> {
             lo
         };
         let at = self.now + delay + self.net.extra_ms(from, to, self.now);
+        let msg = self.mail.put(msg);
         self.queue.push(at, Ev::Deliver { from, to, id, msg });
     }
 
@@ -589,18 +649,10 @@ impl<'a> Sim<'a> {
 
     #[inline]
     fn record(&mut self, node: NodeId, kind: EventKind) {
-        if let Some(events) = &mut self.events {
-            events.push(Event {
-                at_ms: self.now,
-                node,
-                local_ms: self.nodes[node.index()].clock.wall(self.now),
-                kind,
-            });
+        if R::WANTS_EVENTS {
+            let local_ms = self.nodes[node.index()].clock.wall(self.now);
+            self.rec.record(self.now, node, local_ms, kind);
         }
-    }
-
-    fn token_name(&self, t: Token) -> String {
-        t.display(&self.sc.workers[t.worker.index()].name)
     }
 
     /// Node id of a name used in the scenario (validated beforehand).
@@ -613,38 +665,57 @@ impl<'a> Sim<'a> {
         }
         self.layout.store_named(name)
     }
+}
 
-    fn into_trace(self) -> Trace {
-        let mut nodes: Vec<NodeInfo> = self
-            .sc
-            .workers
-            .iter()
-            .map(|w| NodeInfo {
-                name: w.name.clone(),
-                role: Role::Worker,
-            })
-            .collect();
-        nodes.extend(self.layout.store_ixs().map(|ix| NodeInfo {
-            name: ix.name(),
-            role: Role::Store,
-        }));
-        nodes.push(NodeInfo {
-            name: RESOURCE.to_string(),
-            role: Role::Resource,
-        });
-        Trace {
-            scenario: self.sc.name.clone(),
-            seed: self.seed,
-            until_ms: self.sc.until_ms,
-            design: self.sc.lock.design,
-            topology: self.sc.store.topology,
-            nodes,
-            keys: self.keys,
-            events: self.events.unwrap_or_default(),
-            steps: self.steps,
-            cut_short_at_ms: self.cut_short_at_ms,
+/// Lock keys in order of first appearance among the workers ([`Trace::keys`]).
+fn keys_of(sc: &Scenario) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    for w in &sc.workers {
+        if !keys.contains(&w.key) {
+            keys.push(w.key.clone());
         }
     }
+    keys
+}
+
+/// The trace of a run of `sc` with `seed` before it starts: its nodes and keys, no events.
+fn skeleton(sc: &Scenario, seed: u64) -> Trace {
+    let layout = Layout::new(sc.workers.len(), sc.store.nodes.max(1) as usize);
+    let mut nodes: Vec<NodeInfo> = sc
+        .workers
+        .iter()
+        .map(|w| NodeInfo {
+            name: w.name.clone(),
+            role: Role::Worker,
+        })
+        .collect();
+    nodes.extend(layout.store_ixs().map(|ix| NodeInfo {
+        name: ix.name(),
+        role: Role::Store,
+    }));
+    nodes.push(NodeInfo {
+        name: RESOURCE.to_string(),
+        role: Role::Resource,
+    });
+    Trace {
+        scenario: sc.name.clone(),
+        seed,
+        until_ms: sc.until_ms,
+        design: sc.lock.design,
+        topology: sc.store.topology,
+        nodes,
+        keys: keys_of(sc),
+        events: Vec::new(),
+        steps: 0,
+        cut_short_at_ms: None,
+    }
+}
+
+/// The queue's events stay a few words long: a message waits in [`Mail`], not in its event.
+#[cfg(test)]
+#[test]
+fn a_queue_event_takes_at_most_32_bytes() {
+    assert!(std::mem::size_of::<Ev>() <= 32);
 }
 
 /// Runs a scenario written inline, with its own seed: the store modules' tests read the trace.

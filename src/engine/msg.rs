@@ -2,8 +2,7 @@
 //! matched, and a late reply recognised as late.
 
 use super::layout::StoreIx;
-use crate::text::fmt_clock_ms;
-use crate::trace::{KeyId, Refusal, Token};
+use crate::trace::{KeyId, Label, Refusal, Token};
 
 /// A store's answer to an acquire request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -299,89 +298,85 @@ pub enum Msg {
 }
 
 impl Msg {
-    /// A short label for the trace, e.g. `acquire A#1`.
-    pub fn label(&self, token_name: impl Fn(Token) -> String) -> String {
+    /// What the message carries, for the trace ([`Label::words`] puts it in words).
+    pub fn label(&self) -> Label {
         match self {
-            Msg::Acquire { token, reenter, .. } => {
-                let what = if *reenter { "re-acquire" } else { "acquire" };
-                format!("{what} {}", token_name(*token))
-            }
-            Msg::Release { token, .. } => format!("release {}", token_name(*token)),
-            Msg::Expire { token, .. } => format!("expire ({})", token_name(*token)),
-            Msg::Renew { token, .. } => format!("renew {}", token_name(*token)),
-            Msg::FlagRead { token, .. } => format!("read flag ({})", token_name(*token)),
-            Msg::FlagSet { token, .. } => format!("set flag ({})", token_name(*token)),
+            Msg::Acquire { token, reenter, .. } => Label::Acquire {
+                token: *token,
+                reenter: *reenter,
+            },
+            Msg::Release { token, .. } => Label::Release { token: *token },
+            Msg::Expire { token, .. } => Label::Expire { token: *token },
+            Msg::Renew { token, .. } => Label::Renew { token: *token },
+            Msg::FlagRead { token, .. } => Label::FlagRead { token: *token },
+            Msg::FlagSet { token, .. } => Label::FlagSet { token: *token },
             Msg::AcquireReply { token, answer, .. } => match answer {
-                AcquireAnswer::Granted { .. } => format!("granted {}", token_name(*token)),
-                AcquireAnswer::Refused { why } => {
-                    format!(
-                        "refused {}: {}",
-                        token_name(*token),
-                        why.phrase(&token_name)
-                    )
-                }
-                AcquireAnswer::Queued => format!("queued {}", token_name(*token)),
+                AcquireAnswer::Granted { .. } => Label::Granted { token: *token },
+                AcquireAnswer::Refused { why } => Label::Refused {
+                    token: *token,
+                    why: *why,
+                },
+                AcquireAnswer::Queued => Label::Queued { token: *token },
             },
-            Msg::ReleaseReply { token, .. } => format!("released {}", token_name(*token)),
+            Msg::ReleaseReply { token, .. } => Label::Released { token: *token },
             Msg::RenewReply { token, refused, .. } => match refused {
-                None => format!("renew {} ok", token_name(*token)),
-                Some(why) => format!(
-                    "renew {} refused: {}",
-                    token_name(*token),
-                    why.phrase(&token_name)
-                ),
+                None => Label::Renewed { token: *token },
+                Some(why) => Label::RenewRefused {
+                    token: *token,
+                    why: *why,
+                },
             },
-            Msg::FlagValue { locked, .. } => format!("flag is {locked}"),
+            Msg::FlagValue { locked, .. } => Label::FlagIs { locked: *locked },
             Msg::Claim {
                 token, stamp_ms, ..
-            } => format!("claim {} @{}", token_name(*token), fmt_clock_ms(*stamp_ms)),
-            Msg::ReadClaims { token, .. } => format!("read claims ({})", token_name(*token)),
-            Msg::ClaimReply { token, .. } => format!("claim {} recorded", token_name(*token)),
-            Msg::Claims { claims, .. } if claims.is_empty() => "claims: none".to_string(),
-            Msg::Claims { claims, .. } => {
-                let list: Vec<String> = claims
-                    .iter()
-                    .map(|&(t, stamp)| format!("{} @{}", token_name(t), fmt_clock_ms(stamp)))
-                    .collect();
-                format!("claims: {}", list.join(", "))
-            }
-            Msg::YourTurn { token, .. } => format!("your turn, {}", token_name(*token)),
-            Msg::NotLeader { .. } => "not the leader".to_string(),
-            Msg::Heartbeat { epoch, offset, .. } => {
-                format!("heartbeat (epoch {epoch}, offset {offset})")
-            }
-            Msg::Stream { start, entries, .. } => match entries.len() {
-                1 => format!("command {}", start + 1),
-                n => format!("commands {}..{}", start + 1, start + n as u64),
+            } => Label::Claim {
+                token: *token,
+                stamp_ms: *stamp_ms,
             },
-            Msg::SyncRequest { offset, .. } => format!("resync me from offset {offset}"),
+            Msg::ReadClaims { token, .. } => Label::ReadClaims { token: *token },
+            Msg::ClaimReply { token, .. } => Label::ClaimRecorded { token: *token },
+            Msg::Claims { claims, .. } => Label::Claims {
+                claims: claims.as_slice().into(),
+            },
+            Msg::YourTurn { token, .. } => Label::YourTurn { token: *token },
+            Msg::NotLeader { .. } => Label::NotLeader,
+            Msg::Heartbeat { epoch, offset, .. } => Label::Heartbeat {
+                epoch: *epoch,
+                offset: *offset,
+            },
+            Msg::Stream { start, entries, .. } => Label::Commands {
+                start: *start,
+                count: entries.len() as u64,
+            },
+            Msg::SyncRequest { offset, .. } => Label::SyncRequest { offset: *offset },
             Msg::SyncReply { answer, .. } => match answer {
-                SyncAnswer::Partial { entries, .. } => match entries.len() {
-                    1 => "partial resync: 1 command".to_string(),
-                    n => format!("partial resync: {n} commands"),
+                SyncAnswer::Partial { entries, .. } => Label::PartialResync {
+                    count: entries.len() as u64,
                 },
-                SyncAnswer::Full { offset, .. } => format!("full copy at offset {offset}"),
+                SyncAnswer::Full { offset, .. } => Label::FullCopy { offset: *offset },
             },
-            Msg::OffsetQuery { .. } => "how far did you get?".to_string(),
-            Msg::OffsetReport { offset, .. } => format!("my offset is {offset}"),
-            Msg::Promote { epoch } => format!("you are the primary (epoch {epoch})"),
-            Msg::Append { entries, .. } => format!("append {} entries", entries.len()),
-            Msg::AppendReply { ok, .. } => format!("append {}", if *ok { "ok" } else { "refused" }),
-            Msg::Vote {
-                term, pre: false, ..
-            } => format!("vote for me (term {term})"),
-            Msg::Vote {
-                term, pre: true, ..
-            } => format!("would you vote for me? (term {term})"),
-            Msg::VoteReply { granted, pre, .. } => format!(
-                "{} {}",
-                if *pre { "pre-vote" } else { "vote" },
-                if *granted { "yes" } else { "no" }
-            ),
-            Msg::Read { token, .. } => format!("read ({})", token_name(*token)),
-            Msg::ReadReply { value, .. } => format!("value {value}"),
-            Msg::Write { token, value, .. } => format!("write {value} ({})", token_name(*token)),
-            Msg::WriteReply { ok, .. } => format!("write {}", if *ok { "ok" } else { "refused" }),
+            Msg::OffsetQuery { .. } => Label::OffsetQuery,
+            Msg::OffsetReport { offset, .. } => Label::OffsetReport { offset: *offset },
+            Msg::Promote { epoch } => Label::Promote { epoch: *epoch },
+            Msg::Append { entries, .. } => Label::Append {
+                count: entries.len() as u64,
+            },
+            Msg::AppendReply { ok, .. } => Label::AppendReply { ok: *ok },
+            Msg::Vote { term, pre, .. } => Label::Vote {
+                term: *term,
+                pre: *pre,
+            },
+            Msg::VoteReply { granted, pre, .. } => Label::VoteReply {
+                granted: *granted,
+                pre: *pre,
+            },
+            Msg::Read { token, .. } => Label::Read { token: *token },
+            Msg::ReadReply { value, .. } => Label::Value { value: *value },
+            Msg::Write { token, value, .. } => Label::Write {
+                token: *token,
+                value: *value,
+            },
+            Msg::WriteReply { ok, .. } => Label::WriteReply { ok: *ok },
         }
     }
 }

@@ -49,7 +49,7 @@ pub fn show(cmd: &Cmd) -> String {
             .to_string()
     };
     match cmd {
-        Cmd::Send { to, msg } => format!("{to} <- {}", msg.label(name)),
+        Cmd::Send { to, msg } => format!("{to} <- {}", msg.label().words(name)),
         Cmd::Record(kind) => format!("record {}", short(format!("{kind:?}"))),
         Cmd::Timer { local_ms, timer } => {
             format!("timer {} in {local_ms}", short(format!("{timer:?}")))

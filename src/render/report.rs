@@ -177,7 +177,7 @@ mod tests {
     use super::*;
     use crate::checker::Violation;
     use crate::testkit::{A, A1, STORE1, STORE2, event, trace};
-    use crate::trace::{KeyId, MsgId};
+    use crate::trace::{KeyId, Label, MsgId};
 
     /// A Redlock-style grant: one token granted by two store nodes.
     fn granted_twice() -> Trace {
@@ -191,7 +191,10 @@ mod tests {
         let send = EventKind::Send {
             msg: MsgId::new(0),
             to: STORE1,
-            what: "acquire A#1".to_string(),
+            what: Label::Acquire {
+                token: A1,
+                reenter: false,
+            },
         };
         trace(vec![
             event(0, A, 0, send),

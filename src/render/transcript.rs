@@ -104,8 +104,8 @@ fn own_clock(e: &Event) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::{A, STORE1, event, trace};
-    use crate::trace::{EventKind, MsgId};
+    use crate::testkit::{A, A1, STORE1, event, trace};
+    use crate::trace::{EventKind, Label, MsgId};
 
     fn render(events: Vec<Event>, all: bool) -> String {
         let mut out = Vec::new();
@@ -118,7 +118,10 @@ mod tests {
         let send = EventKind::Send {
             msg: MsgId::new(0),
             to: STORE1,
-            what: "acquire A#1".to_string(),
+            what: Label::Acquire {
+                token: A1,
+                reenter: false,
+            },
         };
         let events = vec![
             event(0, A, 0, send),

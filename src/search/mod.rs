@@ -3,7 +3,7 @@
 //!
 //! Given a scenario and a budget (at most N faults per schedule, at most T schedules), the
 //! search draws random fault schedules ([`schedule`]), adds each to the scenario's own
-//! `[[fault]]` list, runs it with [`crate::run()`] on the scenario's seed, and stops at the
+//! `[[fault]]` list, runs it with [`crate::judged()`] on the scenario's seed, and stops at the
 //! first run the checker calls unsafe (or, with [`Goal::NotLive`], not live). Then it shrinks
 //! the schedule ([`shrink`]) to one where removing any single fault makes the run pass, and
 //! [`narrate()`] tells that run from its trace.
@@ -21,8 +21,9 @@ pub mod shrink;
 use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
+use crate::checker::Verdict;
 use crate::scenario::{Expect, Fault, Scenario};
-use crate::{Run, run};
+use crate::{Judged, Run, judged, run};
 
 pub use narrate::{headline, narrate};
 pub use schedule::Space;
@@ -112,23 +113,24 @@ impl<'s> Judge<'s> {
         scenario
     }
 
-    /// Runs the scenario with `faults` added, on its own seed.
-    pub fn run(&self, faults: &[Fault]) -> Run {
+    /// Runs the scenario with `faults` added, on its own seed, only to judge it
+    /// ([`crate::judged`]): the one run a search shows is its counterexample's.
+    pub fn run(&self, faults: &[Fault]) -> Judged {
         let scenario = self.with(faults);
-        run(&scenario, scenario.seed)
+        judged(&scenario, scenario.seed)
     }
 
-    /// Whether `run` is a failure this judge looks for.
-    pub fn failed(&self, run: &Run) -> bool {
+    /// Whether a run with `verdict` is a failure this judge looks for.
+    pub fn failed(&self, verdict: &Verdict) -> bool {
         match self.goal {
-            Goal::Unsafe => !run.verdict.safe,
-            Goal::NotLive => !run.verdict.live,
+            Goal::Unsafe => !verdict.safe,
+            Goal::NotLive => !verdict.live,
         }
     }
 
     /// Whether the scenario with `faults` added fails.
     pub fn fails(&self, faults: &[Fault]) -> bool {
-        self.failed(&self.run(faults))
+        self.failed(&self.run(faults).verdict)
     }
 }
 
@@ -198,8 +200,8 @@ impl Searcher {
         if !self.started {
             self.started = true;
             let run = judge.run(&[]);
-            let cost = run.steps();
-            if judge.failed(&run) {
+            let cost = run.steps;
+            if judge.failed(&run.verdict) {
                 self.finish(Some(counterexample(&judge, Vec::new(), 0, 0)));
             } else if self.options.faults == 0 || self.options.tries == 0 {
                 self.finish(None);
@@ -211,8 +213,8 @@ impl Searcher {
         if let Ok(mut tree) = self.strategy.new_tree(&mut self.runner) {
             let drawn = tree.current();
             let run = judge.run(&drawn);
-            cost = run.steps();
-            if judge.failed(&run) {
+            cost = run.steps;
+            if judge.failed(&run.verdict) {
                 let (faults, shrink_runs) = shrink::shrink(&mut tree, &judge);
                 // Each shrink run costs about as much as the one that failed.
                 cost = cost.saturating_mul(shrink_runs + 1);
@@ -522,7 +524,7 @@ mod tests {
             let options = Options { faults: 3, tries: 300, seed, goal };
             let judge = Judge::new(&scenario, goal);
             if let Some(found) = search(&scenario, &options).found {
-                proptest::prop_assert!(judge.failed(&found.run));
+                proptest::prop_assert!(judge.failed(&found.run.verdict));
                 proptest::prop_assert!(judge.fails(&found.faults));
                 for i in 0..found.faults.len() {
                     let mut without = found.faults.clone();

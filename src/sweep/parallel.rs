@@ -52,8 +52,8 @@ pub fn on_threads(
             (next..=end)
                 .into_par_iter()
                 .map(|seed| {
-                    let run = crate::run(scenario, seed);
-                    (run.events(), run.verdict, run.price)
+                    let run = crate::judged(scenario, seed);
+                    (run.events, run.verdict, run.price)
                 })
                 .collect()
         });

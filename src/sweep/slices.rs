@@ -77,9 +77,9 @@ impl Sweep {
             let seed = self.first_seed.wrapping_add(self.next_seed);
             let row = &mut self.rows[self.next_row];
             if let Ok(scenario) = &row.scenario {
-                let run = crate::run(scenario, seed);
-                row.tally.add(seed, run.events(), &run.verdict, &run.price);
-                spent += run.steps() + RUN_COST;
+                let run = crate::judged(scenario, seed);
+                row.tally.add(seed, run.events, &run.verdict, &run.price);
+                spent += run.steps + RUN_COST;
             }
             self.next_row += 1;
             if self.next_row == self.rows.len() {

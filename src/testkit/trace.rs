@@ -8,7 +8,7 @@
 use crate::checker::{Verdict, check};
 use crate::scenario::names::{RESOURCE, store_name};
 use crate::scenario::{Design, ResourceMode, Topology};
-use crate::trace::{DropReason, Event, RejectReason};
+use crate::trace::{DropReason, Event, Label, RejectReason};
 use crate::trace::{EventKind, KeyId, LetGoReason, MsgId, NodeId, NodeInfo, Role, Token, Trace};
 
 use super::scenario;
@@ -310,10 +310,9 @@ impl TraceBuilder {
         )
     }
 
-    /// A message `msg` from `from` to `to`, labelled as the engine labels it ("release A#1").
-    pub fn send(&mut self, at: u64, from: &str, to: &str, msg: u32, what: &str) -> &mut Self {
+    /// A message `msg` from `from` to `to`, labelled as the engine labels it.
+    pub fn send(&mut self, at: u64, from: &str, to: &str, msg: u32, what: Label) -> &mut Self {
         let to = self.node(to);
-        let what = what.to_string();
         self.on(
             at,
             from,

@@ -14,8 +14,8 @@ use crate::checker::Kind;
 use crate::scenario::Topology;
 use crate::text::{fmt_clock_ms, fmt_count, fmt_ms, printable};
 use crate::trace::{
-    DropReason, Event, EventKind, KeyId, LetGoReason, MsgId, NodeId, RejectReason, Role, Token,
-    Trace,
+    DropReason, Event, EventKind, KeyId, Label, LetGoReason, MsgId, NodeId, RejectReason, Role,
+    Token, Trace,
 };
 
 /// The sentence every front end shows for a run the engine's budget cut short at `at_ms`
@@ -136,7 +136,7 @@ pub fn describe(trace: &Trace, event: &Event) -> String {
 pub struct Labels<'t> {
     trace: &'t Trace,
     /// What each message carried, by id, from its send event.
-    sent: HashMap<MsgId, &'t str>,
+    sent: HashMap<MsgId, &'t Label>,
 }
 
 impl<'t> Labels<'t> {
@@ -146,7 +146,7 @@ impl<'t> Labels<'t> {
         for e in &trace.events {
             if let EventKind::Send { msg, what, .. } = &e.kind {
                 // The first send of an id, as `describe` finds it.
-                sent.entry(*msg).or_insert(what.as_str());
+                sent.entry(*msg).or_insert(what);
             }
         }
         Labels { trace, sent }
@@ -155,7 +155,7 @@ impl<'t> Labels<'t> {
     /// The same line as [`describe`], without searching the trace.
     pub fn describe(&self, event: &Event) -> String {
         line(self.trace, event, &|msg| match self.sent.get(&msg) {
-            Some(what) => what.to_string(),
+            Some(what) => self.trace.label_text(what),
             None => unknown_message(msg),
         })
     }
@@ -167,7 +167,9 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
     let tok = |t| trace.token_name(t);
     let name = |n| trace.node_name(n);
     match &event.kind {
-        EventKind::Send { to, what, .. } => format!("send {what} → {}", name(*to)),
+        EventKind::Send { to, what, .. } => {
+            format!("send {} → {}", trace.label_text(what), name(*to))
+        }
         EventKind::Deliver { msg, from } => {
             format!("receive {} from {}", message(*msg), name(*from))
         }
@@ -529,7 +531,7 @@ fn message(trace: &Trace, msg: MsgId) -> String {
         .events
         .iter()
         .find_map(|e| match &e.kind {
-            EventKind::Send { msg: m, what, .. } if *m == msg => Some(what.clone()),
+            EventKind::Send { msg: m, what, .. } if *m == msg => Some(trace.label_text(what)),
             _ => None,
         })
         .unwrap_or_else(|| unknown_message(msg))
@@ -678,7 +680,10 @@ mod tests {
         let send = EventKind::Send {
             msg: MsgId::new(7),
             to: STORE1,
-            what: "acquire A#1".to_string(),
+            what: Label::Acquire {
+                token: A1,
+                reenter: false,
+            },
         };
         let lost = EventKind::Drop {
             msg: MsgId::new(8),

@@ -923,7 +923,7 @@ impl StoreNode {
 
 #[cfg(test)]
 mod tests {
-    use crate::trace::{Event, EventKind, NodeId, Refusal, Token, Trace};
+    use crate::trace::{Event, EventKind, Label, NodeId, Refusal, Token, Trace};
 
     use crate::engine::run_src as run;
 
@@ -1031,12 +1031,11 @@ mod tests {
         at(trace, "store1")
             .into_iter()
             .filter_map(|e| match &e.kind {
-                EventKind::Send { to, what, .. } if Some(*to) == store2 => what
-                    .strip_prefix("append ")?
-                    .strip_suffix(" entries")?
-                    .parse()
-                    .ok()
-                    .map(|n| (e.at_ms, n)),
+                EventKind::Send {
+                    to,
+                    what: Label::Append { count },
+                    ..
+                } if Some(*to) == store2 => Some((e.at_ms, *count as usize)),
                 _ => None,
             })
             .collect()

@@ -525,7 +525,7 @@ impl<'a> Builder<'a> {
                     dropped: None,
                     held: false,
                     left_ms: at,
-                    what: what.clone(),
+                    what: self.trace.label_text(what),
                     held_event: None,
                     resent_event: None,
                     end_event: None,
