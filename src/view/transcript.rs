@@ -182,7 +182,10 @@ mod tests {
         let kind = EventKind::Send {
             msg: MsgId::new(0),
             to: STORE1,
-            what: "acquire A#1".to_string(),
+            what: crate::trace::Label::Acquire {
+                token: A1,
+                reenter: false,
+            },
         };
         event(at_ms, A, at_ms as i64, kind)
     }
