@@ -4,6 +4,10 @@
 
 #![cfg(feature = "gui")]
 
+#[path = "support/winning.rs"]
+mod winning;
+use winning::{at, node, winning};
+
 #[path = "support/screen.rs"]
 mod screen;
 use screen::shows;
@@ -43,99 +47,10 @@ fn open(challenge: &Challenge, faults: Vec<Fault>) -> Harness<'static, LocksimAp
     harness(app)
 }
 
-fn at(at_ms: u64, kind: FaultKind) -> Fault {
-    Fault { at_ms, kind }
-}
-
-fn node(name: &str) -> String {
-    name.to_string()
-}
-
-/// A winning attempt for each challenge that can be won, placed as a learner would.
-fn winning(id: &str) -> Vec<Fault> {
-    let pause = |node: &str, for_ms| FaultKind::Pause {
-        node: node.into(),
-        for_ms,
-    };
-    match id {
-        "pause-past-lease" => vec![at(1_000, pause("A", 12_000))],
-        "partitioned-holder" => vec![at(
-            1_000,
-            FaultKind::Partition {
-                groups: vec![
-                    vec![node("A")],
-                    vec![node("B"), node("store1"), node("store2"), node("store3")],
-                ],
-                for_ms: Some(20_000),
-            },
-        )],
-        "longer-lease" => vec![at(1_000, pause("A", 35_000))],
-        "dead-holder" => vec![at(1_000, FaultKind::Crash { node: node("A") })],
-        "operator-force-unlock" => vec![at(
-            4_000,
-            FaultKind::ForceRelease {
-                key: node("lock"),
-                node: None,
-            },
-        )],
-        "redlock-two-majorities" => vec![
-            at(
-                1,
-                FaultKind::Partition {
-                    groups: vec![vec![node("A")], vec![node("store4"), node("store5")]],
-                    for_ms: Some(20_000),
-                },
-            ),
-            at(
-                1_000,
-                FaultKind::ClockJump {
-                    node: node("store3"),
-                    delta_ms: 10_000,
-                },
-            ),
-        ],
-        "async-failover" => vec![at(
-            50,
-            FaultKind::Crash {
-                node: node("store1"),
-            },
-        )],
-        "aof-restart" => vec![
-            at(
-                500,
-                FaultKind::Crash {
-                    node: node("store1"),
-                },
-            ),
-            at(
-                600,
-                FaultKind::Restart {
-                    node: node("store1"),
-                },
-            ),
-        ],
-        "wall-clock-jump" => vec![at(
-            3_000,
-            FaultKind::ClockJump {
-                node: node("store1"),
-                delta_ms: 20_000,
-            },
-        )],
-        "watchdog-starves" => vec![at(
-            1_000,
-            FaultKind::Stall {
-                node: node("A"),
-                for_ms: 60_000,
-            },
-        )],
-        other => panic!("no winning attempt for {other}"),
-    }
-}
-
 #[test]
 fn every_challenge_that_can_be_won_is_won_on_the_page() {
     for c in challenge::all().iter().filter(|c| c.impossible.is_none()) {
-        let h = open(c, winning(&c.id));
+        let h = open(c, winning(&c.id).expect("a winning attempt"));
         assert!(shows(&h, &c.brief), "{}: the brief", c.id);
         assert!(shows(&h, "Won. The checker reports"), "{}: not won", c.id);
         assert!(
@@ -174,7 +89,7 @@ fn giving_up_on_a_possible_challenge_tells_how() {
 #[test]
 fn an_attempt_over_budget_is_not_won() {
     let c = challenge::find("pause-past-lease").expect("listed");
-    let mut faults = winning(&c.id);
+    let mut faults = winning(&c.id).expect("a winning attempt");
     faults.push(at(15_000, FaultKind::Crash { node: node("B") }));
     let h = open(c, faults);
     assert!(shows(&h, "not within the budget"));
@@ -185,14 +100,17 @@ fn an_attempt_over_budget_is_not_won() {
 #[test]
 fn the_link_carries_the_challenge_and_the_attempt() {
     let c = challenge::find("wall-clock-jump").expect("listed");
-    let h = open(c, winning(&c.id));
+    let h = open(c, winning(&c.id).expect("a winning attempt"));
     let state = link::decode(&h.state().link()).expect("reads");
     assert_eq!(state.challenge.as_deref(), Some(c.id.as_str()));
-    assert_eq!(state.scenario.map(|s| s.faults), Some(winning(&c.id)));
+    assert_eq!(
+        state.scenario.map(|s| s.faults),
+        Some(winning(&c.id).expect("a winning attempt"))
+    );
     // The attempt is kept with the learner's progress too: the page opened afresh on the
     // same challenge shows the same faults.
     let attempt = scenario::to_toml(&Scenario {
-        faults: winning(&c.id),
+        faults: winning(&c.id).expect("a winning attempt"),
         ..c.design.clone()
     });
     assert!(attempt.contains("clock_jump"));
@@ -201,7 +119,7 @@ fn the_link_carries_the_challenge_and_the_attempt() {
 #[test]
 fn removing_the_faults_runs_the_design_as_it_is() {
     let c = challenge::find("pause-past-lease").expect("listed");
-    let mut h = open(c, winning(&c.id));
+    let mut h = open(c, winning(&c.id).expect("a winning attempt"));
     assert!(shows(&h, "Won."));
     h.get_by_label("Remove them all").click();
     h.run_steps(3);
