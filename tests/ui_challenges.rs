@@ -133,6 +133,12 @@ fn a_pause_dragged_from_the_palette_wins_the_first_challenge() {
     let c = challenge::find("pause-past-lease").expect("listed");
     let mut h = open(c, Vec::new());
     assert!(shows(&h, "Not yet."));
+    // A screen reader hears the outcome the panel shows: the web page's live region says it.
+    assert!(
+        h.state().announcement().contains("Challenge: Not yet."),
+        "{}",
+        h.state().announcement()
+    );
     // Drag the palette's pause onto A's lane, early in the run: a pause of the default
     // length (the lease) outlasts the lease A holds.
     let from = h.get_by_label("pause P").rect().center();
@@ -147,6 +153,13 @@ fn a_pause_dragged_from_the_palette_wins_the_first_challenge() {
             .unwrap()
             .scenario
             .map(|s| s.faults)
+    );
+    assert!(
+        h.state()
+            .announcement()
+            .contains("Challenge: Won. The checker reports stale_write"),
+        "{}",
+        h.state().announcement()
     );
 }
 

@@ -18,7 +18,13 @@ web/tools.sh
 # The `web` profile (Cargo.toml): opt-level "z", LTO, one codegen unit, panic = abort.
 # SIMD128 (every current browser has it) lets egui's glyph rasteriser use wasm SIMD instead of
 # its scalar fallback, which is ~1 MB of code larger. Set for this build only.
-export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128"
+# The source paths kept for panic locations are cut to the crate's own path: shorter, and the
+# module then names no directory of the machine that built it.
+flags="-C target-feature=+simd128 --remap-path-prefix=$PWD/="
+for crates in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+    flags="$flags --remap-path-prefix=$crates="
+done
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$flags"
 cargo rustc --lib --crate-type cdylib --target wasm32-unknown-unknown --profile web
 
 rm -rf "$out"

@@ -2,11 +2,13 @@
 //! budget and where the attempt stands, and the attempt's run on the timeline, where the
 //! learner places faults. Every change of the faults runs the attempt again at once.
 
+use super::menu;
 use eframe::egui::{self, RichText, Ui};
 
 use super::fault_edit::Editing;
 use super::run_view::{self, PlaybackKey, RunView};
 use super::style;
+use super::transcript_panel;
 use crate::challenge::{self, Challenge, Judgement};
 use crate::course::Demonstration;
 use crate::course::progress::Progress;
@@ -99,6 +101,8 @@ impl ChallengesPage {
             asked = panel(ui, progress, chosen, judged);
         };
         run_view::show_run(ui, "challenges", Some(&mut shown.run), left, "", |_| {});
+        let status = format!("Challenge: {}", shown.judged.status(chosen));
+        transcript_panel::announce_also(ui.ctx(), &status);
         if let Some(change) = shown.run.take_change() {
             asked = Some(Asked::Try(change.scenario.faults));
         }
@@ -219,8 +223,8 @@ fn chooser(ui: &mut Ui, progress: &Progress, chosen: &Challenge) -> Option<Strin
         {
             picked = Some(at - 1);
         }
-        let menu = format!("{} of {}: {} ↓", at + 1, all.len(), title(chosen));
-        ui.menu_button(menu, |ui| {
+        let heading = format!("{} of {}: {} ↓", at + 1, all.len(), title(chosen));
+        menu::button(ui, heading, &mut |ui| {
             for (i, c) in all.iter().enumerate() {
                 if ui.selectable_label(i == at, title(c)).clicked() {
                     picked = Some(i);
@@ -228,7 +232,6 @@ fn chooser(ui: &mut Ui, progress: &Progress, chosen: &Challenge) -> Option<Strin
                 }
             }
         })
-        .response
         .on_hover_text("Every challenge");
         if ui
             .add_enabled(at + 1 < all.len(), egui::Button::new("→"))

@@ -9,6 +9,7 @@
 //! learner can put it beside the right call, or beside another option
 //! ([`super::compare_view`]).
 
+use super::menu;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -383,18 +384,22 @@ impl Decision<'_> {
         if names.is_empty() || !self.record.answered() {
             return;
         }
-        ui.menu_button(format!("More to explore ({})", names.len()), |ui| {
-            for (e, name) in names.iter().enumerate() {
-                let selected = self.record.shown == Some(Pick::Extra(e));
-                if ui
-                    .add(egui::Button::selectable(selected, name.as_str()))
-                    .clicked()
-                {
-                    asked.explored = Some(e);
-                    ui.close();
+        menu::button(
+            ui,
+            format!("More to explore ({})", names.len()),
+            &mut |ui| {
+                for (e, name) in names.iter().enumerate() {
+                    let selected = self.record.shown == Some(Pick::Extra(e));
+                    if ui
+                        .add(egui::Button::selectable(selected, name.as_str()))
+                        .clicked()
+                    {
+                        asked.explored = Some(e);
+                        ui.close();
+                    }
                 }
-            }
-        });
+            },
+        );
     }
 
     /// A numbered option; once its run has been watched to the end it says right or wrong.
@@ -506,7 +511,7 @@ fn compare_with(ui: &mut Ui, step: &Step, i: usize) -> Option<(usize, usize)> {
     } else {
         "Compare with another answer…"
     };
-    ui.menu_button(title, |ui| {
+    menu::button(ui, title, &mut |ui| {
         for (j, option) in step.options.iter().enumerate() {
             if j != i && ui.button(format!("{}  {}", j + 1, option.label)).clicked() {
                 asked = Some((i, j));

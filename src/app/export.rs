@@ -4,6 +4,7 @@
 //! ([`crate::render`]). The desktop asks where to save each (the file dialog "Load file…"
 //! uses); the browser downloads it.
 
+use super::menu;
 use eframe::egui::{Id, RichText, Ui};
 
 use crate::checker::Verdict;
@@ -108,7 +109,7 @@ fn notice_id() -> Id {
 /// The Export menu, and what became of the last export.
 pub fn menu(ui: &mut Ui, trace: &Trace, verdict: &Verdict) {
     let mut chosen = None;
-    ui.menu_button("Export", |ui| {
+    menu::button(ui, "Export", &mut |ui| {
         for &export in Export::ALL {
             if ui.button(export.label()).clicked() {
                 chosen = Some(export);
@@ -116,7 +117,6 @@ pub fn menu(ui: &mut Ui, trace: &Trace, verdict: &Verdict) {
             }
         }
     })
-    .response
     .on_hover_text("Save this run for slides and handouts: the timeline as a picture, the trace, the transcript.");
     if let Some(export) = chosen {
         let notice = export

@@ -20,6 +20,7 @@
 //! Before the app reads its own shortcuts, `RunView::edit_keys` takes the
 //! editing keys, so that with a fault selected ← and → move it rather than the playhead.
 
+use super::menu;
 use eframe::egui::{
     self, Color32, Context, CornerRadius, FontId, Key, LayerId, Modifiers, Order, Rect, RichText,
     Sense, Ui, pos2, vec2,
@@ -524,7 +525,7 @@ fn cut_from_menu(ui: &mut Ui, scenario: &Scenario, fault: &mut Fault) {
         return;
     };
     let (alone, from) = (alone.clone(), from.to_vec());
-    ui.menu_button(format!("cut from {} nodes", from.len()), |ui| {
+    menu::button(ui, format!("cut from {} nodes", from.len()), &mut |ui| {
         for name in scenario.node_names() {
             if name == alone {
                 continue;
@@ -535,7 +536,6 @@ fn cut_from_menu(ui: &mut Ui, scenario: &Scenario, fault: &mut Fault) {
             }
         }
     })
-    .response
     .on_hover_text("Which nodes the partition cuts this node off from.");
 }
 

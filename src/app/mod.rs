@@ -22,6 +22,7 @@ mod headless;
 mod keys;
 mod layout;
 pub mod library;
+mod menu;
 mod pages;
 mod run_view;
 pub mod sandbox;

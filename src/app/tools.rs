@@ -7,6 +7,7 @@
 //! asks its panel, and [`play`] runs the scenario the panel returns. The sandbox's "Compare
 //! with…" hands two scenarios to the shell, which puts them side by side.
 
+use super::menu;
 use eframe::egui::{self, RichText, Ui};
 
 use super::break_it::BreakIt;
@@ -279,7 +280,7 @@ fn compare_menu(
     let draft = sandbox.draft();
     let mut asked = None;
     ui.add_enabled_ui(draft.validate().is_ok(), |ui| {
-        ui.menu_button("Compare with…", |ui| {
+        menu::button(ui, "Compare with…", &mut |ui| {
             let edited = draft != sandbox.origin();
             let started = ui
                 .add_enabled(
@@ -295,7 +296,7 @@ fn compare_menu(
             ui.label(RichText::new("Or a scenario from the library:").weak());
             // One submenu per heading of the library.
             for group in library.chunk_by(|x, y| x.group == y.group) {
-                ui.menu_button(group[0].group.title(), |ui| {
+                menu::button(ui, group[0].group.title(), &mut |ui| {
                     // The incidents are many: on a short screen they scroll.
                     let tall = ui.ctx().content_rect().height() * 0.7;
                     egui::ScrollArea::vertical()

@@ -78,6 +78,16 @@ pub fn announce(ctx: &egui::Context, text: String) {
     ctx.data_mut(|d| d.insert_temp(announcement_id(), text));
 }
 
+/// Adds `line` after what the run on screen announced this frame: a page's own outcome that it
+/// shows in words and colour beside the run (a challenge won or not yet).
+pub fn announce_also(ctx: &egui::Context, line: &str) {
+    let text = match announcement(ctx) {
+        run if run.is_empty() => line.to_string(),
+        run => format!("{run}\n{line}"),
+    };
+    announce(ctx, text);
+}
+
 /// What the run on screen this frame announced (empty when there is none).
 pub fn announcement(ctx: &egui::Context) -> String {
     ctx.data(|d| d.get_temp(announcement_id()))
@@ -94,14 +104,14 @@ pub enum Clicked {
 }
 
 /// How the list follows the playhead: the entry it last brought into view (and whether the
-/// verdict was told then), the scroll offset still to reach, and where the list was scrolled,
-/// how tall it was and how far it could scroll in the last frame, points.
+/// verdict was told then, and the height it had for the list), the scroll offset still to
+/// reach, and where the list was scrolled and how far it could scroll in the last frame,
+/// points.
 #[derive(Clone, Debug, Default)]
 pub struct Follow {
-    followed: (Option<usize>, bool),
+    followed: (Option<usize>, bool, f32),
     target: Option<f32>,
     offset: f32,
-    height: f32,
     max: f32,
 }
 
@@ -155,9 +165,12 @@ impl Panel<'_> {
         ui.spacing_mut().item_spacing.y = 1.0;
         let pitch = row_height + ui.spacing().item_spacing.y;
 
-        // The verdict's row appearing under the current entry is brought into view too.
-        if (current, self.told) != follow.followed {
-            follow.followed = (current, self.told);
+        // The verdict's row appearing under the current entry is brought into view too, and
+        // the entry is brought back into view when the panel's height changes (the page
+        // around it settling, a window resized).
+        let view = ui.available_height();
+        if (current, self.told, view) != follow.followed {
+            follow.followed = (current, self.told, view);
             if let Some(i) = current {
                 let top = i as f32 * pitch;
                 let shown = if self.told && i + 1 == listed {
@@ -165,12 +178,9 @@ impl Panel<'_> {
                 } else {
                     row_height
                 };
-                let in_view = follow.height > 0.0
-                    && top >= follow.offset
-                    && top + shown <= follow.offset + follow.height;
+                let in_view = top >= follow.offset && top + shown <= follow.offset + view;
                 if !in_view {
                     // Centred, so the entries just before it are in view too.
-                    let view = ui.available_height();
                     let bottom = (rows as f32 * pitch - view).max(0.0);
                     let centred = top + row_height / 2.0 - view / 2.0;
                     // On a row's edge, so the top row shows whole.
@@ -207,8 +217,7 @@ impl Panel<'_> {
             }
         });
         follow.offset = output.state.clamped_offset().y;
-        follow.height = output.inner_rect.height();
-        follow.max = output.content_size.y - follow.height;
+        follow.max = output.content_size.y - output.inner_rect.height();
         clicked
     }
 

@@ -13,7 +13,10 @@
 // - the page requests nothing but its own files, and its CSP refuses anything else;
 // - the browser's storage keeps the app's state across a reload;
 // - a pause dragged from the sandbox's fault palette onto a worker's lane is placed there: the
-//   address carries it and the verdict turns UNSAFE.
+//   address carries it and the verdict turns UNSAFE;
+// - the live region reads out the run's events, then its verdict;
+// - a challenge is won by dragging a pause onto a lane: the live region says so, the address
+//   carries the challenge and the attempt, and the win survives a reload.
 // Screenshots go to web/test/out/. Run: `npm test` in web/ (after `npm ci`).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -524,8 +527,8 @@ await check('a link opens two runs side by side, on a laptop and on a phone', as
 
 // Where the sandbox puts the fault palette's pause and worker A's lane at 1280×800.
 const PAUSE_CHIP = { x: 566, y: 165 };
-/// One second into the run, on A's lane.
-const LANE_A_EARLY = { x: 609, y: 300 };
+/// One second into the run, on A's lane (the plot starts at x ≈ 592, 5 s further is x ≈ 682).
+const LANE_A_EARLY = { x: 610, y: 272 };
 /// The verdict panel at 1280×800.
 const VERDICT = { x: 990, y: 60, width: 290, height: 200 };
 
@@ -614,6 +617,46 @@ await check('the live region tells screen readers the run: an event, then the ve
   assert.match(await small.locator('[aria-live]').textContent(), /verdict: SAFE, LIVE/);
   await small.screenshot({ path: path.join(out, 'transcript-phone.png') });
   await phone.close();
+  clean(log);
+});
+
+const CHALLENGES = SANDBOX + 3;
+// Where the Challenges page puts its palette's pause and worker A's lane at 1280×800.
+const CHALLENGE_PAUSE_CHIP = { x: 455, y: 111 };
+/// One second into the run, on A's lane (the plot starts at x ≈ 530, 5 s further is x ≈ 636).
+const CHALLENGE_LANE_A_EARLY = { x: 551, y: 210 };
+
+await check('a challenge is won by a pause dragged onto a lane, and stays won after a reload', async (page, log) => {
+  await page.goto(`${server.url}#v=2&step=${CHALLENGES}&challenge=pause-past-lease`);
+  await firstFrame(page);
+  await settle(page);
+  const live = page.locator('[aria-live]');
+  assert.match(await live.textContent(), /Challenge: Not yet\./, 'not won before any fault');
+  const address = fragment(page);
+  await page.mouse.move(CHALLENGE_PAUSE_CHIP.x, CHALLENGE_PAUSE_CHIP.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 8; k += 1) {
+    await page.mouse.move(
+      CHALLENGE_PAUSE_CHIP.x + ((CHALLENGE_LANE_A_EARLY.x - CHALLENGE_PAUSE_CHIP.x) * k) / 8,
+      CHALLENGE_PAUSE_CHIP.y + ((CHALLENGE_LANE_A_EARLY.y - CHALLENGE_PAUSE_CHIP.y) * k) / 8,
+    );
+    await page.waitForTimeout(50);
+  }
+  await page.mouse.up();
+  await page.waitForFunction((a) => location.hash !== `#${a}`, address, { timeout: 5000 });
+  await settle(page);
+  await shot(page, 'challenge-won');
+  const params = new URLSearchParams(fragment(page));
+  assert.equal(params.get('challenge'), 'pause-past-lease', 'the link names the challenge');
+  const attempt = zlib.inflateRawSync(Buffer.from(params.get('scenario'), 'base64url')).toString('utf8');
+  assert.match(attempt, /\[\[fault\]\]\s*at_ms = \d+\s*kind = "pause"\s*node = "A"/, 'the link carries the attempt');
+  assert.match(await live.textContent(), /Challenge: Won\. The checker reports stale_write/);
+  // Progress is saved every 2 s; a fresh load without a link comes back to the won challenge.
+  await page.waitForTimeout(2500);
+  await page.goto(server.url);
+  await firstFrame(page);
+  await settle(page);
+  assert.match(await live.textContent(), /Challenge: Won\./, 'still won after a reload');
   clean(log);
 });
 
