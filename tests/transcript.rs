@@ -225,3 +225,37 @@ impl eframe::Storage for Memory {
     }
     fn flush(&mut self) {}
 }
+
+/// A run opened at its end shows its last entry and the verdict under it whole, above the
+/// playback bar, at the sizes of a projector, a laptop and a large monitor: the list settles
+/// on its bottom even while the page around it is still finding its layout.
+#[test]
+fn a_run_opened_at_its_end_shows_its_last_entry_and_the_verdict_whole() {
+    for size in [[1024.0, 768.0], [1280.0, 800.0], [1920.0, 1080.0]] {
+        let app = LocksimApp::open_link(&format!(
+            "v=2&step={}&challenge=pause-past-lease",
+            STEPS.len() + 5
+        ))
+        .expect("the link reads");
+        let mut h = Harness::builder()
+            .with_size(size)
+            .build_ui_state(|ui, app: &mut LocksimApp| app.show(ui), app);
+        h.run_steps(12);
+        let bar = h.get_by_label("playhead").rect().top();
+        let rows: Vec<_> = h
+            .query_all_by(|n| n.role() == Role::ListBoxOption)
+            .map(|n| (n.accesskit_node().label().unwrap_or_default(), n.rect()))
+            .collect();
+        let (current, rect) = h
+            .query_all_by(|n| n.role() == Role::ListBoxOption && n.is_selected() == Some(true))
+            .map(|n| (n.accesskit_node().label().unwrap_or_default(), n.rect()))
+            .next()
+            .expect("an entry is at the playhead");
+        let (verdict, under) = rows.last().expect("rows are listed");
+        assert!(verdict.contains("verdict: SAFE"), "{size:?}: {rows:?}");
+        assert!(
+            rect.bottom() <= under.top() + 1.0 && under.bottom() <= bar,
+            "{size:?}: {current} at {rect:?} and {verdict} at {under:?}, the bar at {bar}"
+        );
+    }
+}

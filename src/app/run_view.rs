@@ -544,15 +544,12 @@ pub fn show_run(
             playback_bar(ui, run.as_deref_mut());
         }
         Arrangement::Stacked => {
-            // Until there is a run, the decision has the room; then the timeline gets more,
-            // and a transcript takes its room from the decision's, not the timeline's.
-            let transcript = run
-                .as_ref()
-                .is_some_and(|run| transcript_panel::shown(ui.ctx(), run.shelf));
-            let (panel, share) = match (&run, transcript) {
-                (Some(_), false) => ("left", 0.34),
-                (Some(_), true) => ("left above a transcript", 0.18),
-                (None, _) => ("left before a run", 0.6),
+            // Until there is a run, the tool has the room; then the timeline gets most of it.
+            let share = if run.is_some() { 0.22 } else { 0.6 };
+            let panel = if run.is_some() {
+                "left"
+            } else {
+                "left before a run"
             };
             egui::Panel::top(id(panel))
                 .resizable(true)
@@ -563,26 +560,32 @@ pub fn show_run(
                     left(ui, run.as_deref())
                 });
             verdict_below(ui, id("verdict"), size.y, 0.2, run.as_deref_mut(), note);
-            if let Some(run) = run.as_deref_mut().filter(|_| transcript) {
-                egui::Panel::bottom(id("transcript"))
-                    .resizable(true)
-                    .default_size(layout::fit(size.y * 0.18, 110.0, 200.0))
-                    .size_range(layout::range(80.0, size.y * 0.4))
-                    .show(ui, |ui| run.transcript(ui));
-            }
             playback_bar(ui, run.as_deref_mut());
         }
     }
     egui::CentralPanel::default().show(ui, |ui| match run {
         // Scrolls only if the window is too short for the lanes and the legend together.
         Some(run) => {
-            // A phone's transcript is a panel of its own, above.
-            if arrangement != Arrangement::Stacked && transcript_panel::shown(ui.ctx(), run.shelf) {
+            let transcript = transcript_panel::shown(ui.ctx(), run.shelf);
+            let stacked = arrangement == Arrangement::Stacked;
+            if transcript && !stacked {
                 transcript_beside_or_under(ui, run, id("transcript beside"), id("transcript"));
             }
             egui::ScrollArea::vertical()
                 .auto_shrink(false)
-                .show(ui, |ui| run.timeline(ui));
+                .show(ui, |ui| {
+                    run.timeline(ui);
+                    // On a phone the transcript follows the timeline, a scroll away: a panel of
+                    // its own would leave the lanes no room.
+                    if transcript && stacked {
+                        ui.add_space(6.0);
+                        let size = egui::vec2(ui.available_width(), COLUMN_TRANSCRIPT);
+                        ui.allocate_ui(size, |ui| {
+                            ui.set_min_size(size);
+                            run.transcript(ui);
+                        });
+                    }
+                });
             run.announce(ui.ctx());
         }
         None => {

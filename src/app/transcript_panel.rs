@@ -103,16 +103,27 @@ pub enum Clicked {
     Violation(usize),
 }
 
-/// How the list follows the playhead: the entry it last brought into view (and whether the
-/// verdict was told then, and the height it had for the list), the scroll offset still to
-/// reach, and where the list was scrolled and how far it could scroll in the last frame,
-/// points.
+/// How the list follows the playhead: what it last brought into view, the scroll offset
+/// still to reach, and where the list was scrolled, how tall it was and how far it could
+/// scroll in the last frame, points.
 #[derive(Clone, Debug, Default)]
 pub struct Follow {
-    followed: (Option<usize>, bool, f32),
+    followed: Followed,
     target: Option<f32>,
     offset: f32,
+    height: f32,
     max: f32,
+}
+
+/// What the list was scrolled for: the entry at the playhead, whether the verdict was told
+/// under it, and the list's height and row pitch then, points. A change in any of them (the
+/// panel settling on its size, its rows wrapping to another number of lines) scrolls again.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Followed {
+    current: Option<usize>,
+    told: bool,
+    view: f32,
+    pitch: f32,
 }
 
 /// What the panel shows of one run at one moment.
@@ -168,9 +179,21 @@ impl Panel<'_> {
         // The verdict's row appearing under the current entry is brought into view too, and
         // the entry is brought back into view when the panel's height changes (the page
         // around it settling, a window resized).
-        let view = ui.available_height();
-        if (current, self.told, view) != follow.followed {
-            follow.followed = (current, self.told, view);
+        // The list's height as last laid out: the room left here can be more than the
+        // scroll area is given (a panel still settling on its size).
+        let view = if follow.height > 0.0 {
+            follow.height
+        } else {
+            ui.available_height()
+        };
+        let followed = Followed {
+            current,
+            told: self.told,
+            view,
+            pitch,
+        };
+        if followed != follow.followed {
+            follow.followed = followed;
             if let Some(i) = current {
                 let top = i as f32 * pitch;
                 let shown = if self.told && i + 1 == listed {
@@ -217,7 +240,8 @@ impl Panel<'_> {
             }
         });
         follow.offset = output.state.clamped_offset().y;
-        follow.max = output.content_size.y - output.inner_rect.height();
+        follow.height = output.inner_rect.height();
+        follow.max = output.content_size.y - follow.height;
         clicked
     }
 

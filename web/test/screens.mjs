@@ -2,7 +2,8 @@
 // high-density displays, monitors. At each screen (CSS pixels × device pixel ratio), Debian's
 // Chromium opens every page — the introduction, each decision with its right call made (for
 // the ungraded step 0, "it keeps data correct", the lock the course goes on to build) and
-// played to its end, the recap, the sandbox and the library with a scenario open — and checks
+// played to its end, the recap, the sandbox and the library with a scenario open, and a
+// challenge — and checks
 // that
 // - the console stays clean (no error, no warning, no page error: a panic would show here);
 // - the app's logical size is the page's CSS size, whatever the ratio (the app writes its
@@ -41,6 +42,7 @@ const SHOWN = COURSE.map((step) => step.right ?? 1);
 const RECAP = COURSE.length + 1;
 const SANDBOX = RECAP + 1;
 const LIBRARY = SANDBOX + 1;
+const CHALLENGES = LIBRARY + 2;
 
 const server = await serve();
 const browser = await launch();
@@ -75,7 +77,7 @@ async function looks(page, log, screen, name) {
     `${name}: the app's size ${size} is the page's CSS size ${width}x${height}@${ratio}`,
   );
   // The name, the course's pages (each decision by its number), the tools, and the buttons.
-  const pages = ['locksim', 'Intro', ...COURSE.map((step) => step.number), 'Recap', 'Sandbox', 'Library', 'Glossary'];
+  const pages = ['locksim', 'Intro', ...COURSE.map((step) => step.number), 'Recap', 'Sandbox', 'Library', 'Challenges', 'Glossary'];
   const names = topBar.map(([item]) => item.trim());
   assert.deepEqual(names.slice(0, pages.length), pages, `${name}: the top bar has every page`);
   assert.deepEqual(names.slice(pages.length).sort(), ['?', 'Dark', 'Presenter'], `${name}: and its buttons`);
@@ -139,6 +141,7 @@ for (const [width, height, ratio, touch] of SCREENS) {
     for (const [name, fragment, title] of [
       ['sandbox', link('assets/scenarios/step5-pause-unfenced.toml', SANDBOX), /^locksim · Sandbox · Step 5/],
       ['library', link('assets/scenarios/step5-fencing-token.toml', LIBRARY), /^locksim · Library · Step 5/],
+      ['challenges', `v=2&step=${CHALLENGES}&challenge=pause-past-lease`, /^locksim · Challenges · Pause past the lease$/],
     ]) {
       await page.goto(`${server.url}#${fragment}`);
       await firstFrame(page);
