@@ -181,6 +181,18 @@ fn a_crash_placed_by_keyboard_wins_the_dead_holder_challenge() {
     assert!(shows(&h, "Won. The checker reports stuck"));
 }
 
+#[test]
+fn a_fault_the_page_does_not_offer_is_refused_in_words() {
+    let c = challenge::find("pause-past-lease").expect("listed");
+    let mut h = open(c, Vec::new());
+    h.get_by_label("lane A").click();
+    h.run_steps(2);
+    h.key_press(Key::C);
+    h.run_steps(3);
+    assert!(shows(&h, "C is a crash, which this page does not offer"));
+    assert!(shows(&h, "No faults placed yet."), "nothing was placed");
+}
+
 /// The attempt's status line, for a failing test's message.
 fn status(h: &Harness<'_, LocksimApp>) -> String {
     use egui_kittest::kittest::NodeT;

@@ -5,7 +5,7 @@
 # draw (← → ▶ ● ≈ …) and their nearest kin. The cut keeps the layout tables (kerning,
 # ligatures) but drops the TrueType hinting programs: egui's rasteriser (skrifa) then fits the
 # outlines to the pixel grid with its autohinter, and the hints were over half of each font's
-# bytes. Together the cut saves ≈ 280 KB of the gzipped wasm (the budget is 1.44 MB).
+# bytes. Together the cut saves ≈ 280 KB of the gzipped wasm (the budget is 1.43 MB).
 # `app::web_fonts`'s test fails if the app's text holds a character the cut left out.
 # The desktop build keeps egui's full fonts.
 # Needs fonttools (`pip install fonttools`); the build itself only reads the committed files.

@@ -1,8 +1,9 @@
 // Prints the web build's two budget figures (issue #4) and fails if either is over:
-//   wasm size gzipped  ≤ 1.44 MB     (gzip -9 of dist/locksim_bg.wasm; the module was 1.434 MB
-//                                     when this was set, with the app's failure search, side by
-//                                     side and SVG export in it — benches/wasm_bytes.sh says
-//                                     where the bytes go)
+//   wasm size gzipped  ≤ 1.43 MB     (gzip -9 of dist/locksim_bg.wasm; the module was 1.416 MB
+//                                     when this was set, with the challenges, the fault editor
+//                                     and the transcript in it, after the fonts lost their
+//                                     hinting — benches/wasm_bytes.sh says where the bytes go;
+//                                     the goal is 1.2 MB)
 //   first painted frame ≤ 1.2 s      (the median of 5 page loads in headless Chromium, local
 //                                     server, fresh profile each: navigation start → the
 //                                     animation frame after the app's first paint, as marked
@@ -14,7 +15,7 @@ import zlib from 'node:zlib';
 import { serve, launch, firstFrame, pixelStats, dist } from './test/harness.mjs';
 
 const MB = 1_000_000; // decimal megabytes
-const SIZE_BUDGET = 1.44 * MB; // decimal: 1 440 000 bytes
+const SIZE_BUDGET = 1.43 * MB; // decimal: 1 430 000 bytes
 const PAINT_BUDGET_MS = 1200;
 const runs = Number(process.env.LOCKSIM_RUNS ?? 5);
 

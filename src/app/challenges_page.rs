@@ -181,14 +181,21 @@ fn panel(
         .show(ui, |ui| {
             ui.add_space(6.0);
             ui.heading("Challenges");
-            let won = challenge::all()
-                .iter()
-                .filter(|c| progress.challenges.get(&c.id).is_some_and(|r| r.won))
-                .count();
-            ui.label(format!(
-                "Break a design with a budget of faults. Won {won} of {}.",
+            let records = || {
+                challenge::all()
+                    .iter()
+                    .filter_map(|c| progress.challenges.get(&c.id))
+            };
+            let won = records().filter(|r| r.won).count();
+            let gave_up = records().filter(|r| r.gave_up && !r.won).count();
+            let mut tally = format!(
+                "Break a design with a budget of faults. Won {won} of {}",
                 challenge::all().len()
-            ));
+            );
+            if gave_up > 0 {
+                tally.push_str(&format!(", gave up on {gave_up}"));
+            }
+            ui.label(format!("{tally}."));
             ui.add_space(4.0);
             if let Some(id) = chooser(ui, progress, chosen) {
                 asked = Some(Asked::Open(id));
@@ -260,6 +267,18 @@ fn card(ui: &mut Ui, progress: &Progress, chosen: &Challenge, judged: &Judgement
     ));
     ui.label(format!("Budget: {}.", chosen.budget.words()));
     ui.add_space(6.0);
+    // Once given up, the answer comes before where the attempt stands.
+    let record = progress.challenges.get(&chosen.id);
+    let gave_up = record.is_some_and(|r| r.gave_up);
+    if gave_up {
+        let (head, text) = match &chosen.impossible {
+            Some(why) => ("It cannot be done", why.as_str()),
+            None => ("How it can be done", chosen.hint.as_str()),
+        };
+        ui.label(RichText::new(head).strong());
+        ui.label(text);
+        ui.add_space(6.0);
+    }
     let status = judged.status(chosen);
     let colour = if judged.won {
         style::SAFE
@@ -296,15 +315,7 @@ fn card(ui: &mut Ui, progress: &Progress, chosen: &Challenge, judged: &Judgement
         }
     }
     ui.add_space(8.0);
-    let record = progress.challenges.get(&chosen.id);
-    if record.is_some_and(|r| r.gave_up) {
-        let (head, text) = match &chosen.impossible {
-            Some(why) => ("It cannot be done", why.as_str()),
-            None => ("How it can be done", chosen.hint.as_str()),
-        };
-        ui.label(RichText::new(head).strong());
-        ui.label(text);
-    } else if !judged.won && ui.button("Give up: can it be done?").clicked() {
+    if !gave_up && !judged.won && ui.button("Give up: can it be done?").clicked() {
         asked = Some(Asked::GiveUp);
     }
     asked

@@ -197,6 +197,20 @@ impl FaultEditor {
         let any = fault.is_some() || self.lane.is_some();
         let kinds = editing.kinds.clone();
         let (placed, delete, escape, by_ms, by_lanes) = ctx.input_mut(|i| {
+            // A fault this page does not offer is not placed, but the learner hears why; the
+            // key stays for whatever else may use it.
+            if let Some(kind) = Kind::ALL.into_iter().find(|k| {
+                !kinds.contains(k)
+                    && Key::from_name(&k.key().to_string())
+                        .is_some_and(|key| i.modifiers.is_none() && i.key_pressed(key))
+            }) {
+                self.note = Some(format!(
+                    "{} is a {}, which this page does not offer: the palette holds what can be \
+                     placed here.",
+                    kind.key(),
+                    kind.label()
+                ));
+            }
             let mut count = |mods: Modifiers, key: Key| i.count_and_consume_key(mods, key) as i64;
             let placed: Vec<Kind> = kinds
                 .iter()
@@ -397,7 +411,8 @@ impl FaultEditor {
         let mut busy = false;
         ui.horizontal_wrapped(|ui| {
             let kind = Kind::of(&fault.kind);
-            ui.label(RichText::new(kind.label()).strong().color(kind_color(kind)));
+            // In the text colour: some kinds' own colours are the pale shading of the lanes.
+            ui.label(RichText::new(kind.label()).strong());
             busy |= self.node_choice(ui, scenario, &mut fault);
             ui.label("at");
             busy |= ms_field(ui, &mut fault.at_ms);

@@ -29,15 +29,15 @@ pub const HELP: &[(&str, &str)] = &[
     ("Home / End", "start / end of the run"),
     ("1 – 9", "choose an option"),
     ("Page Up / Page Down", "previous / next page of the course"),
-    ("R", "reveal the answer (presenter mode)"),
+    ("R", "reveal the answer (a course step in presenter mode)"),
     (
         "P S C R N H J D K F",
-        "sandbox: place a pause, stall, crash, restart, partition, heal, clock jump, delay, \
-         kill store or force release at the playhead on the selected lane",
+        "Sandbox and Challenges: place a pause, stall, crash, restart, partition, heal, clock \
+         jump, delay, kill store or force release at the playhead on the selected lane",
     ),
     (
         "← → ↑ ↓ / Delete",
-        "sandbox, a fault selected: move it (Shift: 1 s), to another lane / remove it",
+        "a placed fault selected: move it (Shift: 1 s), to another lane / remove it",
     ),
     ("F1 or ?", "this help"),
 ];

@@ -29,6 +29,8 @@ const TRANSCRIPT_BESIDE_FROM: f32 = 900.0;
 /// The transcript's height in a page that scrolls as one column, points: a few entries, its
 /// own list scrolling within.
 const COLUMN_TRANSCRIPT: f32 = 240.0;
+/// The span of simulated time a chosen violation is shown in, ms.
+const VIOLATION_SPAN_MS: f64 = 4_000.0;
 
 /// A lane's height in a page that scrolls as one column (a phone in portrait), points:
 /// room for a lane's name and its state line, and for a write's label under its mark.
@@ -457,7 +459,10 @@ impl RunView {
         self.selected = Some(i);
         if let Some(v) = self.verdict.violations.get(i) {
             self.playback.seek(v.at_ms as f64);
-            self.reveal_now();
+            // Close enough that the writes the violation names stand apart (a double click
+            // on the timeline shows the whole run again).
+            self.view
+                .close_up(v.at_ms as f64, VIOLATION_SPAN_MS, self.trace.until_ms);
         }
     }
 

@@ -119,6 +119,17 @@ impl View {
         }
     }
 
+    /// Zooms in to `span_ms` around `ms`, or, if the view is already that narrow, pans so
+    /// that `ms` is in view: marks a few hundred ms apart, drawn as one bar across a whole
+    /// run, stand apart at a chosen moment.
+    pub fn close_up(&mut self, ms: f64, span_ms: f64, until_ms: u64) {
+        if self.len() > span_ms {
+            *self = View::between(ms - span_ms / 2.0, ms + span_ms / 2.0, until_ms);
+        } else {
+            self.reveal(ms, until_ms);
+        }
+    }
+
     /// Scrolls so that `now_ms` stays in view while a zoomed-in run plays.
     pub fn follow(&mut self, now_ms: f64, until_ms: u64) {
         if now_ms > self.end_ms || now_ms < self.start_ms {
@@ -990,6 +1001,21 @@ mod tests {
         assert_eq!((v.start_ms, v.end_ms), (14_000.0, 20_000.0));
         let v = View::between(7.0, 7.0, 20_000);
         assert_eq!((v.start_ms, v.end_ms), (7.0, 7.0 + MIN_VIEW_MS));
+    }
+
+    #[test]
+    fn a_close_up_zooms_in_once_then_only_pans() {
+        let mut v = View::fit(25_000);
+        v.close_up(8_014.0, 4_000.0, 25_000);
+        assert_eq!((v.start_ms, v.end_ms), (6_014.0, 10_014.0));
+        // Already that close: a later moment pans the same window there.
+        v.close_up(20_000.0, 4_000.0, 25_000);
+        assert_eq!(v.len(), 4_000.0);
+        assert!(v.start_ms <= 20_000.0 && 20_000.0 <= v.end_ms);
+        // Near the end of the run the window stays inside it.
+        v = View::fit(25_000);
+        v.close_up(24_900.0, 4_000.0, 25_000);
+        assert_eq!((v.start_ms, v.end_ms), (21_000.0, 25_000.0));
     }
 
     #[test]

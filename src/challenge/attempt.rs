@@ -74,7 +74,9 @@ pub fn judge(challenge: &Challenge, faults: &[Fault]) -> Judgement {
     scenario.faults = faults.to_vec();
     scenario.faults.sort_by_key(|f| f.at_ms);
     let run = run(&scenario, scenario.seed);
-    let overruns = challenge.budget.overruns(&scenario.faults);
+    let overruns = challenge
+        .budget
+        .overruns(&scenario.faults, scenario.until_ms);
     let won = overruns.is_empty() && challenge.met(&run);
     Judgement {
         scenario,

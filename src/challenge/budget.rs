@@ -29,11 +29,13 @@ impl Budget {
         self.kinds.get(kind).copied().unwrap_or(0)
     }
 
-    /// How far `faults` go past the budget, each overrun as a sentence; empty when they are
-    /// within it.
-    pub fn overruns(&self, faults: &[Fault]) -> Vec<String> {
+    /// How far `faults` go past the budget in a run that ends at `until_ms`, each overrun as
+    /// a sentence; empty when they are within it. Pause and stall time after the run's end
+    /// does not count: it never happens.
+    pub fn overruns(&self, faults: &[Fault], until_ms: u64) -> Vec<String> {
         let mut over = Vec::new();
-        if faults.len() > self.faults {
+        let too_many = faults.len() > self.faults;
+        if too_many {
             over.push(format!(
                 "{} placed, the budget allows {}",
                 count(faults.len(), "fault"),
@@ -46,9 +48,11 @@ impl Budget {
         }
         for (kind, n) in placed {
             let allowed = self.allows(kind);
+            // All of one kind, which is allowed as many as faults in all: said above.
+            let said = too_many && n == faults.len() && allowed == self.faults;
             if allowed == 0 {
                 over.push(format!("{} is not in this budget", words(kind)));
-            } else if n > allowed {
+            } else if n > allowed && !said {
                 over.push(format!(
                     "{} placed, the budget allows {allowed}",
                     count(n, &words(kind))
@@ -56,7 +60,7 @@ impl Budget {
             }
         }
         if let Some(limit) = self.pause_ms {
-            let paused = paused_ms(faults);
+            let paused = paused_ms(&within_run(faults, until_ms));
             if paused > limit {
                 over.push(format!(
                     "pauses and stalls last {} in all, the budget allows {}",
@@ -68,18 +72,24 @@ impl Budget {
         over
     }
 
-    /// The budget in words: "at most 2 faults: 1 clock jump, 1 partition".
+    /// The budget in words: "at most 1 pause", or "at most 2 faults in all, with at most
+    /// 1 clock jump and 1 partition".
     pub fn words(&self) -> String {
         let kinds: Vec<String> = self
             .kinds
             .iter()
             .map(|(kind, n)| count(*n, &words(kind)))
             .collect();
-        let mut text = format!(
-            "at most {}: {}",
-            count(self.faults, "fault"),
-            kinds.join(", ")
-        );
+        let all = count(self.faults, "fault");
+        let mut text = match kinds.as_slice() {
+            [] => "no faults".to_string(),
+            [only] if self.kinds.values().all(|&n| n == self.faults) => format!("at most {only}"),
+            [only] => format!("at most {all} in all, with at most {only}"),
+            [rest @ .., last] => format!(
+                "at most {all} in all, with at most {} and {last}",
+                rest.join(", ")
+            ),
+        };
         if let Some(limit) = self.pause_ms {
             text.push_str(&format!(
                 "; pauses and stalls at most {} in all",
@@ -99,6 +109,17 @@ pub fn paused_ms(faults: &[Fault]) -> u64 {
             _ => 0,
         })
         .fold(0, u64::saturating_add)
+}
+
+/// `faults` with each pause and stall cut short at `until_ms`, the run's end.
+fn within_run(faults: &[Fault], until_ms: u64) -> Vec<Fault> {
+    let mut cut = faults.to_vec();
+    for fault in &mut cut {
+        if let FaultKind::Pause { for_ms, .. } | FaultKind::Stall { for_ms, .. } = &mut fault.kind {
+            *for_ms = (*for_ms).min(until_ms.saturating_sub(fault.at_ms));
+        }
+    }
+    cut
 }
 
 /// A kind's scenario-file name as words: `clock_jump` → "clock jump".
@@ -139,8 +160,8 @@ mod tests {
 
     #[test]
     fn within_the_budget_nothing_is_over() {
-        assert!(budget().overruns(&[pause(12_000)]).is_empty());
-        assert!(budget().overruns(&[]).is_empty());
+        assert!(budget().overruns(&[pause(12_000)], 20_000).is_empty());
+        assert!(budget().overruns(&[], 20_000).is_empty());
     }
 
     #[test]
@@ -150,7 +171,7 @@ mod tests {
             kind: FaultKind::Heal,
         };
         assert_eq!(
-            budget().overruns(&[pause(10_000), pause(3_000), heal]),
+            budget().overruns(&[pause(10_000), pause(3_000), heal], 20_000),
             vec![
                 "3 faults placed, the budget allows 2".to_string(),
                 "heal is not in this budget".to_string(),
@@ -164,7 +185,66 @@ mod tests {
     fn the_budget_reads_as_words() {
         assert_eq!(
             budget().words(),
-            "at most 2 faults: 2 crashes, 1 pause; pauses and stalls at most 12 000 ms in all"
+            "at most 2 faults in all, with at most 2 crashes and 1 pause; pauses and stalls \
+             at most 12 000 ms in all"
+        );
+        let one = Budget {
+            faults: 1,
+            kinds: BTreeMap::from([("partition".to_string(), 1)]),
+            pause_ms: None,
+        };
+        assert_eq!(one.words(), "at most 1 partition");
+        let three = Budget {
+            faults: 3,
+            kinds: BTreeMap::from([
+                ("clock_jump".to_string(), 1),
+                ("crash".to_string(), 1),
+                ("pause".to_string(), 1),
+            ]),
+            pause_ms: None,
+        };
+        assert_eq!(
+            three.words(),
+            "at most 3 faults in all, with at most 1 clock jump, 1 crash and 1 pause"
+        );
+    }
+
+    #[test]
+    fn one_kind_over_the_total_is_said_once() {
+        let one = Budget {
+            faults: 1,
+            kinds: BTreeMap::from([("pause".to_string(), 1)]),
+            pause_ms: Some(12_000),
+        };
+        assert_eq!(
+            one.overruns(&[pause(10_000), pause(10_000)], 20_000),
+            vec![
+                "2 faults placed, the budget allows 1".to_string(),
+                "pauses and stalls last 20 000 ms in all, the budget allows 12 000 ms".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn pause_time_after_the_run_ends_is_not_counted() {
+        let late = Fault {
+            at_ms: 16_000,
+            kind: FaultKind::Pause {
+                node: "A".into(),
+                for_ms: 20_000,
+            },
+        };
+        // 4 s of it happen in a 20 s run; all 20 s in a 40 s one.
+        assert!(
+            budget()
+                .overruns(std::slice::from_ref(&late), 20_000)
+                .is_empty()
+        );
+        assert_eq!(
+            budget().overruns(&[late], 40_000),
+            vec![
+                "pauses and stalls last 20 000 ms in all, the budget allows 12 000 ms".to_string()
+            ]
         );
     }
 }

@@ -38,10 +38,23 @@ pub(super) fn paint_lane(c: &mut Canvas, index: usize, lane: &Lane) {
         })
         .chain(c.labels.iter().copied())
         .collect();
+    // Each mark's line across the whole lane, which a summary's label must not cross.
+    let strips: Vec<Rect> = bins
+        .iter()
+        .map(|b| {
+            let x0 = c.geo.x(times.time(b.items.start) as f64);
+            let x1 = c.geo.x(times.time(b.items.end - 1) as f64);
+            Rect::from_x_y_ranges(x0 - 3.0..=x1 + 3.0, lane_rect.y_range())
+        })
+        .collect();
     let node = NodeId::from_index(index);
     for (bin, crowded) in bins.iter().zip(crowded) {
         if crowded {
-            paint_summary(c, lane_rect, lane, index, bin, pointer);
+            let around = Around {
+                taken: &mut taken,
+                strips: &strips,
+            };
+            paint_summary(c, lane_rect, lane, index, bin, around, pointer);
             continue;
         }
         let mark = &lane.marks[bin.items.start];
@@ -59,13 +72,16 @@ fn mark_line(lane_rect: Rect) -> f32 {
 }
 
 /// Paints the marks of one crowded bin as a short bar in the colour of the gravest, and
-/// offers a hover text that counts them (or tells the one it holds).
+/// offers a hover text that counts them (or tells the one it holds). A bar holding a write
+/// that corrupted the data is labelled with the first such write, as a mark of its own is:
+/// the checker's verdict names it, and the learner looks for it on the resource's lane.
 fn paint_summary(
     c: &mut Canvas,
     lane_rect: Rect,
     lane: &Lane,
     index: usize,
     bin: &Bin,
+    around: Around<'_>,
     pointer: Option<Pos2>,
 ) {
     let times = &lane.mark_times;
@@ -82,6 +98,27 @@ fn paint_summary(
             let y = mark_line(lane_rect);
             let rect = Rect::from_x_y_ranges(x0 - 1.0..=x1 + 1.0, y - 6.0..=y + 6.0);
             c.marks.rect_filled(rect, 2.0, class_color(gravest));
+            let violating = lane.marks[bin.items.clone()].iter().find(|m| {
+                matches!(
+                    m.kind,
+                    MarkKind::Write {
+                        outcome: WriteOutcome::Violating(_),
+                        ..
+                    }
+                )
+            });
+            if let Some(mark) = violating {
+                let at = Rect::from_x_y_ranges(x0..=x1, y..=y);
+                let label = (mark.label.as_str(), style::VIOLATING);
+                place_label(
+                    &c.marks,
+                    &c.geo,
+                    at,
+                    label,
+                    Room::Beside(around.strips),
+                    around.taken,
+                );
+            }
             rect
         }
         // No writes: role changes and clock jumps, which are few. The last one's symbol
@@ -303,7 +340,6 @@ fn paint_mark(
     pointer: Option<Pos2>,
 ) -> bool {
     let Pos2 { x, y } = mark_center(geo, lane_rect, mark);
-    let font = FontId::proportional(12.0);
     let (color, label_y) = match mark.kind {
         MarkKind::Write { outcome, .. } => {
             let color = match outcome {
@@ -335,38 +371,81 @@ fn paint_mark(
             (style::ROLE, lane_rect.top() + 10.0)
         }
     };
-    // Beside the mark, on the first side with room that no mark or earlier label took, or
-    // else just after what is in the way on its right.
-    let galley = painter.layout_no_wrap(mark.label.clone(), font, ink(painter, color));
+    let at = Rect::from_x_y_ranges(x..=x, label_y..=label_y);
+    place_label(
+        painter,
+        geo,
+        at,
+        (&mark.label, color),
+        Room::Anywhere,
+        taken,
+    );
+    pointer.is_some_and(|p| (p.x - x).abs() <= 9.0)
+}
+
+/// What a summary's label must keep clear of: the marks and labels taken so far, and each
+/// mark's line across its lane.
+struct Around<'a> {
+    taken: &'a mut Vec<Rect>,
+    strips: &'a [Rect],
+}
+
+/// Where a label may go beside what it names.
+#[derive(Clone, Copy)]
+enum Room<'a> {
+    /// On its line, then below, then above: right of it, left of it, or just after what is
+    /// in the way on its right.
+    Anywhere,
+    /// On its line, then above, then below: right or left of it only, crossing none of
+    /// these strips (other marks' lines). A label pushed along its line, or across another
+    /// mark, would seem to name that one.
+    Beside(&'a [Rect]),
+}
+
+/// Paints `text` beside what is drawn across `at` (its label line at `at`'s centre), on the
+/// first place `room` allows that no mark or earlier label took; nothing when there is none
+/// in the plot. The label is then taken.
+fn place_label(
+    painter: &egui::Painter,
+    geo: &Geometry,
+    at: Rect,
+    (text, color): (&str, Color32),
+    room: Room<'_>,
+    taken: &mut Vec<Rect>,
+) {
+    let font = FontId::proportional(12.0);
+    let galley = painter.layout_no_wrap(text.to_string(), font, ink(painter, color));
     let size = galley.size();
     let beside = |dy: f32| {
-        let y = label_y + dy - size.y / 2.0;
-        let right = Rect::from_min_size(pos2(x + 12.0, y), size);
+        let y = at.center().y + dy - size.y / 2.0;
+        let right = Rect::from_min_size(pos2(at.right() + 12.0, y), size);
         let in_the_way = taken
             .iter()
             .filter(|t| t.intersects(right))
             .map(|t| t.right())
             .fold(right.left() - 8.0, f32::max);
-        [
-            right,
-            Rect::from_min_size(pos2(x - 12.0 - size.x, y), size),
-            Rect::from_min_size(pos2(in_the_way + 8.0, y), size),
-        ]
+        let left = Rect::from_min_size(pos2(at.left() - 12.0 - size.x, y), size);
+        let pushed = Rect::from_min_size(pos2(in_the_way + 8.0, y), size);
+        let pushed = matches!(room, Room::Anywhere).then_some(pushed);
+        [Some(right), Some(left), pushed].into_iter().flatten()
+    };
+    let rows = match room {
+        Room::Anywhere => [0.0, 18.0, -18.0],
+        Room::Beside(_) => [0.0, -18.0, 18.0],
+    };
+    let strips = match room {
+        Room::Anywhere => &[][..],
+        Room::Beside(strips) => strips,
     };
     let fits = |r: &Rect| {
         r.left() >= geo.plot.left()
             && r.right() <= geo.plot.right()
-            && !taken.iter().any(|l: &Rect| l.intersects(*r))
+            && !taken.iter().chain(strips).any(|l: &Rect| l.intersects(*r))
     };
-    if let Some(rect) = [0.0, 18.0, -18.0]
-        .into_iter()
-        .flat_map(beside)
-        .find(|r| fits(r))
-    {
+    if let Some(rect) = rows.into_iter().flat_map(beside).find(|r| fits(r)) {
         taken.push(rect.expand(2.0));
         painter.galley(rect.min, galley, color);
     }
-    pointer.is_some_and(|p| (p.x - x).abs() <= 9.0)
 }
 
 /// A clock jump: a dashed vertical line.
