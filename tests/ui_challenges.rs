@@ -193,6 +193,30 @@ fn a_fault_the_page_does_not_offer_is_refused_in_words() {
     assert!(shows(&h, "No faults placed yet."), "nothing was placed");
 }
 
+#[test]
+fn on_a_phone_the_outcome_is_said_under_the_verdict_too() {
+    let c = challenge::find("pause-past-lease").expect("listed");
+    let attempt = Scenario {
+        faults: winning(&c.id).expect("a winning attempt"),
+        ..c.design.clone()
+    };
+    let state = SharedState {
+        step: link::page_number(Place::Challenges),
+        scenario: Some(attempt),
+        challenge: Some(c.id.clone()),
+        ..SharedState::default()
+    };
+    let app = LocksimApp::open_link(&link::encode(&state)).expect("the link reads");
+    let mut h = Harness::builder()
+        .with_size([390.0, 844.0])
+        .build_ui_state(|ui, app: &mut LocksimApp| app.show(ui), app);
+    h.run_steps(3);
+    let said = h
+        .query_all_by_label_contains("Won. The checker reports stale_write")
+        .count();
+    assert_eq!(said, 2, "in the card and under the verdict");
+}
+
 /// The attempt's status line, for a failing test's message.
 fn status(h: &Harness<'_, LocksimApp>) -> String {
     use egui_kittest::kittest::NodeT;

@@ -6,6 +6,7 @@ use super::menu;
 use eframe::egui::{self, RichText, Ui};
 
 use super::fault_edit::Editing;
+use super::layout::Arrangement;
 use super::run_view::{self, PlaybackKey, RunView};
 use super::style;
 use super::transcript_panel;
@@ -100,7 +101,16 @@ impl ChallengesPage {
         let left = |ui: &mut Ui, _: Option<&RunView>| {
             asked = panel(ui, progress, chosen, judged);
         };
-        run_view::show_run(ui, "challenges", Some(&mut shown.run), left, "", |_| {});
+        // On a phone the card is a strip above the run: where the attempt stands is said
+        // again under the verdict, in view.
+        let stacked = Arrangement::for_width(ui.available_width()) == Arrangement::Stacked;
+        let note = |ui: &mut Ui| {
+            if stacked {
+                ui.add_space(4.0);
+                status_line(ui, chosen, judged);
+            }
+        };
+        run_view::show_run(ui, "challenges", Some(&mut shown.run), left, "", note);
         let status = format!("Challenge: {}", shown.judged.status(chosen));
         transcript_panel::announce_also(ui.ctx(), &status);
         if let Some(change) = shown.run.take_change() {
@@ -254,6 +264,18 @@ fn chooser(ui: &mut Ui, progress: &Progress, chosen: &Challenge) -> Option<Strin
         .map(|c| c.id.clone())
 }
 
+/// Where the attempt stands (won, over budget, not yet), in the colour of its outcome.
+fn status_line(ui: &mut Ui, chosen: &Challenge, judged: &Judgement) {
+    let colour = if judged.won {
+        style::SAFE
+    } else if judged.overruns.is_empty() {
+        ui.visuals().text_color()
+    } else {
+        style::ANOMALY
+    };
+    ui.label(RichText::new(judged.status(chosen)).strong().color(colour));
+}
+
 /// The chosen challenge: what to do, the budget, the faults placed, where the attempt
 /// stands, and, once the learner gives up, whether and how it can be done.
 fn card(ui: &mut Ui, progress: &Progress, chosen: &Challenge, judged: &Judgement) -> Option<Asked> {
@@ -279,15 +301,7 @@ fn card(ui: &mut Ui, progress: &Progress, chosen: &Challenge, judged: &Judgement
         ui.label(text);
         ui.add_space(6.0);
     }
-    let status = judged.status(chosen);
-    let colour = if judged.won {
-        style::SAFE
-    } else if judged.overruns.is_empty() {
-        ui.visuals().text_color()
-    } else {
-        style::ANOMALY
-    };
-    ui.label(RichText::new(status).strong().color(colour));
+    status_line(ui, chosen, judged);
     ui.add_space(6.0);
     let faults = &judged.scenario.faults;
     if faults.is_empty() {

@@ -754,9 +754,11 @@ fn verdict_body(ui: &mut Ui, run: Option<&mut RunView>, note: impl FnOnce(&mut U
     run.verdict_head(ui);
     ui.add_space(8.0);
     if run.seen_to_end() {
-        super::export::menu(ui, run.trace(), run.verdict());
-        ui.add_space(8.0);
+        // The page's word on the run (right or wrong, a challenge won) before the Export
+        // menu: on a phone the panel is short.
         note(ui);
+        ui.add_space(8.0);
+        super::export::menu(ui, run.trace(), run.verdict());
         ui.add_space(8.0);
     }
     ui.separator();
