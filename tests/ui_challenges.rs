@@ -23,16 +23,25 @@ use locksim::view::link::{self, SharedState};
 
 const WINDOW: [f32; 2] = [1280.0, 800.0];
 
-fn harness(app: LocksimApp) -> Harness<'static, LocksimApp> {
+fn harness(app: LocksimApp, size: [f32; 2]) -> Harness<'static, LocksimApp> {
     let mut h = Harness::builder()
-        .with_size(WINDOW)
+        .with_size(size)
         .build_ui_state(|ui, app: &mut LocksimApp| app.show(ui), app);
     h.run_steps(3);
     h
 }
 
-/// The page opened by a link on `challenge` with `faults` placed.
+/// The page opened by a link on `challenge` with `faults` placed, in the desktop's window.
 fn open(challenge: &Challenge, faults: Vec<Fault>) -> Harness<'static, LocksimApp> {
+    open_in(challenge, faults, WINDOW)
+}
+
+/// The page opened by a link on `challenge` with `faults` placed, in a window of `size`.
+fn open_in(
+    challenge: &Challenge,
+    faults: Vec<Fault>,
+    size: [f32; 2],
+) -> Harness<'static, LocksimApp> {
     let attempt = Scenario {
         faults,
         ..challenge.design.clone()
@@ -44,7 +53,7 @@ fn open(challenge: &Challenge, faults: Vec<Fault>) -> Harness<'static, LocksimAp
         ..SharedState::default()
     };
     let app = LocksimApp::open_link(&link::encode(&state)).expect("the link reads");
-    harness(app)
+    harness(app, size)
 }
 
 #[test]
@@ -196,21 +205,8 @@ fn a_fault_the_page_does_not_offer_is_refused_in_words() {
 #[test]
 fn on_a_phone_the_outcome_is_said_under_the_verdict_too() {
     let c = challenge::find("pause-past-lease").expect("listed");
-    let attempt = Scenario {
-        faults: winning(&c.id).expect("a winning attempt"),
-        ..c.design.clone()
-    };
-    let state = SharedState {
-        step: link::page_number(Place::Challenges),
-        scenario: Some(attempt),
-        challenge: Some(c.id.clone()),
-        ..SharedState::default()
-    };
-    let app = LocksimApp::open_link(&link::encode(&state)).expect("the link reads");
-    let mut h = Harness::builder()
-        .with_size([390.0, 844.0])
-        .build_ui_state(|ui, app: &mut LocksimApp| app.show(ui), app);
-    h.run_steps(3);
+    let winning = winning(&c.id).expect("a winning attempt");
+    let h = open_in(c, winning, [390.0, 844.0]);
     let said = h
         .query_all_by_label_contains("Won. The checker reports stale_write")
         .count();

@@ -525,6 +525,18 @@ await check('a link opens two runs side by side, on a laptop and on a phone', as
   clean(log);
 });
 
+/// Drags from `from` to `to`: press, move in steps (egui starts a drag once the pointer has
+/// moved), let go.
+async function drag(page, from, to) {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 8; k += 1) {
+    await page.mouse.move(from.x + ((to.x - from.x) * k) / 8, from.y + ((to.y - from.y) * k) / 8);
+    await page.waitForTimeout(50);
+  }
+  await page.mouse.up();
+}
+
 // Where the sandbox puts the fault palette's pause and worker A's lane at 1280×800.
 const PAUSE_CHIP = { x: 566, y: 165 };
 /// One second into the run, on A's lane (the plot starts at x ≈ 592, 5 s further is x ≈ 682).
@@ -550,18 +562,7 @@ await check('a pause dragged from the palette onto a lane breaks the unfenced lo
   assert.ok(colourCount(before, green, 12, VERDICT) > 50, 'SAFE before');
   assert.equal(colourCount(before, red, 12, VERDICT), 0, 'nothing UNSAFE before');
   const address = fragment(page);
-  // Press on the chip, move in steps (egui starts a drag once the pointer has moved), let go
-  // on A's lane a second into the run.
-  await page.mouse.move(PAUSE_CHIP.x, PAUSE_CHIP.y);
-  await page.mouse.down();
-  for (let k = 1; k <= 8; k += 1) {
-    await page.mouse.move(
-      PAUSE_CHIP.x + ((LANE_A_EARLY.x - PAUSE_CHIP.x) * k) / 8,
-      PAUSE_CHIP.y + ((LANE_A_EARLY.y - PAUSE_CHIP.y) * k) / 8,
-    );
-    await page.waitForTimeout(50);
-  }
-  await page.mouse.up();
+  await drag(page, PAUSE_CHIP, LANE_A_EARLY);
   await page.waitForFunction((a) => location.hash !== `#${a}`, address, { timeout: 5000 });
   await page.waitForTimeout(500);
   const after = await shot(page, 'fault-palette-after');
@@ -633,16 +634,7 @@ await check('a challenge is won by a pause dragged onto a lane, and stays won af
   const live = page.locator('[aria-live]');
   assert.match(await live.textContent(), /Challenge: Not yet\./, 'not won before any fault');
   const address = fragment(page);
-  await page.mouse.move(CHALLENGE_PAUSE_CHIP.x, CHALLENGE_PAUSE_CHIP.y);
-  await page.mouse.down();
-  for (let k = 1; k <= 8; k += 1) {
-    await page.mouse.move(
-      CHALLENGE_PAUSE_CHIP.x + ((CHALLENGE_LANE_A_EARLY.x - CHALLENGE_PAUSE_CHIP.x) * k) / 8,
-      CHALLENGE_PAUSE_CHIP.y + ((CHALLENGE_LANE_A_EARLY.y - CHALLENGE_PAUSE_CHIP.y) * k) / 8,
-    );
-    await page.waitForTimeout(50);
-  }
-  await page.mouse.up();
+  await drag(page, CHALLENGE_PAUSE_CHIP, CHALLENGE_LANE_A_EARLY);
   await page.waitForFunction((a) => location.hash !== `#${a}`, address, { timeout: 5000 });
   await settle(page);
   await shot(page, 'challenge-won');
