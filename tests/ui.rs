@@ -466,12 +466,20 @@ fn across_seeds_shows_each_rungs_cost_beside_its_safety_even_on_a_phone() {
     click(&mut h, "Across seeds");
     click(&mut h, "100");
     h.get_all_by_label("Run").last().unwrap().click();
+    // The sweep runs on a thread of its own; the page counts what it sends each frame.
     let mut frames = 0;
-    while !shows_exactly(&h, "100 seeds") && frames < 2_000 {
+    while !shows_exactly(&h, "100 seeds") && frames < 20_000 {
         h.run_steps(10);
         frames += 10;
+        std::thread::sleep(std::time::Duration::from_millis(1));
     }
     assert!(shows_exactly(&h, "100 seeds"), "the sweep ended");
+    // A screen reader hears the outcome after the run's own words.
+    let spoken = h.state().announcement();
+    assert!(
+        spoken.contains("\nAcross seeds, 100 seeds: exclusive in "),
+        "{spoken}"
+    );
     for width in [WINDOW[0], 320.0] {
         h.set_size(egui::vec2(width, WINDOW[1]));
         settle(&mut h);
@@ -486,7 +494,7 @@ fn across_seeds_shows_each_rungs_cost_beside_its_safety_even_on_a_phone() {
     }
 }
 
-/// Steps frames until `text` shows (a search or sweep ending), at most `frames` of them.
+/// Steps frames until `text` shows (a search ending), at most `frames` of them.
 fn wait_for(h: &mut Harness<'_, LocksimApp>, text: &str, frames: usize) -> bool {
     let mut waited = 0;
     while !shows(h, text) && waited < frames {

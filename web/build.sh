@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds locksim's static web site into dist/ (or the directory given as $1):
-#   index.html, main.js, style.css, favicon.svg, locksim.js, locksim_bg.wasm
+#   index.html, main.js, worker.js, style.css, favicon.svg, locksim.js, locksim_bg.wasm
 # Every URL in it is relative, so any static server can serve it from any sub-path.
 #
 # On a fresh machine it first installs what it needs from the registries only (web/tools.sh:
@@ -32,7 +32,7 @@ mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
     --out-dir "$out" --out-name locksim \
     "$target_dir/wasm32-unknown-unknown/web/locksim.wasm"
-cp index.html web/main.js web/style.css web/favicon.svg "$out/"
+cp index.html web/main.js web/worker.js web/style.css web/favicon.svg "$out/"
 
 wasm="$out/locksim_bg.wasm"
 echo "built $out/: $(wc -c <"$wasm") bytes of wasm, $(gzip -9 -c "$wasm" | wc -c) gzipped"

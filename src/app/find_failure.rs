@@ -13,7 +13,7 @@ use eframe::egui::{self, RichText, Ui};
 use super::{style, theme};
 use crate::scenario::Scenario;
 use crate::search::{Goal, Options, Searcher, Space, headline, narrate};
-use crate::sweep::EVENTS_PER_FRAME;
+use crate::sweep::EVENTS_PER_BATCH;
 use crate::text::{fmt_count, fmt_ms};
 
 /// The budgets offered, in schedules.
@@ -24,7 +24,7 @@ const SLICE: web_time::Duration = web_time::Duration::from_millis(10);
 
 /// The search's share between two looks at the clock, in engine events: a small part of a
 /// slice, however fast the machine.
-const SHARE_EVENTS: u64 = EVENTS_PER_FRAME / 20;
+const SHARE_EVENTS: u64 = EVENTS_PER_BATCH / 20;
 
 /// The most faults a schedule may have here; the CLI allows more.
 const MAX_FAULTS: usize = 5;

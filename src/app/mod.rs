@@ -31,6 +31,7 @@ pub mod seeds;
 pub mod share;
 mod shell;
 mod style;
+mod sweep_job;
 mod theme;
 pub mod timeline;
 mod tools;

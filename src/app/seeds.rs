@@ -2,16 +2,18 @@
 //! setup, and of the same setup on every rung of the design ladder — "usually exclusive" as a
 //! number — and beside it what each rung's lock cost: safety vs cost.
 //!
-//! The runs happen on the UI thread, a bounded amount per frame ([`Sweep::advance`]); the
-//! sweep, its counts and its wording are in [`crate::sweep`], this module only draws them.
+//! The runs happen off the UI thread ([`SweepJob`]), so the page keeps painting while they
+//! go; the sweep, its counts and its wording are in [`crate::sweep`], this module only starts
+//! it, counts what comes back and draws it.
 
 use eframe::egui::{self, Color32, RichText, Stroke, Ui};
 use egui_plot::{Bar, BarChart, Plot};
 
 use super::style;
+use super::sweep_job::{self, SweepJob};
 use crate::checker::Kind;
 use crate::scenario::Scenario;
-use crate::sweep::{EVENTS_PER_FRAME, Row, Sweep, Tally, ladder_line, percent, price_cells};
+use crate::sweep::{Row, Sweep, Tally, ladder_line, percent, price_cells};
 use crate::text::fmt_count;
 
 /// The sweep sizes offered.
@@ -37,10 +39,14 @@ fn kind_colour(kind: Kind) -> Color32 {
 /// failing runs; the shell runs and shows that one.
 pub struct AcrossSeeds {
     seeds: u64,
+    /// The page's copy of the sweep, counting what the job sends.
     sweep: Option<Sweep>,
     /// The scenario the sweep was started for.
     of: Option<Scenario>,
-    running: bool,
+    /// The sweep running, until it ends or is cancelled.
+    job: Option<SweepJob>,
+    /// Why the last sweep stopped before its end, other than Cancel.
+    failed: Option<String>,
 }
 
 impl Default for AcrossSeeds {
@@ -49,7 +55,8 @@ impl Default for AcrossSeeds {
             seeds: SIZES[1],
             sweep: None,
             of: None,
-            running: false,
+            job: None,
+            failed: None,
         }
     }
 }
@@ -58,10 +65,6 @@ impl AcrossSeeds {
     /// Draws the panel for `current`, running the next share of a sweep in progress.
     pub fn show(&mut self, ui: &mut Ui, current: &Scenario) -> Option<Scenario> {
         self.step();
-        if self.running {
-            // Come back next frame for the next share, even if the mouse does not move.
-            ui.ctx().request_repaint();
-        }
         ui.heading("Across seeds");
         ui.label(
             "Each seed draws different network delays. Run many and count how often each \
@@ -97,35 +100,94 @@ impl AcrossSeeds {
         open
     }
 
-    /// Runs this frame's share of the sweep.
+    /// Counts the batches the job sent since the last frame; the job ends with the sweep.
     fn step(&mut self) {
-        if let (true, Some(sweep)) = (self.running, &mut self.sweep) {
-            sweep.advance(EVENTS_PER_FRAME);
-            self.running = !sweep.is_done();
+        let (Some(job), Some(sweep)) = (&mut self.job, &mut self.sweep) else {
+            return;
+        };
+        let counted = job
+            .take()
+            .and_then(|batches| batches.iter().try_for_each(|batch| sweep.count(batch)));
+        if let Err(reason) = counted {
+            self.failed = Some(reason);
+            self.job = None;
+        } else if sweep.is_done() {
+            self.job = None;
         }
+    }
+
+    /// What a screen reader hears of the sweep, after the run on screen: that it runs, then
+    /// its headline once done. Without the count so far, so the page's live region speaks
+    /// once, not every batch.
+    pub fn spoken(&self) -> Option<String> {
+        if let Some(reason) = &self.failed {
+            return Some(format!("Across seeds: {reason}"));
+        }
+        let sweep = self.sweep.as_ref()?;
+        let seeds = fmt_count(sweep.seeds());
+        if self.job.is_some() {
+            return Some(format!("Across seeds: running {seeds} seeds."));
+        }
+        let tally = &sweep.rows().first()?.tally;
+        if !sweep.is_done() || tally.runs() == 0 {
+            return Some(format!(
+                "Across seeds: stopped after {} of {seeds} seeds.",
+                fmt_count(sweep.seeds_done())
+            ));
+        }
+        let exclusive = tally.runs() - tally.count(Kind::Overlap);
+        Some(format!(
+            "Across seeds, {seeds} seeds: exclusive in {} of runs, data correct in {}, lock \
+             usable to the end in {}.",
+            percent(tally, exclusive),
+            percent(tally, tally.safe()),
+            percent(tally, tally.live())
+        ))
+    }
+
+    /// Starts a sweep of `current` off the UI thread.
+    fn start(&mut self, ctx: &egui::Context, current: &Scenario) {
+        self.failed = None;
+        let started = sweep_job::as_sent(current).and_then(|scenario| {
+            let job = SweepJob::start(ctx, &scenario, self.seeds)?;
+            Ok((Sweep::new(&scenario, self.seeds), job))
+        });
+        match started {
+            Ok((sweep, job)) => {
+                self.sweep = Some(sweep);
+                self.job = Some(job);
+            }
+            Err(reason) => {
+                self.sweep = None;
+                self.failed = Some(reason);
+            }
+        }
+        self.of = Some(current.clone());
     }
 
     fn controls(&mut self, ui: &mut Ui, current: &Scenario) {
         ui.horizontal(|ui| {
             ui.label("Seeds:");
+            let running = self.job.is_some();
             for size in SIZES {
-                ui.add_enabled_ui(!self.running, |ui| {
+                ui.add_enabled_ui(!running, |ui| {
                     ui.radio_value(&mut self.seeds, size, fmt_count(size));
                 });
             }
-            if self.running {
+            if running {
                 if ui.button("Cancel").clicked() {
-                    self.running = false;
+                    self.job = None;
                 }
             } else if ui.button("Run").clicked() {
-                self.sweep = Some(Sweep::new(current, self.seeds));
-                self.of = Some(current.clone());
-                self.running = true;
+                self.start(ui.ctx(), current);
             }
         });
+        if let Some(reason) = &self.failed {
+            ui.colored_label(style::ANOMALY, reason);
+        }
         if let Some(sweep) = &self.sweep {
             let done = sweep.seeds_done();
-            let text = if self.running {
+            let text = if self.job.is_some() {
                 format!("{} of {} seeds", fmt_count(done), fmt_count(sweep.seeds()))
             } else if sweep.is_done() {
                 format!("{} seeds", fmt_count(sweep.seeds()))
@@ -385,26 +447,30 @@ mod tests {
     use crate::scenario::library::shipped;
 
     #[test]
-    fn the_panel_runs_a_sweep_a_share_per_frame() {
+    fn the_panel_counts_a_sweep_run_off_the_ui_thread() {
         let s = shipped("scenarios/step5-fencing-token.toml");
         let mut panel = AcrossSeeds {
             seeds: 100,
             ..AcrossSeeds::default()
         };
-        panel.sweep = Some(Sweep::new(&s, 100));
-        panel.of = Some(s.clone());
-        panel.running = true;
         let ctx = egui::Context::default();
+        panel.start(&ctx, &s);
         let mut frames = 0;
-        while panel.running && frames < 10_000 {
+        while panel.job.is_some() && frames < 100_000 {
             headless::frame(&ctx, |ui| {
                 assert_eq!(panel.show(ui, &s), None);
             });
             frames += 1;
+            std::thread::sleep(std::time::Duration::from_millis(1));
         }
-        assert!(!panel.running, "finished within {frames} frames");
+        assert_eq!(panel.failed, None);
         let sweep = panel.sweep.as_ref().unwrap();
-        assert!(sweep.is_done());
+        assert!(sweep.is_done(), "finished within {frames} frames");
+        let mut here = Sweep::new(&s, 100);
+        here.advance(u64::MAX);
+        for (counted, made) in sweep.rows().iter().zip(here.rows()) {
+            assert_eq!(counted.tally, made.tally, "row {}", made.label);
+        }
         assert_eq!(sweep.rows()[0].tally.runs(), 100);
     }
 }

@@ -17,6 +17,7 @@ use super::library::{Library, LibraryAction};
 use super::run_view::{self, PlaybackKey, RunView};
 use super::sandbox::Sandbox;
 use super::seeds::AcrossSeeds;
+use super::transcript_panel;
 use crate::course;
 use crate::course::progress::Place;
 use crate::scenario::Scenario;
@@ -146,6 +147,11 @@ impl Tools {
         run_view::show_run(ui, page, run, left, empty, |_| {});
         if place == Place::Sandbox {
             self.take_fault_edit();
+            if self.tab == SandboxTab::Seeds
+                && let Some(line) = self.seeds.spoken()
+            {
+                transcript_panel::announce_also(ui.ctx(), &line);
+            }
         }
 
         // Shown from the next frame on: the panel that asked has already been drawn.

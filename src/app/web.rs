@@ -53,6 +53,7 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
     // a saved progress that cannot be read is told like a link that cannot be used.
     let storage_notice = std::rc::Rc::new(std::cell::Cell::new(None));
     let noted = std::rc::Rc::clone(&storage_notice);
+    without_multisampling(&canvas);
     let runner = eframe::WebRunner::new();
     let page_canvas = canvas.clone();
     runner
@@ -84,6 +85,19 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
         (link, saved) => link.or(saved),
     };
     Ok(notice)
+}
+
+/// Creates the canvas's WebGL 2 context without multisampling, before eframe asks for one
+/// (the browser then hands eframe this same context). egui smooths its edges itself, and the
+/// desktop build draws without multisampling too; the browser's default (`antialias: true`)
+/// only multiplies the work of every frame — on a machine whose browser renders in software,
+/// several times over. Where WebGL 2 is missing, eframe falls back to WebGL 1 as before.
+fn without_multisampling(canvas: &web_sys::HtmlCanvasElement) {
+    let attributes = js_sys::Object::new();
+    if js_sys::Reflect::set(&attributes, &"antialias".into(), &false.into()).is_ok() {
+        // Failing leaves the context to eframe and the browser's defaults.
+        let _ = canvas.get_context_with_context_options("webgl2", &attributes);
+    }
 }
 
 /// Replaces the canvas with the page's "locksim stopped" message, saying `line`. The page's

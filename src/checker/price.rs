@@ -11,7 +11,7 @@ use super::facts::{Facts, merged};
 use crate::trace::{KeyId, Trace};
 
 /// The price of the lock in one run.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Price {
     /// Acquire latency of every acquisition that came through, sorted, simulated ms: from the
     /// worker's first request (`AcquireStarted`) to its `Acquired`, counting every failed

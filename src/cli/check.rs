@@ -217,7 +217,7 @@ fn price_line(tally: &Tally) -> String {
 mod tests {
     use super::*;
     use crate::sweep::four_runs;
-    use crate::testkit::verdict;
+    use crate::testkit::{outcome, verdict};
 
     fn table(tally: &Tally) -> String {
         let mut out = Vec::new();
@@ -243,7 +243,7 @@ mod tests {
             throughput_per_s: 0.5,
             availability: 0.971,
         };
-        tally.add(1, 10, &verdict(true, &[]), &price);
+        tally.add(&outcome(1, 10, &verdict(true, &[]), price));
         assert!(
             table(&tally).ends_with(
                 "  live runs              1  100.0%\n\n  price: acquire p50 4 ms, p99 1 984 ms (2 \
@@ -264,8 +264,8 @@ mod tests {
         let mut tally = four_runs();
         let mut cut = verdict(true, &[]);
         cut.cut_short_at_ms = Some(1_311_968);
-        tally.add(9, 10_430_275, &cut, &Default::default());
-        tally.add(10, 10_000_000, &cut, &Default::default());
+        tally.add(&outcome(9, 10_430_275, &cut, Default::default()));
+        tally.add(&outcome(10, 10_000_000, &cut, Default::default()));
         let text = table(&tally);
         assert!(
             text.starts_with(

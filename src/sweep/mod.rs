@@ -4,6 +4,7 @@
 //! design ladder) or on every core ([`on_threads`], `locksim check`).
 
 mod latency;
+mod outcome;
 mod slices;
 mod summary;
 mod tally;
@@ -11,9 +12,10 @@ mod tally;
 #[cfg(not(target_arch = "wasm32"))]
 mod parallel;
 
+pub use outcome::Outcome;
 #[cfg(not(target_arch = "wasm32"))]
 pub use parallel::on_threads;
-pub use slices::{EVENTS_PER_FRAME, RUN_COST, Row, Sweep};
+pub use slices::{EVENTS_PER_BATCH, RUN_COST, Row, Sweep};
 pub use summary::{ladder_line, percent, price_cells};
 pub use tally::Tally;
 #[cfg(test)]

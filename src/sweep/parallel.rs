@@ -9,8 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::ThreadPool;
 use rayon::prelude::*;
 
-use super::Tally;
-use crate::checker::{Price, Verdict};
+use super::{Outcome, Tally};
 use crate::scenario::Scenario;
 
 /// How many recorded events one chunk of a sweep should hold per thread: between chunks the
@@ -48,17 +47,14 @@ pub fn on_threads(
             break;
         }
         let end = next.saturating_add(chunk - 1).min(last);
-        let verdicts: Vec<(u64, Verdict, Price)> = pool.install(|| {
+        let outcomes: Vec<Outcome> = pool.install(|| {
             (next..=end)
                 .into_par_iter()
-                .map(|seed| {
-                    let run = crate::judged(scenario, seed);
-                    (run.events, run.verdict, run.price)
-                })
+                .map(|seed| Outcome::of(seed, crate::judged(scenario, seed)))
                 .collect()
         });
-        for (seed, (events, verdict, price)) in (next..=end).zip(&verdicts) {
-            tally.add(seed, *events, verdict, price);
+        for outcome in &outcomes {
+            tally.add(outcome);
         }
         after_chunk(&tally);
         let mean_events = (tally.events() / tally.runs()).max(1);
@@ -87,8 +83,8 @@ mod tests {
         let scenario = crate::scenario::parse(&text).unwrap();
         let mut sequential = Tally::default();
         for seed in 10..=209 {
-            let run = crate::run(&scenario, seed);
-            sequential.add(seed, run.events(), &run.verdict, &run.price);
+            let run = crate::Judged::from(crate::run(&scenario, seed));
+            sequential.add(&Outcome::of(seed, run));
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(3)

@@ -85,7 +85,7 @@ mod tests {
     use super::*;
     use crate::scenario::library::shipped;
     use crate::sweep::Sweep;
-    use crate::testkit::verdict;
+    use crate::testkit::{outcome, verdict};
 
     #[test]
     fn fencing_the_paused_holder_makes_stale_writes_vanish() {
@@ -124,14 +124,14 @@ mod tests {
             throughput_per_s: 0.8333,
             availability: 0.99965,
         };
-        t.add(1, 1, &verdict(true, &[]), &price);
+        t.add(&outcome(1, 1, &verdict(true, &[]), price));
         assert_eq!(price_cells(&t), ["5 / 1 984 ms", "0.83", "99.9 %"]);
         let none = crate::checker::Price {
             availability: 1.0,
             ..Default::default()
         };
         let mut idle = Tally::default();
-        idle.add(1, 1, &verdict(true, &[]), &none);
+        idle.add(&outcome(1, 1, &verdict(true, &[]), none));
         assert_eq!(price_cells(&idle), ["—", "0.00", "100.0 %"]);
     }
 
@@ -139,7 +139,7 @@ mod tests {
     fn percentages_never_round_a_failure_away() {
         let mut t = Tally::default();
         for seed in 0..1_000 {
-            t.add(seed, 1, &verdict(true, &[]), &Default::default());
+            t.add(&outcome(seed, 1, &verdict(true, &[]), Default::default()));
         }
         assert_eq!(percent(&t, 0), "0 %");
         assert_eq!(percent(&t, 3), "0.3 %");

@@ -4,8 +4,9 @@
 
 use serde::{Serialize, Serializer};
 
+use super::Outcome;
 use super::latency::Latencies;
-use crate::checker::{Kind, Price, Verdict};
+use crate::checker::Kind;
 
 /// Counts over many runs. Serialises as `locksim check --json`'s document: `runs`, `safe`,
 /// `live`, `events`, `cut_short`, `interrupted`, then `kinds`, an object keyed by kind name in
@@ -113,21 +114,22 @@ impl Default for Tally {
 }
 
 impl Tally {
-    /// Counts one run of `seed` that recorded `events` events, got `verdict` and cost `price`.
-    pub fn add(&mut self, seed: u64, events: u64, verdict: &Verdict, price: &Price) {
+    /// Counts one run.
+    pub fn add(&mut self, run: &Outcome) {
+        let (seed, price) = (run.seed, &run.price);
         self.runs += 1;
-        self.safe += u64::from(verdict.safe);
-        self.live += u64::from(verdict.live);
-        self.events += events;
-        if let Some(at) = verdict.cut_short_at_ms {
+        self.safe += u64::from(run.safe);
+        self.live += u64::from(run.live);
+        self.events += run.events;
+        if let Some(at) = run.cut_short_at_ms {
             self.cut_short += 1;
             self.first_cut.get_or_insert((seed, at));
         }
-        if !(verdict.safe && verdict.live) {
+        if !(run.safe && run.live) {
             self.first_failing.get_or_insert(seed);
         }
         for (kind, count) in &mut self.kinds.0 {
-            if verdict.has(*kind) {
+            if run.has(*kind) {
                 count.runs += 1;
                 count.first_seed.get_or_insert(seed);
             }
@@ -242,10 +244,11 @@ impl Tally {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::testkit::verdict;
+    use crate::checker::{Price, Verdict};
+    use crate::testkit::{outcome, verdict};
 
     fn add(tally: &mut Tally, seed: u64, events: u64, v: &Verdict) {
-        tally.add(seed, events, v, &Price::default());
+        tally.add(&outcome(seed, events, v, Price::default()));
     }
 
     /// Four runs, seeds 5 to 8: two unsafe with `stale_write`, two with `overlap`.
@@ -312,8 +315,18 @@ pub(crate) mod tests {
             throughput_per_s,
             availability,
         };
-        tally.add(1, 10, &verdict(true, &[]), &price(vec![3, 4], 0.5, 1.0));
-        tally.add(2, 10, &verdict(true, &[]), &price(vec![5, 900], 0.25, 0.5));
+        tally.add(&outcome(
+            1,
+            10,
+            &verdict(true, &[]),
+            price(vec![3, 4], 0.5, 1.0),
+        ));
+        tally.add(&outcome(
+            2,
+            10,
+            &verdict(true, &[]),
+            price(vec![5, 900], 0.25, 0.5),
+        ));
         assert_eq!(tally.acquisitions(), 4);
         assert_eq!(tally.latency_percentile_ms(50), Some(4));
         assert_eq!(

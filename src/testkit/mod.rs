@@ -7,4 +7,4 @@ mod verdict;
 
 pub use scenario::scenario;
 pub use trace::{A, A1, B1, STORE1, STORE2, TraceBuilder, event, trace};
-pub use verdict::{only, verdict};
+pub use verdict::{only, outcome, verdict};

@@ -1,6 +1,8 @@
 //! Verdicts made by hand, and reading the checker's.
 
-use crate::checker::{Kind, Verdict, Violation};
+use crate::Judged;
+use crate::checker::{Kind, Price, Verdict, Violation};
+use crate::sweep::Outcome;
 
 /// A live verdict reporting one violation of each of `kinds` (times, nodes and text empty).
 pub fn verdict(safe: bool, kinds: &[Kind]) -> Verdict {
@@ -26,4 +28,16 @@ pub fn verdict(safe: bool, kinds: &[Kind]) -> Verdict {
 /// The violations of `kind`, in verdict order.
 pub fn only(v: &Verdict, kind: Kind) -> Vec<&Violation> {
     v.violations.iter().filter(|x| x.kind == kind).collect()
+}
+
+/// The outcome of a run of `seed` that recorded `events` events (as many engine steps), got
+/// `verdict` and cost `price`.
+pub fn outcome(seed: u64, events: u64, verdict: &Verdict, price: Price) -> Outcome {
+    let run = Judged {
+        verdict: verdict.clone(),
+        price,
+        events,
+        steps: events,
+    };
+    Outcome::of(seed, run)
 }
