@@ -494,12 +494,14 @@ fn across_seeds_shows_each_rungs_cost_beside_its_safety_even_on_a_phone() {
     }
 }
 
-/// Steps frames until `text` shows (a search ending), at most `frames` of them.
+/// Steps frames until `text` shows (a search ending), at most `frames` of them, with a
+/// moment between every ten for the search's own thread.
 fn wait_for(h: &mut Harness<'_, LocksimApp>, text: &str, frames: usize) -> bool {
     let mut waited = 0;
     while !shows(h, text) && waited < frames {
         h.run_steps(10);
         waited += 10;
+        std::thread::sleep(std::time::Duration::from_millis(1));
     }
     shows(h, text)
 }

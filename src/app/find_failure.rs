@@ -3,28 +3,21 @@
 //! timeline with its faults drawn.
 //!
 //! The search, its shrinking and its words are [`crate::search`]'s, the same as
-//! `locksim search`; this module draws the controls and the story. It runs on the UI thread
-//! for [`SLICE`] of each frame, in small shares ([`Searcher::advance`]), so the page keeps
-//! painting however long a run of the scenario is. Where the slices fall changes nothing
-//! the search finds: that depends on the scenario and the search's seed alone.
+//! `locksim search`; this module draws the controls and the story. The search runs off the
+//! UI thread ([`Job`]), so the page keeps painting however long a run of the scenario is;
+//! what it finds depends on the scenario and the search's seed alone, and the page makes
+//! the found run again from its faults.
 
 use eframe::egui::{self, RichText, Ui};
 
+use super::background::{self, Job, News, Work};
 use super::{style, theme};
 use crate::scenario::Scenario;
-use crate::search::{Goal, Options, Searcher, Space, headline, narrate};
-use crate::sweep::EVENTS_PER_BATCH;
+use crate::search::{Goal, Options, Outcome, Space, headline, narrate};
 use crate::text::{fmt_count, fmt_ms};
 
 /// The budgets offered, in schedules.
 const TRIES: [u64; 2] = [1_000, 10_000];
-
-/// How long the search may run in one frame: most of a 60 Hz frame, the rest left to paint.
-const SLICE: web_time::Duration = web_time::Duration::from_millis(10);
-
-/// The search's share between two looks at the clock, in engine events: a small part of a
-/// slice, however fast the machine.
-const SHARE_EVENTS: u64 = EVENTS_PER_BATCH / 20;
 
 /// The most faults a schedule may have here; the CLI allows more.
 const MAX_FAULTS: usize = 5;
@@ -37,14 +30,41 @@ pub enum FoundAsk {
     Edit(Scenario),
 }
 
+/// A search started from the panel: what it searches, within what, how far it got and
+/// what it found.
+struct Search {
+    /// The scenario searched (without its own faults if the learner left them out).
+    scenario: Scenario,
+    options: Options,
+    /// Schedules run so far.
+    tries: u64,
+    outcome: Option<Outcome>,
+}
+
+impl Search {
+    /// Schedules run as a share of the budget, 0 to 1 (1 once the search is over).
+    fn progress(&self) -> f32 {
+        if self.outcome.is_some() || self.options.tries == 0 {
+            1.0
+        } else {
+            (self.tries as f64 / self.options.tries as f64) as f32
+        }
+    }
+}
+
 /// The panel's settings and the search in progress or done.
 pub struct FindFailure {
     options: Options,
     /// Search the scenario without its own `[[fault]]` tables, so the search finds the
     /// faults rather than replaying the author's.
     without_its_faults: bool,
-    search: Option<Searcher>,
-    running: bool,
+    /// A search asked for before the panel was next drawn (from a course step).
+    asked: Option<Scenario>,
+    search: Option<Search>,
+    /// The search running, until it ends or is cancelled.
+    job: Option<Job>,
+    /// Why the last search stopped before its end, other than Cancel.
+    failed: Option<String>,
     /// The scenario the search was started for, as it was on screen.
     of: Option<Scenario>,
     /// The story of what was found, told once when the search ends.
@@ -59,8 +79,10 @@ impl Default for FindFailure {
                 ..Options::default()
             },
             without_its_faults: true,
+            asked: None,
             search: None,
-            running: false,
+            job: None,
+            failed: None,
             of: None,
             story: Vec::new(),
         }
@@ -68,26 +90,50 @@ impl Default for FindFailure {
 }
 
 impl FindFailure {
-    /// Starts a search of `scenario` with the panel's settings.
+    /// Starts a search of `scenario` with the panel's settings when the panel is next drawn.
     pub fn start(&mut self, scenario: &Scenario) {
+        self.asked = Some(scenario.clone());
+        self.search = None;
+        self.job = None;
+    }
+
+    /// Starts the search of `scenario` off the UI thread.
+    fn launch(&mut self, ctx: &egui::Context, scenario: &Scenario) {
         let mut searched = scenario.clone();
         if self.without_its_faults {
             searched.faults.clear();
         }
-        self.search = Some(Searcher::new(&searched, self.options));
-        self.of = Some(scenario.clone());
-        self.running = true;
+        self.failed = None;
         self.story.clear();
+        self.of = Some(scenario.clone());
+        let started = background::as_sent(&searched).and_then(|searched| {
+            let job = Job::start(ctx, Work::search(&searched, self.options))?;
+            Ok((searched, job))
+        });
+        match started {
+            Ok((searched, job)) => {
+                self.search = Some(Search {
+                    scenario: searched,
+                    options: self.options,
+                    tries: 0,
+                    outcome: None,
+                });
+                self.job = Some(job);
+            }
+            Err(reason) => {
+                self.search = None;
+                self.failed = Some(reason);
+            }
+        }
     }
 
-    /// Draws the panel for `current`, running the next share of a search in progress.
+    /// Draws the panel for `current`, taking in what the search in progress sent.
     /// Returns what the learner (or a search that just found a failure) asked to see.
     pub fn show(&mut self, ui: &mut Ui, current: &Scenario) -> Option<FoundAsk> {
-        let mut ask = self.step();
-        if self.running {
-            // Come back next frame for the next share, even if the mouse does not move.
-            ui.ctx().request_repaint();
+        if let Some(scenario) = self.asked.take() {
+            self.launch(ui.ctx(), &scenario);
         }
+        let mut ask = self.step();
         ui.heading("Find a failure");
         ui.label(
             "Draw random fault schedules — pauses, stalls, crashes, restarts, partitions, \
@@ -103,30 +149,67 @@ impl FindFailure {
         ask
     }
 
-    /// Runs this frame's share; when the search has just found a failure, asks to show it.
-    // On the desktop web_time's clock is std's, which the crate forbids outside the app.
-    #[cfg_attr(
-        not(target_arch = "wasm32"),
-        expect(
-            clippy::disallowed_methods,
-            reason = "the wall clock bounds how long a frame works, never what the search finds"
-        )
-    )]
-    fn step(&mut self) -> Option<FoundAsk> {
-        let search = self.search.as_mut().filter(|_| self.running)?;
-        let started = web_time::Instant::now();
-        while search.outcome().is_none() && started.elapsed() < SLICE {
-            search.advance(SHARE_EVENTS);
+    /// What a screen reader hears of the search, after the run on screen: that it runs, then
+    /// its headline once over. Without the count so far, so the page's live region speaks
+    /// once, not every batch.
+    pub fn spoken(&self) -> Option<String> {
+        if let Some(reason) = &self.failed {
+            return Some(format!("Find a failure: {reason}"));
         }
-        let outcome = search.outcome()?;
-        self.running = false;
-        let found = outcome.found.as_ref()?;
+        let search = self.search.as_ref()?;
+        let line = match &search.outcome {
+            _ if self.job.is_some() => format!(
+                "searching up to {} schedules.",
+                fmt_count(search.options.tries)
+            ),
+            Some(outcome) => headline(search.options.goal, outcome, ""),
+            None => format!(
+                "stopped after {} schedules: none found so far.",
+                fmt_count(search.tries)
+            ),
+        };
+        Some(format!("Find a failure: {line}"))
+    }
+
+    /// Takes in the news since the last frame; when the search has just found a failure,
+    /// makes its run again and asks to show it.
+    fn step(&mut self) -> Option<FoundAsk> {
+        let (job, search) = (self.job.as_mut()?, self.search.as_mut()?);
+        let news = match job.take() {
+            Ok(news) => news,
+            Err(reason) => {
+                self.failed = Some(reason);
+                self.job = None;
+                return None;
+            }
+        };
+        for news in news {
+            match news {
+                News::Searched(tries) => search.tries = tries,
+                News::SearchOver { tries, found } => {
+                    search.tries = tries;
+                    let found = found.map(|f| f.remade(&search.scenario, &search.options));
+                    search.outcome = Some(Outcome {
+                        tries,
+                        found,
+                        interrupted: false,
+                    });
+                    self.job = None;
+                }
+                News::Batch(_) => {
+                    self.failed = Some("a search heard a sweep's batch".to_string());
+                    self.job = None;
+                }
+            }
+        }
+        let found = search.outcome.as_ref()?.found.as_ref()?;
         self.story = narrate(&found.scenario, &found.run);
         Some(FoundAsk::Show(found.scenario.clone()))
     }
 
     fn controls(&mut self, ui: &mut Ui, current: &Scenario) {
-        ui.add_enabled_ui(!self.running, |ui| {
+        let running = self.job.is_some();
+        ui.add_enabled_ui(!running, |ui| {
             ui.horizontal_wrapped(|ui| {
                 ui.label("Look for a run that is");
                 ui.radio_value(&mut self.options.goal, Goal::Unsafe, "unsafe");
@@ -160,19 +243,19 @@ impl FindFailure {
             );
         });
         ui.horizontal(|ui| {
-            if self.running {
+            if running {
                 if ui.button("Cancel").clicked() {
-                    self.running = false;
+                    self.job = None;
                 }
             } else if ui.add(theme::prominent("Search", ui)).clicked() {
-                self.start(current);
+                self.launch(ui.ctx(), current);
             }
             if let Some(search) = &self.search {
-                let total = fmt_count(search.options().tries);
-                let text = if self.running {
-                    format!("{} of {total} schedules", fmt_count(search.tries()))
+                let total = fmt_count(search.options.tries);
+                let text = if running {
+                    format!("{} of {total} schedules", fmt_count(search.tries))
                 } else {
-                    format!("{} schedules run", fmt_count(search.tries()))
+                    format!("{} schedules run", fmt_count(search.tries))
                 };
                 ui.add(egui::ProgressBar::new(search.progress()).text(text));
             }
@@ -181,29 +264,34 @@ impl FindFailure {
 
     /// The outcome, once there is one: the headline, the story and what to do with it.
     fn result(&mut self, ui: &mut Ui, current: &Scenario) -> Option<FoundAsk> {
+        if let Some(reason) = &self.failed {
+            ui.colored_label(style::ANOMALY, reason);
+        }
         let search = self.search.as_ref()?;
-        if self.running {
+        if self.job.is_some() {
             return None;
         }
         ui.add_space(6.0);
-        if self.of.as_ref() != Some(current) && search.outcome().is_none_or(|o| o.found.is_none()) {
+        if self.of.as_ref() != Some(current)
+            && search.outcome.as_ref().is_none_or(|o| o.found.is_none())
+        {
             ui.label(
                 RichText::new("The scenario has changed since this search; search again.")
                     .color(style::ANOMALY),
             );
         }
-        let options = *search.options();
-        let Some(outcome) = search.outcome() else {
+        let options = search.options;
+        let Some(outcome) = &search.outcome else {
             let stopped = format!(
                 "Stopped after {} schedules: none found so far.",
-                fmt_count(search.tries())
+                fmt_count(search.tries)
             );
             ui.label(RichText::new(stopped).strong());
             return None;
         };
         ui.label(RichText::new(headline(options.goal, outcome, "")).strong());
         let Some(found) = &outcome.found else {
-            let space = Space::of(search.scenario());
+            let space = Space::of(&search.scenario);
             ui.label(format!(
                 "Each schedule had 1 to {} faults on the workers and store nodes, at times \
                  before {}, each lasting up to {} (twice the lease); every run used the \
@@ -211,7 +299,7 @@ impl FindFailure {
                 options.faults,
                 fmt_ms(space.until_ms),
                 fmt_ms(space.max_ms),
-                search.scenario().seed
+                search.scenario.seed
             ));
             return None;
         };

@@ -7,6 +7,7 @@
 //! right and the playback bar under the timeline ([`run_view`]). Two runs side by side
 //! ([`compare_view`]) cover the page they were opened on until closed.
 
+mod background;
 pub mod break_it;
 mod challenges_page;
 mod compare_view;
@@ -31,7 +32,6 @@ pub mod seeds;
 pub mod share;
 mod shell;
 mod style;
-mod sweep_job;
 mod theme;
 pub mod timeline;
 mod tools;

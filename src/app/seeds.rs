@@ -2,15 +2,15 @@
 //! setup, and of the same setup on every rung of the design ladder — "usually exclusive" as a
 //! number — and beside it what each rung's lock cost: safety vs cost.
 //!
-//! The runs happen off the UI thread ([`SweepJob`]), so the page keeps painting while they
+//! The runs happen off the UI thread ([`Job`]), so the page keeps painting while they
 //! go; the sweep, its counts and its wording are in [`crate::sweep`], this module only starts
 //! it, counts what comes back and draws it.
 
 use eframe::egui::{self, Color32, RichText, Stroke, Ui};
 use egui_plot::{Bar, BarChart, Plot};
 
+use super::background::{self, Job, News, Work};
 use super::style;
-use super::sweep_job::{self, SweepJob};
 use crate::checker::Kind;
 use crate::scenario::Scenario;
 use crate::sweep::{Row, Sweep, Tally, ladder_line, percent, price_cells};
@@ -44,7 +44,7 @@ pub struct AcrossSeeds {
     /// The scenario the sweep was started for.
     of: Option<Scenario>,
     /// The sweep running, until it ends or is cancelled.
-    job: Option<SweepJob>,
+    job: Option<Job>,
     /// Why the last sweep stopped before its end, other than Cancel.
     failed: Option<String>,
 }
@@ -105,9 +105,12 @@ impl AcrossSeeds {
         let (Some(job), Some(sweep)) = (&mut self.job, &mut self.sweep) else {
             return;
         };
-        let counted = job
-            .take()
-            .and_then(|batches| batches.iter().try_for_each(|batch| sweep.count(batch)));
+        let counted = job.take().and_then(|news| {
+            news.iter().try_for_each(|news| match news {
+                News::Batch(batch) => sweep.count(batch),
+                other => Err(format!("a sweep heard {other:?}")),
+            })
+        });
         if let Err(reason) = counted {
             self.failed = Some(reason);
             self.job = None;
@@ -148,8 +151,8 @@ impl AcrossSeeds {
     /// Starts a sweep of `current` off the UI thread.
     fn start(&mut self, ctx: &egui::Context, current: &Scenario) {
         self.failed = None;
-        let started = sweep_job::as_sent(current).and_then(|scenario| {
-            let job = SweepJob::start(ctx, &scenario, self.seeds)?;
+        let started = background::as_sent(current).and_then(|scenario| {
+            let job = Job::start(ctx, Work::sweep(&scenario, self.seeds))?;
             Ok((Sweep::new(&scenario, self.seeds), job))
         });
         match started {

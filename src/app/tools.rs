@@ -147,9 +147,12 @@ impl Tools {
         run_view::show_run(ui, page, run, left, empty, |_| {});
         if place == Place::Sandbox {
             self.take_fault_edit();
-            if self.tab == SandboxTab::Seeds
-                && let Some(line) = self.seeds.spoken()
-            {
+            let spoken = match self.tab {
+                SandboxTab::Seeds => self.seeds.spoken(),
+                SandboxTab::FindFailure => self.finder.spoken(),
+                SandboxTab::Edit | SandboxTab::BreakIt => None,
+            };
+            if let Some(line) = spoken {
                 transcript_panel::announce_also(ui.ctx(), &line);
             }
         }

@@ -20,6 +20,7 @@ pub mod shrink;
 
 use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use serde::{Deserialize, Serialize};
 
 use crate::checker::Verdict;
 use crate::scenario::{Expect, Fault, Scenario};
@@ -29,7 +30,7 @@ pub use narrate::{headline, narrate};
 pub use schedule::Space;
 
 /// What counts as a failure.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Goal {
     /// The protected data went wrong: the verdict is not `safe`.
     #[default]
@@ -39,7 +40,7 @@ pub enum Goal {
 }
 
 /// The search's budget and seed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
     /// At most this many faults in a drawn schedule (besides the scenario's own).
     pub faults: usize,
@@ -77,6 +78,22 @@ pub struct Counterexample {
     pub scenario: Scenario,
     /// Its run: trace and verdict.
     pub run: Run,
+}
+
+impl Counterexample {
+    /// The counterexample a search of `scenario` for `goal` reports when it has shrunk the
+    /// schedule it drew first (`drawn` faults) to `faults` in `shrink_runs` runs: the
+    /// scenario with them added, and its run, made again. The runs are deterministic, so a
+    /// search made elsewhere (the app's background job) is told as if made here.
+    pub fn remade(
+        scenario: &Scenario,
+        goal: Goal,
+        faults: Vec<Fault>,
+        drawn: usize,
+        shrink_runs: u64,
+    ) -> Counterexample {
+        counterexample(&Judge::new(scenario, goal), faults, drawn, shrink_runs)
+    }
 }
 
 /// What a search found.
@@ -161,9 +178,9 @@ pub fn search_until(
     }
 }
 
-/// A search a schedule at a time, for a front end that cannot wait for the whole of it: the
-/// app calls [`Searcher::advance`] once a frame (the browser build has no threads), like
-/// [`crate::sweep::Sweep`]. The outcome is the one [`search`] gives.
+/// A search a schedule at a time, for a caller that reports progress as it goes: the app's
+/// background job calls [`Searcher::advance`] a batch at a time and tells the page how far it
+/// got, like [`crate::sweep::Sweep`]. The outcome is the one [`search`] gives.
 pub struct Searcher {
     scenario: Scenario,
     options: Options,
