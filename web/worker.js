@@ -2,7 +2,7 @@
 // start this worker (src/app/background/worker.rs) and send it `{ module, request }`: the
 // page's own compiled WebAssembly module, so the worker makes a second instance of it without
 // fetching or compiling anything, and the work to do. The worker posts its news (a batch of
-// outcomes, how far a search has got) back as JSON. The page keeps painting meanwhile;
+// outcomes, how far a search has got) back as RON text. The page keeps painting meanwhile;
 // Cancel terminates the worker.
 import init, { work_in_worker } from './locksim.js';
 

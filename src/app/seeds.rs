@@ -343,12 +343,29 @@ fn group_labels(ui: &mut Ui, transform: &egui_plot::PlotTransform, labels: &[Str
     }
 }
 
+/// The width of the widest count or share a table cell shows ("10 000", "100 %"), so the
+/// columns keep their width while a sweep counts up: a column that widens makes egui lay the
+/// table out again in another frame, a whole repaint more for every change.
+fn number_width(ui: &Ui) -> f32 {
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    ["10 000", "100 %"]
+        .into_iter()
+        .map(|text| {
+            ui.painter()
+                .layout_no_wrap(text.to_string(), font.clone(), Color32::PLACEHOLDER)
+                .size()
+                .x
+        })
+        .fold(0.0, f32::max)
+}
+
 /// Per row: runs, safe and live shares, and a button to open the first failing run.
 fn table(ui: &mut Ui, rows: &[Row]) -> Option<Scenario> {
     let mut open = None;
     egui::Grid::new("across_seeds_table")
         .striped(true)
         .num_columns(5)
+        .min_col_width(number_width(ui))
         .show(ui, |ui| {
             for heading in ["", "runs", "safe", "live", "first bad run"] {
                 ui.label(RichText::new(heading).strong());
@@ -422,6 +439,7 @@ fn cost_table(ui: &mut Ui, rows: &[Row]) {
             egui::Grid::new("across_seeds_cost_table")
                 .striped(true)
                 .num_columns(5)
+                .min_col_width(number_width(ui))
                 .show(ui, |ui| {
                     for heading in ["", "safe", "acquire p50 / p99", "sections/s", "available"] {
                         ui.label(RichText::new(heading).strong());

@@ -98,6 +98,26 @@ impl Found {
     }
 }
 
+/// `message` as the text a worker's message carries. RON, which the app already reads and
+/// writes for the learner's saved progress: it writes every `f64` so that it reads back bit
+/// for bit, which a sweep's means need.
+///
+/// # Errors
+/// A value RON cannot write (none of the messages has one).
+#[cfg(any(target_arch = "wasm32", test))]
+fn encode<T: Serialize>(message: &T) -> Result<String, String> {
+    ron::ser::to_string(message).map_err(|e| e.to_string())
+}
+
+/// The message [`encode`] wrote.
+///
+/// # Errors
+/// What is wrong with text that is not such a message.
+#[cfg(any(target_arch = "wasm32", test))]
+fn decode<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    ron::from_str(text).map_err(|e| format!("a garbled message: {e}"))
+}
+
 /// `scenario` as a job runs it: written out and read back, as a message carries it to the
 /// worker. The page's side is made from the same value, so both sides run the same scenario
 /// whatever the way it travelled.
@@ -152,4 +172,90 @@ fn perform(work: Work, mut send: impl FnMut(News, bool) -> bool) -> Result<(), S
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use eframe::egui;
+
+    use super::*;
+    use crate::checker::Price;
+    use crate::scenario::library::shipped;
+    use crate::search::Goal;
+
+    /// What the page hears from a job on another thread: everything it sent, in order.
+    fn heard(work: Work) -> Vec<News> {
+        let ctx = egui::Context::default();
+        let mut job = Job::start(&ctx, work).unwrap();
+        let mut news = Vec::new();
+        for _ in 0..20_000 {
+            let arrived = job.take().unwrap();
+            let over = arrived.iter().any(|n| match n {
+                News::SearchOver { .. } => true,
+                News::Batch(_) | News::Searched(_) => false,
+            });
+            news.extend(arrived);
+            if over || news.len() > 10_000 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        news
+    }
+
+    #[test]
+    fn a_message_reads_back_as_written_floats_bit_for_bit() {
+        let price = Price {
+            latencies_ms: vec![3, 17, 900],
+            throughput_per_s: 0.1 + 0.2,
+            availability: 1.0 / 3.0,
+        };
+        let run = crate::Judged {
+            verdict: crate::testkit::verdict(false, &[crate::checker::Kind::StaleWrite]),
+            price,
+            events: 40,
+            steps: 50,
+        };
+        let news = News::Batch(vec![(3, Outcome::of(u64::MAX, run))]);
+        let back: News = decode(&encode(&news).unwrap()).unwrap();
+        let (News::Batch(sent), News::Batch(got)) = (&news, &back) else {
+            panic!("{back:?}");
+        };
+        assert_eq!(sent, got);
+        assert_eq!(
+            got[0].1.price.availability.to_bits(),
+            (1.0f64 / 3.0).to_bits()
+        );
+        let work = Work::search(
+            &shipped("scenarios/step5-fencing-token.toml"),
+            Options::default(),
+        );
+        let back: Work = decode(&encode(&work).unwrap()).unwrap();
+        assert_eq!(format!("{back:?}"), format!("{work:?}"));
+        assert!(decode::<News>("Batch([(0, 1)])").is_err());
+    }
+
+    #[test]
+    fn a_search_off_the_ui_thread_is_told_as_the_search_made_here() {
+        let mut scenario = shipped("scenarios/step6-redlock-clock-jump.toml");
+        scenario.faults.clear();
+        let scenario = as_sent(&scenario).unwrap();
+        let options = Options {
+            tries: 1_000,
+            goal: Goal::Unsafe,
+            ..Options::default()
+        };
+        let here = crate::search::search(&scenario, &options);
+        let Some(News::SearchOver { tries, found }) = heard(Work::search(&scenario, options)).pop()
+        else {
+            panic!("the search ended");
+        };
+        assert!(tries > 0, "the search drew faults");
+        assert_eq!(tries, here.tries);
+        let remade = found.expect("a failure").remade(&scenario, &options);
+        let made = here.found.expect("a failure");
+        assert_eq!(remade.faults, made.faults);
+        assert_eq!(remade.scenario, made.scenario);
+        assert_eq!(remade.run.verdict, made.run.verdict);
+    }
 }

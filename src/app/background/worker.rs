@@ -1,6 +1,6 @@
 //! The browser's background job: a Web Worker (`web/worker.js`) that makes a second instance
 //! of this wasm module — from the page's compiled module, sent with the work — and does the
-//! work in [`work_in_worker`], posting each piece of news to the page as JSON. Nothing is
+//! work in [`work_in_worker`], posting each piece of news to the page as text. Nothing is
 //! shared between the two instances but messages, so the site needs no special server
 //! headers.
 
@@ -11,9 +11,9 @@ use std::time::Duration;
 use eframe::egui;
 use wasm_bindgen::prelude::*;
 
-use super::{News, PROGRESS_EVERY, Work, perform};
+use super::{News, PROGRESS_EVERY, Work, decode, encode, perform};
 
-/// What came from the worker, each message as it came: a piece of news as JSON, or why the
+/// What came from the worker, each message as it came: a piece of news as text, or why the
 /// work stopped.
 type Inbox = Rc<RefCell<Vec<Result<String, String>>>>;
 
@@ -69,7 +69,7 @@ impl Job {
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        let request = serde_json::to_string(&work).map_err(|e| e.to_string())?;
+        let request = encode(&work)?;
         // The message `web/worker.js` reads: this instance's compiled module and the work.
         let message = js_sys::Object::new();
         let sent = js_sys::Reflect::set(&message, &"module".into(), &wasm_bindgen::module())
@@ -93,9 +93,7 @@ impl Job {
         let arrived = std::mem::take(&mut *self.inbox.borrow_mut());
         arrived
             .into_iter()
-            .map(|message| {
-                serde_json::from_str(&message?).map_err(|e| format!("garbled news: {e}"))
-            })
+            .map(|message| decode(&message?))
             .collect()
     }
 }
@@ -107,17 +105,17 @@ impl Drop for Job {
 }
 
 /// The worker's side (called by `web/worker.js` with the page's message): does the work the
-/// page asked for to its end, calling `post` with the JSON of each piece of news and whether
+/// page asked for to its end, calling `post` with the text of each piece of news and whether
 /// it is the last.
 ///
 /// # Errors
 /// When the work cannot be read; `web/worker.js` posts the reason to the page.
 #[wasm_bindgen]
 pub fn work_in_worker(work: &str, post: &js_sys::Function) -> Result<(), JsValue> {
-    let work: Work = serde_json::from_str(work).map_err(|e| e.to_string())?;
+    let work: Work = decode(work)?;
     perform(work, |news, last| {
-        serde_json::to_string(&news).is_ok_and(|json| {
-            post.call2(&JsValue::NULL, &JsValue::from_str(&json), &last.into())
+        encode(&news).is_ok_and(|text| {
+            post.call2(&JsValue::NULL, &JsValue::from_str(&text), &last.into())
                 .is_ok()
         })
     })?;
