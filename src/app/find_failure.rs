@@ -188,13 +188,18 @@ impl FindFailure {
                 News::Searched(tries) => search.tries = tries,
                 News::SearchOver { tries, found } => {
                     search.tries = tries;
-                    let found = found.map(|f| f.remade(&search.scenario, &search.options));
-                    search.outcome = Some(Outcome {
-                        tries,
-                        found,
-                        interrupted: false,
-                    });
                     self.job = None;
+                    let found = found.map(|f| f.remade(&search.scenario, &search.options));
+                    match found.transpose() {
+                        Ok(found) => {
+                            search.outcome = Some(Outcome {
+                                tries,
+                                found,
+                                interrupted: false,
+                            });
+                        }
+                        Err(reason) => self.failed = Some(reason),
+                    }
                 }
                 News::Batch(_) => {
                     self.failed = Some("a search heard a sweep's batch".to_string());

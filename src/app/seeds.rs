@@ -108,7 +108,9 @@ impl AcrossSeeds {
         let counted = job.take().and_then(|news| {
             news.iter().try_for_each(|news| match news {
                 News::Batch(batch) => sweep.count(batch),
-                other => Err(format!("a sweep heard {other:?}")),
+                News::Searched(_) | News::SearchOver { .. } => {
+                    Err("a sweep heard a search's news".to_string())
+                }
             })
         });
         if let Err(reason) = counted {

@@ -15,13 +15,13 @@ use crate::checker::{Kind, Verdict};
 use crate::course::Step;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::text::fmt_ms;
-use crate::trace::Trace;
+use crate::trace::{EventKind, Trace};
 use crate::view::timeline::{Lanes, Swatch};
 use crate::view::verdict::{summary, work};
 use crate::view::wording::{self, Labels};
 
 /// One event as the comparison reads it: when, where, and what the timeline says of it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Told {
     /// True ms.
     pub at_ms: u64,
@@ -29,9 +29,9 @@ pub struct Told {
     pub node: String,
     /// Its sentence, from [`wording`].
     pub text: String,
-    /// What happened, as the comparison matches it: the event's fields without `fence` and
-    /// `lease_ms`.
-    pub gist: serde_json::Value,
+    /// What happened, as the comparison matches it: the event without its `fence` and
+    /// `lease_ms` ([`gist`]).
+    pub gist: EventKind,
 }
 
 impl Told {
@@ -98,7 +98,7 @@ impl Side {
 }
 
 /// The first moment the two runs part.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Divergence {
     /// True ms: the earlier of the two events that differ.
     pub at_ms: u64,
@@ -247,14 +247,31 @@ fn told(trace: &Trace) -> Vec<Told> {
         .collect()
 }
 
-/// `kind` with its design annotations taken out, for matching (see the module's docs).
-fn gist(kind: &crate::trace::EventKind) -> serde_json::Value {
-    let mut value = serde_json::to_value(kind).unwrap_or_default();
-    if let Some(fields) = value.as_object_mut() {
-        fields.remove("fence");
-        fields.remove("lease_ms");
+/// `kind` with its design annotations — its fencing token, its lease length — taken out,
+/// for matching (see the module's docs). A test holds it to every `fence` and `lease_ms`
+/// field [`EventKind`] has.
+fn gist(kind: &EventKind) -> EventKind {
+    let mut gist = kind.clone();
+    match &mut gist {
+        EventKind::Acquired {
+            fence, lease_ms, ..
+        }
+        | EventKind::Granted {
+            fence, lease_ms, ..
+        } => {
+            *fence = None;
+            *lease_ms = None;
+        }
+        EventKind::Renewed { lease_ms, .. }
+        | EventKind::LeaseExtended { lease_ms, .. }
+        | EventKind::TtlSet { lease_ms, .. } => *lease_ms = 0,
+        EventKind::Read { fence, .. }
+        | EventKind::WriteAccepted { fence, .. }
+        | EventKind::ReadRejected { fence, .. }
+        | EventKind::WriteRejected { fence, .. } => *fence = None,
+        _ => {}
     }
-    value
+    gist
 }
 
 /// The first place, in order, where `a` and `b` tell a different event (or one has run out).
@@ -398,7 +415,7 @@ mod tests {
             at_ms,
             node: "A".to_string(),
             text: text.to_string(),
-            gist: serde_json::Value::from(text),
+            gist: EventKind::Crashed,
         };
         let short = [told(0, "asks"), told(5, "acquires")];
         let long = [told(0, "asks"), told(5, "acquires"), told(9, "writes")];
@@ -477,5 +494,40 @@ mod tests {
             other.b.title,
             "Library: Step 5 · Paused past the lease, no fencing"
         );
+    }
+
+    /// The event kinds of every shipped scenario's run, with the fields `gist` must clear
+    /// found by name in each kind's serialised form: it clears exactly `fence` and
+    /// `lease_ms`, whatever the kind.
+    #[test]
+    fn the_gist_leaves_out_every_fence_and_lease_and_nothing_else() {
+        let strip = |kind: &EventKind| {
+            let mut value = serde_json::to_value(kind).unwrap();
+            let fields = value.as_object_mut().unwrap();
+            fields.remove("fence");
+            fields.remove("lease_ms");
+            value
+        };
+        let mut kinds = 0;
+        let library = crate::scenario::library::COURSE
+            .iter()
+            .chain(crate::scenario::library::INCIDENTS);
+        for (_, text) in library {
+            let s = crate::scenario::parse(text).unwrap();
+            for event in crate::run(&s, s.seed).trace.events {
+                let (kind, gist) = (&event.kind, gist(&event.kind));
+                let mut cleared = serde_json::to_value(&gist).unwrap();
+                let fields = cleared.as_object_mut().unwrap();
+                // What `gist` set: `None` (null), or 0 for a lease that is always there.
+                for name in ["fence", "lease_ms"] {
+                    if let Some(v) = fields.remove(name) {
+                        assert!(v.is_null() || v == 0, "{kind:?}: {name} left as {v}");
+                    }
+                }
+                assert_eq!(cleared, strip(kind), "{kind:?}");
+                kinds += 1;
+            }
+        }
+        assert!(kinds > 1_000, "{kinds} events read");
     }
 }

@@ -22,7 +22,7 @@ pub use worker::Job;
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::{Fault, Scenario, parse, to_toml};
+use crate::scenario::{Scenario, parse, to_toml};
 use crate::search::{Counterexample, Options, Searcher};
 use crate::sweep::{EVENTS_PER_BATCH, Outcome, Sweep};
 
@@ -59,8 +59,10 @@ pub enum News {
 /// ([`Counterexample::remade`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Found {
-    /// The faults added, 1-minimal ([`Counterexample::faults`]).
-    pub faults: Vec<Fault>,
+    /// The faults added, 1-minimal ([`Counterexample::faults`]), as the scenario file writes
+    /// them: the searched scenario with these as its only faults, in TOML. The app reads and
+    /// writes scenarios anyway; a second form for a fault would only add to the download.
+    faults: String,
     /// How many faults the schedule drawn first had.
     pub drawn: usize,
     /// Runs spent shrinking.
@@ -86,15 +88,32 @@ impl Work {
 }
 
 impl Found {
+    /// What a search of `scenario` that found `counterexample` tells the page.
+    fn of(scenario: &Scenario, counterexample: &Counterexample) -> Found {
+        let faults = Scenario {
+            faults: counterexample.faults.clone(),
+            ..scenario.clone()
+        };
+        Found {
+            faults: to_toml(&faults),
+            drawn: counterexample.drawn,
+            shrink_runs: counterexample.shrink_runs,
+        }
+    }
+
     /// The counterexample this is of, for a search of `scenario` with `options`.
-    pub fn remade(self, scenario: &Scenario, options: &Options) -> Counterexample {
-        Counterexample::remade(
+    ///
+    /// # Errors
+    /// When the faults cannot be read back (a bug: [`to_toml`] writes what [`parse`] reads).
+    pub fn remade(self, scenario: &Scenario, options: &Options) -> Result<Counterexample, String> {
+        let faults = parse(&self.faults).map_err(|e| e.to_string())?.faults;
+        Ok(Counterexample::remade(
             scenario,
             options.goal,
-            self.faults,
+            faults,
             self.drawn,
             self.shrink_runs,
-        )
+        ))
     }
 }
 
@@ -157,11 +176,10 @@ fn perform(work: Work, mut send: impl FnMut(News, bool) -> bool) -> Result<(), S
                     None => News::Searched(search.tries()),
                     Some(outcome) => News::SearchOver {
                         tries: outcome.tries,
-                        found: outcome.found.as_ref().map(|found| Found {
-                            faults: found.faults.clone(),
-                            drawn: found.drawn,
-                            shrink_runs: found.shrink_runs,
-                        }),
+                        found: outcome
+                            .found
+                            .as_ref()
+                            .map(|found| Found::of(&scenario, found)),
                     },
                 };
                 let over = matches!(news, News::SearchOver { .. });
@@ -252,7 +270,10 @@ mod tests {
         };
         assert!(tries > 0, "the search drew faults");
         assert_eq!(tries, here.tries);
-        let remade = found.expect("a failure").remade(&scenario, &options);
+        let remade = found
+            .expect("a failure")
+            .remade(&scenario, &options)
+            .unwrap();
         let made = here.found.expect("a failure");
         assert_eq!(remade.faults, made.faults);
         assert_eq!(remade.scenario, made.scenario);
