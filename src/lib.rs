@@ -20,6 +20,7 @@ pub mod cli;
 pub mod course;
 pub mod engine;
 pub mod ladder;
+mod order;
 pub mod render;
 mod run;
 pub mod scenario;

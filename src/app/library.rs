@@ -96,7 +96,7 @@ impl Default for Library {
             })
             .collect();
         // Steps in order, then the incidents; file order within a group.
-        entries.sort_by_key(|e| (e.group, e.file));
+        crate::order::sort_by_key(&mut entries, |e| (e.group, e.file));
         Library {
             entries,
             filter: String::new(),

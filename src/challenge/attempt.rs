@@ -72,7 +72,7 @@ impl Judgement {
 pub fn judge(challenge: &Challenge, faults: &[Fault]) -> Judgement {
     let mut scenario = challenge.design.clone();
     scenario.faults = faults.to_vec();
-    scenario.faults.sort_by_key(|f| f.at_ms);
+    crate::order::sort_by_key(&mut scenario.faults, |f| f.at_ms);
     let run = run(&scenario, scenario.seed);
     let overruns = challenge
         .budget

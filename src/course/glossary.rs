@@ -727,7 +727,7 @@ pub static ENTRIES: &[Entry] = &[
 /// Every entry, ordered by term as a reader looks it up (case and punctuation ignored).
 pub fn alphabetical() -> Vec<&'static Entry> {
     let mut entries: Vec<&Entry> = ENTRIES.iter().collect();
-    entries.sort_by_key(|e| sort_key(e.term));
+    crate::order::sort_by_key(&mut entries, |e| sort_key(e.term));
     entries
 }
 

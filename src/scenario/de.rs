@@ -297,7 +297,7 @@ type Entry<'a, 'de> = (&'a Spanned<DeString<'de>>, &'a Spanned<DeValue<'de>>);
 /// error reported the first one in the file.
 fn in_file_order<'a, 'de>(table: &'a DeTable<'de>) -> Vec<Entry<'a, 'de>> {
     let mut entries: Vec<_> = table.iter().collect();
-    entries.sort_by_key(|(key, _)| key.span().start);
+    crate::order::sort_by_key(&mut entries, |(key, _)| key.span().start);
     entries
 }
 

@@ -189,7 +189,7 @@ impl Scenario {
                         || {
                             let mut keys: Vec<&str> =
                                 self.workers.iter().map(|w| w.key.as_str()).collect();
-                            keys.sort_unstable();
+                            crate::order::sort(&mut keys);
                             keys.dedup();
                             format!(
                                 "no worker uses the lock {key:?}, so there is nothing to delete; \

@@ -126,7 +126,7 @@ impl<'s> Judge<'s> {
     pub fn with(&self, faults: &[Fault]) -> Scenario {
         let mut scenario = self.scenario.clone();
         scenario.faults.extend(faults.iter().cloned());
-        scenario.faults.sort_by_key(|f| f.at_ms);
+        crate::order::sort_by_key(&mut scenario.faults, |f| f.at_ms);
         scenario
     }
 
@@ -329,7 +329,7 @@ fn counterexample(
     shrink_runs: u64,
 ) -> Counterexample {
     let mut faults = faults;
-    faults.sort_by_key(|f| f.at_ms);
+    crate::order::sort_by_key(&mut faults, |f| f.at_ms);
     // The file's name, `[expect]` and description were written for its own faults, not for
     // the ones found; the failure found is what the saved file expects, so `verify` keeps it.
     let setup = judge.with(&faults);

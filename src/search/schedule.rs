@@ -172,7 +172,7 @@ impl Space {
 /// `drawn` cut to `budget`: at most as many of each kind as it allows, in time order, with
 /// pauses and stalls scaled down together to its total.
 fn fit(mut drawn: Vec<Fault>, budget: &Budget) -> Vec<Fault> {
-    drawn.sort_by_key(|f| f.at_ms);
+    crate::order::sort_by_key(&mut drawn, |f| f.at_ms);
     let mut placed: BTreeMap<&'static str, usize> = BTreeMap::new();
     drawn.retain(|f| {
         let n = placed.entry(f.kind.name()).or_default();

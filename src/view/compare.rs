@@ -145,7 +145,7 @@ impl Comparison {
             .chain(&b.lanes.moments)
             .copied()
             .collect();
-        moments.sort_unstable();
+        crate::order::sort(&mut moments);
         moments.dedup();
         let mut legend: Vec<(Swatch, u64)> = Vec::new();
         for &(swatch, at) in a.lanes.legend.iter().chain(&b.lanes.legend) {
@@ -154,7 +154,7 @@ impl Comparison {
                 None => legend.push((swatch, at)),
             }
         }
-        legend.sort_unstable();
+        crate::order::sort(&mut legend);
         Comparison {
             seed,
             until_ms,

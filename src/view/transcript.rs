@@ -79,7 +79,9 @@ impl Transcript {
         });
         let mut entries: Vec<Entry> = events.chain(violations).collect();
         // Stable: the trace's own order within a moment, violations after its events.
-        entries.sort_by_key(|e| (e.at_ms, matches!(e.source, Source::Violation(_))));
+        crate::order::sort_by_key(&mut entries, |e| {
+            (e.at_ms, matches!(e.source, Source::Violation(_)))
+        });
         Transcript { entries }
     }
 

@@ -398,7 +398,7 @@ pub fn violation_marker(v: &Violation) -> String {
 /// first of the gravest kind, `first`, a click selects.
 pub fn violation_markers(violations: &[&Violation], first: Kind) -> String {
     let mut kinds: Vec<&str> = violations.iter().map(|v| v.kind.as_str()).collect();
-    kinds.sort_unstable();
+    crate::order::sort(&mut kinds);
     kinds.dedup();
     let (from, to) = (
         violations.first().map_or(0, |v| v.at_ms),

@@ -178,7 +178,7 @@ pub(super) fn first_shown(
         .chain(lost)
         .collect();
     // Sorting by swatch, then time, puts each swatch's first appearance first.
-    legend.sort_unstable();
+    crate::order::sort(&mut legend);
     legend.dedup_by_key(|(swatch, _)| *swatch);
     legend
 }

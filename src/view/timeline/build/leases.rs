@@ -271,7 +271,7 @@ fn lost_at(intervals: &[(u64, u64)], needed: usize, start: u64, end: u64) -> Opt
     // The count only drops at an interval's end, so checking those (and the start) suffices.
     let mut candidates: Vec<u64> = intervals.iter().map(|&(_, e)| e).collect();
     candidates.push(start);
-    candidates.sort_unstable();
+    crate::order::sort(&mut candidates);
     candidates
         .into_iter()
         .filter(|&t| start <= t && t < end)

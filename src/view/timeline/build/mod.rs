@@ -623,8 +623,8 @@ impl<'a> Builder<'a> {
         // `timestamp`: the store grants nothing, so no belief is backed or unbacked by it.
         let backed = self.trace.design != Design::Timestamp;
         for lane in &mut self.lanes {
-            lane.spans.sort_by_key(|s| s.start_ms);
-            lane.marks.sort_by_key(|m| m.at_ms);
+            crate::order::sort_by_key(&mut lane.spans, |s| s.start_ms);
+            crate::order::sort_by_key(&mut lane.marks, |m| m.at_ms);
             lane.rows = assign_rows(&mut lane.spans);
             lane.tracks = tracks(&lane.spans);
             lane.mark_times = Instants::new(
@@ -649,11 +649,11 @@ impl<'a> Builder<'a> {
         let legend = first_shown(&self.lanes, &self.partitions, &self.messages);
         let mut messages = std::mem::take(&mut self.messages);
         // Sends are recorded in time order; the sort only makes that a checked promise.
-        messages.sort_by_key(|m| m.sent_ms);
+        crate::order::sort_by_key(&mut messages, |m| m.sent_ms);
         let flights = Intervals::new(messages.iter().map(|m| (m.sent_ms, m.end_ms)).collect());
         let held = (0..messages.len()).filter(|&i| messages[i].held).collect();
         let mut violations: Vec<usize> = (0..self.verdict.violations.len()).collect();
-        violations.sort_by_key(|&i| self.verdict.violations[i].at_ms);
+        crate::order::sort_by_key(&mut violations, |&i| self.verdict.violations[i].at_ms);
         let violation_times = Instants::new(violations.iter().map(|&i| {
             let v = &self.verdict.violations[i];
             (v.at_ms, ViolationClass::of(v.kind) as usize)
@@ -685,7 +685,7 @@ impl<'a> Builder<'a> {
             .chain(self.verdict.violations.iter().map(|v| v.at_ms))
             .filter(|&t| t < horizon)
             .collect();
-        moments.sort_unstable();
+        crate::order::sort(&mut moments);
         moments.dedup();
         moments
     }
