@@ -106,11 +106,8 @@ impl FindFailure {
         self.failed = None;
         self.story.clear();
         self.of = Some(scenario.clone());
-        let started = background::as_sent(&searched).and_then(|searched| {
-            let job = Job::start(ctx, Work::search(&searched, self.options))?;
-            Ok((searched, job))
-        });
-        match started {
+        let options = self.options;
+        match background::start(ctx, &searched, |s| Work::search(s, options)) {
             Ok((searched, job)) => {
                 self.search = Some(Search {
                     scenario: searched,

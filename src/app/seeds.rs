@@ -153,13 +153,10 @@ impl AcrossSeeds {
     /// Starts a sweep of `current` off the UI thread.
     fn start(&mut self, ctx: &egui::Context, current: &Scenario) {
         self.failed = None;
-        let started = background::as_sent(current).and_then(|scenario| {
-            let job = Job::start(ctx, Work::sweep(&scenario, self.seeds))?;
-            Ok((Sweep::new(&scenario, self.seeds), job))
-        });
-        match started {
-            Ok((sweep, job)) => {
-                self.sweep = Some(sweep);
+        let seeds = self.seeds;
+        match background::start(ctx, current, |s| Work::sweep(s, seeds)) {
+            Ok((scenario, job)) => {
+                self.sweep = Some(Sweep::new(&scenario, seeds));
                 self.job = Some(job);
             }
             Err(reason) => {

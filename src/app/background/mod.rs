@@ -150,6 +150,21 @@ pub fn as_sent(scenario: &Scenario) -> Result<Scenario, String> {
     parse(&to_toml(scenario)).map_err(|e| e.to_string())
 }
 
+/// Starts the work `work` makes of `scenario` as a job runs it ([`as_sent`]): that scenario,
+/// for the page's side, and the job.
+///
+/// # Errors
+/// Why the job could not start.
+pub fn start(
+    ctx: &eframe::egui::Context,
+    scenario: &Scenario,
+    work: impl FnOnce(&Scenario) -> Work,
+) -> Result<(Scenario, Job), String> {
+    let scenario = as_sent(scenario)?;
+    let job = Job::start(ctx, work(&scenario))?;
+    Ok((scenario, job))
+}
+
 /// Does `work`, a batch at a time, telling `send` the news after each — and whether it is
 /// the last, which the page should show at once rather than within [`PROGRESS_EVERY`];
 /// stops early when `send` says the page no longer listens.
