@@ -16,13 +16,13 @@ pub struct Outcome {
     pub events: u64,
     /// Queue events the engine handled ([`crate::Judged::steps`]): what the run cost.
     pub steps: u64,
-    /// No `stale_write`, no `interleaved_writes` ([`Verdict::safe`]).
+    /// No `stale_write`, no `interleaved_writes` ([`crate::checker::Verdict::safe`]).
     pub safe: bool,
-    /// No `stuck`, no `starved` ([`Verdict::live`]).
+    /// No `stuck`, no `starved` ([`crate::checker::Verdict::live`]).
     pub live: bool,
     /// The kinds of violation the run reported: bit `i` stands for `Kind::ALL[i]`.
     kinds: u16,
-    /// Where the engine's event budget cut the run short, true ms ([`Verdict::cut_short_at_ms`]).
+    /// Where the engine's event budget cut the run short, true ms ([`crate::checker::Verdict::cut_short_at_ms`]).
     pub cut_short_at_ms: Option<u64>,
     /// What the lock cost in the run. The app's background job sends it in a format that
     /// keeps its `f64`s bit for bit, so a tally counted from outcomes that came by message is

@@ -11,7 +11,7 @@ use crate::checker::Kind;
 /// Counts over many runs. Serialises as `locksim check --json`'s document: `runs`, `safe`,
 /// `live`, `events`, `cut_short`, `interrupted`, then `kinds`, an object keyed by kind name in
 /// [`Kind::ALL`] order (safety first) with `runs` and `first_seed` for each; then the price
-/// ([`Price`]): `latency_ms` (`p50`, `p99`), `throughput_per_s` (3 decimals) and
+/// ([`crate::checker::Price`]): `latency_ms` (`p50`, `p99`), `throughput_per_s` (3 decimals) and
 /// `availability` (4 decimals).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Tally {
@@ -217,7 +217,7 @@ impl Tally {
         self.throughput_per_s.get()
     }
 
-    /// The share of time (0 to 1) the lock was available ([`Price::availability`]), the mean
+    /// The share of time (0 to 1) the lock was available ([`crate::checker::Price::availability`]), the mean
     /// of the runs' (0: no runs).
     pub fn availability(&self) -> f64 {
         self.availability.get()

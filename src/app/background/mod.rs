@@ -1,7 +1,7 @@
 //! Work that runs off the UI thread, so the window keeps painting at full rate while it goes:
 //! the sweeps of "Across seeds" and the searches of "Find a failure". On the desktop it runs
 //! on a background thread ([`thread`]); in the browser in a Web Worker — a second instance of
-//! the wasm module, talking by messages ([`worker`]).
+//! the wasm module, talking by messages (`worker.rs` here, `web/worker.js` in the page).
 //!
 //! The page asks for [`Work`] and hears [`News`], in order, a batch of work at a time
 //! ([`EVENTS_PER_BATCH`] events), so progress arrives many times a second and a cancelled job
