@@ -20,7 +20,8 @@ pub fn percent(tally: &Tally, n: u64) -> String {
 /// The rungs of a sweep's rows (all but the first, this scenario) compared in a sentence, on
 /// the safety kind seen most often (any kind if none breaks safety): e.g.
 /// "flag: 100 % of 1 000 runs had stale_write; …; fencing: 0 % of 1 000 runs had
-/// stale_write".
+/// stale_write". A rung that also had other kinds names the gravest of them (safety first,
+/// then the most frequent): "ttl: 0 % of 1 000 runs had stale_write, 64 % had starved".
 pub fn ladder_line(rows: &[Row]) -> String {
     let rungs: Vec<&Row> = rows
         .iter()
@@ -40,17 +41,32 @@ pub fn ladder_line(rows: &[Row]) -> String {
     let Some(kind) = headline else {
         return "No rung showed any violation in these runs.".to_string();
     };
-    // One format for every rung, 0 included, so the rungs read side by side.
+    // One format for every rung, 0 included, so the rungs read side by side. A rung's own
+    // worst other kind follows, so a rung that is safe only because it never got the lock
+    // (starved, stuck) does not read as a fix.
     let parts: Vec<String> = rungs
         .iter()
         .map(|row| {
-            format!(
+            let tally = &row.tally;
+            let mut part = format!(
                 "{}: {} of {} runs had {}",
                 row.label,
-                percent(&row.tally, row.tally.count(kind)),
-                fmt_count(row.tally.runs()),
+                percent(tally, tally.count(kind)),
+                fmt_count(tally.runs()),
                 kind.as_str()
-            )
+            );
+            let other = Kind::ALL
+                .into_iter()
+                .filter(|&k| k != kind && tally.count(k) > 0)
+                .max_by_key(|&k| (k.breaks_safety(), tally.count(k), std::cmp::Reverse(k)));
+            if let Some(other) = other {
+                part += &format!(
+                    ", {} had {}",
+                    percent(tally, tally.count(other)),
+                    other.as_str()
+                );
+            }
+            part
         })
         .collect();
     parts.join("; ")
@@ -110,8 +126,36 @@ mod tests {
             "{line}"
         );
         assert!(
-            line.ends_with("fencing: 0 % of 20 runs had stale_write"),
-            "{line}"
+            line.ends_with("fencing: 0 % of 20 runs had stale_write, 100 % had overlap"),
+            "fencing stops the stale write, not the overlapping belief: {line}"
+        );
+    }
+
+    #[test]
+    fn a_rung_safe_only_because_it_starved_says_so() {
+        let row = |label: &str, kinds: &[&[Kind]]| {
+            let mut tally = Tally::default();
+            for (seed, kinds) in kinds.iter().enumerate() {
+                let v = verdict(!kinds.iter().any(|k| k.breaks_safety()), kinds);
+                tally.add(&outcome(seed as u64, 1, &v, Default::default()));
+            }
+            Row {
+                label: label.to_string(),
+                scenario: Ok(shipped("scenarios/step5-pause-unfenced.toml")),
+                tally,
+            }
+        };
+        let rows = [
+            row("this scenario", &[&[], &[]]),
+            row("setnx", &[&[Kind::StaleWrite], &[Kind::StaleWrite, Kind::Starved]]),
+            row("ttl", &[&[Kind::Starved], &[Kind::Starved, Kind::Stuck]]),
+            row("fencing", &[&[], &[]]),
+        ];
+        assert_eq!(
+            ladder_line(&rows),
+            "setnx: 100 % of 2 runs had stale_write, 50 % had starved; \
+             ttl: 0 % of 2 runs had stale_write, 100 % had starved; \
+             fencing: 0 % of 2 runs had stale_write"
         );
     }
 
