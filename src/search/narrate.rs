@@ -37,18 +37,19 @@ pub fn headline(goal: Goal, outcome: &Outcome, stopped_by: &str) -> String {
     if outcome.tries == 0 {
         return format!("The scenario is {failure} as it is, with no fault added.");
     }
-    let (faults, why) = match found.faults.len() {
-        1 => ("1 fault".to_string(), "without it the run passes"),
-        n => (
-            format!("{n} faults"),
-            "removing any one of them makes the run pass",
-        ),
+    let faults = |n: usize| match n {
+        1 => "1 fault".to_string(),
+        n => format!("{n} faults"),
+    };
+    let why = match found.faults.len() {
+        1 => "without it the run passes",
+        _ => "removing any one of them makes the run pass",
     };
     format!(
-        "Found {a_failure} run at schedule {tries} ({} faults), shrunk in {} runs to {faults} \
-         ({why}).",
-        found.drawn,
+        "Found {a_failure} run at schedule {tries} ({}), shrunk in {} runs to {} ({why}).",
+        faults(found.drawn),
         fmt_count(found.shrink_runs),
+        faults(found.faults.len()),
     )
 }
 
@@ -168,6 +169,25 @@ fn remark(event: &Event, lease: Option<u64>) -> String {
 mod tests {
     use super::*;
     use crate::scenario::library::{COURSE, INCIDENTS};
+    use crate::search::Counterexample;
+
+    #[test]
+    fn the_headline_counts_faults_in_words() {
+        let file = crate::scenario::library::shipped("scenarios/step5-pause-unfenced.toml");
+        let mut bare = file.clone();
+        bare.faults.clear();
+        let found = Counterexample::remade(&bare, Goal::Unsafe, file.faults.clone(), 1, 3);
+        let outcome = Outcome {
+            tries: 5,
+            found: Some(found),
+            interrupted: false,
+        };
+        assert_eq!(
+            headline(Goal::Unsafe, &outcome, ""),
+            "Found an unsafe run at schedule 5 (1 fault), shrunk in 3 runs to 1 fault (without \
+             it the run passes)."
+        );
+    }
 
     #[test]
     fn the_story_ends_at_the_last_violation_and_is_bounded() {
