@@ -76,6 +76,16 @@ impl AcrossSeeds {
         let Some(sweep) = &self.sweep else {
             return None;
         };
+        if let Some(of) = &self.of {
+            let last = of.seed.saturating_add(sweep.seeds().saturating_sub(1));
+            ui.label(
+                RichText::new(format!(
+                    "Runs of \"{}\", seeds {} to {}.",
+                    of.name, of.seed, last
+                ))
+                .weak(),
+            );
+        }
         if self.of.as_ref() != Some(current) {
             ui.label(
                 RichText::new("The scenario has changed since these runs; run again to update.")
@@ -262,12 +272,51 @@ fn legend(ui: &mut Ui) {
     });
 }
 
+/// A row's name as the chart and both tables show it.
+struct Label {
+    text: String,
+    /// The rung cannot run on the scenario's store topology, so it runs on one store node.
+    moved: bool,
+}
+
+/// The rows' names: a rung moved to one store node says so, since its numbers are not of the
+/// scenario's topology.
+fn labels(rows: &[Row]) -> Vec<Label> {
+    let topology = rows
+        .first()
+        .and_then(|row| row.scenario.as_ref().ok())
+        .map(|s| s.store.topology);
+    rows.iter()
+        .map(|row| {
+            let moved = match (&row.scenario, topology) {
+                (Ok(s), Some(t)) => s.store.topology != t,
+                _ => false,
+            };
+            let text = if moved {
+                format!("{} (single store)", row.label)
+            } else {
+                row.label.clone()
+            };
+            Label { text, moved }
+        })
+        .collect()
+}
+
+fn row_label(ui: &mut Ui, label: Label) {
+    let response = ui.label(label.text);
+    if label.moved {
+        response.on_hover_text(
+            "This rung cannot run on the scenario's store topology, so it runs on one store node.",
+        );
+    }
+}
+
 /// Grouped bars: one group per row, one bar per kind, height = % of runs reporting it.
 fn chart(ui: &mut Ui, rows: &[Row]) {
     legend(ui);
     let kinds = Kind::ALL.len() as f64;
     let width = 0.8 / kinds;
-    let labels: Vec<String> = rows.iter().map(|row| row.label.clone()).collect();
+    let labels: Vec<String> = labels(rows).into_iter().map(|l| l.text).collect();
     let charts: Vec<BarChart> = Kind::ALL
         .iter()
         .enumerate()
@@ -284,7 +333,7 @@ fn chart(ui: &mut Ui, rows: &[Row]) {
                         // Solid: egui_plot's default fill is too faint to tell the kinds apart.
                         .fill(colour)
                         .stroke(Stroke::new(1.0, colour))
-                        .name(format!("{} · {}", row.label, kind.as_str()))
+                        .name(format!("{} · {}", labels[g], kind.as_str()))
                 })
                 .collect();
             BarChart::new(kind.as_str(), bars).color(colour)
@@ -358,7 +407,8 @@ fn number_width(ui: &Ui) -> f32 {
         .fold(0.0, f32::max)
 }
 
-/// Per row: runs, safe and live shares, and a button to open the first failing run.
+/// Per row: runs, safe and live shares, and a button to open the first bad run (unsafe or not
+/// live, else with any violation).
 fn table(ui: &mut Ui, rows: &[Row]) -> Option<Scenario> {
     let mut open = None;
     egui::Grid::new("across_seeds_table")
@@ -370,24 +420,8 @@ fn table(ui: &mut Ui, rows: &[Row]) -> Option<Scenario> {
                 ui.label(RichText::new(heading).strong());
             }
             ui.end_row();
-            let topology = rows
-                .first()
-                .and_then(|row| row.scenario.as_ref().ok())
-                .map(|s| s.store.topology);
-            for row in rows {
-                let moved = match (&row.scenario, topology) {
-                    (Ok(s), Some(t)) => s.store.topology != t,
-                    _ => false,
-                };
-                if moved {
-                    ui.label(format!("{} (single store)", row.label))
-                        .on_hover_text(
-                            "This rung cannot run on the scenario's store topology, so it runs on \
-                         one store node.",
-                        );
-                } else {
-                    ui.label(&row.label);
-                }
+            for (row, label) in rows.iter().zip(labels(rows)) {
+                row_label(ui, label);
                 match &row.scenario {
                     Err(reason) => {
                         ui.label(RichText::new("cannot run").weak())
@@ -398,9 +432,18 @@ fn table(ui: &mut Ui, rows: &[Row]) -> Option<Scenario> {
                         ui.label(fmt_count(t.runs()));
                         ui.label(percent(t, t.safe()));
                         ui.label(percent(t, t.live()));
-                        match t.first_failing() {
+                        // A run that only overlapped is safe and live, yet not exclusive:
+                        // it is the one to show when no run failed outright.
+                        let first = t.first_failing().or_else(|| {
+                            Kind::ALL.into_iter().filter_map(|k| t.first_seed(k)).min()
+                        });
+                        match first {
                             Some(seed) => {
-                                if ui.button(format!("open seed {seed}")).clicked() {
+                                let open_it = ui.button(format!("open seed {seed}")).on_hover_text(
+                                    "The first run that was unsafe or not live; if none was, the \
+                                     first with any violation.",
+                                );
+                                if open_it.clicked() {
                                     let mut chosen = scenario.clone();
                                     chosen.seed = seed;
                                     open = Some(chosen);
@@ -444,8 +487,8 @@ fn cost_table(ui: &mut Ui, rows: &[Row]) {
                         ui.label(RichText::new(heading).strong());
                     }
                     ui.end_row();
-                    for row in rows {
-                        ui.label(&row.label);
+                    for (row, label) in rows.iter().zip(labels(rows)) {
+                        row_label(ui, label);
                         if row.scenario.is_err() {
                             ui.label(RichText::new("cannot run").weak());
                         } else {
@@ -492,5 +535,18 @@ mod tests {
             assert_eq!(counted.tally, made.tally, "row {}", made.label);
         }
         assert_eq!(sweep.rows()[0].tally.runs(), 100);
+    }
+
+    #[test]
+    fn a_rung_moved_to_one_store_node_says_so_everywhere() {
+        let s = shipped("scenarios/step6-redlock-clock-jump.toml");
+        let sweep = Sweep::new(&s, 1);
+        let names: Vec<String> = labels(sweep.rows()).into_iter().map(|l| l.text).collect();
+        assert_eq!(names[0], "this scenario");
+        assert!(
+            names.contains(&"fencing (single store)".to_string()),
+            "fencing cannot run on Redlock: {names:?}"
+        );
+        assert!(names.contains(&"ttl".to_string()), "{names:?}");
     }
 }

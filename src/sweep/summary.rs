@@ -147,7 +147,10 @@ mod tests {
         };
         let rows = [
             row("this scenario", &[&[], &[]]),
-            row("setnx", &[&[Kind::StaleWrite], &[Kind::StaleWrite, Kind::Starved]]),
+            row(
+                "setnx",
+                &[&[Kind::StaleWrite], &[Kind::StaleWrite, Kind::Starved]],
+            ),
             row("ttl", &[&[Kind::Starved], &[Kind::Starved, Kind::Stuck]]),
             row("fencing", &[&[], &[]]),
         ];
