@@ -11,7 +11,7 @@ use super::{Goal, Outcome};
 use crate::Run;
 use crate::scenario::Scenario;
 use crate::text::{fmt_count, fmt_ms};
-use crate::trace::{Event, EventKind, LetGoReason};
+use crate::trace::{Event, EventKind, LetGoReason, Token, Trace};
 use crate::view::wording::{Labels, and_more, node_label};
 
 /// At most this many event steps are told; the rest of a long run is counted in one line.
@@ -68,11 +68,12 @@ pub fn narrate(scenario: &Scenario, run: &Run) -> Vec<String> {
         .has_lease()
         .then_some(scenario.lock.ttl_ms);
     let mut steps: Vec<Step> = Vec::new();
+    let granted_unheard = deleted_before_heard(trace);
     let told = trace
         .events
         .iter()
         .filter(|e| last_violation.is_none_or(|t| e.at_ms <= t))
-        .filter(|e| tells(e));
+        .filter(|e| tells(e) || granted_to(e, &granted_unheard));
     for event in told {
         let mut what = labels.describe(event);
         what.push_str(&remark(event, lease));
@@ -152,6 +153,29 @@ fn tells(event: &Event) -> bool {
     }
 }
 
+/// The grants an operator deleted before their worker heard of them: the story tells those
+/// grants as the store made them, or the delete would name a holder not yet introduced.
+fn deleted_before_heard(trace: &Trace) -> Vec<Token> {
+    let mut heard = Vec::new();
+    let mut unheard = Vec::new();
+    for event in &trace.events {
+        match &event.kind {
+            EventKind::Acquired { token, .. } => heard.push(*token),
+            EventKind::ForceReleased {
+                holder: Some(token),
+                ..
+            } if !heard.contains(token) => unheard.push(*token),
+            _ => {}
+        }
+    }
+    unheard
+}
+
+/// Whether `event` is a store node granting the lock to one of `tokens`.
+fn granted_to(event: &Event, tokens: &[Token]) -> bool {
+    matches!(&event.kind, EventKind::Granted { token, .. } if tokens.contains(token))
+}
+
 /// What a student should notice about `event` beyond its sentence: a pause or stall at least
 /// as long as the lease (`lease`, ms) outlasts any grant it holds.
 fn remark(event: &Event, lease: Option<u64>) -> String {
@@ -186,6 +210,29 @@ mod tests {
             headline(Goal::Unsafe, &outcome, ""),
             "Found an unsafe run at schedule 5 (1 fault), shrunk in 3 runs to 1 fault (without \
              it the run passes)."
+        );
+    }
+
+    #[test]
+    fn a_grant_deleted_before_its_worker_heard_of_it_is_told() {
+        let mut s = crate::scenario::library::shipped("cases/force-release-live-holder.toml");
+        let text = format!(
+            "{}\n[[fault]]\nat_ms = 0\nkind = \"delay\"\nfrom = \"store1\"\nto = \"A\"\n\
+             extra_ms = 3000\nfor_ms = 1000\n",
+            crate::scenario::to_toml(&s).replace("at_ms = 2000", "at_ms = 1000")
+        );
+        s = crate::scenario::parse(&text).expect("valid");
+        let run = crate::run(&s, s.seed);
+        let story = narrate(&s, &run);
+        let at = |needle: &str| {
+            story
+                .iter()
+                .position(|line| line.contains(needle))
+                .unwrap_or_else(|| panic!("no {needle:?} in {story:#?}"))
+        };
+        assert!(
+            at("granted 'lock' to A#1") < at("an operator deleted 'lock' while A#1 held it"),
+            "{story:#?}"
         );
     }
 
