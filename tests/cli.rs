@@ -236,6 +236,104 @@ fn a_usage_error_is_invalid_input() {
     }
 }
 
+/// Every numeric option out of its range is refused in words naming the option and the bound
+/// it crossed, never with a type's largest value (`0 is not in 1..=65535`) as if it were a
+/// limit; a value that is no number at all says so.
+#[test]
+fn numeric_options_are_refused_in_words_naming_the_bound() {
+    let file = "assets/scenarios/step5-pause-unfenced.toml";
+    for (args, said) in [
+        (
+            vec!["check", file, "--seeds", "0"],
+            "'--seeds <N>': must be at least 1",
+        ),
+        (
+            vec!["check", file, "--seeds", "2", "--threads", "0"],
+            "'--threads <N>': must be at least 1",
+        ),
+        (
+            vec!["check", file, "--seeds", "2", "--threads", "70000"],
+            "'--threads <N>': must be at most 65 535",
+        ),
+        (
+            vec!["check", file, "--seeds", "2", "--from", "x"],
+            "'--from <S>': not a whole number",
+        ),
+        (
+            vec!["search", file, "--tries", "0"],
+            "'--tries <N>': must be at least 1",
+        ),
+        (
+            vec!["search", file, "--tries", "99999999999999999999"],
+            "'--tries <N>': too large",
+        ),
+        (
+            vec!["search", file, "--faults", "0"],
+            "'--faults <N>': must be at least 1",
+        ),
+        (
+            vec!["search", file, "--faults", "21"],
+            "'--faults <N>': must be at most 20",
+        ),
+        (
+            vec!["search", file, "--seed", "1.5"],
+            "'--seed <N>': not a whole number",
+        ),
+        (
+            vec!["render", file, "--svg", "x.svg", "--width", "0"],
+            "'--width <PX>': must be at least 1",
+        ),
+        (
+            vec!["render", file, "--svg", "x.svg", "--width", "20001"],
+            "'--width <PX>': must be at most 20 000",
+        ),
+        (
+            vec!["render", file, "--svg", "x.svg", "--until", "abc"],
+            "'--until <MS>': not a whole number",
+        ),
+        (
+            vec!["render", file, "--svg", "x.svg", "--seed", "abc"],
+            "'--seed <N>': not a whole number",
+        ),
+        (
+            vec!["run", file, "--seed", "abc"],
+            "'--seed <N>': not a whole number",
+        ),
+    ] {
+        let out = locksim(&args);
+        let err = text(&out.stderr);
+        assert_eq!(status(&out), 2, "{args:?}: {err}");
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert!(!err.contains(" is not in "), "{args:?}: {err}");
+        assert!(!err.contains("in string"), "{args:?}: {err}");
+    }
+}
+
+/// The help says how each command can end, so a script can tell its outcomes apart.
+#[test]
+fn the_help_names_every_exit_status() {
+    let help = text(&locksim(&["--help"]).stdout);
+    for status in [
+        "0 safe and live",
+        "1 otherwise",
+        "2 invalid input",
+        "130 stopped by Ctrl-C",
+    ] {
+        assert!(help.contains(status), "{status}: {help}");
+    }
+    let search = text(&locksim(&["search", "--help"]).stdout);
+    assert!(search.contains("`locksim verify` keeps it"), "{search}");
+    assert!(
+        search.contains("Exit 1 when it found one, 0 when none"),
+        "{search}"
+    );
+    let render = text(&locksim(&["render", "--help"]).stdout);
+    assert!(
+        render.contains("Exit 0 once the files are written"),
+        "{render}"
+    );
+}
+
 /// With the `gui` feature, no arguments opens a window, which a test cannot close.
 #[cfg(not(feature = "gui"))]
 #[test]
@@ -467,6 +565,57 @@ fn search_prints_a_minimal_scenario_that_runs_unsafe() {
         minimal,
         "the same search gives the same scenario"
     );
+}
+
+/// The round trip that keeps a found failure as a regression test: `locksim search` on a
+/// shipped scenario, the scenario it prints saved as a file, then `locksim verify` on that
+/// file. Its `[expect]` states the verdict `run` gives it, whatever that verdict is: with
+/// `--live` the failure found is not live, and the table says too whether it stayed safe.
+#[test]
+fn a_scenario_search_prints_passes_verify_and_expects_its_own_verdict() {
+    for (file, goal) in [
+        ("step4-compare-and-delete.toml", None),
+        ("step6-consensus-failover.toml", Some("--live")),
+    ] {
+        let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("assets/scenarios")
+            .join(file);
+        let mut args = vec!["search", shipped.to_str().expect("UTF-8"), "--seed", "0"];
+        args.extend(goal);
+        let output = locksim(&args);
+        assert_eq!(status(&output), 1, "{file}: a failure is found");
+        let stdout = text(&output.stdout);
+        let heading = "(save it and `locksim run` it):\n";
+        let at = stdout.find(heading).expect("the scenario's heading") + heading.len();
+        let found = scenario_file(&format!("found-{file}"), &stdout[at..]);
+        let found = found.to_str().expect("UTF-8");
+
+        let verify = locksim(&["verify", found]);
+        assert_eq!(status(&verify), 0, "{}", text(&verify.stdout));
+        assert!(
+            text(&verify.stdout).starts_with("ok "),
+            "{}",
+            text(&verify.stdout)
+        );
+
+        let run = json(&locksim(&["run", found, "--json"]));
+        let mut reported: Vec<String> = run["violations"]
+            .as_array()
+            .expect("violations")
+            .iter()
+            .map(|v| v["kind"].as_str().expect("a kind").to_string())
+            .collect();
+        reported.sort();
+        reported.dedup();
+        let saved = locksim::scenario::parse(&stdout[at..]).expect("the printed TOML parses");
+        let expect = saved.expect.expect("an [expect] table");
+        assert_eq!(expect.safe, run["safe"].as_bool(), "{file}");
+        assert_eq!(expect.live, run["live"].as_bool(), "{file}");
+        let mut expected: Vec<String> = expect.kinds.iter().map(ToString::to_string).collect();
+        expected.sort();
+        assert_eq!(expected, reported, "{file}");
+        assert!(expect.absent.is_empty(), "{file}");
+    }
 }
 
 #[test]

@@ -197,13 +197,39 @@ fn run_json_carries_the_trace_only_when_asked() {
 }
 
 #[test]
-fn two_outputs_to_one_file_are_refused_before_either_is_written() {
+fn two_outputs_to_one_file_are_refused_naming_both_before_any_work() {
     let path = scratch("same.out");
-    let _ = std::fs::remove_file(&path);
     let p = path.to_str().expect("UTF-8");
-    let out = locksim(&["render", STEP5, "--svg", p, "--png", p]);
-    assert_eq!(status(&out), 2);
-    let err = text(&out.stderr);
-    assert!(err.contains("--png") && err.contains("same file"), "{err}");
-    assert!(!path.exists(), "nothing is written");
+    // The same file spelt another way: through `.` in its folder.
+    let dotted = path.parent().expect("a folder").join(".").join("same.out");
+    let dotted = dotted.to_str().expect("UTF-8");
+    for (file, outputs) in [
+        (STEP5, vec![("--svg", p), ("--png", p)]),
+        (STEP5, vec![("--svg", p), ("--png", dotted)]),
+        (STEP5, vec![("--png", dotted), ("--transcript", p)]),
+        (
+            STEP5,
+            vec![("--svg", p), ("--png", p), ("--transcript", dotted)],
+        ),
+        // Refused before the scenario is even read.
+        (
+            "no/such/scenario.toml",
+            vec![("--svg", p), ("--transcript", p)],
+        ),
+    ] {
+        let _ = std::fs::remove_file(&path);
+        let mut args = vec!["render", file];
+        for (flag, out) in &outputs {
+            args.extend([*flag, *out]);
+        }
+        let out = locksim(&args);
+        let err = text(&out.stderr);
+        assert_eq!(status(&out), 2, "{args:?}: {err}");
+        for (flag, path) in &outputs {
+            assert!(err.contains(&format!("{flag} {path}")), "{args:?}: {err}");
+        }
+        assert!(err.contains("the same file"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(!path.exists(), "{args:?}: nothing is written");
+    }
 }

@@ -1,7 +1,7 @@
 //! A verdict held against a scenario's `[expect]` table: what `locksim verify` and the snapshot
 //! tests report for a scenario that no longer shows what it was written to show.
 
-use super::Verdict;
+use super::{Kind, Verdict};
 use crate::scenario::Expect;
 
 impl Verdict {
@@ -29,6 +29,18 @@ impl Verdict {
             }
         }
         problems
+    }
+
+    /// The `[expect]` table that states this verdict: safe or not, live or not, and every
+    /// kind it reports, in [`Kind::ALL`] order. The verdict meets it, so a run saved with it
+    /// (a failure `locksim search` found) is one `verify` keeps.
+    pub fn expectation(&self) -> Expect {
+        Expect {
+            safe: Some(self.safe),
+            live: Some(self.live),
+            kinds: Kind::ALL.into_iter().filter(|&k| self.has(k)).collect(),
+            absent: Vec::new(),
+        }
     }
 }
 
@@ -58,6 +70,35 @@ mod tests {
                 "unexpected foreign_release"
             ]
         );
+    }
+
+    #[test]
+    fn a_verdict_meets_the_expectation_that_states_it() {
+        let safe = verdict(true, &[]);
+        assert_eq!(
+            safe.expectation(),
+            Expect {
+                safe: Some(true),
+                live: Some(true),
+                kinds: Vec::new(),
+                absent: Vec::new(),
+            }
+        );
+        // Reported in time order; stated in the checker's order of kinds.
+        let mut starved = verdict(false, &[Kind::Starved, Kind::Overlap, Kind::StaleWrite]);
+        starved.live = false;
+        assert_eq!(
+            starved.expectation(),
+            Expect {
+                safe: Some(false),
+                live: Some(false),
+                kinds: vec![Kind::StaleWrite, Kind::Overlap, Kind::Starved],
+                absent: Vec::new(),
+            }
+        );
+        for v in [safe, starved] {
+            assert!(v.unmet(&v.expectation()).is_empty());
+        }
     }
 
     #[test]

@@ -1,8 +1,11 @@
 //! The command line's shape, as clap reads it.
 
+use std::num::IntErrorKind;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+
+use crate::text::fmt_count;
 
 /// locksim: watch distributed locks fail, one seed at a time.
 #[derive(Debug, Parser)]
@@ -12,9 +15,10 @@ use clap::{Parser, Subcommand};
     about = "A teaching simulator of distributed locks",
     long_about = "A teaching simulator of distributed locks.\n\n\
         Runs a scenario file (TOML), prints what happened in simulated time and names \
-        every safety or liveness violation. With no command it opens the desktop app.\n\n\
-        Exit status: 0 safe and live (verify: every expectation met), 1 otherwise, \
-        2 invalid input."
+        every safety or liveness violation. With no command it opens the desktop app, in a \
+        build that has it.\n\n\
+        Exit status: 0 safe and live (verify: every expectation met; render: the files \
+        written), 1 otherwise, 2 invalid input, 130 stopped by Ctrl-C."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -30,14 +34,26 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Run one scenario over many seeds and count how often each violation shows up.
     Check(CheckArgs),
-    /// Search for fault schedules that make the scenario unsafe (or, with --live, not live),
-    /// shrink the first one found and tell it step by step.
+    /// Find a fault schedule that makes the scenario unsafe (--live: not live), shrink it and
+    /// tell it step by step.
+    ///
+    /// Adds random fault schedules to the file's own faults and stops at the first failing
+    /// run. Shrinks it until removing any one fault makes the run pass, tells it as numbered
+    /// steps and prints it as a scenario file whose `[expect]` is that run's verdict, so
+    /// `locksim verify` keeps it. Exit 1 when it found one, 0 when none, 130 when stopped by
+    /// Ctrl-C.
     Search(SearchArgs),
     /// Draw one run's timeline as a picture (SVG, PNG) or write its transcript, for slides
     /// and handouts.
+    ///
+    /// Each output needs a file of its own. Exit 0 once the files are written, whatever the
+    /// verdict.
     Render(RenderArgs),
-    /// Print the course: each step, its options and the verdict of each option's
-    /// demonstration. Fails if a wrong option comes out safe or the right call does not.
+    /// Print the course: each step, its options and how each option's demonstration comes
+    /// out.
+    ///
+    /// Exit 1 if one teaches the wrong lesson: the right call not safe and live, or a wrong
+    /// call that neither fails nor (on a throughput step) runs markedly slower.
     Course,
     /// Print every term the course uses, alphabetically, with its definition.
     Glossary,
@@ -49,7 +65,7 @@ pub struct RunArgs {
     /// The scenario file.
     pub file: PathBuf,
     /// Seed for every random choice (default: the file's `seed`).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = whole::<u64>(0, u64::MAX))]
     pub seed: Option<u64>,
     /// Print the verdict and statistics as JSON instead of the timeline.
     #[arg(long)]
@@ -80,14 +96,14 @@ pub struct RenderArgs {
     pub transcript: Option<PathBuf>,
     /// The picture's width in pixels (1 to 20 000).
     #[arg(long, value_name = "PX", default_value_t = crate::render::svg::DEFAULT_WIDTH,
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::render::svg::MAX_WIDTH)))]
+          value_parser = whole::<u32>(1, u64::from(crate::render::svg::MAX_WIDTH)))]
     pub width: u32,
-    /// Cut the picture at this simulated time, ms: it shows the run up to there, as the app
-    /// does with its playhead there (default: the whole run).
+    /// Draw the run only up to this simulated time, ms, as the app shows it with its playhead
+    /// there (default: the whole run).
     #[arg(long, value_name = "MS", value_parser = positive_ms)]
     pub until: Option<u64>,
     /// Seed for every random choice (default: the file's `seed`).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = whole::<u64>(0, u64::MAX))]
     pub seed: Option<u64>,
 }
 
@@ -104,18 +120,18 @@ pub struct VerifyArgs {
 pub struct CheckArgs {
     /// The scenario file.
     pub file: PathBuf,
-    /// How many seeds to run.
-    #[arg(long, value_name = "N", value_parser = at_least_one)]
+    /// How many seeds to run, counting up from the first.
+    #[arg(long, value_name = "N", value_parser = whole::<u64>(1, u64::MAX))]
     pub seeds: u64,
     /// First seed (default: the file's `seed`).
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = whole::<u64>(0, u64::MAX))]
     pub from: Option<u64>,
     /// Print the counts as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
     /// How many threads run seeds at once (default: one per core). The counts are the same
     /// whatever the number.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", value_parser = whole::<u16>(1, u64::from(u16::MAX)))]
     pub threads: Option<u16>,
 }
 
@@ -126,13 +142,15 @@ pub struct SearchArgs {
     pub file: PathBuf,
     /// At most this many added faults per schedule (1 to 20).
     #[arg(long, value_name = "N", default_value_t = 3,
-          value_parser = clap::value_parser!(u8).range(1..=20))]
+          value_parser = whole::<u8>(1, 20))]
     pub faults: u8,
     /// At most this many schedules to try (at least 1).
-    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = at_least_one)]
+    #[arg(long, value_name = "N", default_value_t = 10_000,
+          value_parser = whole::<u64>(1, u64::MAX))]
     pub tries: u64,
     /// Seed of the search's own random choices (every run uses the file's seed).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = whole::<u64>(0, u64::MAX))]
     pub seed: u64,
     /// Look for a run that is not live (stuck, starved) instead of an unsafe one.
     #[arg(long)]
@@ -142,20 +160,39 @@ pub struct SearchArgs {
     pub json: bool,
 }
 
-/// A count of at least 1 (clap's own range check would name the largest u64 as the bound).
-fn at_least_one(s: &str) -> Result<u64, String> {
-    match s.parse::<u64>() {
-        Ok(0) => Err("must be at least 1".to_string()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(format!("not a whole number: {e}")),
+/// A parser of whole numbers from `least` to `most` that says in words which bound a value
+/// crossed (`must be at most 20`): clap's own range check says `0 is not in 1..=65535`, giving
+/// a type's largest value as if it were a limit, and Rust's parse errors speak of strings.
+fn whole<T>(least: u64, most: u64) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync
+where
+    T: TryFrom<u64>,
+{
+    move |s: &str| {
+        let too_large = || {
+            if most == u64::MAX {
+                "too large".to_string()
+            } else {
+                format!("must be at most {}", fmt_count(most))
+            }
+        };
+        let n = s.parse::<u64>().map_err(|e| match e.kind() {
+            IntErrorKind::PosOverflow => too_large(),
+            _ => "not a whole number".to_string(),
+        })?;
+        if n < least {
+            return Err(format!("must be at least {}", fmt_count(least)));
+        }
+        if n > most {
+            return Err(too_large());
+        }
+        T::try_from(n).map_err(|_| too_large())
     }
 }
 
 /// A time of at least 1 ms: a picture cut at 0 would show nothing.
 fn positive_ms(s: &str) -> Result<u64, String> {
-    match s.parse::<u64>() {
-        Ok(0) => Err("the picture must show at least 1 ms".to_string()),
-        Ok(ms) => Ok(ms),
-        Err(e) => Err(format!("not a whole number of ms: {e}")),
+    match whole::<u64>(0, u64::MAX)(s)? {
+        0 => Err("the picture must show at least 1 ms".to_string()),
+        ms => Ok(ms),
     }
 }

@@ -2,7 +2,7 @@
 //! [--seed N]`: one run as pictures and text for slides and handouts ([`crate::render`]).
 
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::args::RenderArgs;
 use super::{Status, input};
@@ -11,19 +11,21 @@ use crate::view::timeline::Lanes;
 
 /// Runs one scenario and writes each file asked for; says on stdout what it wrote. Exit 0
 /// once every file is written, whatever the verdict (the transcript and the picture say it);
-/// 2 if the scenario is invalid or a file cannot be written, naming the flag.
+/// 2 if two outputs name one file (before anything runs), the scenario is invalid or a file
+/// cannot be written, naming the flags.
 pub fn render(args: &RenderArgs) -> io::Result<Status> {
+    // A usage error: said before the scenario is read, so nothing runs for it.
+    if let Some(shared) = shared_file(args) {
+        let _ = writeln!(
+            io::stderr(),
+            "locksim render: {shared} are the same file: give each output its own"
+        );
+        return Ok(Status::Invalid);
+    }
     let scenario = match input::load(&args.file) {
         Ok(s) => s,
         Err(e) => return Ok(super::invalid(&e)),
     };
-    if let Some((flag, path)) = same_output(args) {
-        return Ok(refuse(
-            flag,
-            path,
-            "another of --svg, --png and --transcript writes to the same file",
-        ));
-    }
     let seed = args.seed.unwrap_or(scenario.seed);
     let crate::Run { trace, verdict, .. } = crate::run(&scenario, seed);
     let mut stdout = io::stdout().lock();
@@ -72,23 +74,47 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
     Ok(Status::Pass)
 }
 
-/// The second of the outputs asked for that names a file another already names, if any: one
-/// would overwrite the other.
-fn same_output(args: &RenderArgs) -> Option<(&'static str, &Path)> {
-    let outputs = [
+/// The outputs asked for that name one file, as `--svg a.svg and --png ./a.svg`, if any do:
+/// each would overwrite the one before.
+fn shared_file(args: &RenderArgs) -> Option<String> {
+    let named: Vec<(&str, &Path, PathBuf)> = [
         ("--svg", &args.svg),
         ("--png", &args.png),
         ("--transcript", &args.transcript),
-    ];
-    let named: Vec<(&'static str, &Path)> = outputs
+    ]
+    .into_iter()
+    .filter_map(|(flag, path)| {
+        let path = path.as_deref()?;
+        Some((flag, path, resolved(path)))
+    })
+    .collect();
+    let (_, _, first) = named
         .iter()
-        .filter_map(|(flag, path)| Some((*flag, path.as_deref()?)))
+        .find(|(_, _, at)| named.iter().filter(|(_, _, other)| other == at).count() > 1)?;
+    let shared: Vec<String> = named
+        .iter()
+        .filter(|(_, _, at)| at == first)
+        .map(|(flag, path, _)| format!("{flag} {}", path.display()))
         .collect();
-    named
-        .iter()
-        .enumerate()
-        .find(|(i, (_, path))| named[..*i].iter().any(|(_, p)| p == path))
-        .map(|(_, found)| *found)
+    let (last, rest) = shared.split_last()?;
+    Some(format!("{} and {last}", rest.join(", ")))
+}
+
+/// Where a file written to `path` lands, so two spellings of it (`x`, `./x`, a folder's
+/// symbolic link) compare equal: the file itself resolved if it exists, else its folder;
+/// `path` as given if neither resolves (writing it then fails and says why).
+fn resolved(path: &Path) -> PathBuf {
+    if let Ok(file) = path.canonicalize() {
+        return file;
+    }
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    match (folder.canonicalize(), path.file_name()) {
+        (Ok(folder), Some(name)) => folder.join(name),
+        _ => path.to_path_buf(),
+    }
 }
 
 /// Writes `bytes` to `path`, the argument of `flag`; on failure says why on stderr.

@@ -23,7 +23,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde::{Deserialize, Serialize};
 
 use crate::checker::Verdict;
-use crate::scenario::{Expect, Fault, Scenario};
+use crate::scenario::{Fault, Scenario};
 use crate::{Judged, Run, judged, run};
 
 pub use narrate::{headline, narrate};
@@ -73,8 +73,8 @@ pub struct Counterexample {
     pub drawn: usize,
     /// Runs spent shrinking.
     pub shrink_runs: u64,
-    /// The scenario with its own faults and the added ones, expecting the failure found
-    /// (`[expect] safe = false`, or `live = false`): a complete file's worth.
+    /// The scenario with its own faults and the added ones, its `[expect]` the verdict of its
+    /// run ([`Verdict::expectation`]): a complete file's worth, which `verify` passes.
     pub scenario: Scenario,
     /// Its run: trace and verdict.
     pub run: Run,
@@ -331,20 +331,10 @@ fn counterexample(
     let mut faults = faults;
     crate::order::sort_by_key(&mut faults, |f| f.at_ms);
     // The file's name, `[expect]` and description were written for its own faults, not for
-    // the ones found; the failure found is what the saved file expects, so `verify` keeps it.
+    // the ones found; the saved file expects the verdict its run gets, so `verify` keeps it.
     let setup = judge.with(&faults);
-    let expect = match judge.goal {
-        Goal::Unsafe => Expect {
-            safe: Some(false),
-            ..Expect::default()
-        },
-        Goal::NotLive => Expect {
-            live: Some(false),
-            ..Expect::default()
-        },
-    };
-    let scenario = Scenario {
-        expect: Some(expect),
+    let mut scenario = Scenario {
+        expect: None,
         name: format!("{} — a failure locksim search found", setup.name),
         description: format!(
             "Found by locksim search: the setup of \"{}\" with the faults below, the smallest \
@@ -354,6 +344,7 @@ fn counterexample(
         ..setup
     };
     let run = run(&scenario, scenario.seed);
+    scenario.expect = Some(run.verdict.expectation());
     Counterexample {
         faults,
         drawn,
@@ -398,8 +389,9 @@ mod tests {
         assert!(found.run.has(Kind::DoubleGrant), "{:?}", found.run.verdict);
         assert_eq!(found.scenario.faults, found.faults);
         assert_eq!(
-            found.scenario.expect.as_ref().and_then(|e| e.safe),
-            Some(false)
+            found.scenario.expect,
+            Some(found.run.verdict.expectation()),
+            "the saved file expects the verdict its run gets"
         );
         let story = narrate(&found.scenario, &found.run);
         assert!(story[0].starts_with("1. at "), "{story:?}");
