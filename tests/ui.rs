@@ -33,7 +33,6 @@ fn settle(h: &mut Harness<'_, LocksimApp>) {
     h.run_steps(3);
 }
 
-/// Whether some node's text is exactly `text` (a verdict badge, say).
 /// Whether an option button carries its "right" or "wrong" chip (at the end of its label).
 fn chip_shows(h: &Harness<'_, LocksimApp>) -> bool {
     h.query_all_by(|node| {
@@ -44,6 +43,7 @@ fn chip_shows(h: &Harness<'_, LocksimApp>) -> bool {
     .is_some()
 }
 
+/// Whether some node's text is exactly `text` (a verdict badge, say).
 fn shows_exactly(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
     h.query_all_by(|node| {
         node.value().as_deref() == Some(text) || node.label().as_deref() == Some(text)
@@ -583,6 +583,35 @@ fn a_course_step_offers_to_break_its_right_call() {
         wait_for(&mut h, "None found in 10 000 schedules", 5_000),
         "the right call holds"
     );
+}
+
+#[test]
+fn edits_not_yet_run_are_told_apart_from_the_run_shown() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    assert!(shows(&h, "Ready to run."), "the form holds the run shown");
+    // Below the fold of the form: clicked through the accessibility tree.
+    h.get_by_label("Add worker").click_accesskit();
+    settle(&mut h);
+    assert_eq!(h.state().sandbox_draft().unwrap().workers.len(), 3);
+    assert!(shows(
+        &h,
+        "The form differs from the run shown; Run to see it."
+    ));
+    for tab in ["Break it", "Across seeds", "Find a failure"] {
+        click(&mut h, tab);
+        assert!(
+            shows(&h, "These work on the run shown, not on the form's edits."),
+            "{tab}"
+        );
+    }
+    click(&mut h, "Run the form's scenario");
+    assert!(
+        !shows(&h, "These work on the run shown"),
+        "the edits are run"
+    );
+    click(&mut h, "Edit");
+    assert!(shows(&h, "Ready to run."));
 }
 
 #[test]

@@ -342,8 +342,9 @@ impl Sandbox {
         self.text = String::from_utf8_lossy(bytes).into_owned();
     }
 
-    /// Draws the form; returns the draft when Run is pressed.
-    pub fn show(&mut self, ui: &mut Ui) -> Option<Scenario> {
+    /// Draws the form; returns the draft when Run is pressed. `shown` is the scenario of the
+    /// run on screen, if any: the form says when it holds something else.
+    pub fn show(&mut self, ui: &mut Ui, shown: Option<&Scenario>) -> Option<Scenario> {
         let error = self.draft.validate().err();
         let mut run = false;
         ui.horizontal_wrapped(|ui| {
@@ -355,6 +356,12 @@ impl Sandbox {
             self.file_buttons(ui);
         });
         match &error {
+            None if shown.is_some_and(|s| *s != self.draft) => {
+                ui.label(
+                    RichText::new("The form differs from the run shown; Run to see it.")
+                        .color(style::ANOMALY),
+                );
+            }
             None => {
                 ui.label(RichText::new("Ready to run.").color(style::SAFE));
             }
@@ -1304,7 +1311,7 @@ mod tests {
         let mut ran = None;
         // Two frames: collapsing sections settle their size on the first.
         for _ in 0..2 {
-            headless::frame(ctx, |ui| ran = sandbox.show(ui));
+            headless::frame(ctx, |ui| ran = sandbox.show(ui, None));
         }
         ran
     }

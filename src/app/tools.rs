@@ -7,7 +7,7 @@
 //! asks its panel, and [`play`] runs the scenario the panel returns. The sandbox's "Compare
 //! with…" hands two scenarios to the shell, which puts them side by side.
 
-use super::menu;
+use super::{menu, style};
 use eframe::egui::{self, RichText, Ui};
 
 use super::break_it::BreakIt;
@@ -168,6 +168,10 @@ impl Tools {
                 None
             }
             Asked::Edit(scenario) => {
+                // The sandbox shows the run of what its form now holds, not the last one.
+                if scenario.validate().is_ok() {
+                    self.sandbox_run = Some(play(scenario.clone()));
+                }
                 match &mut self.sandbox {
                     Some(sandbox) => sandbox.load(scenario),
                     None => self.sandbox = Some(Sandbox::new(scenario)),
@@ -399,7 +403,10 @@ fn tab_body(
 ) -> Option<Asked> {
     match tab {
         // The form scrolls by itself.
-        SandboxTab::Edit => sandbox.as_mut()?.show(ui).map(Asked::Play),
+        SandboxTab::Edit => sandbox
+            .as_mut()?
+            .show(ui, run.map(|r| r.scenario()))
+            .map(Asked::Play),
         SandboxTab::BreakIt | SandboxTab::Seeds | SandboxTab::FindFailure => {
             let Some(run) = run else {
                 ui.label(
@@ -409,6 +416,24 @@ fn tab_body(
                 );
                 return None;
             };
+            // These tools work on the run on screen; edits not yet run are not in it.
+            let edited = sandbox
+                .as_ref()
+                .map(|s| s.draft())
+                .filter(|draft| *draft != run.scenario() && draft.validate().is_ok());
+            if let Some(draft) = edited {
+                let mut play = false;
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(
+                        RichText::new("These work on the run shown, not on the form's edits.")
+                            .color(style::ANOMALY),
+                    );
+                    play = ui.button("Run the form's scenario").clicked();
+                });
+                if play {
+                    return Some(Asked::Play(draft.clone()));
+                }
+            }
             egui::ScrollArea::vertical()
                 .auto_shrink([false, false])
                 .show(ui, |ui| match tab {
