@@ -87,6 +87,47 @@ fn side_by_side_fits(h: &Harness<'_, LocksimApp>, width: f32, at: &str) {
     }
 }
 
+/// The sandbox's form stays inside its panel: its text fields, its Remove buttons and the
+/// tab strip's "Compare with…" end before the panel's resize handle (or the window's edge,
+/// when the form has the width to itself), where egui would cut them off.
+fn form_fits(h: &Harness<'_, LocksimApp>, width: f32, at: &str) {
+    let pixels_per_point = f64::from(h.ctx.pixels_per_point());
+    let bounds = |n: &egui_kittest::kittest::AccessKitNode<'_>| n.bounding_box();
+    // The left panel's handle: the leftmost splitter taller than it is wide.
+    let edge = h
+        .query_all_by(|n| {
+            n.role() == eframe::egui::accesskit::Role::Splitter
+                && bounds(n).is_some_and(|b| b.height() > b.width())
+        })
+        .filter_map(|n| n.accesskit_node().bounding_box())
+        .map(|b| b.x0 / pixels_per_point)
+        .fold(f64::from(width), f64::min);
+    let in_form = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+        matches!(
+            n.role(),
+            eframe::egui::accesskit::Role::TextInput
+                | eframe::egui::accesskit::Role::MultilineTextInput
+        ) || n.label().is_some_and(|l| {
+            matches!(
+                l.as_str(),
+                "Remove worker" | "Remove fault" | "Compare with…"
+            )
+        })
+    };
+    for node in h.query_all_by(in_form) {
+        let Some(b) = node.accesskit_node().bounding_box() else {
+            continue;
+        };
+        let right = b.x1 / pixels_per_point;
+        assert!(
+            right <= edge + 1.0,
+            "{at}: {:?} {:?} ends at {right} points, past the form's edge at {edge}",
+            node.accesskit_node().label(),
+            node.value(),
+        );
+    }
+}
+
 /// No two of the top bar's items overlap, and each lies inside the window's width.
 fn top_bar_fits(items: &[(String, Rect)], width: f32, at: &str) {
     assert!(items.len() >= 15, "{at}: the top bar has all its items");
@@ -148,7 +189,7 @@ fn every_page_at(pixels_per_point: f32) {
     press(&mut h, Key::PageDown);
     sweep(&mut h, "recap", "The ladder of fixes");
     click(&mut h, "Sandbox");
-    sweep(&mut h, "sandbox: edit", "Run");
+    sweep_for(&mut h, "sandbox: edit", &["Run"], form_fits);
     click(&mut h, "Break it");
     sweep(&mut h, "sandbox: break it", "Break it");
     click(&mut h, "Across seeds");

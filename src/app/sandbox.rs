@@ -204,7 +204,9 @@ impl Form<'_> {
         hint: &str,
         add: impl FnOnce(&mut Ui),
     ) {
-        ui.horizontal(|ui| {
+        // Wrapped: a row wider than a narrow panel (a name and its Remove button) moves its
+        // last widgets down rather than running past the panel's edge, where they are cut off.
+        ui.horizontal_wrapped(|ui| {
             let start = ui.cursor().left();
             let response = ui.label(label);
             if !hint.is_empty() {

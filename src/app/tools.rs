@@ -290,10 +290,27 @@ fn compare_menu(
     sandbox: &Sandbox,
     library: &[super::library::Entry],
 ) -> Option<(Scenario, Scenario)> {
+    const TITLE: &str = "Compare with…";
+    // The button sits in a scope (to be disabled), which a wrapping row places without
+    // checking that it fits: start the next row here when it would not.
+    let font = egui::TextStyle::Button.resolve(ui.style());
+    let button = ui
+        .painter()
+        .layout_no_wrap(TITLE.to_string(), font, egui::Color32::PLACEHOLDER)
+        .size()
+        .x
+        + 2.0 * ui.spacing().button_padding.x;
+    // A wrapping row's available width is a whole row's; the room left on this one is less.
+    let room = ui.max_rect().right() - ui.cursor().min.x;
+    if room < button + 8.0 {
+        ui.end_row();
+    } else {
+        ui.add_space(8.0);
+    }
     let draft = sandbox.draft();
     let mut asked = None;
     ui.add_enabled_ui(draft.validate().is_ok(), |ui| {
-        menu::button(ui, "Compare with…", &mut |ui| {
+        menu::button(ui, TITLE, &mut |ui| {
             let edited = draft != sandbox.origin();
             let started = ui
                 .add_enabled(
@@ -369,7 +386,6 @@ impl SandboxPanel<'_> {
                 ] {
                     ui.selectable_value(tab, t, RichText::new(text).strong());
                 }
-                ui.add_space(8.0);
                 sandbox.as_ref().and_then(|s| compare_menu(ui, s, library))
             })
             .inner;
