@@ -57,6 +57,11 @@ pub(super) struct TokenFacts {
     /// When its worker, still believing it held this token, started acquiring the same key
     /// with another token that has not come through (a non-reentrant nested acquire), ms.
     pub self_wait_ms: Option<u64>,
+    /// A store's hold of it ends by itself: it was granted with a lease, or given a TTL
+    /// afterwards (EXPIRE after SETNX).
+    pub expires: bool,
+    /// The last time a store extended its lease (a renewal), true ms.
+    pub renewed_ms: Option<u64>,
 }
 
 /// A node-level validity interval `[start_ms, end_ms)` in true ms: what one store node promised
@@ -336,6 +341,8 @@ impl Gatherer {
             first_write: None,
             last_write_ms: None,
             self_wait_ms: None,
+            expires: false,
+            renewed_ms: None,
         });
         self.latest
             .resize(self.latest.len().saturating_add(self.stores), NONE);
@@ -479,6 +486,7 @@ impl Gatherer {
                 let f = &mut self.facts.tokens[t as usize];
                 f.fence = f.fence.or(*fence);
                 f.granted.get_or_insert(at);
+                f.expires |= lease_ms.is_some();
                 let end = lease_ms.map_or(self.until_ms, |l| now.saturating_add(l));
                 self.promise(t, slot, node, *key, at, end);
                 self.store_holds(slot, node, *key, t);
@@ -499,6 +507,11 @@ impl Gatherer {
                     return;
                 };
                 let t = self.token(*token, *key);
+                let f = &mut self.facts.tokens[t as usize];
+                f.expires = true;
+                if matches!(kind, EventKind::LeaseExtended { .. }) {
+                    f.renewed_ms = Some(now);
+                }
                 self.promise(t, slot, node, *key, at, now.saturating_add(*lease_ms));
                 self.store_holds(slot, node, *key, t);
             }

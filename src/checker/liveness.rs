@@ -135,8 +135,9 @@ fn still_held(trace: &Trace, facts: &Facts) -> Vec<StillHeld> {
 /// `stuck`: at the end of simulated time the store side still holds a lock (its own
 /// state, not what it once promised — a lock it expired, forgot or had removed is not held,
 /// and one whose release is still on its way is about to be free) for a holder that is
-/// crashed, stalled (a watchdog may keep renewing for it), already let go or handed a late
-/// grant back (its release was lost or never reached the store), or waiting on itself. One per
+/// crashed, stalled, already let go or handed a late grant back (its release was lost or never
+/// reached the store), or waiting on itself — and nothing will free it: it has no expiry, or
+/// its lease was renewed after the holder stopped (a watchdog renewing for a stalled holder). One per
 /// token, at the moment both were true: the condition began and the store had granted the
 /// lock (a request can reach the store after its sender crashed).
 pub(super) fn stuck(trace: &Trace, facts: &Facts, out: &mut Found) {
@@ -151,6 +152,13 @@ pub(super) fn stuck(trace: &Trace, facts: &Facts, out: &mut Found) {
         let Some((since, cause)) = no_progress(facts, f) else {
             continue;
         };
+        // A lease nobody renewed since its holder stopped runs out and frees the lock by
+        // itself (the Redis docs' auto-release; Chubby's lease): held at the end of the run,
+        // but not stuck. One renewed after that (a watchdog renewing for a stalled holder)
+        // is kept alive for good.
+        if f.expires && f.renewed_ms.is_none_or(|r| r < since) {
+            continue;
+        }
         if std::mem::replace(done, true) {
             continue;
         }
@@ -369,6 +377,65 @@ mod tests {
             .on(1_000, "A", EventKind::Crashed)
             .expired(10_000, 1, a);
         assert!(!t.check().has(Kind::Stuck));
+    }
+
+    /// The lease outlives the run: the lock is held at the horizon but frees itself later.
+    #[test]
+    fn a_crashed_holder_whose_lease_outlives_the_run_is_not_stuck() {
+        let mut t = TraceBuilder::single(&["A"]);
+        let a = t.tok("A", 1);
+        t.granted(0, 1, a, Some(30_000))
+            .acquired(1, a)
+            .on(1_000, "A", EventKind::Crashed)
+            .let_go(1_000, a);
+        assert!(!t.check().has(Kind::Stuck));
+    }
+
+    /// SETNX then a crash before EXPIRE: no TTL, so nothing frees it. With the TTL set, the
+    /// key would expire after the run and the lock is not stuck.
+    #[test]
+    fn a_lock_given_its_ttl_before_the_crash_is_not_stuck() {
+        for ttl_set in [false, true] {
+            let mut t = TraceBuilder::single(&["A"]);
+            let a = t.tok("A", 1);
+            t.granted(0, 1, a, None).acquired(1, a);
+            if ttl_set {
+                t.on(
+                    2,
+                    &store_name(1),
+                    EventKind::TtlSet {
+                        key: KeyId::from_index(0),
+                        token: a,
+                        lease_ms: 30_000,
+                    },
+                );
+            }
+            t.on(1_000, "A", EventKind::Crashed);
+            assert_eq!(t.check().has(Kind::Stuck), !ttl_set, "TTL set: {ttl_set}");
+        }
+    }
+
+    /// Renewed until it stalled (renewal on progress, say), then never: the lease runs out
+    /// after the run. A watchdog that renews through the stall keeps it held for good.
+    #[test]
+    fn a_stalled_holder_is_stuck_only_if_renewed_while_stalled() {
+        for renewed_while_stalled in [false, true] {
+            let mut t = TraceBuilder::single(&["A"]);
+            let a = t.tok("A", 1);
+            t.started(0, a)
+                .granted(1, 1, a, Some(30_000))
+                .acquired(2, a);
+            let last = if renewed_while_stalled { 19_000 } else { 5_000 };
+            for at in (1_000..=last).step_by(1_000) {
+                t.extended(at, 1, a, 30_000);
+            }
+            t.on(5_500, "A", EventKind::Stalled { for_ms: 30_000 });
+            assert_eq!(
+                t.check().has(Kind::Stuck),
+                renewed_while_stalled,
+                "renewed while stalled: {renewed_while_stalled}"
+            );
+        }
     }
 
     /// What the store side holds at the horizon decides, not what it once promised: one
