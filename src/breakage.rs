@@ -78,8 +78,8 @@ pub enum Breakage {
 }
 
 impl Breakage {
-    /// What the change does, as a line in the list of changes made.
-    pub fn describe(&self) -> String {
+    /// What the change does to `before`, as a line in the list of changes made.
+    pub fn describe(&self, before: &Scenario) -> String {
         match self {
             Breakage::KillStore { at_ms, for_ms } => match for_ms {
                 Some(ms) => format!("killed the store at {} for {}", fmt_ms(*at_ms), fmt_ms(*ms)),
@@ -89,6 +89,13 @@ impl Breakage {
                 ),
             },
             Breakage::RemoveFencing => "the resource stopped checking fencing tokens".to_string(),
+            // Only the fencing design issues tokens: a learner must see the lock change too,
+            // or fencing reads as the fix for whatever the old design got wrong.
+            Breakage::AddFencing if before.lock.design != Design::Fencing => format!(
+                "the lock moved from the {} design to fencing (an atomic acquire with a lease, \
+                 its grants numbered), and the resource checks fencing tokens on reads and writes",
+                before.lock.design.as_str()
+            ),
             Breakage::AddFencing => {
                 "the resource checks fencing tokens on reads and writes".to_string()
             }
@@ -335,6 +342,18 @@ mod tests {
     }
 
     #[test]
+    fn adding_fencing_to_another_design_says_the_lock_changed_too() {
+        let flag = shipped("scenarios/step1-flag-race.toml");
+        let fenced = apply(&flag, &Breakage::AddFencing).unwrap();
+        assert_eq!(fenced.lock.design, Design::Fencing);
+        let said = Breakage::AddFencing.describe(&flag);
+        assert!(
+            said.starts_with("the lock moved from the flag design to fencing"),
+            "{said}"
+        );
+    }
+
+    #[test]
     fn removing_fencing_makes_the_fenced_scenario_unsafe() {
         let fenced = shipped("scenarios/step5-fencing-token.toml");
         assert!(verdict(&fenced).safe);
@@ -349,6 +368,10 @@ mod tests {
         assert!(!verdict(&unfenced).safe);
         // And back: fencing restores safety.
         let again = apply(&unfenced, &Breakage::AddFencing).unwrap();
+        assert_eq!(
+            Breakage::AddFencing.describe(&unfenced),
+            "the resource checks fencing tokens on reads and writes"
+        );
         assert_eq!(again, fenced);
     }
 

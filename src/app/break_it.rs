@@ -127,7 +127,8 @@ impl BreakIt {
         match apply(current, &change) {
             Ok(changed) => {
                 self.refused = None;
-                self.undo.push((current.clone(), change.describe()));
+                let what = change.describe(current);
+                self.undo.push((current.clone(), what));
                 self.current = Some(changed.clone());
                 Some(changed)
             }
