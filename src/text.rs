@@ -30,6 +30,12 @@ pub fn fmt_count(n: u64) -> String {
     out
 }
 
+/// `n` of a countable `noun`, for people: "1 run", "2 runs", "10 000 runs".
+pub fn fmt_counted(n: u64, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{} {noun}{s}", fmt_count(n))
+}
+
 /// `text` safe to print on a terminal: control characters (escape sequences that clear the
 /// screen, retitle the window or hide what follows) and the invisible bidirectional overrides
 /// that reorder a line are written as `\u{1b}` escapes. Line breaks and tabs are kept if
@@ -59,7 +65,14 @@ pub fn is_bidi_control(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{fmt_clock_ms, fmt_ms};
+    use super::{fmt_clock_ms, fmt_counted, fmt_ms};
+
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(fmt_counted(0, "run"), "0 runs");
+        assert_eq!(fmt_counted(1, "run"), "1 run");
+        assert_eq!(fmt_counted(10_000, "seed"), "10 000 seeds");
+    }
 
     #[test]
     fn groups_digits_by_three() {

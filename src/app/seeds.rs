@@ -14,7 +14,7 @@ use super::style;
 use crate::checker::Kind;
 use crate::scenario::Scenario;
 use crate::sweep::{Row, Sweep, Tally, ladder_line, percent, price_cells};
-use crate::text::fmt_count;
+use crate::text::{fmt_count, fmt_counted};
 
 /// The sweep sizes offered.
 const SIZES: [u64; 3] = [100, 1_000, 10_000];
@@ -47,6 +47,8 @@ pub struct AcrossSeeds {
     job: Option<Job>,
     /// Why the last sweep stopped before its end, other than Cancel.
     failed: Option<String>,
+    /// When the sweep started, egui's clock (s): what the time left is estimated from.
+    started_s: f64,
 }
 
 impl Default for AcrossSeeds {
@@ -57,6 +59,7 @@ impl Default for AcrossSeeds {
             of: None,
             job: None,
             failed: None,
+            started_s: 0.0,
         }
     }
 }
@@ -77,7 +80,13 @@ impl AcrossSeeds {
             return None;
         };
         if let Some(of) = &self.of {
-            let last = of.seed.saturating_add(sweep.seeds().saturating_sub(1));
+            // The seeds actually run: fewer once the sweep is stopped.
+            let ran = if self.job.is_some() {
+                sweep.seeds()
+            } else {
+                sweep.seeds_begun()
+            };
+            let last = of.seed.saturating_add(ran.saturating_sub(1));
             ui.label(
                 RichText::new(format!(
                     "Runs of \"{}\", seeds {} to {}.",
@@ -147,7 +156,7 @@ impl AcrossSeeds {
         if !sweep.is_done() || tally.runs() == 0 {
             return Some(format!(
                 "Across seeds: stopped after {} of {seeds} seeds.",
-                fmt_count(sweep.seeds_done())
+                fmt_count(sweep.seeds_begun())
             ));
         }
         let exclusive = tally.runs() - tally.count(Kind::Overlap);
@@ -163,6 +172,7 @@ impl AcrossSeeds {
     /// Starts a sweep of `current` off the UI thread.
     fn start(&mut self, ctx: &egui::Context, current: &Scenario) {
         self.failed = None;
+        self.started_s = ctx.input(|i| i.time);
         let seeds = self.seeds;
         match background::start(ctx, current, |s| Work::sweep(s, seeds)) {
             Ok((scenario, job)) => {
@@ -198,9 +208,16 @@ impl AcrossSeeds {
             ui.colored_label(style::ANOMALY, reason);
         }
         if let Some(sweep) = &self.sweep {
-            let done = sweep.seeds_done();
+            // Seeds begun, so the count matches the headline's runs (this scenario's row).
+            let done = sweep.seeds_begun();
             let text = if self.job.is_some() {
-                format!("{} of {} seeds", fmt_count(done), fmt_count(sweep.seeds()))
+                let elapsed = ui.input(|i| i.time) - self.started_s;
+                format!(
+                    "{} of {} seeds{}",
+                    fmt_count(done),
+                    fmt_count(sweep.seeds()),
+                    time_left(elapsed, done, sweep.seeds())
+                )
             } else if sweep.is_done() {
                 format!("{} seeds", fmt_count(sweep.seeds()))
             } else {
@@ -213,6 +230,24 @@ impl AcrossSeeds {
             ui.add(egui::ProgressBar::new(sweep.progress()).text(text));
         }
     }
+}
+
+/// " · about 3 min left" for a sweep that took `elapsed_s` seconds for `done` of `seeds`
+/// seeds, so a learner can cancel one that would run for hours; empty while too early to tell
+/// or nearly done.
+fn time_left(elapsed_s: f64, done: u64, seeds: u64) -> String {
+    if done == 0 || elapsed_s < 1.0 {
+        return String::new();
+    }
+    let left_s = elapsed_s * (seeds.saturating_sub(done)) as f64 / done as f64;
+    let (amount, unit) = match left_s {
+        s if s < 10.0 => return String::new(),
+        s if s < 90.0 => (s, "s"),
+        s if s < 90.0 * 60.0 => (s / 60.0, "min"),
+        s if s < 36.0 * 3600.0 => (s / 3600.0, "h"),
+        s => (s / 86_400.0, "days"),
+    };
+    format!(" · about {} {unit} left", fmt_count(amount.round() as u64))
 }
 
 /// "Exclusive in 63 % of runs", large: the number the panel is for.
@@ -231,10 +266,10 @@ fn headline(ui: &mut Ui, tally: &Tally) {
     );
     ui.label(format!(
         "(no two workers believed they held the lock at once) · data correct in {} · lock \
-         usable to the end in {} · {} runs",
+         usable to the end in {} · {}",
         percent(tally, tally.safe()),
         percent(tally, tally.live()),
-        fmt_count(tally.runs())
+        fmt_counted(tally.runs(), "run")
     ));
 }
 
@@ -548,5 +583,14 @@ mod tests {
             "fencing cannot run on Redlock: {names:?}"
         );
         assert!(names.contains(&"ttl".to_string()), "{names:?}");
+    }
+
+    #[test]
+    fn the_time_left_is_in_a_unit_people_read() {
+        assert_eq!(time_left(0.5, 1, 10_000), "", "too early to tell");
+        assert_eq!(time_left(2.0, 100, 1_000), " · about 18 s left");
+        assert_eq!(time_left(60.0, 100, 1_000), " · about 9 min left");
+        assert_eq!(time_left(15.0, 1, 10_000), " · about 2 days left");
+        assert_eq!(time_left(5.0, 999, 1_000), "", "nearly done");
     }
 }

@@ -177,6 +177,12 @@ impl Sweep {
         self.next.seed.min(self.seeds)
     }
 
+    /// Seeds run on at least one row so far: [`Self::seeds_done`], plus the seed the rows are
+    /// part-way through. The first row's count of runs, which the app's headline gives.
+    pub fn seeds_begun(&self) -> u64 {
+        (self.next.seed + u64::from(self.next.row > 0)).min(self.seeds)
+    }
+
     /// Seeds the sweep was asked to run.
     pub fn seeds(&self) -> u64 {
         self.seeds
@@ -232,6 +238,7 @@ mod tests {
         assert_eq!(runs, vec![1, 1, 0, 0, 0, 0]);
         assert!(!sweep.is_done());
         assert_eq!(sweep.seeds_done(), 0, "seed 0 is not done on every row yet");
+        assert_eq!(sweep.seeds_begun(), 1, "as many as the first row's runs");
     }
 
     #[test]

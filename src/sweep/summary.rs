@@ -4,7 +4,7 @@
 
 use super::{Row, Tally};
 use crate::checker::Kind;
-use crate::text::{fmt_count, fmt_ms};
+use crate::text::{fmt_count, fmt_counted, fmt_ms};
 
 /// `n` of the tally's runs as "37 %", with a decimal below 10 % so a rare failure never reads
 /// as 0.
@@ -49,10 +49,10 @@ pub fn ladder_line(rows: &[Row]) -> String {
         .map(|row| {
             let tally = &row.tally;
             let mut part = format!(
-                "{}: {} of {} runs had {}",
+                "{}: {} of {} had {}",
                 row.label,
                 percent(tally, tally.count(kind)),
-                fmt_count(tally.runs()),
+                fmt_counted(tally.runs(), "run"),
                 kind.as_str()
             );
             let other = Kind::ALL
