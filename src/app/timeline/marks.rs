@@ -437,10 +437,9 @@ fn place_label(
         Room::Anywhere => &[][..],
         Room::Beside(strips) => strips,
     };
+    // Inside the plot every way: a label below the last lane would be cut in half.
     let fits = |r: &Rect| {
-        r.left() >= geo.plot.left()
-            && r.right() <= geo.plot.right()
-            && !taken.iter().chain(strips).any(|l: &Rect| l.intersects(*r))
+        geo.plot.contains_rect(*r) && !taken.iter().chain(strips).any(|l: &Rect| l.intersects(*r))
     };
     if let Some(rect) = rows.into_iter().flat_map(beside).find(|r| fits(r)) {
         taken.push(rect.expand(2.0));
