@@ -8,7 +8,7 @@
 
 #![cfg(feature = "gui")]
 
-use eframe::egui::{Key, Rect, vec2};
+use eframe::egui::{self, Key, Rect, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use locksim::app::LocksimApp;
@@ -254,4 +254,34 @@ fn every_page_at_2_pixels_per_point() {
 #[test]
 fn every_page_at_3_pixels_per_point() {
     every_page_at(3.0);
+}
+
+/// A page at rest stops asking for frames: on the sandbox, with its run played to the end, at
+/// every size. (The transcript once chased a scroll offset one point past its list's end, and
+/// repainted forever.)
+#[test]
+fn a_finished_run_at_rest_stops_repainting() {
+    // Settling is what this asks about; the sandbox form's fields are named by the labels
+    // beside them, which AccessKit does not link yet, and the harness's own accessibility
+    // check would stop at that.
+    let mut h = Harness::builder()
+        .with_size(vec2(SIZES[0].0, SIZES[0].1))
+        .with_accessibility_check(false)
+        .build_ui_state(
+            |ui, app: &mut LocksimApp| app.show(ui),
+            LocksimApp::restore(None),
+        );
+    h.run_steps(2);
+    click(&mut h, "Sandbox");
+    press(&mut h, Key::End);
+    for (width, height) in SIZES {
+        h.set_size(vec2(width, height));
+        h.event(egui::Event::PointerMoved(egui::pos2(
+            width * 0.5,
+            height * 0.75,
+        )));
+        if let Err(e) = h.try_run() {
+            panic!("at {width}×{height}: {e}");
+        }
+    }
 }

@@ -290,62 +290,49 @@ fn compare_menu(
     sandbox: &Sandbox,
     library: &[super::library::Entry],
 ) -> Option<(Scenario, Scenario)> {
-    const TITLE: &str = "Compare with…";
-    // The button sits in a scope (to be disabled), which a wrapping row places without
-    // checking that it fits: start the next row here when it would not.
-    let font = egui::TextStyle::Button.resolve(ui.style());
-    let button = ui
-        .painter()
-        .layout_no_wrap(TITLE.to_string(), font, egui::Color32::PLACEHOLDER)
-        .size()
-        .x
-        + 2.0 * ui.spacing().button_padding.x;
-    // A wrapping row's available width is a whole row's; the room left on this one is less.
-    let room = ui.max_rect().right() - ui.cursor().min.x;
-    if room < button + 8.0 {
-        ui.end_row();
-    } else {
-        ui.add_space(8.0);
-    }
     let draft = sandbox.draft();
     let mut asked = None;
-    ui.add_enabled_ui(draft.validate().is_ok(), |ui| {
-        menu::button(ui, TITLE, &mut |ui| {
-            let edited = draft != sandbox.origin();
-            let started = ui
-                .add_enabled(
-                    edited,
-                    egui::Button::new("The scenario this edit started from"),
-                )
-                .on_disabled_hover_text("Nothing has been edited yet.");
-            if started.clicked() {
-                asked = Some((draft.clone(), sandbox.origin().clone()));
-                ui.close();
-            }
-            ui.separator();
-            ui.label(RichText::new("Or a scenario from the library:").weak());
-            // One submenu per heading of the library.
-            for group in library.chunk_by(|x, y| x.group == y.group) {
-                menu::button(ui, group[0].group.title(), &mut |ui| {
-                    // The incidents are many: on a short screen they scroll.
-                    let tall = ui.ctx().content_rect().height() * 0.7;
-                    egui::ScrollArea::vertical()
-                        .max_height(tall)
-                        .show(ui, |ui| {
-                            for entry in group {
-                                if let Ok(other) = &entry.scenario
-                                    && ui.button(entry.file).on_hover_text(&other.name).clicked()
-                                {
-                                    asked = Some((draft.clone(), other.clone()));
-                                    ui.close();
-                                }
+    ui.add_space(8.0);
+    // Straight in the wrapping row, which moves it to the next line when it does not fit (a
+    // scope around it would be placed without that check). It is the row's last widget, so
+    // disabling the rest of the row disables only it.
+    if draft.validate().is_err() {
+        ui.disable();
+    }
+    menu::button(ui, "Compare with…", &mut |ui| {
+        let edited = draft != sandbox.origin();
+        let started = ui
+            .add_enabled(
+                edited,
+                egui::Button::new("The scenario this edit started from"),
+            )
+            .on_disabled_hover_text("Nothing has been edited yet.");
+        if started.clicked() {
+            asked = Some((draft.clone(), sandbox.origin().clone()));
+            ui.close();
+        }
+        ui.separator();
+        ui.label(RichText::new("Or a scenario from the library:").weak());
+        // One submenu per heading of the library.
+        for group in library.chunk_by(|x, y| x.group == y.group) {
+            menu::button(ui, group[0].group.title(), &mut |ui| {
+                // The incidents are many: on a short screen they scroll.
+                let tall = ui.ctx().content_rect().height() * 0.7;
+                egui::ScrollArea::vertical()
+                    .max_height(tall)
+                    .show(ui, |ui| {
+                        for entry in group {
+                            if let Ok(other) = &entry.scenario
+                                && ui.button(entry.file).on_hover_text(&other.name).clicked()
+                            {
+                                asked = Some((draft.clone(), other.clone()));
+                                ui.close();
                             }
-                        });
-                });
-            }
-        })
+                        }
+                    });
+            });
+        }
     })
-    .response
     .on_disabled_hover_text("Fix the field marked in red first.");
     asked
 }

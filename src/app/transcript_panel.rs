@@ -203,8 +203,10 @@ impl Panel<'_> {
                 };
                 let in_view = top >= follow.offset && top + shown <= follow.offset + view;
                 if !in_view {
-                    // Centred, so the entries just before it are in view too.
-                    let bottom = (rows as f32 * pitch - view).max(0.0);
+                    // Centred, so the entries just before it are in view too. The list is
+                    // one spacing shorter than its rows' pitches: no spacing after the last.
+                    let list = rows as f32 * pitch - ui.spacing().item_spacing.y;
+                    let bottom = (list - view).max(0.0);
                     let centred = top + row_height / 2.0 - view / 2.0;
                     // On a row's edge, so the top row shows whole.
                     let edge = (centred / pitch).round() * pitch;
@@ -220,7 +222,8 @@ impl Panel<'_> {
             // beyond it: a list that just grew is scrolled the rest of the way next frame.
             let reachable = target.min(follow.max.max(0.0));
             area = area.vertical_scroll_offset(reachable);
-            if reachable < target {
+            // Within half a point is there: chasing a rounding error would repaint forever.
+            if reachable + 0.5 < target {
                 ui.ctx().request_repaint();
             } else {
                 follow.target = None;

@@ -484,9 +484,9 @@ await check("the browser's storage keeps the learner's progress", async (page, l
 
 // Where the sandbox's Across seeds panel puts its controls at 1280×800.
 const ACROSS_SEEDS_TAB = { x: 180, y: 53 };
-const SEEDS_100 = { x: 64, y: 171 };
-const SEEDS_10000 = { x: 177, y: 171 };
-const RUN_SWEEP = { x: 260, y: 171 };
+const SEEDS_100 = { x: 64, y: 211 };
+const SEEDS_10000 = { x: 177, y: 211 };
+const RUN_SWEEP = { x: 260, y: 211 };
 
 await check('Across seeds runs 10 000 seeds in a worker while the page paints 30 frames a second', async (page, log) => {
   // Step 1's flag race: `locksim check` counts 57 of its seeds 1 to 10 000 exclusive and safe.
@@ -510,8 +510,8 @@ await check('Across seeds runs 10 000 seeds in a worker while the page paints 30
 
 // Where the sandbox's Find a failure panel puts its controls at 1280×800.
 const FIND_A_FAILURE_TAB = { x: 286, y: 53 };
-const BUDGET_1000 = { x: 74, y: 252 };
-const SEARCH = { x: 36, y: 298 };
+const BUDGET_1000 = { x: 74, y: 292 };
+const SEARCH = { x: 36, y: 338 };
 
 await check('Find a failure searches in a worker while the page paints 30 frames a second', async (page, log) => {
   // The consensus lock with fencing: each run is thousands of events and none fails, so the
@@ -588,9 +588,9 @@ async function drag(page, from, to) {
 }
 
 // Where the sandbox puts the fault palette's pause and worker A's lane at 1280×800.
-const PAUSE_CHIP = { x: 566, y: 165 };
-/// One second into the run, on A's lane (the plot starts at x ≈ 592, 5 s further is x ≈ 682).
-const LANE_A_EARLY = { x: 610, y: 272 };
+const PAUSE_CHIP = { x: 455, y: 148 };
+/// One second into the run, on A's lane (the plot starts at x ≈ 530, 5 s further is x ≈ 635).
+const LANE_A_EARLY = { x: 551, y: 262 };
 /// The verdict panel at 1280×800.
 const VERDICT = { x: 990, y: 60, width: 290, height: 200 };
 
