@@ -549,8 +549,13 @@ pub fn show_run(
             playback_bar(ui, run.as_deref_mut());
         }
         Arrangement::Stacked => {
-            // Until there is a run, the tool has the room; then the timeline gets most of it.
-            let share = if run.is_some() { 0.22 } else { 0.6 };
+            // Until there is a run, the tool has the room; then the timeline gets most of it,
+            // less on the sandbox, whose form and tabs are what a learner works in there.
+            let share = match (run.is_some(), page) {
+                (false, _) => 0.6,
+                (true, "sandbox") => 0.36,
+                (true, _) => 0.22,
+            };
             let panel = if run.is_some() {
                 "left"
             } else {
