@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::checker::{Kind, Verdict};
-use crate::text::fmt_ms;
+use crate::text::{fmt_count, fmt_counted, fmt_ms};
 use crate::trace::{EventKind, Trace};
 use crate::view::wording;
 
@@ -123,13 +123,12 @@ pub fn write_verdict(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> 
     let s = Stats::of(trace);
     writeln!(
         out,
-        "\n{} events, {} messages, {} grant{}, writes: {} accepted, {} rejected",
-        s.events,
-        s.messages,
-        s.grants,
-        if s.grants == 1 { "" } else { "s" },
-        s.writes_accepted,
-        s.writes_rejected
+        "\n{}, {}, {}, writes: {} accepted, {} rejected",
+        fmt_counted(s.events as u64, "event"),
+        fmt_counted(s.messages as u64, "message"),
+        fmt_counted(s.grants as u64, "grant"),
+        fmt_count(s.writes_accepted as u64),
+        fmt_count(s.writes_rejected as u64)
     )?;
     writeln!(out, "\nverdict: {}", wording::verdict_line(trace, verdict))?;
     let kind_w = verdict

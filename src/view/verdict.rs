@@ -4,7 +4,7 @@
 //! [`crate::view::wording::gloss`].
 
 use crate::checker::Verdict;
-use crate::text::fmt_ms;
+use crate::text::{fmt_counted, fmt_ms};
 
 /// One sentence under the badges: what the verdict means for the data and the lock.
 pub fn summary(verdict: &Verdict) -> String {
@@ -33,11 +33,7 @@ pub fn summary(verdict: &Verdict) -> String {
 pub fn work(verdict: &Verdict) -> Option<String> {
     let w = verdict.work;
     let last = w.last_done_ms?;
-    let sections = if w.completed == 1 {
-        "1 critical section".to_string()
-    } else {
-        format!("{} critical sections", w.completed)
-    };
+    let sections = fmt_counted(w.completed, "critical section");
     Some(format!(
         "{sections} done by {} ({:.2} per simulated second)",
         fmt_ms(last),
