@@ -45,8 +45,18 @@ pub fn headline(goal: Goal, outcome: &Outcome, stopped_by: &str) -> String {
         1 => "without it the run passes",
         _ => "removing any one of them makes the run pass",
     };
+    // The file printed holds the scenario's own faults too: say so, or they read as found.
+    let own = found
+        .scenario
+        .faults
+        .len()
+        .saturating_sub(found.faults.len());
+    let on_top = match own {
+        0 => String::new(),
+        n => format!(" on top of the scenario's own {}", faults(n)),
+    };
     format!(
-        "Found {a_failure} run at schedule {tries} ({}), shrunk in {} runs to {} ({why}).",
+        "Found {a_failure} run at schedule {tries} ({}), shrunk in {} runs to {}{on_top} ({why}).",
         faults(found.drawn),
         fmt_count(found.shrink_runs),
         faults(found.faults.len()),
@@ -201,7 +211,7 @@ mod tests {
         let mut bare = file.clone();
         bare.faults.clear();
         let found = Counterexample::remade(&bare, Goal::Unsafe, file.faults.clone(), 1, 3);
-        let outcome = Outcome {
+        let mut outcome = Outcome {
             tries: 5,
             found: Some(found),
             interrupted: false,
@@ -210,6 +220,19 @@ mod tests {
             headline(Goal::Unsafe, &outcome, ""),
             "Found an unsafe run at schedule 5 (1 fault), shrunk in 3 runs to 1 fault (without \
              it the run passes)."
+        );
+        // The same fault found on top of one the scenario had.
+        let mut own = file.faults[0].clone();
+        own.at_ms += 1;
+        let mut with_own = bare.clone();
+        with_own.faults.push(own);
+        let found = Counterexample::remade(&with_own, Goal::Unsafe, file.faults.clone(), 1, 3);
+        outcome.found = Some(found);
+        assert!(
+            headline(Goal::Unsafe, &outcome, "")
+                .contains("to 1 fault on top of the scenario's own 1 fault ("),
+            "{}",
+            headline(Goal::Unsafe, &outcome, "")
         );
     }
 
