@@ -177,6 +177,17 @@ fn write_table(tally: &Tally, out: &mut impl Write, file: &Path) -> io::Result<(
             percent(n)
         )?;
     }
+    // As `run` says of one run: in a safe run where the lock misbehaved, the resource turned
+    // the bad writes away (fencing), which the two counts alone do not show.
+    let misbehaved = tally.safe_though_misbehaved();
+    if misbehaved > 0 {
+        writeln!(
+            out,
+            "  (the lock misbehaved in {} of the safe runs, but no bad write reached the \
+             resource in them)",
+            fmt_count(misbehaved)
+        )?;
+    }
     if tally.runs() > 0 {
         writeln!(out, "\n  {}", price_line(tally))?;
     }

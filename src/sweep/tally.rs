@@ -37,6 +37,10 @@ pub struct Tally {
     /// The first seed that was unsafe or not live: the run to look at first.
     #[serde(skip)]
     first_failing: Option<u64>,
+    /// Runs that were safe although the lock misbehaved in them (overlap, double grant,
+    /// foreign release): the resource turned the bad writes away.
+    #[serde(skip)]
+    safe_though_misbehaved: u64,
     /// The first seed cut short, and where it stopped (true ms).
     #[serde(skip)]
     first_cut: Option<(u64, u64)>,
@@ -108,6 +112,7 @@ impl Default for Tally {
             throughput_per_s: Mean::default(),
             availability: Mean::default(),
             first_failing: None,
+            safe_though_misbehaved: 0,
             first_cut: None,
         }
     }
@@ -128,6 +133,10 @@ impl Tally {
         if !(run.safe && run.live) {
             self.first_failing.get_or_insert(seed);
         }
+        let misbehaved = Kind::ALL
+            .into_iter()
+            .any(|k| !k.breaks_safety() && !k.breaks_liveness() && run.has(k));
+        self.safe_though_misbehaved += u64::from(run.safe && misbehaved);
         for (kind, count) in &mut self.kinds.0 {
             if run.has(*kind) {
                 count.runs += 1;
@@ -179,6 +188,12 @@ impl Tally {
     /// Whether every run counted was safe and live.
     pub fn all_safe_and_live(&self) -> bool {
         self.safe == self.runs && self.live == self.runs
+    }
+
+    /// Runs that were safe although the lock misbehaved in them (an overlap, a double grant
+    /// or a foreign release): the resource turned every bad write away.
+    pub fn safe_though_misbehaved(&self) -> u64 {
+        self.safe_though_misbehaved
     }
 
     /// Runs that reported `kind`.
@@ -264,6 +279,22 @@ pub(crate) mod tests {
         add(&mut tally, 7, 90, &verdict(true, &[]));
         add(&mut tally, 8, 110, &verdict(false, &[Kind::StaleWrite]));
         tally
+    }
+
+    #[test]
+    fn counts_the_safe_runs_in_which_the_lock_misbehaved() {
+        let mut t = Tally::default();
+        let runs = [
+            verdict(true, &[Kind::Overlap]),
+            verdict(false, &[Kind::Overlap, Kind::StaleWrite]),
+            verdict(true, &[]),
+            verdict(true, &[Kind::Starved]),
+        ];
+        for (seed, v) in runs.iter().enumerate() {
+            t.add(&outcome(seed as u64, 1, v, Default::default()));
+        }
+        assert_eq!(t.safe(), 3);
+        assert_eq!(t.safe_though_misbehaved(), 1, "starving is not misbehaving");
     }
 
     #[test]
