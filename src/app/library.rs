@@ -173,8 +173,9 @@ fn entry_ui(ui: &mut Ui, entry: &Entry) -> Option<LibraryAction> {
         ui.set_width(ui.available_width());
         match &entry.scenario {
             Ok(s) => {
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(RichText::new(&s.name).strong());
+                // The buttons on a row of their own, so every card has them in one place.
+                ui.label(RichText::new(&s.name).strong());
+                ui.horizontal(|ui| {
                     if ui
                         .button("Open")
                         .on_hover_text("Run it and show the run")
