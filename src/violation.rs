@@ -60,6 +60,18 @@ impl Kind {
     pub fn breaks_liveness(self) -> bool {
         matches!(self, Kind::Stuck | Kind::Starved)
     }
+
+    /// Whether this kind is the lock itself misbehaving (overlap, double grant, foreign
+    /// release): harmful only where the resource does not fence the bad writes off.
+    pub fn is_lock_misbehaviour(self) -> bool {
+        !self.breaks_safety() && !self.breaks_liveness()
+    }
+
+    /// Whether this kind can only be known at the end of the run: `stuck` (until then a
+    /// lease could still free the lock). Shown before the end, it would give the verdict away.
+    pub fn judged_at_end(self) -> bool {
+        self == Kind::Stuck
+    }
 }
 
 impl std::fmt::Display for Kind {

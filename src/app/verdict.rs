@@ -4,7 +4,7 @@
 use eframe::egui::{self, Color32, CornerRadius, RichText, Sense, Stroke, Ui};
 
 use super::style;
-use crate::checker::{Kind, Verdict};
+use crate::checker::Verdict;
 use crate::text::fmt_ms;
 use crate::view::verdict::{nothing_found, summary, work};
 use crate::view::wording::{and_more, cut_short, gloss};
@@ -64,9 +64,7 @@ pub fn violations(
         .violations
         .iter()
         .enumerate()
-        // `stuck` is judged at the end of the run (a lease could still have freed the lock):
-        // listed before then, it would give the verdict away while it says it is pending.
-        .filter(|(_, v)| seen_to_end || (v.at_ms as f64 <= now_ms && v.kind != Kind::Stuck))
+        .filter(|(_, v)| seen_to_end || (v.at_ms as f64 <= now_ms && !v.kind.judged_at_end()))
         .collect();
     if listed.is_empty() {
         ui.label(RichText::new(nothing_found(seen_to_end)).weak());

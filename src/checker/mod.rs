@@ -199,7 +199,7 @@ impl Verdict {
     pub fn lock_misbehaved(&self) -> bool {
         self.violations
             .iter()
-            .any(|v| !v.kind.breaks_safety() && !v.kind.breaks_liveness())
+            .any(|v| v.kind.is_lock_misbehaviour())
     }
 }
 

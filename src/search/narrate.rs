@@ -10,7 +10,7 @@
 use super::{Goal, Outcome};
 use crate::Run;
 use crate::scenario::Scenario;
-use crate::text::{fmt_count, fmt_ms};
+use crate::text::{fmt_count, fmt_counted, fmt_ms};
 use crate::trace::{Event, EventKind, LetGoReason, Token, Trace};
 use crate::view::wording::{Labels, and_more, node_label};
 
@@ -37,10 +37,7 @@ pub fn headline(goal: Goal, outcome: &Outcome, stopped_by: &str) -> String {
     if outcome.tries == 0 {
         return format!("The scenario is {failure} as it is, with no fault added.");
     }
-    let faults = |n: usize| match n {
-        1 => "1 fault".to_string(),
-        n => format!("{n} faults"),
-    };
+    let faults = |n: usize| fmt_counted(n as u64, "fault");
     let why = match found.faults.len() {
         1 => "without it the run passes",
         _ => "removing any one of them makes the run pass",

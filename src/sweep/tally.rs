@@ -135,7 +135,7 @@ impl Tally {
         }
         let misbehaved = Kind::ALL
             .into_iter()
-            .any(|k| !k.breaks_safety() && !k.breaks_liveness() && run.has(k));
+            .any(|k| k.is_lock_misbehaviour() && run.has(k));
         self.safe_though_misbehaved += u64::from(run.safe && misbehaved);
         for (kind, count) in &mut self.kinds.0 {
             if run.has(*kind) {
