@@ -10,6 +10,7 @@ use crate::app::style;
 use crate::checker::Verdict;
 use crate::trace::NodeId;
 use crate::view::timeline::hover::{crowded_marks, violation_marker, violation_markers};
+use crate::view::timeline::place::{Area, Obstacles, Room, label_spot};
 use crate::view::timeline::{BIN_PX, crowded};
 use crate::view::timeline::{Bin, Lane, Lanes, Mark, MarkClass, MarkKind, WriteOutcome};
 
@@ -28,23 +29,23 @@ pub(super) fn paint_lane(c: &mut Canvas, index: usize, lane: &Lane) {
     let pointer = c.pointer.filter(|p| lane_rect.contains(*p));
     // Every mark's disc or summary is an obstacle for every label, so no label covers one;
     // so are the labels of shadings and waits.
-    let mut taken: Vec<Rect> = bins
+    let mut taken: Vec<Area> = bins
         .iter()
         .map(|b| {
             let x0 = c.geo.x(times.time(b.items.start) as f64);
             let x1 = c.geo.x(times.time(b.items.end - 1) as f64);
             let y = mark_line(lane_rect);
-            Rect::from_x_y_ranges(x0 - 10.0..=x1 + 10.0, y - 10.0..=y + 10.0)
+            Area::new(x0 - 10.0, y - 10.0, x1 + 10.0, y + 10.0)
         })
-        .chain(c.labels.iter().copied())
+        .chain(c.labels.iter().map(|&r| area(r)))
         .collect();
-    // Each mark's line across the whole lane, which a summary's label must not cross.
-    let strips: Vec<Rect> = bins
+    // Each mark's line across the whole lane, which no label may cross.
+    let strips: Vec<Area> = bins
         .iter()
         .map(|b| {
             let x0 = c.geo.x(times.time(b.items.start) as f64);
             let x1 = c.geo.x(times.time(b.items.end - 1) as f64);
-            Rect::from_x_y_ranges(x0 - 3.0..=x1 + 3.0, lane_rect.y_range())
+            Area::new(x0 - 3.0, lane_rect.top(), x1 + 3.0, lane_rect.bottom())
         })
         .collect();
     let node = NodeId::from_index(index);
@@ -58,7 +59,11 @@ pub(super) fn paint_lane(c: &mut Canvas, index: usize, lane: &Lane) {
             continue;
         }
         let mark = &lane.marks[bin.items.start];
-        if paint_mark(&c.marks, &c.geo, lane_rect, mark, &mut taken, pointer) {
+        let around = Around {
+            taken: &mut taken,
+            strips: &strips,
+        };
+        if paint_mark(&c.marks, &c.geo, lane_rect, mark, around, pointer) {
             let (trace, verdict) = (c.trace, c.verdict);
             c.hover
                 .offer(HoverRank::Mark, || mark.details(trace, verdict, node));
@@ -110,14 +115,7 @@ fn paint_summary(
             if let Some(mark) = violating {
                 let at = Rect::from_x_y_ranges(x0..=x1, y..=y);
                 let label = (mark.label.as_str(), style::VIOLATING);
-                place_label(
-                    &c.marks,
-                    &c.geo,
-                    at,
-                    label,
-                    Room::Beside(around.strips),
-                    around.taken,
-                );
+                place_label(&c.marks, &c.geo, at, label, Room::Beside, around);
             }
             rect
         }
@@ -336,7 +334,7 @@ fn paint_mark(
     geo: &Geometry,
     lane_rect: Rect,
     mark: &Mark,
-    taken: &mut Vec<Rect>,
+    around: Around<'_>,
     pointer: Option<Pos2>,
 ) -> bool {
     let Pos2 { x, y } = mark_center(geo, lane_rect, mark);
@@ -378,7 +376,7 @@ fn paint_mark(
         at,
         (&mark.label, color),
         Room::Anywhere,
-        taken,
+        around,
     );
     pointer.is_some_and(|p| (p.x - x).abs() <= 9.0)
 }
@@ -386,65 +384,50 @@ fn paint_mark(
 /// What a summary's label must keep clear of: the marks and labels taken so far, and each
 /// mark's line across its lane.
 struct Around<'a> {
-    taken: &'a mut Vec<Rect>,
-    strips: &'a [Rect],
-}
-
-/// Where a label may go beside what it names.
-#[derive(Clone, Copy)]
-enum Room<'a> {
-    /// On its line, then below, then above: right of it, left of it, or just after what is
-    /// in the way on its right.
-    Anywhere,
-    /// On its line, then above, then below: right or left of it only, crossing none of
-    /// these strips (other marks' lines). A label pushed along its line, or across another
-    /// mark, would seem to name that one.
-    Beside(&'a [Rect]),
+    taken: &'a mut Vec<Area>,
+    strips: &'a [Area],
 }
 
 /// Paints `text` beside what is drawn across `at` (its label line at `at`'s centre), on the
-/// first place `room` allows that no mark or earlier label took; nothing when there is none
-/// in the plot. The label is then taken.
+/// first spot `room` allows ([`label_spot`]); nothing when there is none in the plot. The
+/// label is then taken.
 fn place_label(
     painter: &egui::Painter,
     geo: &Geometry,
     at: Rect,
     (text, color): (&str, Color32),
-    room: Room<'_>,
-    taken: &mut Vec<Rect>,
+    room: Room,
+    around: Around<'_>,
 ) {
     let font = FontId::proportional(12.0);
     let galley = painter.layout_no_wrap(text.to_string(), font, ink(painter, color));
     let size = galley.size();
-    let beside = |dy: f32| {
-        let y = at.center().y + dy - size.y / 2.0;
-        let right = Rect::from_min_size(pos2(at.right() + 12.0, y), size);
-        let in_the_way = taken
-            .iter()
-            .filter(|t| t.intersects(right))
-            .map(|t| t.right())
-            .fold(right.left() - 8.0, f32::max);
-        let left = Rect::from_min_size(pos2(at.left() - 12.0 - size.x, y), size);
-        let pushed = Rect::from_min_size(pos2(in_the_way + 8.0, y), size);
-        let pushed = matches!(room, Room::Anywhere).then_some(pushed);
-        [Some(right), Some(left), pushed].into_iter().flatten()
+    let obstacles = Obstacles {
+        bounds: area(geo.plot),
+        taken: around.taken,
+        lines: around.strips,
     };
-    let rows = match room {
-        Room::Anywhere => [0.0, 18.0, -18.0],
-        Room::Beside(_) => [0.0, -18.0, 18.0],
-    };
-    let strips = match room {
-        Room::Anywhere => &[][..],
-        Room::Beside(strips) => strips,
-    };
-    // Inside the plot every way: a label below the last lane would be cut in half.
-    let fits = |r: &Rect| {
-        geo.plot.contains_rect(*r) && !taken.iter().chain(strips).any(|l: &Rect| l.intersects(*r))
-    };
-    if let Some(rect) = rows.into_iter().flat_map(beside).find(|r| fits(r)) {
-        taken.push(rect.expand(2.0));
-        painter.galley(rect.min, galley, color);
+    let spot = label_spot(
+        (at.left(), at.right()),
+        at.center().y,
+        (size.x, size.y),
+        room,
+        obstacles,
+    );
+    if let Some(spot) = spot {
+        around.taken.push(area(rect(spot).expand(2.0)));
+        painter.galley(pos2(spot.x0, spot.y0), galley, color);
     }
+}
+
+/// The placement's box of an egui rectangle.
+fn area(r: Rect) -> Area {
+    Area::new(r.left(), r.top(), r.right(), r.bottom())
+}
+
+/// The egui rectangle of a placement's box.
+fn rect(a: Area) -> Rect {
+    Rect::from_min_max(pos2(a.x0, a.y0), pos2(a.x1, a.y1))
 }
 
 /// A clock jump: a dashed vertical line.

@@ -12,6 +12,7 @@ use super::{Canvas, Rect, ink, line_h};
 use crate::checker::Verdict;
 use crate::render::measure;
 use crate::view::palette::{self, Rgba};
+use crate::view::timeline::place::{Area, Obstacles, Room, label_spot};
 use crate::view::timeline::{BIN_PX, crowded};
 use crate::view::timeline::{Bin, Lane, Lanes, Mark, MarkClass, MarkKind, WriteOutcome};
 
@@ -34,27 +35,36 @@ pub(super) fn lane(c: &mut Canvas, index: usize, lane: &Lane) {
     );
     let crowded = crowded(times, &bins, |t| c.frame.x(t));
     let y = mark_line(lane_rect);
-    // Every mark's disc or summary is an obstacle for every label, and so is the line a
-    // write draws across its lane: a label crossed by another write's line reads badly.
-    let mut taken: Vec<Rect> = bins
+    // Every mark's disc or summary is an obstacle for every label.
+    let mut taken: Vec<Area> = bins
         .iter()
-        .zip(&crowded)
-        .flat_map(|(b, &crowded)| {
+        .map(|b| {
             let x0 = c.frame.x(times.time(b.items.start) as f64);
             let x1 = c.frame.x(times.time(b.items.end - 1) as f64);
-            let disc = Rect::new(x0 - 10.0, y - 10.0, x1 + 10.0, y + 10.0);
-            let write =
-                !crowded && matches!(lane.marks[b.items.start].kind, MarkKind::Write { .. });
-            let line = write.then(|| Rect::new(x0 - 2.0, lane_rect.y0, x0 + 2.0, lane_rect.y1));
-            std::iter::once(disc).chain(line)
+            Area::new(x0 - 10.0, y - 10.0, x1 + 10.0, y + 10.0)
         })
-        .chain(c.labels.iter().copied())
+        .chain(c.labels.iter().map(|r| Area::new(r.x0, r.y0, r.x1, r.y1)))
+        .collect();
+    // Each mark's line across the whole lane, which no label may cross.
+    let lines: Vec<Area> = bins
+        .iter()
+        .map(|b| {
+            let x0 = c.frame.x(times.time(b.items.start) as f64);
+            let x1 = c.frame.x(times.time(b.items.end - 1) as f64);
+            Area::new(x0 - 3.0, lane_rect.y0, x1 + 3.0, lane_rect.y1)
+        })
         .collect();
     for (bin, crowded) in bins.iter().zip(crowded) {
         if crowded {
             summary(c, lane_rect, lane, bin);
         } else {
-            draw_mark(c, lane_rect, &lane.marks[bin.items.start], &mut taken);
+            draw_mark(
+                c,
+                lane_rect,
+                &lane.marks[bin.items.start],
+                &mut taken,
+                &lines,
+            );
         }
     }
 }
@@ -106,8 +116,8 @@ fn class_color(class: MarkClass) -> Rgba {
     }
 }
 
-/// Draws a mark and its label, beside it on the first side with room.
-fn draw_mark(c: &mut Canvas, lane_rect: Rect, mark: &Mark, taken: &mut Vec<Rect>) {
+/// Draws a mark and its label, beside it on the first spot with room ([`label_spot`]).
+fn draw_mark(c: &mut Canvas, lane_rect: Rect, mark: &Mark, taken: &mut Vec<Area>, lines: &[Area]) {
     let x = c.frame.x(mark.at_ms as f64);
     let y = mark_line(lane_rect);
     let out = &mut c.marks;
@@ -143,44 +153,25 @@ fn draw_mark(c: &mut Canvas, lane_rect: Rect, mark: &Mark, taken: &mut Vec<Rect>
             (palette::ROLE, lane_rect.y0 + 10.0)
         }
     };
-    // Beside the mark, on the first side with room that no mark or earlier label took, or
-    // else just after what is in the way on its right.
     let (w, h) = (measure::width(&mark.label, LABEL), line_h(LABEL));
-    let room_w = w * measure::SLACK;
-    let at = |left: f32, top: f32| Rect::new(left, top, left + room_w, top + h);
-    let beside = |dy: f32| {
-        let top = label_y + dy - h / 2.0;
-        let right = at(x + 12.0, top);
-        let in_the_way = taken
-            .iter()
-            .filter(|t| t.intersects(&right))
-            .map(|t| t.x1)
-            .fold(right.x0 - 8.0, f32::max);
-        [right, at(x - 12.0 - room_w, top), at(in_the_way + 8.0, top)]
-    };
     let plot = c.frame.plot;
-    let fits = |r: &Rect| {
-        r.x0 >= plot.x0
-            && r.x1 <= plot.x1
-            && r.y0 >= lane_rect.y0
-            && r.y1 <= lane_rect.y1
-            && !taken.iter().any(|t| t.intersects(r))
+    let around = Obstacles {
+        bounds: Area::new(plot.x0, lane_rect.y0, plot.x1, lane_rect.y1),
+        taken,
+        lines,
     };
-    let spot = [0.0, 18.0, -18.0]
-        .into_iter()
-        .flat_map(beside)
-        .find(|r| fits(r));
-    if let Some(r) = spot {
+    let size = (w * measure::SLACK, h);
+    if let Some(r) = label_spot((x, x), label_y, size, Room::Anywhere, around) {
         out.append(paint::text(
             r.x0,
-            r.center_y(),
+            (r.y0 + r.y1) / 2.0,
             &mark.label,
             LABEL,
             ink(color),
             Anchor::Start,
         ));
-        taken.push(r.expand2(2.0, 2.0));
-        c.labels.push(r);
+        taken.push(Area::new(r.x0 - 2.0, r.y0 - 2.0, r.x1 + 2.0, r.y1 + 2.0));
+        c.labels.push(Rect::new(r.x0, r.y0, r.x1, r.y1));
     }
 }
 

@@ -5,8 +5,9 @@
 //!
 //! Free of any UI toolkit, so it is tested on its own and computed once per trace
 //! ([`Lanes::build`]); a front end only maps these times to pixels and paints what is in view.
-//! [`build`] reads the trace, [`rows`] stacks overlapping bars, [`legend`] says what the
-//! drawing shows, [`hover`] what each thing is, in the words of [`crate::view::wording`].
+//! [`build`] reads the trace, [`rows`] stacks overlapping bars, [`place`] puts a mark's label
+//! where it names only that mark, [`legend`] says what the drawing shows, [`hover`] what each
+//! thing is, in the words of [`crate::view::wording`].
 
 mod build;
 #[cfg(test)]
@@ -14,6 +15,7 @@ mod fixtures;
 pub mod hover;
 mod index;
 pub mod legend;
+pub mod place;
 mod rows;
 
 pub use index::{BIN_PX, Bin, Instants, Intervals, MIN_GAP_PX, crowded};

@@ -1,0 +1,191 @@
+//! Where a mark's label goes: beside the mark, on the first spot that covers nothing drawn
+//! before it and that no other mark's line separates from the mark. The app and the SVG picture
+//! place labels by this one rule, so a label never seems to name a neighbouring mark in
+//! either.
+
+/// An axis-aligned box on the picture, px, y growing downwards.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Area {
+    /// Left edge.
+    pub x0: f32,
+    /// Top edge.
+    pub y0: f32,
+    /// Right edge.
+    pub x1: f32,
+    /// Bottom edge.
+    pub y1: f32,
+}
+
+impl Area {
+    /// The box from `(x0, y0)` to `(x1, y1)`.
+    pub fn new(x0: f32, y0: f32, x1: f32, y1: f32) -> Self {
+        Area { x0, y0, x1, y1 }
+    }
+
+    /// Whether the two boxes overlap by more than an edge.
+    pub fn intersects(&self, other: &Area) -> bool {
+        self.x0 < other.x1 && other.x0 < self.x1 && self.y0 < other.y1 && other.y0 < self.y1
+    }
+
+    /// Whether `other` lies wholly inside this box.
+    fn contains(&self, other: &Area) -> bool {
+        self.x0 <= other.x0 && other.x1 <= self.x1 && self.y0 <= other.y0 && other.y1 <= self.y1
+    }
+}
+
+/// Which spots a label may take, tried in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Room {
+    /// On the mark's line, then below, then above: right of it, left of it, or just after
+    /// what is in the way on its right. For a single mark.
+    Anywhere,
+    /// On the line, then above, then below: right or left of it only. For a summary of
+    /// several marks, whose label names one of them: pushed along, it would name another.
+    Beside,
+}
+
+/// What a label must keep clear of.
+#[derive(Clone, Copy, Debug)]
+pub struct Obstacles<'a> {
+    /// The label must lie wholly inside this box (the plot, or one lane of it).
+    pub bounds: Area,
+    /// Marks' symbols and the labels placed so far.
+    pub taken: &'a [Area],
+    /// Every mark's line across its lane, the labelled mark's own among them.
+    pub lines: &'a [Area],
+}
+
+/// Gap between a mark and its label, px.
+const GAP: f32 = 12.0;
+/// Gap after an obstacle a label is pushed past, px.
+const PUSH_GAP: f32 = 8.0;
+/// How far below or above its line a label's second and third rows are, px.
+const ROW: f32 = 18.0;
+
+/// The spot for a label of `size` (width, height, px) naming the mark drawn across
+/// `mark_x0..=mark_x1` whose label line is at `y`; `None` when there is no room, as a
+/// cut-off or overlapping label reads worse than none (the mark's hover text still tells).
+pub fn label_spot(
+    (mark_x0, mark_x1): (f32, f32),
+    y: f32,
+    (w, h): (f32, f32),
+    room: Room,
+    around: Obstacles<'_>,
+) -> Option<Area> {
+    let rows = match room {
+        Room::Anywhere => [0.0, ROW, -ROW],
+        Room::Beside => [0.0, -ROW, ROW],
+    };
+    let at = |left: f32, top: f32| Area::new(left, top, left + w, top + h);
+    let beside = |dy: f32| {
+        let top = y + dy - h / 2.0;
+        let right = at(mark_x1 + GAP, top);
+        let left = at(mark_x0 - GAP - w, top);
+        let in_the_way = around
+            .taken
+            .iter()
+            .filter(|t| t.intersects(&right))
+            .map(|t| t.x1)
+            .fold(right.x0 - PUSH_GAP, f32::max);
+        let pushed = (room == Room::Anywhere).then(|| at(in_the_way + PUSH_GAP, top));
+        [Some(right), Some(left), pushed].into_iter().flatten()
+    };
+    // A line standing between the label and its mark would make the label seem to name
+    // that line's mark instead.
+    let separated = |r: &Area| {
+        let (from, to) = if r.x0 >= mark_x1 {
+            (mark_x1 + GAP / 3.0, r.x0)
+        } else {
+            (r.x1, mark_x0 - GAP / 3.0)
+        };
+        around.lines.iter().any(|l| l.x0 < to && from < l.x1)
+    };
+    let fits = |r: &Area| {
+        around.bounds.contains(r)
+            && !around
+                .taken
+                .iter()
+                .chain(around.lines)
+                .any(|t| t.intersects(r))
+            && !separated(r)
+    };
+    rows.into_iter().flat_map(beside).find(fits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLOT: Area = Area {
+        x0: 0.0,
+        y0: 0.0,
+        x1: 1000.0,
+        y1: 60.0,
+    };
+
+    fn line(x: f32) -> Area {
+        Area::new(x - 3.0, 0.0, x + 3.0, 60.0)
+    }
+
+    fn spot(x: f32, taken: &[Area], lines: &[Area]) -> Option<Area> {
+        let around = Obstacles {
+            bounds: PLOT,
+            taken,
+            lines,
+        };
+        label_spot((x, x), 30.0, (100.0, 14.0), Room::Anywhere, around)
+    }
+
+    #[test]
+    fn a_lone_mark_is_labelled_on_its_right() {
+        let r = spot(100.0, &[], &[line(100.0)]).unwrap();
+        assert_eq!((r.x0, r.y0), (112.0, 23.0));
+    }
+
+    #[test]
+    fn a_label_never_sits_past_another_marks_line() {
+        // Marks at 100 and 130: the first has no room on its right before the second's line
+        // and none on its left inside the plot; pushing it past 130 would name that mark.
+        let lines = [line(100.0), line(130.0)];
+        let taken = [
+            Area::new(90.0, 20.0, 110.0, 40.0),
+            Area::new(120.0, 20.0, 140.0, 40.0),
+        ];
+        assert_eq!(spot(100.0, &taken, &lines), None);
+        // The second mark's label goes on its own right.
+        let r = spot(130.0, &taken, &lines).unwrap();
+        assert_eq!(r.x0, 142.0);
+    }
+
+    #[test]
+    fn a_label_is_pushed_past_a_label_but_not_past_a_line() {
+        let lines = [line(500.0)];
+        let label = Area::new(505.0, 23.0, 560.0, 37.0);
+        let r = spot(500.0, &[label], &lines).unwrap();
+        // Right and left of the mark on its line are taken (left is free here, so left).
+        assert_eq!(r.x1, 488.0);
+        // With the left cut off by the plot, it is pushed past the other label.
+        let around = Obstacles {
+            bounds: Area::new(450.0, 0.0, 1000.0, 60.0),
+            taken: &[label],
+            lines: &lines,
+        };
+        let r = label_spot((500.0, 500.0), 30.0, (100.0, 14.0), Room::Anywhere, around).unwrap();
+        assert_eq!(r.x0, 568.0);
+    }
+
+    #[test]
+    fn a_summary_label_is_never_pushed() {
+        let lines = [line(500.0)];
+        let taken = [Area::new(505.0, 0.0, 560.0, 60.0)];
+        let around = Obstacles {
+            bounds: Area::new(450.0, 0.0, 1000.0, 60.0),
+            taken: &taken,
+            lines: &lines,
+        };
+        assert_eq!(
+            label_spot((500.0, 500.0), 30.0, (100.0, 14.0), Room::Beside, around),
+            None
+        );
+    }
+}
