@@ -670,9 +670,10 @@ fn playhead_badge(
     let text = fmt_ms(now_ms.round() as u64);
     let galley = painter.layout_no_wrap(text, FontId::proportional(12.0), Color32::WHITE);
     let size = galley.size() + vec2(10.0, 4.0);
+    // Within the plot's width: over the lane names it would cover the "messages" switch.
     let left = layout::fit(
         geo.x(now_ms) - size.x / 2.0,
-        geo.plot.left() - geo.gutter() / 2.0,
+        geo.plot.left() - 4.0,
         geo.plot.right() - size.x,
     );
     Some((

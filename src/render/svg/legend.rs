@@ -37,27 +37,37 @@ pub(super) fn draw(
         .map(|&(swatch, _)| swatch)
         .collect();
     let (mut x, mut y) = (area.x0, area.y0);
+    // Extra height the current row needs for an entry whose words wrap, px.
+    let mut taller = 0.0;
     for &swatch in &shown {
         let text = swatch.text();
         let entry = SWATCH.0 + 6.0 + measure::width(text, TEXT) * measure::SLACK + 16.0;
         if x > area.x0 && x + entry > area.x1 {
             x = area.x0;
-            y += ROW;
+            y += ROW + taller;
+            taller = 0.0;
         }
         let rect = Rect::new(x, y + 1.0, x + SWATCH.0, y + 1.0 + SWATCH.1);
         draw_swatch(out, swatch, rect);
-        out.append(paint::text(
-            rect.x1 + 6.0,
-            rect.center_y(),
-            text,
-            TEXT,
-            theme::TEXT,
-            Anchor::Start,
-        ));
+        // Alone on its row and still too wide (a narrow picture): its words wrap under it
+        // rather than run past the picture's edge.
+        let room = (area.x1 - rect.x1 - 6.0) / measure::SLACK;
+        let lines = measure::wrap(text, TEXT, room);
+        for (i, line) in lines.iter().enumerate() {
+            out.append(paint::text(
+                rect.x1 + 6.0,
+                rect.center_y() + i as f32 * line_h(TEXT),
+                line,
+                TEXT,
+                theme::TEXT,
+                Anchor::Start,
+            ));
+        }
+        taller = f32::max(taller, (lines.len() - 1) as f32 * line_h(TEXT));
         x += entry + 8.0;
     }
     if !shown.is_empty() {
-        y += ROW;
+        y += ROW + taller;
     }
     if shown.iter().any(|s| s.is_grant()) {
         y += 4.0;

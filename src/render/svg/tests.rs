@@ -102,3 +102,35 @@ fn a_long_busy_run_is_summed_up_to_what_the_picture_can_show() {
     let elements = svg.matches('<').count();
     assert!(elements < 40_000, "{elements} elements");
 }
+
+#[test]
+fn a_narrow_picture_wraps_its_legend_inside_its_width() {
+    let source = include_str!("../../../assets/scenarios/step6-consensus-failover.toml");
+    let scenario = scenario::parse(source).unwrap();
+    let crate::Run { trace, verdict, .. } = crate::run(&scenario, scenario.seed);
+    let lanes = Lanes::build(&trace, &verdict);
+    let width = 300;
+    let picture = Picture {
+        width,
+        until_ms: None,
+    };
+    let svg = draw(&trace, &verdict, &lanes, &picture);
+    let entries: Vec<&str> = lanes.legend.iter().map(|(s, _)| s.text()).collect();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let legend: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter(|n| {
+            let words = n.text().unwrap_or_default().trim();
+            !words.is_empty() && entries.iter().any(|e| e.contains(words))
+        })
+        .collect();
+    // At 300 px the longest entries take two lines each.
+    assert!(legend.len() > entries.len(), "{} lines", legend.len());
+    for text in legend {
+        let x: f32 = text.attribute("x").unwrap().parse().unwrap();
+        let words = text.text().unwrap_or_default();
+        let right = x + measure::width(words, 13.0);
+        assert!(right <= width as f32, "{words:?} runs to {right} px");
+    }
+}
