@@ -10,7 +10,7 @@ use crate::app::style;
 use crate::checker::Verdict;
 use crate::trace::NodeId;
 use crate::view::timeline::hover::{crowded_marks, violation_marker, violation_markers};
-use crate::view::timeline::place::{Area, Obstacles, Room, label_spot};
+use crate::view::timeline::place::{Area, Obstacles, Room, label_spot, mark_obstacles};
 use crate::view::timeline::{BIN_PX, crowded};
 use crate::view::timeline::{Bin, Lane, Lanes, Mark, MarkClass, MarkKind, WriteOutcome};
 
@@ -27,27 +27,16 @@ pub(super) fn paint_lane(c: &mut Canvas, index: usize, lane: &Lane) {
     );
     let crowded = crowded(times, &bins, |t| c.geo.x(t));
     let pointer = c.pointer.filter(|p| lane_rect.contains(*p));
-    // Every mark's disc or summary is an obstacle for every label, so no label covers one;
-    // so are the labels of shadings and waits.
-    let mut taken: Vec<Area> = bins
-        .iter()
-        .map(|b| {
-            let x0 = c.geo.x(times.time(b.items.start) as f64);
-            let x1 = c.geo.x(times.time(b.items.end - 1) as f64);
-            let y = mark_line(lane_rect);
-            Area::new(x0 - 10.0, y - 10.0, x1 + 10.0, y + 10.0)
-        })
-        .chain(c.labels.iter().map(|&r| area(r)))
-        .collect();
-    // Each mark's line across the whole lane, which no label may cross.
-    let strips: Vec<Area> = bins
-        .iter()
-        .map(|b| {
-            let x0 = c.geo.x(times.time(b.items.start) as f64);
-            let x1 = c.geo.x(times.time(b.items.end - 1) as f64);
-            Area::new(x0 - 3.0, lane_rect.top(), x1 + 3.0, lane_rect.bottom())
-        })
-        .collect();
+    // Every mark's disc or summary is an obstacle for every label, so no label covers one,
+    // and so is its line; so are the labels of shadings and waits.
+    let xs = bins.iter().map(|b| {
+        let x0 = c.geo.x(times.time(b.items.start) as f64);
+        let x1 = c.geo.x(times.time(b.items.end - 1) as f64);
+        (x0, x1)
+    });
+    let lane_ys = (lane_rect.top(), lane_rect.bottom());
+    let (mut taken, strips) = mark_obstacles(xs, mark_line(lane_rect), lane_ys);
+    taken.extend(c.labels.iter().map(|&r| area(r)));
     let node = NodeId::from_index(index);
     for (bin, crowded) in bins.iter().zip(crowded) {
         if crowded {

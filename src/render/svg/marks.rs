@@ -12,7 +12,7 @@ use super::{Canvas, Rect, ink, line_h};
 use crate::checker::Verdict;
 use crate::render::measure;
 use crate::view::palette::{self, Rgba};
-use crate::view::timeline::place::{Area, Obstacles, Room, label_spot};
+use crate::view::timeline::place::{Area, Obstacles, Room, label_spot, mark_obstacles};
 use crate::view::timeline::{BIN_PX, crowded};
 use crate::view::timeline::{Bin, Lane, Lanes, Mark, MarkClass, MarkKind, WriteOutcome};
 
@@ -35,25 +35,14 @@ pub(super) fn lane(c: &mut Canvas, index: usize, lane: &Lane) {
     );
     let crowded = crowded(times, &bins, |t| c.frame.x(t));
     let y = mark_line(lane_rect);
-    // Every mark's disc or summary is an obstacle for every label.
-    let mut taken: Vec<Area> = bins
-        .iter()
-        .map(|b| {
-            let x0 = c.frame.x(times.time(b.items.start) as f64);
-            let x1 = c.frame.x(times.time(b.items.end - 1) as f64);
-            Area::new(x0 - 10.0, y - 10.0, x1 + 10.0, y + 10.0)
-        })
-        .chain(c.labels.iter().map(|r| Area::new(r.x0, r.y0, r.x1, r.y1)))
-        .collect();
-    // Each mark's line across the whole lane, which no label may cross.
-    let lines: Vec<Area> = bins
-        .iter()
-        .map(|b| {
-            let x0 = c.frame.x(times.time(b.items.start) as f64);
-            let x1 = c.frame.x(times.time(b.items.end - 1) as f64);
-            Area::new(x0 - 3.0, lane_rect.y0, x1 + 3.0, lane_rect.y1)
-        })
-        .collect();
+    // Every mark's disc or summary is an obstacle for every label, and so is its line.
+    let xs = bins.iter().map(|b| {
+        let x0 = c.frame.x(times.time(b.items.start) as f64);
+        let x1 = c.frame.x(times.time(b.items.end - 1) as f64);
+        (x0, x1)
+    });
+    let (mut taken, lines) = mark_obstacles(xs, y, (lane_rect.y0, lane_rect.y1));
+    taken.extend(c.labels.iter().map(|r| Area::new(r.x0, r.y0, r.x1, r.y1)));
     for (bin, crowded) in bins.iter().zip(crowded) {
         if crowded {
             summary(c, lane_rect, lane, bin);

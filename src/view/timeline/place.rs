@@ -55,6 +55,23 @@ pub struct Obstacles<'a> {
     pub lines: &'a [Area],
 }
 
+/// The marks of one lane as obstacles to labels: each bin's symbols (around the line write
+/// discs sit on, at `y`) and each bin's line across the lane (`lane_y0..lane_y1`).
+/// `x_of_bin` gives the x-range, px, of the marks a bin holds.
+pub fn mark_obstacles(
+    x_of_bin: impl Iterator<Item = (f32, f32)>,
+    y: f32,
+    (lane_y0, lane_y1): (f32, f32),
+) -> (Vec<Area>, Vec<Area>) {
+    x_of_bin
+        .map(|(x0, x1)| {
+            let symbols = Area::new(x0 - 10.0, y - 10.0, x1 + 10.0, y + 10.0);
+            let line = Area::new(x0 - 3.0, lane_y0, x1 + 3.0, lane_y1);
+            (symbols, line)
+        })
+        .unzip()
+}
+
 /// Gap between a mark and its label, px.
 const GAP: f32 = 12.0;
 /// Gap after an obstacle a label is pushed past, px.
