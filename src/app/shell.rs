@@ -203,7 +203,8 @@ pub fn help_window(ctx: &egui::Context, open: &mut bool) {
         ui.add_space(10.0);
         ui.label(RichText::new("On the timeline").strong());
         ui.label(
-            "Scroll to zoom, drag to pan, double-click to see the whole run. Click or drag \
+            "Ctrl + scroll (or pinch) to zoom, drag to pan, double-click to see the whole \
+             run; + and - zoom too. Click or drag \
              on the time axis to move the playhead; click a red triangle or a violation in \
              the verdict to jump to it.",
         );

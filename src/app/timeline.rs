@@ -49,8 +49,6 @@ const RIGHT_PAD: f32 = 24.0;
 const MIN_PLOT: f32 = 120.0;
 /// Narrowest window of time one can zoom into, ms.
 const MIN_VIEW_MS: f64 = 5.0;
-/// Zoom per pixel of mouse-wheel scroll: 100 px (one notch on many mice) zooms by ≈ 1.35.
-const ZOOM_PER_SCROLL_PX: f64 = 0.003;
 /// Zoom per press of `+` or `-`.
 const ZOOM_PER_KEY: f64 = 1.5;
 
@@ -407,8 +405,8 @@ impl Timeline<'_> {
         action
     }
 
-    /// Zoom (scroll), pan (drag on the lanes), fit (double-click), scrub (press or drag on
-    /// the axis).
+    /// Zoom (ctrl + scroll, pinch), pan (drag on the lanes, sideways scroll), fit
+    /// (double-click), scrub (press or drag on the axis).
     fn interact(
         &self,
         ui: &Ui,
@@ -419,20 +417,18 @@ impl Timeline<'_> {
     ) -> Option<Action> {
         let until = self.lanes.until_ms as f64;
         if let Some(pos) = response.hover_pos() {
-            // egui smooths the wheel over a few frames, so zooming glides; taking the scroll
-            // here keeps a scroll area around the timeline from moving too.
-            let (scroll, zoom) = ui.input_mut(|i| {
-                let scroll = std::mem::take(&mut i.smooth_scroll_delta);
-                (scroll, i.zoom_delta())
-            });
-            let factor = f64::from(zoom) * (f64::from(scroll.y) * ZOOM_PER_SCROLL_PX).exp();
-            if factor != 1.0 {
-                view.zoom(view.ms(pos.x, plot), factor, until);
+            // Ctrl (or Cmd) + wheel and a touchpad's pinch zoom, as in egui_plot's charts; a
+            // plain wheel is left to the page, which scrolls when the lanes do not fit it.
+            let zoom = ui.input(|i| i.zoom_delta());
+            if zoom != 1.0 {
+                view.zoom(view.ms(pos.x, plot), f64::from(zoom), until);
             }
-            // A sideways scroll (touchpad, shift + wheel) pans.
-            if scroll.x != 0.0 {
+            // A sideways scroll (touchpad, shift + wheel) pans; taken, so that a scroll area
+            // around the timeline does not move sideways too.
+            let sideways = ui.input_mut(|i| std::mem::take(&mut i.smooth_scroll_delta.x));
+            if sideways != 0.0 {
                 let ms_per_px = view.len() / f64::from(plot.width());
-                view.pan(-f64::from(scroll.x) * ms_per_px, until);
+                view.pan(-f64::from(sideways) * ms_per_px, until);
             }
         }
         self.zoom_keys(ui, view);
@@ -618,7 +614,7 @@ fn paint_axis(painter: &egui::Painter, geo: &Geometry, ui: &Ui, now_ms: f64) {
         painter.text(
             pos2(geo.lanes_left + 10.0, geo.axis.top() + 28.0),
             Align2::LEFT_TOP,
-            "scroll: zoom · drag: pan",
+            "ctrl + scroll: zoom · drag: pan",
             FontId::proportional(10.0),
             visuals.weak_text_color(),
         );

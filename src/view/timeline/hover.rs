@@ -329,8 +329,8 @@ fn thin_noun(kind: &SpanKind, count: usize) -> &'static str {
 /// summed up because each is too short to draw at this zoom.
 pub fn thin_spans(lane: &str, kind: &SpanKind, count: usize, from_ms: u64, to_ms: u64) -> String {
     format!(
-        "{lane}: {count} {} from {} to {}, too short to draw one by one at this zoom.\nScroll \
-         to zoom in.",
+        "{lane}: {count} {} from {} to {}, too short to draw one by one at this zoom.\nCtrl \
+         + scroll to zoom in.",
         thin_noun(kind, count),
         fmt_ms(from_ms),
         fmt_ms(to_ms)
@@ -367,7 +367,7 @@ pub fn crowded_marks(
         .map(|k| class_count(k, counts[k as usize]))
         .collect();
     format!(
-        "{lane}: {} between {} and {}, too close together to draw one by one.\nScroll to zoom in.",
+        "{lane}: {} between {} and {}, too close together to draw one by one.\nCtrl + scroll to zoom in.",
         parts.join(", "),
         fmt_ms(from_ms),
         fmt_ms(to_ms)
@@ -377,8 +377,8 @@ pub fn crowded_marks(
 /// The hover text of `count` messages sent from `from_ms` to `to_ms`, drawn as haze.
 pub fn message_haze(count: usize, from_ms: u64, to_ms: u64) -> String {
     format!(
-        "{count} messages sent from {} to {}: too many to draw as arrows at this zoom.\nScroll \
-         to zoom in.",
+        "{count} messages sent from {} to {}: too many to draw as arrows at this zoom.\nCtrl \
+         + scroll to zoom in.",
         fmt_ms(from_ms),
         fmt_ms(to_ms)
     )
@@ -406,7 +406,7 @@ pub fn violation_markers(violations: &[&Violation], first: Kind) -> String {
     );
     format!(
         "{} violations from {} to {} ({}).\nClick to select the first {first} and move the \
-         playhead there; scroll to zoom in and tell them apart.",
+         playhead there; ctrl + scroll to zoom in and tell them apart.",
         violations.len(),
         fmt_ms(from),
         fmt_ms(to),
