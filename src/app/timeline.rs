@@ -812,6 +812,9 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
             }
         }
         if grants {
+            // On a row of its own, as `legend_height` counts it: after the last entry it read
+            // as one more entry, and its wrapped lines ran past the room kept for it.
+            ui.end_row();
             ui.label(egui::RichText::new(ATTEMPT_NOTE).size(12.0).weak());
         }
     });
