@@ -615,6 +615,53 @@ fn edits_not_yet_run_are_told_apart_from_the_run_shown() {
 }
 
 #[test]
+fn the_sandbox_form_s_fields_are_found_and_typed_into_by_their_labels() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    // Found as a screen reader names them: by the label beside each (the label itself is not
+    // what is found), the two ends of a range each by the label and a word of its own.
+    for (label, role) in [
+        ("source", egui::Role::TextInput),
+        ("seed", egui::Role::SpinButton),
+        ("delay_ms min", egui::Role::SpinButton),
+        ("delay_ms max", egui::Role::SpinButton),
+        ("design", egui::Role::ComboBox),
+        ("reentrant", egui::Role::CheckBox),
+        ("ttl_ms", egui::Role::SpinButton),
+        ("transport", egui::Role::ComboBox),
+    ] {
+        assert_eq!(
+            h.get_by_label(label).accesskit_node().role(),
+            role,
+            "{label}"
+        );
+    }
+    // Every worker's fields too, one of each per worker.
+    let workers = h.state().sandbox_draft().unwrap().workers.len();
+    for label in ["start_ms", "work_ms", "clock_drift_ppm", "lease_clock"] {
+        assert_eq!(h.get_all_by_label(label).count(), workers, "{label}");
+    }
+    // A number field left to name itself would be named by its unit alone.
+    assert!(
+        h.query_all_by(|n| matches!(n.label().as_deref(), Some("ms" | "ppm")))
+            .next()
+            .is_none(),
+        "no field is named just \"ms\" or \"ppm\""
+    );
+    // Focus selects the field's text, so typing replaces it.
+    h.get_by_label("ttl_ms").focus();
+    settle(&mut h);
+    h.get_by_label("ttl_ms").type_text("4321");
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_eq!(h.state().sandbox_draft().unwrap().lock.ttl_ms, 4_321);
+    assert!(shows(
+        &h,
+        "The form differs from the run shown; Run to see it."
+    ));
+}
+
+#[test]
 fn a_search_can_be_cancelled_and_says_how_far_it_got() {
     let mut h = fresh();
     click(&mut h, "Sandbox");

@@ -10,7 +10,7 @@ use screen::shows;
 
 use eframe::egui::{self, Key, Modifiers, PointerButton, Pos2, pos2, vec2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use locksim::app::LocksimApp;
 use locksim::scenario::{Fault, FaultKind, Scenario};
 
@@ -190,6 +190,23 @@ fn faults_placed_moved_and_deleted_by_keyboard() {
     assert_eq!(the_pause(&h).0, "store1", "to the lane below");
     press(&mut h, Key::ArrowUp);
     assert_eq!(the_pause(&h).0, "B");
+    // The inspector's fields, named by the kind and the word before each, typed into.
+    for (label, role) in [
+        ("pause", egui::accesskit::Role::ComboBox),
+        ("pause at", egui::accesskit::Role::SpinButton),
+        ("pause for", egui::accesskit::Role::SpinButton),
+    ] {
+        assert_eq!(
+            h.get_by_label(label).accesskit_node().role(),
+            role,
+            "{label}"
+        );
+    }
+    h.get_by_label("pause for").focus();
+    settle(&mut h);
+    h.get_by_label("pause for").type_text("3000");
+    press(&mut h, Key::Enter);
+    assert_eq!(the_pause(&h), ("B".to_string(), 1_100, 3_000));
     press(&mut h, Key::Delete);
     assert!(draft(&h).faults.is_empty());
     // Nothing selected: the arrows step the playback again, and a fault's key needs a lane.

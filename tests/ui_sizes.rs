@@ -261,12 +261,9 @@ fn every_page_at_3_pixels_per_point() {
 /// repainted forever.)
 #[test]
 fn a_finished_run_at_rest_stops_repainting() {
-    // Settling is what this asks about; the sandbox form's fields are named by the labels
-    // beside them, which AccessKit does not link yet, and the harness's own accessibility
-    // check would stop at that.
+    // Settled at each size, the harness also checks that every input on the page has a name.
     let mut h = Harness::builder()
         .with_size(vec2(SIZES[0].0, SIZES[0].1))
-        .with_accessibility_check(false)
         .build_ui_state(
             |ui, app: &mut LocksimApp| app.show(ui),
             LocksimApp::restore(None),

@@ -412,10 +412,16 @@ impl FaultEditor {
         ui.horizontal_wrapped(|ui| {
             let kind = Kind::of(&fault.kind);
             // In the text colour: some kinds' own colours are the pale shading of the lanes.
-            ui.label(RichText::new(kind.label()).strong());
-            busy |= self.node_choice(ui, scenario, &mut fault);
-            ui.label("at");
-            busy |= ms_field(ui, &mut fault.at_ms);
+            let kind = ui.label(RichText::new(kind.label()).strong()).id;
+            busy |= self.node_choice(ui, scenario, &mut fault, kind);
+            // Each field is named for screen readers by the kind and the word before it
+            // ("pause at", "delay by").
+            let field = |ui: &mut Ui, word: &str, value: egui::DragValue<'_>| {
+                let word = ui.label(word).id;
+                let response = ui.add(value).labelled_by(kind).labelled_by(word);
+                response.dragged() || response.has_focus()
+            };
+            busy |= field(ui, "at", ms(&mut fault.at_ms));
             match &mut fault.kind {
                 FaultKind::Pause { for_ms, .. }
                 | FaultKind::Stall { for_ms, .. }
@@ -426,21 +432,20 @@ impl FaultEditor {
                 | FaultKind::KillStore {
                     for_ms: Some(for_ms),
                 } => {
-                    ui.label("for");
-                    busy |= ms_field(ui, for_ms);
+                    busy |= field(ui, "for", ms(for_ms));
                 }
                 FaultKind::Delay {
                     extra_ms, for_ms, ..
                 } => {
-                    ui.label("by");
-                    busy |= ms_field(ui, extra_ms);
-                    ui.label("for");
-                    busy |= ms_field(ui, for_ms);
+                    busy |= field(ui, "by", ms(extra_ms));
+                    busy |= field(ui, "for", ms(for_ms));
                 }
                 FaultKind::ClockJump { delta_ms, .. } => {
-                    ui.label("by");
-                    let response = ui.add(egui::DragValue::new(delta_ms).speed(100).suffix(" ms"));
-                    busy |= response.dragged() || response.has_focus();
+                    busy |= field(
+                        ui,
+                        "by",
+                        egui::DragValue::new(delta_ms).speed(100).suffix(" ms"),
+                    );
                 }
                 _ => {}
             }
@@ -471,9 +476,15 @@ impl FaultEditor {
         }
     }
 
-    /// The node the selected fault hits, chosen among the lanes it can go to; returns
-    /// whether the choice is open. Faults on the whole store have none.
-    fn node_choice(&mut self, ui: &mut Ui, scenario: &Scenario, fault: &mut Fault) -> bool {
+    /// The node the selected fault hits, chosen among the lanes it can go to, named by the
+    /// label `kind`; returns whether the choice is open. Faults on the whole store have none.
+    fn node_choice(
+        &mut self,
+        ui: &mut Ui,
+        scenario: &Scenario,
+        fault: &mut Fault,
+        kind: egui::Id,
+    ) -> bool {
         let global = matches!(
             fault.kind,
             FaultKind::Heal
@@ -496,6 +507,7 @@ impl FaultEditor {
                     });
                 }
             });
+        combo.response.labelled_by(kind);
         if chosen != here
             && let Some(l) = chosen
         {
@@ -508,10 +520,9 @@ impl FaultEditor {
     }
 }
 
-/// A millisecond field; returns whether it is being dragged or typed into.
-fn ms_field(ui: &mut Ui, value: &mut u64) -> bool {
-    let response = ui.add(egui::DragValue::new(value).speed(10).suffix(" ms"));
-    response.dragged() || response.has_focus()
+/// A millisecond field.
+fn ms(value: &mut u64) -> egui::DragValue<'_> {
+    egui::DragValue::new(value).speed(10).suffix(" ms")
 }
 
 /// The palette chip of `kind` drawn at the pointer while it is dragged.

@@ -6,7 +6,7 @@
 //! is ever thrown away because of an error: the draft stays as the learner left it, and TOML
 //! that does not parse stays in its box with the position of the problem.
 
-use eframe::egui::{self, Align, RichText, Ui};
+use eframe::egui::{self, Align, Id, RichText, Ui};
 use strum::{VariantArray, VariantNames};
 
 use super::style;
@@ -190,11 +190,23 @@ struct Form<'e> {
 
 impl Form<'_> {
     /// A row: `label` (with `hint` on hover), the widgets `add` draws, and the message if the
-    /// error names `path` exactly.
-    fn row(&mut self, ui: &mut Ui, path: &str, label: &str, hint: &str, add: impl FnOnce(&mut Ui)) {
+    /// error names `path` exactly. `add` is given the label's id and names each input it draws
+    /// with it ([`egui::Response::labelled_by`]), so a screen reader reads the label with the
+    /// field; an input that has words of its own (a Remove button, a checkbox's text) keeps
+    /// them, and one of several alike (a range's two ends) is labelled by the row's label and
+    /// a word of its own.
+    fn row(
+        &mut self,
+        ui: &mut Ui,
+        path: &str,
+        label: &str,
+        hint: &str,
+        add: impl FnOnce(&mut Ui, Id),
+    ) {
         self.row_with(ui, path, false, label, hint, add);
     }
 
+    /// [`Self::row`], with the message also for fields inside `path` if `within`.
     fn row_with(
         &mut self,
         ui: &mut Ui,
@@ -202,20 +214,21 @@ impl Form<'_> {
         within: bool,
         label: &str,
         hint: &str,
-        add: impl FnOnce(&mut Ui),
+        add: impl FnOnce(&mut Ui, Id),
     ) {
         // Wrapped: a row wider than a narrow panel (a name and its Remove button) moves its
         // last widgets down rather than running past the panel's edge, where they are cut off.
         ui.horizontal_wrapped(|ui| {
             let start = ui.cursor().left();
             let response = ui.label(label);
+            let label = response.id;
             if !hint.is_empty() {
                 response.on_hover_text(hint);
             }
             // Pad the label to a fixed column, so the widgets of a section line up.
             let used = ui.cursor().left() - start;
             ui.add_space((LABEL_WIDTH - used).max(0.0));
-            add(ui);
+            add(ui, label);
         });
         self.note(ui, path, within);
     }
@@ -471,10 +484,11 @@ impl Sandbox {
                     .code_editor()
                     .desired_rows(14)
                     .desired_width(f32::INFINITY),
-            );
+            )
         });
         // The header forced it open once; from now on the learner opens and closes it.
-        if shown.body_returned.is_some() {
+        if let Some(text) = shown.body_returned {
+            text.labelled_by(shown.header_response.id);
             self.text_open = false;
         }
     }
@@ -497,16 +511,23 @@ fn count<T: egui::emath::Numeric>(value: &mut T) -> egui::DragValue<'_> {
     egui::DragValue::new(value).speed(0.05)
 }
 
-/// One variant of a scenario enum, each shown by the name scenario files use for it.
-fn pick_named<T>(ui: &mut Ui, id: &str, value: &mut T)
+/// One variant of a scenario enum, each shown by the name scenario files use for it; like
+/// every picker here, named by the row's label `label`.
+fn pick_named<T>(ui: &mut Ui, id: &str, value: &mut T, label: Id)
 where
     T: VariantArray + Copy + PartialEq + Into<&'static str>,
 {
     let options: Vec<(T, &str)> = T::VARIANTS.iter().map(|&v| (v, v.into())).collect();
-    pick(ui, id, value, &options);
+    pick(ui, id, value, &options, label);
 }
 
-fn pick<T: Copy + PartialEq>(ui: &mut Ui, id: &str, value: &mut T, options: &[(T, &str)]) {
+fn pick<T: Copy + PartialEq>(
+    ui: &mut Ui,
+    id: &str,
+    value: &mut T,
+    options: &[(T, &str)],
+    label: Id,
+) {
     let shown = options
         .iter()
         .find(|(v, _)| v == value)
@@ -517,29 +538,34 @@ fn pick<T: Copy + PartialEq>(ui: &mut Ui, id: &str, value: &mut T, options: &[(T
             for (v, name) in options {
                 ui.selectable_value(value, *v, *name);
             }
-        });
+        })
+        .response
+        .labelled_by(label);
 }
 
 /// A node by name: any node of the scenario, or the name already there even if no node has
 /// it (so a mistyped name from a file stays visible, with the validator's message).
-fn pick_node(ui: &mut Ui, id: &str, value: &mut String, nodes: &[String]) {
+fn pick_node(ui: &mut Ui, id: &str, value: &mut String, nodes: &[String], label: Id) {
     egui::ComboBox::from_id_salt(id)
         .selected_text(value.as_str())
         .show_ui(ui, |ui| {
             for node in nodes {
                 ui.selectable_value(value, node.clone(), node);
             }
-        });
+        })
+        .response
+        .labelled_by(label);
 }
 
-/// A duration that may be absent: a checkbox, then the value.
-fn optional_ms(ui: &mut Ui, value: &mut Option<u64>, on: &str, default_ms: u64) {
+/// A duration that may be absent: a checkbox, named by its own text `on`, then the value,
+/// named by the row's label `label`.
+fn optional_ms(ui: &mut Ui, value: &mut Option<u64>, on: &str, default_ms: u64, label: Id) {
     let mut set = value.is_some();
     if ui.checkbox(&mut set, on).changed() {
         *value = set.then_some(value.unwrap_or(default_ms));
     }
     if let Some(v) = value {
-        ui.add(ms(v));
+        ui.add(ms(v)).labelled_by(label);
     }
 }
 
@@ -553,29 +579,50 @@ fn general(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
         "until_ms",
     ];
     section(ui, form.open_for(&top), "Scenario", |ui| {
-        form.row(ui, "version", "version", "The file format version.", |ui| {
-            ui.add(count(&mut s.version));
-        });
-        form.row(ui, "name", "name", "The title shown above the run.", |ui| {
-            ui.add(egui::TextEdit::singleline(&mut s.name).desired_width(f32::INFINITY));
-        });
-        form.row(ui, "description", "description", "", |ui| {
+        form.row(
+            ui,
+            "version",
+            "version",
+            "The file format version.",
+            |ui, label| {
+                ui.add(count(&mut s.version)).labelled_by(label);
+            },
+        );
+        form.row(
+            ui,
+            "name",
+            "name",
+            "The title shown above the run.",
+            |ui, label| {
+                ui.add(egui::TextEdit::singleline(&mut s.name).desired_width(f32::INFINITY))
+                    .labelled_by(label);
+            },
+        );
+        form.row(ui, "description", "description", "", |ui, label| {
             ui.add(
                 egui::TextEdit::multiline(&mut s.description)
                     .desired_rows(2)
                     .desired_width(f32::INFINITY),
-            );
+            )
+            .labelled_by(label);
         });
-        form.row(ui, "source", "source", "Where the case comes from.", |ui| {
-            ui.add(egui::TextEdit::singleline(&mut s.source).desired_width(f32::INFINITY));
-        });
+        form.row(
+            ui,
+            "source",
+            "source",
+            "Where the case comes from.",
+            |ui, label| {
+                ui.add(egui::TextEdit::singleline(&mut s.source).desired_width(f32::INFINITY))
+                    .labelled_by(label);
+            },
+        );
         form.row(
             ui,
             "seed",
             "seed",
             "Drives every random choice: the same seed gives the same run.",
-            |ui| {
-                ui.add(count(&mut s.seed));
+            |ui, label| {
+                ui.add(count(&mut s.seed)).labelled_by(label);
             },
         );
         form.row(
@@ -583,8 +630,8 @@ fn general(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "until_ms",
             "until_ms",
             "How long the run lasts, in simulated ms.",
-            |ui| {
-                ui.add(ms(&mut s.until_ms));
+            |ui, label| {
+                ui.add(ms(&mut s.until_ms)).labelled_by(label);
             },
         );
     });
@@ -593,15 +640,18 @@ fn general(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
 fn network(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
     let n = &mut s.network;
     section(ui, form.open_for(&["network"]), "[network]", |ui| {
-        form.row(
+        form.row_with(
             ui,
             "network.delay_ms",
-            "delay_ms (min, max)",
+            false,
+            "delay_ms",
             "One-way delay, uniform between the two.",
-            |ui| {
+            |ui, label| {
                 let [min, max] = &mut n.delay_ms;
-                ui.add(ms(min));
-                ui.add(ms(max));
+                for (end, value) in [("min", min), ("max", max)] {
+                    let end = ui.label(end).id;
+                    ui.add(ms(value)).labelled_by(label).labelled_by(end);
+                }
             },
         );
         form.row(
@@ -609,12 +659,13 @@ fn network(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "network.loss",
             "loss",
             "Probability a message is lost.",
-            |ui| {
+            |ui, label| {
                 ui.add(
                     egui::DragValue::new(&mut n.loss)
                         .speed(0.005)
                         .max_decimals(3),
-                );
+                )
+                .labelled_by(label);
             },
         );
         form.row(
@@ -622,8 +673,8 @@ fn network(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "network.timeout_ms",
             "timeout_ms",
             "How long a client waits for a store node's reply.",
-            |ui| {
-                ui.add(ms(&mut n.timeout_ms));
+            |ui, label| {
+                ui.add(ms(&mut n.timeout_ms)).labelled_by(label);
             },
         );
         form.row(
@@ -631,15 +682,15 @@ fn network(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "network.transport",
             "transport",
             "tcp: a cut delays messages until it heals. datagram: a cut drops them.",
-            |ui| pick_named(ui, "network.transport", &mut n.transport),
+            |ui, label| pick_named(ui, "network.transport", &mut n.transport, label),
         );
         form.row(
             ui,
             "network.tcp_give_up_ms",
             "tcp_give_up_ms",
             "tcp: a message undelivered this long is lost with its connection.",
-            |ui| {
-                ui.add(ms(&mut n.tcp_give_up_ms));
+            |ui, label| {
+                ui.add(ms(&mut n.tcp_give_up_ms)).labelled_by(label);
             },
         );
     });
@@ -653,12 +704,12 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "lock.design",
             "design",
             "The rung of the ladder, or timestamp: the earliest wall-clock stamp wins.",
-            |ui| {
-                pick_named(ui, "lock.design", &mut l.design);
+            |ui, label| {
+                pick_named(ui, "lock.design", &mut l.design, label);
             },
         );
-        form.row(ui, "lock.ttl_ms", "ttl_ms", "Lease length.", |ui| {
-            ui.add(ms(&mut l.ttl_ms));
+        form.row(ui, "lock.ttl_ms", "ttl_ms", "Lease length.", |ui, label| {
+            ui.add(ms(&mut l.ttl_ms)).labelled_by(label);
         });
         form.row(
             ui,
@@ -666,22 +717,22 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "expiry",
             "store: the store times the lease. client: a contender compares the holder's \
              'held until' with its own clock.",
-            |ui| pick_named(ui, "lock.expiry", &mut l.expiry),
+            |ui, label| pick_named(ui, "lock.expiry", &mut l.expiry, label),
         );
         form.row(
             ui,
             "lock.renewal",
             "renewal",
             "watchdog: extends while the process lives. progress: only while work advances.",
-            |ui| pick_named(ui, "lock.renewal", &mut l.renewal),
+            |ui, label| pick_named(ui, "lock.renewal", &mut l.renewal, label),
         );
         form.row(
             ui,
             "lock.renew_every_ms",
             "renew_every_ms",
             "0 = ttl / 3.",
-            |ui| {
-                ui.add(ms(&mut l.renew_every_ms));
+            |ui, label| {
+                ui.add(ms(&mut l.renew_every_ms)).labelled_by(label);
             },
         );
         form.row(
@@ -689,8 +740,8 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "lock.reentrant",
             "reentrant",
             "A holder may take it again.",
-            |ui| {
-                ui.checkbox(&mut l.reentrant, "");
+            |ui, label| {
+                ui.checkbox(&mut l.reentrant, "").labelled_by(label);
             },
         );
         form.row(
@@ -698,15 +749,15 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "lock.waiting",
             "waiting",
             "retry: ask again after a back-off. fair: a FIFO queue at the store.",
-            |ui| pick_named(ui, "lock.waiting", &mut l.waiting),
+            |ui, label| pick_named(ui, "lock.waiting", &mut l.waiting, label),
         );
         form.row(
             ui,
             "lock.retry_ms",
             "retry_ms",
             "Back-off between attempts.",
-            |ui| {
-                ui.add(ms(&mut l.retry_ms));
+            |ui, label| {
+                ui.add(ms(&mut l.retry_ms)).labelled_by(label);
             },
         );
         form.row(
@@ -714,8 +765,8 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "lock.retry_jitter_ms",
             "retry_jitter_ms",
             "Random extra on each back-off. Default: half the back-off; 0 = lockstep.",
-            |ui| {
-                optional_ms(ui, &mut l.retry_jitter_ms, "own jitter", 25);
+            |ui, label| {
+                optional_ms(ui, &mut l.retry_jitter_ms, "own jitter", 25, label);
             },
         );
         form.row(
@@ -723,15 +774,15 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "lock.acquire",
             "acquire",
             "one_step: SET NX PX. two_step: SETNX, then EXPIRE (a crash between leaves no TTL).",
-            |ui| pick_named(ui, "lock.acquire", &mut l.acquire),
+            |ui, label| pick_named(ui, "lock.acquire", &mut l.acquire, label),
         );
         form.row(
             ui,
             "lock.hold_count",
             "hold_count",
             "With reentrant: count repeat acquires. Off: the first release frees the lock.",
-            |ui| {
-                ui.checkbox(&mut l.hold_count, "");
+            |ui, label| {
+                ui.checkbox(&mut l.hold_count, "").labelled_by(label);
             },
         );
         form.row(
@@ -739,8 +790,8 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "lock.settle_ms",
             "settle_ms",
             "timestamp: wait after the claim is recorded before reading the claims.",
-            |ui| {
-                ui.add(ms(&mut l.settle_ms));
+            |ui, label| {
+                ui.add(ms(&mut l.settle_ms)).labelled_by(label);
             },
         );
         form.row(
@@ -748,8 +799,8 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "lock.lock_delay_ms",
             "lock_delay_ms",
             "After a lease expires, refuse new grants this long.",
-            |ui| {
-                ui.add(ms(&mut l.lock_delay_ms));
+            |ui, label| {
+                ui.add(ms(&mut l.lock_delay_ms)).labelled_by(label);
             },
         );
     });
@@ -758,16 +809,16 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
 fn store(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
     let st = &mut s.store;
     section(ui, form.open_for(&["store"]), "[store]", |ui| {
-        form.row(ui, "store.topology", "topology", "", |ui| {
-            pick_named(ui, "store.topology", &mut st.topology);
+        form.row(ui, "store.topology", "topology", "", |ui, label| {
+            pick_named(ui, "store.topology", &mut st.topology, label);
         });
         form.row(
             ui,
             "store.nodes",
             "nodes",
             "Named store1 .. storeN.",
-            |ui| {
-                ui.add(count(&mut st.nodes));
+            |ui, label| {
+                ui.add(count(&mut st.nodes)).labelled_by(label);
             },
         );
         form.row(
@@ -775,22 +826,30 @@ fn store(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "store.clock",
             "clock",
             "wall: a clock jump moves lease expiry. Default: wall, monotonic for consensus.",
-            |ui| pick(ui, "store.clock", &mut st.clock, &store_clock_choices()),
+            |ui, label| {
+                pick(
+                    ui,
+                    "store.clock",
+                    &mut st.clock,
+                    &store_clock_choices(),
+                    label,
+                )
+            },
         );
         form.row(
             ui,
             "store.persistence",
             "persistence",
             "everysec: a crash loses the last second. none: a restarted node forgot every lock.",
-            |ui| pick_named(ui, "store.persistence", &mut st.persistence),
+            |ui, label| pick_named(ui, "store.persistence", &mut st.persistence, label),
         );
         form.row(
             ui,
             "store.replication_lag_ms",
             "replication_lag_ms",
             "replicated: how long the primary takes to copy a change to its replicas.",
-            |ui| {
-                ui.add(ms(&mut st.replication_lag_ms));
+            |ui, label| {
+                ui.add(ms(&mut st.replication_lag_ms)).labelled_by(label);
             },
         );
         form.row(
@@ -798,8 +857,8 @@ fn store(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "store.failover_ms",
             "failover_ms",
             "How long without the primary or leader before a replica takes over.",
-            |ui| {
-                ui.add(ms(&mut st.failover_ms));
+            |ui, label| {
+                ui.add(ms(&mut st.failover_ms)).labelled_by(label);
             },
         );
     });
@@ -813,16 +872,24 @@ fn clock_rows(
     (offset_ms, drift_ppm): (&mut i64, &mut i64),
     drift_hint: &str,
 ) {
-    form.row(ui, &path("clock_offset_ms"), "clock_offset_ms", "", |ui| {
-        ui.add(egui::DragValue::new(offset_ms).speed(10).suffix(" ms"));
-    });
+    form.row(
+        ui,
+        &path("clock_offset_ms"),
+        "clock_offset_ms",
+        "",
+        |ui, label| {
+            ui.add(egui::DragValue::new(offset_ms).speed(10).suffix(" ms"))
+                .labelled_by(label);
+        },
+    );
     form.row(
         ui,
         &path("clock_drift_ppm"),
         "clock_drift_ppm",
         drift_hint,
-        |ui| {
-            ui.add(egui::DragValue::new(drift_ppm).speed(10).suffix(" ppm"));
+        |ui, label| {
+            ui.add(egui::DragValue::new(drift_ppm).speed(10).suffix(" ppm"))
+                .labelled_by(label);
         },
     );
 }
@@ -834,8 +901,8 @@ fn store_clocks(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
         let mut remove = None;
         for (i, c) in s.store_clocks.iter_mut().enumerate() {
             let p = |field: &str| format!("node[{i}].{field}");
-            form.row(ui, &p("name"), "name", "", |ui| {
-                pick_node(ui, &p("name"), &mut c.name, &stores);
+            form.row(ui, &p("name"), "name", "", |ui, label| {
+                pick_node(ui, &p("name"), &mut c.name, &stores, label);
                 if ui.button("Remove").clicked() {
                     remove = Some(i);
                 }
@@ -873,8 +940,8 @@ fn resource_and_check(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "resource.fencing",
             "fencing",
             "Reject a token lower than the highest accepted.",
-            |ui| {
-                ui.checkbox(&mut s.resource.fencing, "");
+            |ui, label| {
+                ui.checkbox(&mut s.resource.fencing, "").labelled_by(label);
             },
         );
         form.row(
@@ -882,8 +949,9 @@ fn resource_and_check(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "resource.fence_reads",
             "fence_reads",
             "Check the token on reads too, so no read-modify-write spans two grants.",
-            |ui| {
-                ui.checkbox(&mut s.resource.fence_reads, "");
+            |ui, label| {
+                ui.checkbox(&mut s.resource.fence_reads, "")
+                    .labelled_by(label);
             },
         );
         form.row(
@@ -892,7 +960,7 @@ fn resource_and_check(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "mode",
             "plain: read-modify-write. idempotent: overlaps are harmless. cas: compare-and-swap \
              on a version.",
-            |ui| pick_named(ui, "resource.mode", &mut s.resource.mode),
+            |ui, label| pick_named(ui, "resource.mode", &mut s.resource.mode, label),
         );
     });
     section(ui, form.open_for(&["check"]), "[check]", |ui| {
@@ -901,8 +969,8 @@ fn resource_and_check(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "check.starve_after_ms",
             "starve_after_ms",
             "A live worker waiting longer than this is starved.",
-            |ui| {
-                ui.add(ms(&mut s.check.starve_after_ms));
+            |ui, label| {
+                ui.add(ms(&mut s.check.starve_after_ms)).labelled_by(label);
             },
         );
     });
@@ -927,23 +995,30 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         &p("name"),
                         "name",
                         "Unique; not store<N> nor resource.",
-                        |ui| {
-                            ui.add(egui::TextEdit::singleline(&mut w.name).desired_width(120.0));
+                        |ui, label| {
+                            ui.add(egui::TextEdit::singleline(&mut w.name).desired_width(120.0))
+                                .labelled_by(label);
                             if ui.button("Remove worker").clicked() {
                                 remove = Some(i);
                             }
                         },
                     );
-                    form.row(ui, &p("start_ms"), "start_ms", "First attempt.", |ui| {
-                        ui.add(ms(&mut w.start_ms));
-                    });
+                    form.row(
+                        ui,
+                        &p("start_ms"),
+                        "start_ms",
+                        "First attempt.",
+                        |ui, label| {
+                            ui.add(ms(&mut w.start_ms)).labelled_by(label);
+                        },
+                    );
                     form.row(
                         ui,
                         &p("work_ms"),
                         "work_ms",
                         "Critical-section length in the worker's own running time.",
-                        |ui| {
-                            ui.add(ms(&mut w.work_ms));
+                        |ui, label| {
+                            ui.add(ms(&mut w.work_ms)).labelled_by(label);
                         },
                     );
                     form.row(
@@ -951,8 +1026,8 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         &p("writes"),
                         "writes",
                         "Writes per critical section.",
-                        |ui| {
-                            ui.add(count(&mut w.writes));
+                        |ui, label| {
+                            ui.add(count(&mut w.writes)).labelled_by(label);
                         },
                     );
                     form.row(
@@ -960,8 +1035,8 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         &p("repeat"),
                         "repeat",
                         "Acquisitions; 0 = until the end of the run.",
-                        |ui| {
-                            ui.add(count(&mut w.repeat));
+                        |ui, label| {
+                            ui.add(count(&mut w.repeat)).labelled_by(label);
                         },
                     );
                     form.row(
@@ -969,8 +1044,8 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         &p("retry_ms"),
                         "retry_ms",
                         "Default: lock.retry_ms.",
-                        |ui| {
-                            optional_ms(ui, &mut w.retry_ms, "own back-off", 50);
+                        |ui, label| {
+                            optional_ms(ui, &mut w.retry_ms, "own back-off", 50, label);
                         },
                     );
                     form.row(
@@ -978,8 +1053,9 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         &p("key"),
                         "key",
                         "Which lock (and record) it wants.",
-                        |ui| {
-                            ui.add(egui::TextEdit::singleline(&mut w.key).desired_width(120.0));
+                        |ui, label| {
+                            ui.add(egui::TextEdit::singleline(&mut w.key).desired_width(120.0))
+                                .labelled_by(label);
                         },
                     );
                     form.row(
@@ -987,8 +1063,8 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         &p("nested"),
                         "nested",
                         "Takes the same lock again inside its critical section.",
-                        |ui| {
-                            ui.checkbox(&mut w.nested, "");
+                        |ui, label| {
+                            ui.checkbox(&mut w.nested, "").labelled_by(label);
                         },
                     );
                     form.row(
@@ -996,13 +1072,19 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         &p("check_lease"),
                         "check_lease",
                         "Checks its remaining lease before each write.",
-                        |ui| {
-                            ui.checkbox(&mut w.check_lease, "");
+                        |ui, label| {
+                            ui.checkbox(&mut w.check_lease, "").labelled_by(label);
                         },
                     );
-                    form.row(ui, &p("write_timeout_ms"), "write_timeout_ms", "", |ui| {
-                        ui.add(ms(&mut w.write_timeout_ms));
-                    });
+                    form.row(
+                        ui,
+                        &p("write_timeout_ms"),
+                        "write_timeout_ms",
+                        "",
+                        |ui, label| {
+                            ui.add(ms(&mut w.write_timeout_ms)).labelled_by(label);
+                        },
+                    );
                     clock_rows(
                         ui,
                         form,
@@ -1015,14 +1097,14 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         &p("lease_clock"),
                         "lease_clock",
                         "The clock it times its own lease on.",
-                        |ui| pick_named(ui, &p("lease_clock"), &mut w.lease_clock),
+                        |ui, label| pick_named(ui, &p("lease_clock"), &mut w.lease_clock, label),
                     );
                     form.row(
                         ui,
                         &p("on_lock_loss"),
                         "on_lock_loss",
                         "stop: stops its work once it learns the lock is gone.",
-                        |ui| pick_named(ui, &p("on_lock_loss"), &mut w.on_lock_loss),
+                        |ui, label| pick_named(ui, &p("on_lock_loss"), &mut w.on_lock_loss, label),
                     );
                 });
         }
@@ -1053,7 +1135,7 @@ fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut &'
             .open(form.open_for(&[&format!("fault[{i}]")]))
             .show(ui, |ui| {
                 form.note(ui, &format!("fault[{i}]"), false);
-                form.row(ui, &p("kind"), "kind", "", |ui| {
+                form.row(ui, &p("kind"), "kind", "", |ui, label| {
                     let mut kind = fault.kind.name();
                     let id = p("kind");
                     egui::ComboBox::from_id_salt(id.as_str())
@@ -1062,7 +1144,9 @@ fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut &'
                             for &name in FaultKind::VARIANTS {
                                 ui.selectable_value(&mut kind, name, name);
                             }
-                        });
+                        })
+                        .response
+                        .labelled_by(label);
                     if kind != fault.kind.name()
                         && let Some(changed) = fault_kind(kind, Some(&fault.kind), workers)
                     {
@@ -1072,9 +1156,15 @@ fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut &'
                         remove = Some(i);
                     }
                 });
-                form.row(ui, &p("at_ms"), "at_ms", "True time it starts.", |ui| {
-                    ui.add(ms(&mut fault.at_ms));
-                });
+                form.row(
+                    ui,
+                    &p("at_ms"),
+                    "at_ms",
+                    "True time it starts.",
+                    |ui, label| {
+                        ui.add(ms(&mut fault.at_ms)).labelled_by(label);
+                    },
+                );
                 fault_fields(ui, form, i, &mut fault.kind, &nodes);
             });
         }
@@ -1093,7 +1183,9 @@ fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut &'
                     for &name in FaultKind::VARIANTS {
                         ui.selectable_value(new_fault, name, name);
                     }
-                });
+                })
+                .response
+                .accessible_name("kind of fault to add");
         });
     });
 }
@@ -1109,16 +1201,16 @@ fn fault_fields(
     let p = |field: &str| format!("fault[{i}].{field}");
     match kind {
         FaultKind::Pause { node, for_ms } | FaultKind::Stall { node, for_ms } => {
-            form.row(ui, &p("node"), "node", "", |ui| {
-                pick_node(ui, &p("node"), node, nodes)
+            form.row(ui, &p("node"), "node", "", |ui, label| {
+                pick_node(ui, &p("node"), node, nodes, label)
             });
-            form.row(ui, &p("for_ms"), "for_ms", "", |ui| {
-                ui.add(ms(for_ms));
+            form.row(ui, &p("for_ms"), "for_ms", "", |ui, label| {
+                ui.add(ms(for_ms)).labelled_by(label);
             });
         }
         FaultKind::Crash { node } | FaultKind::Restart { node } => {
-            form.row(ui, &p("node"), "node", "", |ui| {
-                pick_node(ui, &p("node"), node, nodes)
+            form.row(ui, &p("node"), "node", "", |ui, label| {
+                pick_node(ui, &p("node"), node, nodes, label)
             });
         }
         FaultKind::KillStore { for_ms } => {
@@ -1127,8 +1219,8 @@ fn fault_fields(
                 &p("for_ms"),
                 "for_ms",
                 "Empty: the store stays down.",
-                |ui| {
-                    optional_ms(ui, for_ms, "restart after", 5_000);
+                |ui, label| {
+                    optional_ms(ui, for_ms, "restart after", 5_000, label);
                 },
             );
         }
@@ -1139,29 +1231,36 @@ fn fault_fields(
                 true,
                 "groups",
                 "Links between nodes of different groups are cut; unlisted nodes keep theirs.",
-                |ui| {
+                |ui, _| {
                     if ui.button("Add group").clicked() {
                         groups.push(Vec::new());
                     }
                 },
             );
             partition_groups(ui, groups, nodes);
-            form.row(ui, &p("for_ms"), "for_ms", "Empty: until a heal.", |ui| {
-                optional_ms(ui, for_ms, "heal after", 5_000);
-            });
+            form.row(
+                ui,
+                &p("for_ms"),
+                "for_ms",
+                "Empty: until a heal.",
+                |ui, label| {
+                    optional_ms(ui, for_ms, "heal after", 5_000, label);
+                },
+            );
         }
         FaultKind::Heal => {}
         FaultKind::ClockJump { node, delta_ms } => {
-            form.row(ui, &p("node"), "node", "", |ui| {
-                pick_node(ui, &p("node"), node, nodes)
+            form.row(ui, &p("node"), "node", "", |ui, label| {
+                pick_node(ui, &p("node"), node, nodes, label)
             });
             form.row(
                 ui,
                 &p("delta_ms"),
                 "delta_ms",
                 "Forward (+) or back (-).",
-                |ui| {
-                    ui.add(egui::DragValue::new(delta_ms).speed(100).suffix(" ms"));
+                |ui, label| {
+                    ui.add(egui::DragValue::new(delta_ms).speed(100).suffix(" ms"))
+                        .labelled_by(label);
                 },
             );
         }
@@ -1171,35 +1270,36 @@ fn fault_fields(
             extra_ms,
             for_ms,
         } => {
-            form.row(ui, &p("from"), "from", "", |ui| {
-                pick_node(ui, &p("from"), from, nodes)
+            form.row(ui, &p("from"), "from", "", |ui, label| {
+                pick_node(ui, &p("from"), from, nodes, label)
             });
-            form.row(ui, &p("to"), "to", "", |ui| {
-                pick_node(ui, &p("to"), to, nodes)
+            form.row(ui, &p("to"), "to", "", |ui, label| {
+                pick_node(ui, &p("to"), to, nodes, label)
             });
-            form.row(ui, &p("extra_ms"), "extra_ms", "", |ui| {
-                ui.add(ms(extra_ms));
+            form.row(ui, &p("extra_ms"), "extra_ms", "", |ui, label| {
+                ui.add(ms(extra_ms)).labelled_by(label);
             });
-            form.row(ui, &p("for_ms"), "for_ms", "", |ui| {
-                ui.add(ms(for_ms));
+            form.row(ui, &p("for_ms"), "for_ms", "", |ui, label| {
+                ui.add(ms(for_ms)).labelled_by(label);
             });
         }
         FaultKind::ForceRelease { key, node } => {
-            form.row(ui, &p("key"), "key", "The lock to delete.", |ui| {
-                ui.add(egui::TextEdit::singleline(key).desired_width(120.0));
+            form.row(ui, &p("key"), "key", "The lock to delete.", |ui, label| {
+                ui.add(egui::TextEdit::singleline(key).desired_width(120.0))
+                    .labelled_by(label);
             });
             form.row(
                 ui,
                 &p("node"),
                 "node",
                 "Empty: on every store node.",
-                |ui| {
+                |ui, label| {
                     let mut one = node.is_some();
                     if ui.checkbox(&mut one, "one store node").changed() {
                         *node = one.then(|| store_name(1));
                     }
                     if let Some(n) = node {
-                        pick_node(ui, &p("node"), n, nodes);
+                        pick_node(ui, &p("node"), n, nodes, label);
                     }
                 },
             );
@@ -1261,11 +1361,11 @@ fn expect(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             (Some(true), "true"),
             (Some(false), "false"),
         ];
-        form.row(ui, "expect.safe", "safe", "", |ui| {
-            pick(ui, "expect.safe", &mut e.safe, &verdicts);
+        form.row(ui, "expect.safe", "safe", "", |ui, label| {
+            pick(ui, "expect.safe", &mut e.safe, &verdicts, label);
         });
-        form.row(ui, "expect.live", "live", "", |ui| {
-            pick(ui, "expect.live", &mut e.live, &verdicts);
+        form.row(ui, "expect.live", "live", "", |ui, label| {
+            pick(ui, "expect.live", &mut e.live, &verdicts, label);
         });
         for kind in Kind::ALL {
             // The validator names a contradiction by its place in `absent`.
@@ -1273,7 +1373,7 @@ fn expect(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                 Some(j) => format!("expect.absent[{j}]"),
                 None => format!("expect.kinds.{}", kind.as_str()),
             };
-            form.row(ui, &path, kind.as_str(), "", |ui| {
+            form.row(ui, &path, kind.as_str(), "", |ui, label| {
                 let now = Expectation::of(e, kind);
                 let mut chosen = now;
                 let mut options = vec![
@@ -1286,7 +1386,7 @@ fn expect(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                 }
                 let labelled: Vec<(Expectation, &str)> =
                     options.into_iter().map(|x| (x, x.label())).collect();
-                pick(ui, &path, &mut chosen, &labelled);
+                pick(ui, &path, &mut chosen, &labelled, label);
                 if chosen != now {
                     chosen.set(e, kind);
                 }
