@@ -14,6 +14,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use locksim::app::LocksimApp;
 use locksim::course::{Judge, STEPS};
+use locksim::scenario::FaultKind;
 
 /// The window size the desktop app opens at.
 const WINDOW: [f32; 2] = [1280.0, 800.0];
@@ -464,7 +465,7 @@ fn across_seeds_shows_each_rungs_cost_beside_its_safety_even_on_a_phone() {
     let mut h = fresh();
     click(&mut h, "Sandbox");
     click(&mut h, "Across seeds");
-    click(&mut h, "100");
+    click(&mut h, "Seeds: 100");
     h.get_all_by_label("Run").last().unwrap().click();
     // The sweep runs on a thread of its own; the page counts what it sends each frame.
     let mut frames = 0;
@@ -474,6 +475,20 @@ fn across_seeds_shows_each_rungs_cost_beside_its_safety_even_on_a_phone() {
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
     assert!(shows_exactly(&h, "100 seeds"), "the sweep ended");
+    // Each row's "open seed" button is named with its row: rows often share a first bad seed.
+    let opens: Vec<String> = h
+        .query_all_by(|n| n.label().is_some_and(|l| l.starts_with("open seed ")))
+        .filter_map(|n| n.accesskit_node().label())
+        .collect();
+    assert!(!opens.is_empty(), "some rung fails");
+    let mut distinct = opens.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), opens.len(), "{opens:?}");
+    assert!(
+        opens.iter().all(|o| o.contains(" of ")),
+        "each says its row: {opens:?}"
+    );
     // A screen reader hears the outcome after the run's own words.
     let spoken = h.state().announcement();
     assert!(
@@ -545,7 +560,7 @@ fn find_a_failure_breaks_redlock_and_shows_the_shrunk_run_on_the_timeline() {
     settle(&mut h);
     click(&mut h, "Run");
     click(&mut h, "Find a failure");
-    click(&mut h, "1 000 schedules");
+    click(&mut h, "Budget: 1 000 schedules");
     click(&mut h, "Search");
     assert!(
         wait_for(&mut h, "Found an unsafe run at schedule", 5_000),
@@ -614,6 +629,22 @@ fn edits_not_yet_run_are_told_apart_from_the_run_shown() {
     assert!(shows(&h, "Ready to run."));
 }
 
+/// Types `text` into the number or text field named `label`, replacing what it held (focus
+/// selects the field's text), and presses Enter.
+fn type_into(h: &mut Harness<'_, LocksimApp>, label: &str, text: &str) {
+    h.get_by_label(label).focus();
+    settle(h);
+    h.get_by_label(label).type_text(text);
+    press(h, Key::Enter);
+}
+
+/// Whether any input is named by a unit alone, as a number field left to name itself is.
+fn named_by_a_unit(h: &Harness<'_, LocksimApp>) -> bool {
+    h.query_all_by(|n| matches!(n.label().as_deref(), Some("ms" | "ppm")))
+        .next()
+        .is_some()
+}
+
 #[test]
 fn the_sandbox_form_s_fields_are_found_and_typed_into_by_their_labels() {
     let mut h = fresh();
@@ -641,11 +672,8 @@ fn the_sandbox_form_s_fields_are_found_and_typed_into_by_their_labels() {
     for label in ["start_ms", "work_ms", "clock_drift_ppm", "lease_clock"] {
         assert_eq!(h.get_all_by_label(label).count(), workers, "{label}");
     }
-    // A number field left to name itself would be named by its unit alone.
     assert!(
-        h.query_all_by(|n| matches!(n.label().as_deref(), Some("ms" | "ppm")))
-            .next()
-            .is_none(),
+        !named_by_a_unit(&h),
         "no field is named just \"ms\" or \"ppm\""
     );
     // Focus selects the field's text, so typing replaces it.
@@ -659,6 +687,155 @@ fn the_sandbox_form_s_fields_are_found_and_typed_into_by_their_labels() {
         &h,
         "The form differs from the run shown; Run to see it."
     ));
+}
+
+#[test]
+fn break_it_s_fields_are_found_and_typed_into_by_their_names() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    click(&mut h, "Break it");
+    // Named by the words around each ("Pause for"), or by what it is where none say it.
+    for (label, role) in [
+        ("At (when each fault below starts)", egui::Role::SpinButton),
+        ("restart it after", egui::Role::CheckBox),
+        ("restart the store after", egui::Role::SpinButton),
+        ("worker to pause or cut off", egui::Role::ComboBox),
+        ("Pause for", egui::Role::SpinButton),
+        ("heal after", egui::Role::CheckBox),
+        ("heal the cut after", egui::Role::SpinButton),
+        ("store node to jump or drift", egui::Role::ComboBox),
+        ("Jump a store clock by", egui::Role::SpinButton),
+        ("Drift a store clock by", egui::Role::SpinButton),
+    ] {
+        assert_eq!(
+            h.get_by_label(label).accesskit_node().role(),
+            role,
+            "{label}"
+        );
+    }
+    // The playback bar's speed: the slider and the number beside it, one name for both.
+    for role in [egui::Role::Slider, egui::Role::SpinButton] {
+        h.get_by_role_and_label(role, "speed");
+    }
+    assert!(
+        !named_by_a_unit(&h),
+        "no field is named just \"ms\" or \"ppm\""
+    );
+    type_into(&mut h, "At (when each fault below starts)", "2500");
+    type_into(&mut h, "Pause for", "1234");
+    click(&mut h, "Pause");
+    assert!(
+        shows(&h, "1. paused A at 2 500 ms for 1 234 ms"),
+        "the pause made is the one typed"
+    );
+}
+
+#[test]
+fn find_a_failure_s_settings_are_found_and_set_by_their_names() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    click(&mut h, "Find a failure");
+    // Each choice by its line's words and its own: "unsafe" alone says not what is chosen.
+    for (label, role) in [
+        ("Look for a run that is unsafe", egui::Role::RadioButton),
+        ("Look for a run that is not live", egui::Role::RadioButton),
+        ("Faults per schedule: up to", egui::Role::SpinButton),
+        ("Budget: 1 000 schedules", egui::Role::RadioButton),
+        ("Budget: 10 000 schedules", egui::Role::RadioButton),
+        ("Leave out the scenario's own faults", egui::Role::CheckBox),
+    ] {
+        assert_eq!(
+            h.get_by_label(label).accesskit_node().role(),
+            role,
+            "{label}"
+        );
+    }
+    type_into(&mut h, "Faults per schedule: up to", "2");
+    click(&mut h, "Budget: 1 000 schedules");
+    click(&mut h, "Search");
+    assert!(
+        wait_for(&mut h, "None found in 1 000 schedules", 5_000),
+        "the budget chosen is the one searched"
+    );
+    assert!(
+        shows(&h, "Each schedule had 1 to 2 faults"),
+        "and the faults per schedule typed"
+    );
+}
+
+#[test]
+fn across_seeds_sizes_are_found_and_chosen_by_their_names() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    click(&mut h, "Across seeds");
+    let chosen = |h: &Harness<'_, LocksimApp>, size: &str| {
+        let name = format!("Seeds: {size}");
+        let node = h.get_by_label(&name);
+        assert_eq!(node.accesskit_node().role(), egui::Role::RadioButton);
+        node.accesskit_node().toggled() == Some(egui::accesskit::Toggled::True)
+    };
+    assert!(chosen(&h, "1 000"), "a thousand by default");
+    assert!(!chosen(&h, "100") && !chosen(&h, "10 000"));
+    click(&mut h, "Seeds: 100");
+    assert!(chosen(&h, "100") && !chosen(&h, "1 000"));
+    h.get_all_by_label("Run").last().unwrap().click();
+    settle(&mut h);
+    let spoken = h.state().announcement().to_string();
+    assert!(
+        spoken.contains("Across seeds: running 100 seeds.")
+            || spoken.contains("Across seeds, 100 seeds: "),
+        "the sweep is of the size chosen: {spoken}"
+    );
+    if let Some(cancel) = h.query_by_label("Cancel") {
+        cancel.click();
+        settle(&mut h);
+    }
+}
+
+#[test]
+fn the_sandbox_s_remove_buttons_each_say_what_they_remove() {
+    let mut h = fresh();
+    click(&mut h, "Library");
+    h.get_by_label("Find:").focus();
+    h.run_steps(2);
+    h.event(egui::Event::Text("one node's clock runs fast".to_string()));
+    settle(&mut h);
+    h.get_all_by_label("Edit").next().unwrap().click();
+    settle(&mut h);
+    let draft = |h: &Harness<'_, LocksimApp>| h.state().sandbox_draft().unwrap().clone();
+    assert_eq!(draft(&h).name, "Redlock: one node's clock runs fast");
+    // One of each: a screen reader's list of buttons tells them apart.
+    for label in [
+        "Remove store3's clock",
+        "Remove worker A",
+        "Remove worker B",
+        "Remove fault 1 (partition at 0 ms)",
+        "Remove fault 2 (partition at 0 ms)",
+        "remove group 1 of fault 1",
+        "remove group 2 of fault 2",
+        "store4 in group 2 of fault 1",
+        "B in group 1 of fault 2",
+        "retry_jitter_ms own jitter",
+    ] {
+        h.get_by_label(label);
+    }
+    // A checkbox beside a row's value is named by the row's label and its own words.
+    assert_eq!(
+        h.get_all_by_label("retry_ms own back-off").count(),
+        draft(&h).workers.len()
+    );
+    h.get_by_label("remove group 2 of fault 1")
+        .click_accesskit();
+    settle(&mut h);
+    match &draft(&h).faults[0].kind {
+        FaultKind::Partition { groups, .. } => {
+            assert_eq!(groups, &vec![vec!["A".to_string()]], "the group named")
+        }
+        other => panic!("{other:?}"),
+    }
+    h.get_by_label("Remove store3's clock").click_accesskit();
+    settle(&mut h);
+    assert!(draft(&h).store_clocks.is_empty());
 }
 
 #[test]

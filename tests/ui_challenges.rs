@@ -138,6 +138,26 @@ fn removing_the_faults_runs_the_design_as_it_is() {
 }
 
 #[test]
+fn each_remove_says_which_fault_and_the_arrows_where_they_go() {
+    let c = challenge::find("pause-past-lease").expect("listed");
+    let won = winning(&c.id).expect("a winning attempt");
+    let mut faults = won.clone();
+    faults.push(at(15_000, FaultKind::Crash { node: node("B") }));
+    let mut h = open(c, faults);
+    h.get_by_label("Remove the crash of B at 15 000 ms").click();
+    h.run_steps(3);
+    let shown = |h: &Harness<'_, LocksimApp>| link::decode(&h.state().link()).expect("reads");
+    assert_eq!(shown(&h).scenario.map(|s| s.faults), Some(won));
+    // The arrows are named in words.
+    h.get_by_label("next challenge").click();
+    h.run_steps(3);
+    assert_ne!(shown(&h).challenge.as_deref(), Some(c.id.as_str()));
+    h.get_by_label("previous challenge").click();
+    h.run_steps(3);
+    assert_eq!(shown(&h).challenge.as_deref(), Some(c.id.as_str()));
+}
+
+#[test]
 fn a_pause_dragged_from_the_palette_wins_the_first_challenge() {
     let c = challenge::find("pause-past-lease").expect("listed");
     let mut h = open(c, Vec::new());

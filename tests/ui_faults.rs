@@ -94,9 +94,10 @@ fn sandbox_on_unfenced() -> Harness<'static, LocksimApp> {
     settle(&mut h);
     assert_eq!(draft(&h).name, "Step 5 · Paused past the lease, no fencing");
     // Far down the form.
-    h.get_by_label("Remove fault").scroll_to_me();
+    h.get_by_label("Remove fault 1 (pause at 1000 ms)")
+        .scroll_to_me();
     settle(&mut h);
-    click(&mut h, "Remove fault");
+    click(&mut h, "Remove fault 1 (pause at 1000 ms)");
     assert!(draft(&h).faults.is_empty());
     click(&mut h, "Run");
     press(&mut h, Key::End);

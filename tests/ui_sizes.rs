@@ -108,10 +108,10 @@ fn form_fits(h: &Harness<'_, LocksimApp>, width: f32, at: &str) {
             eframe::egui::accesskit::Role::TextInput
                 | eframe::egui::accesskit::Role::MultilineTextInput
         ) || n.label().is_some_and(|l| {
-            matches!(
-                l.as_str(),
-                "Remove worker" | "Remove fault" | "Compare with…"
-            )
+            // Each Remove is named by what it removes ("Remove worker A").
+            l.starts_with("Remove worker ")
+                || l.starts_with("Remove fault ")
+                || l == "Compare with…"
         })
     };
     for node in h.query_all_by(in_form) {

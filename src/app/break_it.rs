@@ -150,10 +150,14 @@ impl BreakIt {
     fn controls(&mut self, ui: &mut Ui, current: &Scenario, chosen: &mut Option<Breakage>) {
         let f = &mut self.form;
         let last_ms = current.until_ms.saturating_sub(1);
+        // Each field is named for screen readers by the words around it ("Pause for"), or,
+        // where none say what it is, by a name of its own; a field would otherwise be named by
+        // its unit alone.
         ui.horizontal(|ui| {
-            ui.label("At");
-            ui.add(ms_value(&mut f.at_ms, last_ms));
-            ui.label(RichText::new("(when each fault below starts)").weak());
+            let at = ui.label("At").id;
+            let field = ui.add(ms_value(&mut f.at_ms, last_ms));
+            let when = ui.label(RichText::new("(when each fault below starts)").weak());
+            field.labelled_by(at).labelled_by(when.id);
         });
         ui.add_space(4.0);
 
@@ -168,7 +172,8 @@ impl BreakIt {
             ui.add_enabled(
                 f.restart_store,
                 ms_value(&mut f.restart_after_ms, current.until_ms),
-            );
+            )
+            .accessible_name("restart the store after");
         });
 
         ui.horizontal_wrapped(|ui| {
@@ -195,7 +200,8 @@ impl BreakIt {
         });
 
         ui.horizontal_wrapped(|ui| {
-            if ui.button("Pause").clicked() {
+            let pause = ui.button("Pause");
+            if pause.clicked() {
                 *chosen = Some(Breakage::PauseWorker {
                     worker: f.worker.clone(),
                     at_ms: f.at_ms,
@@ -203,8 +209,10 @@ impl BreakIt {
                 });
             }
             worker_choice(ui, "break_it_worker", current, &mut f.worker);
-            ui.label("for");
-            ui.add(ms_value(&mut f.pause_ms, u64::MAX));
+            let word = ui.label("for").id;
+            ui.add(ms_value(&mut f.pause_ms, u64::MAX))
+                .labelled_by(pause.id)
+                .labelled_by(word);
         });
 
         ui.horizontal_wrapped(|ui| {
@@ -217,11 +225,13 @@ impl BreakIt {
             }
             ui.label(RichText::new(&f.worker).strong());
             ui.checkbox(&mut f.partition_heals, "heal after");
-            ui.add_enabled(f.partition_heals, ms_value(&mut f.partition_ms, u64::MAX));
+            ui.add_enabled(f.partition_heals, ms_value(&mut f.partition_ms, u64::MAX))
+                .accessible_name("heal the cut after");
         });
 
         ui.horizontal_wrapped(|ui| {
-            if ui.button("Jump a store clock").clicked() {
+            let jump = ui.button("Jump a store clock");
+            if jump.clicked() {
                 *chosen = Some(Breakage::JumpClock {
                     node: f.jump_node.clone(),
                     at_ms: f.at_ms,
@@ -234,13 +244,17 @@ impl BreakIt {
                     for node in current.store_names() {
                         ui.selectable_value(&mut f.jump_node, node.clone(), node);
                     }
-                });
-            ui.label("by");
+                })
+                .response
+                .accessible_name("store node to jump or drift");
+            let word = ui.label("by").id;
             ui.add(
                 egui::DragValue::new(&mut f.jump_ms)
                     .suffix(" ms")
                     .speed(100),
-            );
+            )
+            .labelled_by(jump.id)
+            .labelled_by(word);
         });
         ui.horizontal_wrapped(|ui| {
             if ui
@@ -262,7 +276,8 @@ impl BreakIt {
                     .range(-500_000..=500_000)
                     .suffix(" ppm")
                     .speed(1_000),
-            );
+            )
+            .accessible_name("Drift a store clock by");
         });
 
         ui.horizontal_wrapped(|ui| {
@@ -353,7 +368,7 @@ fn ms_value(value: &mut u64, max: u64) -> egui::DragValue<'_> {
         .suffix(" ms")
 }
 
-/// Picks one of the scenario's workers by name.
+/// Picks one of the scenario's workers by name: the one paused or cut off.
 fn worker_choice(ui: &mut Ui, id: &str, scenario: &Scenario, name: &mut String) {
     egui::ComboBox::from_id_salt(id)
         .selected_text(name.as_str())
@@ -361,7 +376,9 @@ fn worker_choice(ui: &mut Ui, id: &str, scenario: &Scenario, name: &mut String) 
             for w in &scenario.workers {
                 ui.selectable_value(name, w.name.clone(), &w.name);
             }
-        });
+        })
+        .response
+        .accessible_name("worker to pause or cut off");
 }
 
 #[cfg(test)]

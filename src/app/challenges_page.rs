@@ -232,9 +232,11 @@ fn chooser(ui: &mut Ui, progress: &Progress, chosen: &Challenge) -> Option<Strin
         format!("{}{mark}", c.title)
     };
     let mut picked = None;
+    // The arrows are named in words for screen readers: an arrow alone says not where it goes.
     ui.horizontal(|ui| {
         if ui
             .add_enabled(at > 0, egui::Button::new("←"))
+            .accessible_name("previous challenge")
             .on_hover_text("The challenge before")
             .clicked()
         {
@@ -252,6 +254,7 @@ fn chooser(ui: &mut Ui, progress: &Progress, chosen: &Challenge) -> Option<Strin
         .on_hover_text("Every challenge");
         if ui
             .add_enabled(at + 1 < all.len(), egui::Button::new("→"))
+            .accessible_name("next challenge")
             .on_hover_text("The challenge after")
             .clicked()
         {
@@ -316,7 +319,12 @@ fn card(ui: &mut Ui, progress: &Progress, chosen: &Challenge, judged: &Judgement
         ui.label(RichText::new("Faults placed").strong());
         for (i, fault) in faults.iter().enumerate() {
             ui.horizontal_wrapped(|ui| {
-                if ui.small_button("Remove").clicked() {
+                // Named by the fault it removes: each fault placed has a Remove button.
+                if ui
+                    .small_button("Remove")
+                    .accessible_name(format!("Remove the {}", describe(fault)))
+                    .clicked()
+                {
                     let mut rest = faults.clone();
                     rest.remove(i);
                     asked = Some(Asked::Try(rest));

@@ -150,7 +150,10 @@ fn speed_control(ui: &mut Ui, playback: &mut Playback, track: f32) {
         .logarithmic(true)
         .custom_formatter(|v, _| speed_text(v))
         .custom_parser(|s| s.trim().trim_end_matches(['×', 'x']).trim().parse().ok());
+    // Named by the word beside it as a name of its own, not by linking that label: the slider
+    // and its number share the one name, which a linked label would give only one of them.
     ui.add(slider)
+        .accessible_name("speed")
         .on_hover_text("Simulated time per real time, 0.1× to 100× (log scale)");
     if speed != playback.speed() {
         playback.set_speed(speed);

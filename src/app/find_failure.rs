@@ -211,28 +211,34 @@ impl FindFailure {
 
     fn controls(&mut self, ui: &mut Ui, current: &Scenario) {
         let running = self.job.is_some();
+        // Each choice is named for screen readers by its line's words and its own ("Budget:
+        // 1 000 schedules"): its own alone ("unsafe") does not say what is chosen.
         ui.add_enabled_ui(!running, |ui| {
             ui.horizontal_wrapped(|ui| {
-                ui.label("Look for a run that is");
-                ui.radio_value(&mut self.options.goal, Goal::Unsafe, "unsafe");
-                ui.radio_value(&mut self.options.goal, Goal::NotLive, "not live");
+                let line = "Look for a run that is";
+                ui.label(line);
+                for (goal, text) in [(Goal::Unsafe, "unsafe"), (Goal::NotLive, "not live")] {
+                    ui.radio_value(&mut self.options.goal, goal, text)
+                        .accessible_name(format!("{line} {text}"));
+                }
             });
             ui.horizontal_wrapped(|ui| {
-                ui.label("Faults per schedule: up to");
+                let line = ui.label("Faults per schedule: up to").id;
                 ui.add(
                     egui::DragValue::new(&mut self.options.faults)
                         .range(1..=MAX_FAULTS)
                         .speed(0.05),
-                );
+                )
+                .labelled_by(line);
             });
             ui.horizontal_wrapped(|ui| {
-                ui.label("Budget:");
+                let line = "Budget:";
+                ui.label(line);
                 for tries in TRIES {
-                    ui.radio_value(
-                        &mut self.options.tries,
-                        tries,
-                        format!("{} schedules", fmt_count(tries)),
-                    );
+                    let text = format!("{} schedules", fmt_count(tries));
+                    let name = format!("{line} {text}");
+                    ui.radio_value(&mut self.options.tries, tries, text)
+                        .accessible_name(name);
                 }
             });
             ui.checkbox(

@@ -114,11 +114,12 @@ impl Library {
     pub fn show(&mut self, ui: &mut Ui) -> Option<LibraryAction> {
         ui.heading("Library");
         ui.horizontal(|ui| {
-            ui.label("Find:");
+            let label = ui.label("Find:").id;
             ui.add(
                 egui::TextEdit::singleline(&mut self.filter)
                     .hint_text("a word in a name, description or source"),
-            );
+            )
+            .labelled_by(label);
         });
         ui.add_space(4.0);
         let mut action = None;

@@ -192,9 +192,9 @@ impl Form<'_> {
     /// A row: `label` (with `hint` on hover), the widgets `add` draws, and the message if the
     /// error names `path` exactly. `add` is given the label's id and names each input it draws
     /// with it ([`egui::Response::labelled_by`]), so a screen reader reads the label with the
-    /// field; an input that has words of its own (a Remove button, a checkbox's text) keeps
-    /// them, and one of several alike (a range's two ends) is labelled by the row's label and
-    /// a word of its own.
+    /// field; one of several alike (a range's two ends) is labelled by the row's label and a
+    /// word of its own, a checkbox with words of its own is named by the label and its words,
+    /// and a Remove button by what it removes.
     fn row(
         &mut self,
         ui: &mut Ui,
@@ -557,11 +557,21 @@ fn pick_node(ui: &mut Ui, id: &str, value: &mut String, nodes: &[String], label:
         .labelled_by(label);
 }
 
-/// A duration that may be absent: a checkbox, named by its own text `on`, then the value,
-/// named by the row's label `label`.
-fn optional_ms(ui: &mut Ui, value: &mut Option<u64>, on: &str, default_ms: u64, label: Id) {
+/// A duration that may be absent: a checkbox, named by the row's label `row` and its own text
+/// `on` ("retry_ms own back-off"), then the value, named by the row's label `label`.
+fn optional_ms(
+    ui: &mut Ui,
+    value: &mut Option<u64>,
+    on: &str,
+    default_ms: u64,
+    (label, row): (Id, &str),
+) {
     let mut set = value.is_some();
-    if ui.checkbox(&mut set, on).changed() {
+    if ui
+        .checkbox(&mut set, on)
+        .accessible_name(format!("{row} {on}"))
+        .changed()
+    {
         *value = set.then_some(value.unwrap_or(default_ms));
     }
     if let Some(v) = value {
@@ -766,7 +776,13 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "retry_jitter_ms",
             "Random extra on each back-off. Default: half the back-off; 0 = lockstep.",
             |ui, label| {
-                optional_ms(ui, &mut l.retry_jitter_ms, "own jitter", 25, label);
+                optional_ms(
+                    ui,
+                    &mut l.retry_jitter_ms,
+                    "own jitter",
+                    25,
+                    (label, "retry_jitter_ms"),
+                );
             },
         );
         form.row(
@@ -903,7 +919,11 @@ fn store_clocks(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             let p = |field: &str| format!("node[{i}].{field}");
             form.row(ui, &p("name"), "name", "", |ui, label| {
                 pick_node(ui, &p("name"), &mut c.name, &stores, label);
-                if ui.button("Remove").clicked() {
+                if ui
+                    .button("Remove")
+                    .accessible_name(format!("Remove {}'s clock", c.name))
+                    .clicked()
+                {
                     remove = Some(i);
                 }
             });
@@ -998,7 +1018,11 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         |ui, label| {
                             ui.add(egui::TextEdit::singleline(&mut w.name).desired_width(120.0))
                                 .labelled_by(label);
-                            if ui.button("Remove worker").clicked() {
+                            if ui
+                                .button("Remove worker")
+                                .accessible_name(format!("Remove worker {}", w.name))
+                                .clicked()
+                            {
                                 remove = Some(i);
                             }
                         },
@@ -1045,7 +1069,13 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         "retry_ms",
                         "Default: lock.retry_ms.",
                         |ui, label| {
-                            optional_ms(ui, &mut w.retry_ms, "own back-off", 50, label);
+                            optional_ms(
+                                ui,
+                                &mut w.retry_ms,
+                                "own back-off",
+                                50,
+                                (label, "retry_ms"),
+                            );
                         },
                     );
                     form.row(
@@ -1152,7 +1182,13 @@ fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut &'
                     {
                         fault.kind = changed;
                     }
-                    if ui.button("Remove fault").clicked() {
+                    let name = format!(
+                        "Remove fault {} ({} at {} ms)",
+                        i + 1,
+                        fault.kind.name(),
+                        fault.at_ms
+                    );
+                    if ui.button("Remove fault").accessible_name(name).clicked() {
                         remove = Some(i);
                     }
                 });
@@ -1220,7 +1256,7 @@ fn fault_fields(
                 "for_ms",
                 "Empty: the store stays down.",
                 |ui, label| {
-                    optional_ms(ui, for_ms, "restart after", 5_000, label);
+                    optional_ms(ui, for_ms, "restart after", 5_000, (label, "for_ms"));
                 },
             );
         }
@@ -1237,14 +1273,14 @@ fn fault_fields(
                     }
                 },
             );
-            partition_groups(ui, groups, nodes);
+            partition_groups(ui, i, groups, nodes);
             form.row(
                 ui,
                 &p("for_ms"),
                 "for_ms",
                 "Empty: until a heal.",
                 |ui, label| {
-                    optional_ms(ui, for_ms, "heal after", 5_000, label);
+                    optional_ms(ui, for_ms, "heal after", 5_000, (label, "for_ms"));
                 },
             );
         }
@@ -1295,7 +1331,11 @@ fn fault_fields(
                 "Empty: on every store node.",
                 |ui, label| {
                     let mut one = node.is_some();
-                    if ui.checkbox(&mut one, "one store node").changed() {
+                    if ui
+                        .checkbox(&mut one, "one store node")
+                        .accessible_name("node one store node")
+                        .changed()
+                    {
                         *node = one.then(|| store_name(1));
                     }
                     if let Some(n) = node {
@@ -1307,10 +1347,11 @@ fn fault_fields(
     }
 }
 
-/// One line per group: a toggle per node. Putting a node in a group takes it out of the
-/// others, since a node can be on one side only. Names no node has stay listed until
-/// toggled off.
-fn partition_groups(ui: &mut Ui, groups: &mut Vec<Vec<String>>, nodes: &[String]) {
+/// One line per group of fault `i`: a toggle per node. Putting a node in a group takes it out
+/// of the others, since a node can be on one side only. Names no node has stay listed until
+/// toggled off. Each toggle and Remove is named by its group and fault, since every group
+/// has them alike.
+fn partition_groups(ui: &mut Ui, i: usize, groups: &mut Vec<Vec<String>>, nodes: &[String]) {
     let mut remove = None;
     for g in 0..groups.len() {
         ui.horizontal_wrapped(|ui| {
@@ -1323,7 +1364,12 @@ fn partition_groups(ui: &mut Ui, groups: &mut Vec<Vec<String>>, nodes: &[String]
                 .collect();
             for node in nodes.iter().chain(&strays) {
                 let inside = groups[g].contains(node);
-                if ui.selectable_label(inside, node.as_str()).clicked() {
+                let name = format!("{node} in group {} of fault {}", g + 1, i + 1);
+                if ui
+                    .selectable_label(inside, node.as_str())
+                    .accessible_name(name)
+                    .clicked()
+                {
                     if inside {
                         groups[g].retain(|n| n != node);
                     } else {
@@ -1334,7 +1380,11 @@ fn partition_groups(ui: &mut Ui, groups: &mut Vec<Vec<String>>, nodes: &[String]
                     }
                 }
             }
-            if ui.small_button("remove group").clicked() {
+            if ui
+                .small_button("remove group")
+                .accessible_name(format!("remove group {} of fault {}", g + 1, i + 1))
+                .clicked()
+            {
                 remove = Some(g);
             }
         });

@@ -189,11 +189,17 @@ impl AcrossSeeds {
 
     fn controls(&mut self, ui: &mut Ui, current: &Scenario) {
         ui.horizontal(|ui| {
-            ui.label("Seeds:");
+            let line = "Seeds:";
+            ui.label(line);
             let running = self.job.is_some();
             for size in SIZES {
                 ui.add_enabled_ui(!running, |ui| {
-                    ui.radio_value(&mut self.seeds, size, fmt_count(size));
+                    let text = fmt_count(size);
+                    // Named for screen readers by the line's word too: a number alone does
+                    // not say what it counts.
+                    let name = format!("{line} {text}");
+                    ui.radio_value(&mut self.seeds, size, text)
+                        .accessible_name(name);
                 });
             }
             if running {
@@ -456,6 +462,7 @@ fn table(ui: &mut Ui, rows: &[Row]) -> Option<Scenario> {
             }
             ui.end_row();
             for (row, label) in rows.iter().zip(labels(rows)) {
+                let name = label.text.clone();
                 row_label(ui, label);
                 match &row.scenario {
                     Err(reason) => {
@@ -474,10 +481,14 @@ fn table(ui: &mut Ui, rows: &[Row]) -> Option<Scenario> {
                         });
                         match first {
                             Some(seed) => {
-                                let open_it = ui.button(format!("open seed {seed}")).on_hover_text(
-                                    "The first run that was unsafe or not live; if none was, the \
-                                     first with any violation.",
-                                );
+                                // Named with its row too: rows often share a first bad seed.
+                                let open_it = ui
+                                    .button(format!("open seed {seed}"))
+                                    .accessible_name(format!("open seed {seed} of {name}"))
+                                    .on_hover_text(
+                                        "The first run that was unsafe or not live; if none \
+                                         was, the first with any violation.",
+                                    );
                                 if open_it.clicked() {
                                     let mut chosen = scenario.clone();
                                     chosen.seed = seed;
