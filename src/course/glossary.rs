@@ -128,9 +128,12 @@ pub static ENTRIES: &[Entry] = &[
             "keep-alive",
         ],
         definition: "Extending a lease before it runs out, so that a job longer than one TTL \
-            keeps its lock. Renew only while the work makes progress, or a hung holder keeps \
-            the lock for ever.",
-        source: Some("etcd docs: lease keep-alive"),
+            keeps its lock. A keep-alive beside the work for as long as the process lives \
+            (etcd's client session, Redisson's watchdog) renews for a hung holder too, which \
+            then keeps the lock for ever; renewing only while the work makes progress does not.",
+        source: Some(
+            "etcd docs: lease keep-alive, concurrency.Session; Redisson docs: lock watchdog",
+        ),
     },
     Entry {
         term: "watchdog",
@@ -345,10 +348,11 @@ pub static ENTRIES: &[Entry] = &[
     Entry {
         term: "monotonic clock",
         aliases: &["monotonic clock", "monotonic", "monotonically"],
-        definition: "A clock that only moves forward at a steady rate, whatever NTP or an \
-            operator does to the wall clock. It measures durations such as a lease well, but \
+        definition: "A clock that never jumps, whatever NTP or an operator does to the wall \
+            clock, though NTP may slew its rate a little (Linux's CLOCK_MONOTONIC; \
+            CLOCK_MONOTONIC_RAW is left alone). It measures durations such as a lease well, but \
             its readings mean nothing on another machine.",
-        source: Some("etcd lessor; Go time package: monotonic clocks"),
+        source: Some("etcd lessor; Go time package: monotonic clocks; Linux clock_gettime(2)"),
     },
     Entry {
         term: "clock step and slew (NTP)",
@@ -643,8 +647,9 @@ pub static ENTRIES: &[Entry] = &[
     Entry {
         term: "safety",
         aliases: &["safety", "UNSAFE"],
-        definition: "Nothing bad happens: the data stays correct, with no stale or \
-            interleaved writes and no double grant. A run that breaks safety is UNSAFE.",
+        definition: "Nothing bad happens to the data: the resource takes no stale write and \
+            no interleaved writes, or the run is UNSAFE. A double grant or an overlap is \
+            reported too, but does no harm where the resource fences off the bad writes.",
         source: None,
     },
     Entry {

@@ -82,10 +82,10 @@ pub static STEPS: [Step; 12] = [
         situation: "Before any design, ask what a failure costs. Some locks only save work: a \
             report mailed twice, a cache rebuilt twice — a little waste. Others guard \
             correctness: two transfers from one balance, two writers of one file — data that \
-            stays wrong. Weigh this failure: one Redis node holds the lock and writes its log \
-            to disk once a second, its usual setting. It restarts just after granting A the \
-            lock, comes back without the grant, and gives the lock to B while A still works. \
-            Nobody is told.",
+            stays wrong. Weigh this failure: one Redis node holds the lock, with its append-only \
+            log synced to disk once a second (the recommended setting). It restarts just after \
+            granting A the lock, comes back without the grant, and gives the lock to B while A \
+            still works. Nobody is told.",
         question: "Which kind of lock is yours?",
         options: &[
             Choice {
