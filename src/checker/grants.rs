@@ -78,7 +78,7 @@ impl Grants {
                     .unwrap_or(Stamp::NEVER)
             })
             .collect();
-        held.sort_unstable_by_key(|h| (h.key, h.start_ms, h.token));
+        held.sort_unstable_by_key(|h| (h.key, h.start_ms, h.event, h.token));
         Grants {
             majority,
             held,
@@ -184,7 +184,8 @@ pub(super) fn double_grant(trace: &Trace, facts: &Facts, grants: &Grants, out: &
     match grants.majority {
         None => {
             let mut leases: Vec<&Lease> = facts.leases.iter().collect();
-            leases.sort_unstable_by_key(|l| (l.key, l.start_ms, l.token, l.node));
+            // At one instant, in the order the trace granted them: the earlier is the promise.
+            leases.sort_unstable_by_key(|l| (l.key, l.start_ms, l.event, l.node));
             for_overlapping(
                 &leases,
                 |l| (l.key, l.start_ms, l.end_ms),
