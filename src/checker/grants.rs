@@ -347,6 +347,22 @@ mod tests {
     }
 
     #[test]
+    fn two_grants_at_one_instant_are_told_in_the_traces_order() {
+        // B's grant comes first in the trace though A's token was made first.
+        let mut t = TraceBuilder::single(&["A", "B"]);
+        let (a, b) = (t.tok("A", 1), t.tok("B", 1));
+        t.granted(6, 1, b, None).granted(6, 1, a, None);
+        let v = t.check();
+        let d = only(&v, Kind::DoubleGrant);
+        assert_eq!(d.len(), 1);
+        assert_eq!(
+            d[0].explanation,
+            "store1 had promised 'lock' to B#1 for the rest of the run, yet granted it to A#1 \
+             at 6 ms."
+        );
+    }
+
+    #[test]
     fn a_released_or_run_out_lease_is_no_double_grant() {
         let mut t = TraceBuilder::single(&["A", "B", "C"]);
         let (a, b, c) = (t.tok("A", 1), t.tok("B", 1), t.tok("C", 1));
