@@ -199,67 +199,77 @@ pub(super) fn paint_violations(
         }
     }
     let (from, to) = geo.window();
-    let times = &lanes.violation_times;
-    let bins = times.bins(times.window(from, to), f64::from(BIN_PX) * geo.ms_per_px());
+    let sets: Vec<_> = lanes
+        .markers(geo.shown_until_ms)
+        .map(|markers| {
+            let times = &markers.times;
+            let bins = times.bins(times.window(from, to), f64::from(BIN_PX) * geo.ms_per_px());
+            (markers, bins)
+        })
+        .collect();
     // Every marker is an obstacle for the names, so no name hides a marker.
-    let mut taken: Vec<Rect> = bins
+    let mut taken: Vec<Rect> = sets
         .iter()
-        .map(|b| {
-            let x0 = geo.x(times.time(b.items.start) as f64);
-            let x1 = geo.x(times.time(b.items.end - 1) as f64);
-            Rect::from_x_y_ranges(x0 - 6.0..=x1 + 6.0, tip_y - 10.0..=tip_y)
+        .flat_map(|(markers, bins)| {
+            bins.iter().map(|b| {
+                let x0 = geo.x(markers.times.time(b.items.start) as f64);
+                let x1 = geo.x(markers.times.time(b.items.end - 1) as f64);
+                Rect::from_x_y_ranges(x0 - 6.0..=x1 + 6.0, tip_y - 10.0..=tip_y)
+            })
         })
         .collect();
     let mut action = None;
-    for bin in &bins {
-        // The first of the gravest kind is the one a click selects.
-        let first = lanes.gravest_violation(verdict, bin);
-        let v = &verdict.violations[first];
-        let color = style::violation(v.kind);
-        let x = geo.x(times.time(bin.items.start) as f64);
-        let tip = pos2(x, tip_y);
-        painter.add(Shape::convex_polygon(
-            vec![tip, tip + vec2(-6.0, -10.0), tip + vec2(6.0, -10.0)],
-            color,
-            Stroke::NONE,
-        ));
-        // Named beside the marker unless an earlier name is there: the verdict panel and the
-        // hover text still say it.
-        let name = match bin.items.len() {
-            1 => v.kind.as_str().to_string(),
-            n => format!("×{n}"),
-        };
-        let galley = painter.layout_no_wrap(name, FontId::proportional(11.0), color);
-        let label = Rect::from_min_size(
-            tip + vec2(10.0, -5.0 - galley.size().y / 2.0),
-            galley.size(),
-        );
-        if !taken
-            .iter()
-            .any(|r: &Rect| r.intersects(label.expand2(vec2(3.0, 0.0))))
-        {
-            taken.push(label);
-            painter.galley(label.min, galley, color);
-        }
-        let under = c
-            .pointer
-            .is_some_and(|p| (p.x - x).abs() <= 7.0 && (p.y - tip.y).abs() <= 12.0);
-        if !under {
-            continue;
-        }
-        if clicked {
-            action = Some(Action::Select(first));
-        }
-        let items = bin.items.clone();
-        c.hover.offer(HoverRank::Mark, || {
-            if items.len() == 1 {
-                return violation_marker(v);
+    for (markers, bins) in &sets {
+        for bin in bins {
+            // The first of the gravest kind is the one a click selects.
+            let first = markers.gravest_violation(verdict, bin);
+            let v = &verdict.violations[first];
+            let color = style::violation(v.kind);
+            let x = geo.x(markers.times.time(bin.items.start) as f64);
+            let tip = pos2(x, tip_y);
+            painter.add(Shape::convex_polygon(
+                vec![tip, tip + vec2(-6.0, -10.0), tip + vec2(6.0, -10.0)],
+                color,
+                Stroke::NONE,
+            ));
+            // Named beside the marker unless an earlier name is there: the verdict panel and
+            // the hover text still say it.
+            let name = match bin.items.len() {
+                1 => v.kind.as_str().to_string(),
+                n => format!("×{n}"),
+            };
+            let galley = painter.layout_no_wrap(name, FontId::proportional(11.0), color);
+            let label = Rect::from_min_size(
+                tip + vec2(10.0, -5.0 - galley.size().y / 2.0),
+                galley.size(),
+            );
+            if !taken
+                .iter()
+                .any(|r: &Rect| r.intersects(label.expand2(vec2(3.0, 0.0))))
+            {
+                taken.push(label);
+                painter.galley(label.min, galley, color);
             }
-            let summed: Vec<_> = items
-                .map(|k| &verdict.violations[lanes.violations[k]])
-                .collect();
-            violation_markers(&summed, v.kind)
-        });
+            let under = c
+                .pointer
+                .is_some_and(|p| (p.x - x).abs() <= 7.0 && (p.y - tip.y).abs() <= 12.0);
+            if !under {
+                continue;
+            }
+            if clicked {
+                action = Some(Action::Select(first));
+            }
+            let items = bin.items.clone();
+            c.hover.offer(HoverRank::Mark, || {
+                if items.len() == 1 {
+                    return violation_marker(v);
+                }
+                let summed: Vec<_> = items
+                    .map(|k| &verdict.violations[markers.violations[k]])
+                    .collect();
+                violation_markers(&summed, v.kind)
+            });
+        }
     }
     action
 }

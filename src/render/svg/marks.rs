@@ -174,56 +174,66 @@ fn outcome_color(outcome: WriteOutcome) -> Rgba {
 }
 
 /// Triangles on the axis at each violation's time (summed up where they crowd), each named
-/// beside it where the name fits.
+/// beside it where the name fits; those judged at the end only in a picture of the whole run.
 pub(super) fn violations(c: &mut Canvas, lanes: &Lanes, verdict: &Verdict) {
     let frame = &c.frame;
     let tip_y = frame.axis.y1 - 1.0;
-    let times = &lanes.violation_times;
-    let bins = times.bins(
-        times.window(0.0, frame.end_ms),
-        f64::from(BIN_PX) * frame.ms_per_px(),
-    );
-    // Every marker is an obstacle for the names, so no name hides a marker.
-    let mut taken: Vec<Rect> = bins
-        .iter()
-        .map(|b| {
-            let x0 = frame.x(times.time(b.items.start) as f64);
-            let x1 = frame.x(times.time(b.items.end - 1) as f64);
-            Rect::new(x0 - 6.0, tip_y - 10.0, x1 + 6.0, tip_y)
+    let sets: Vec<_> = lanes
+        .markers(frame.end_ms)
+        .map(|markers| {
+            let times = &markers.times;
+            let bins = times.bins(
+                times.window(0.0, frame.end_ms),
+                f64::from(BIN_PX) * frame.ms_per_px(),
+            );
+            (markers, bins)
         })
         .collect();
-    for bin in &bins {
-        let first = lanes.gravest_violation(verdict, bin);
-        let v = &verdict.violations[first];
-        let color = palette::violation(v.kind);
-        let x = frame.x(times.time(bin.items.start) as f64);
-        c.over.append(paint::polygon(
-            &[(x, tip_y), (x - 6.0, tip_y - 10.0), (x + 6.0, tip_y - 10.0)],
-            Some(color),
-            None,
-        ));
-        let name = match bin.items.len() {
-            1 => v.kind.as_str().to_string(),
-            n => format!("×{n}"),
-        };
-        let (w, h) = (measure::width(&name, 11.0) * measure::SLACK, line_h(11.0));
-        let label = Rect::new(
-            x + 10.0,
-            tip_y - 5.0 - h / 2.0,
-            x + 10.0 + w,
-            tip_y - 5.0 + h / 2.0,
-        );
-        let clear = !taken.iter().any(|r| r.intersects(&label.expand2(3.0, 0.0)));
-        if clear && label.x1 <= frame.plot.x1 + RIGHT_OVERHANG {
-            taken.push(label);
-            c.over.append(paint::text(
-                label.x0,
-                label.center_y(),
-                &name,
-                11.0,
-                color,
-                Anchor::Start,
+    // Every marker is an obstacle for the names, so no name hides a marker.
+    let mut taken: Vec<Rect> = sets
+        .iter()
+        .flat_map(|(markers, bins)| {
+            bins.iter().map(|b| {
+                let x0 = frame.x(markers.times.time(b.items.start) as f64);
+                let x1 = frame.x(markers.times.time(b.items.end - 1) as f64);
+                Rect::new(x0 - 6.0, tip_y - 10.0, x1 + 6.0, tip_y)
+            })
+        })
+        .collect();
+    for (markers, bins) in &sets {
+        for bin in bins {
+            let first = markers.gravest_violation(verdict, bin);
+            let v = &verdict.violations[first];
+            let color = palette::violation(v.kind);
+            let x = frame.x(markers.times.time(bin.items.start) as f64);
+            c.over.append(paint::polygon(
+                &[(x, tip_y), (x - 6.0, tip_y - 10.0), (x + 6.0, tip_y - 10.0)],
+                Some(color),
+                None,
             ));
+            let name = match bin.items.len() {
+                1 => v.kind.as_str().to_string(),
+                n => format!("×{n}"),
+            };
+            let (w, h) = (measure::width(&name, 11.0) * measure::SLACK, line_h(11.0));
+            let label = Rect::new(
+                x + 10.0,
+                tip_y - 5.0 - h / 2.0,
+                x + 10.0 + w,
+                tip_y - 5.0 + h / 2.0,
+            );
+            let clear = !taken.iter().any(|r| r.intersects(&label.expand2(3.0, 0.0)));
+            if clear && label.x1 <= frame.plot.x1 + RIGHT_OVERHANG {
+                taken.push(label);
+                c.over.append(paint::text(
+                    label.x0,
+                    label.center_y(),
+                    &name,
+                    11.0,
+                    color,
+                    Anchor::Start,
+                ));
+            }
         }
     }
 }

@@ -46,10 +46,11 @@ pub struct Lanes {
     /// Indexes into `messages` of those TCP held across a cut link: few, and each one matters,
     /// so the timeline draws them even where the others are summed up as haze.
     pub held: Vec<usize>,
-    /// The verdict's violations in time order, as indexes into `Verdict::violations`.
-    pub violations: Vec<usize>,
-    /// Their times, classed by [`ViolationClass`], in the same order.
-    pub violation_times: Instants<{ ViolationClass::COUNT }>,
+    /// The markers of the violations judged as they happen.
+    pub markers: Markers,
+    /// The markers of those judged only at the end of the run (`stuck`): drawn once the run
+    /// is shown to its end, or they would give the verdict away ([`Lanes::markers`]).
+    pub markers_at_end: Markers,
 }
 
 /// How grave a violation is, which decides its colour.
@@ -493,11 +494,38 @@ impl SpanKind {
     }
 }
 
+/// Violation markers on the axis: some of the verdict's violations, in time order.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Markers {
+    /// Indexes into `Verdict::violations`, in time order.
+    pub violations: Vec<usize>,
+    /// Their times, classed by [`ViolationClass`], in the same order.
+    pub times: Instants<{ ViolationClass::COUNT }>,
+}
+
 impl Lanes {
-    /// The violation a marker over `bin` (positions in [`Lanes::violations`]) stands for: the
-    /// first of the gravest class among them, as an index into `Verdict::violations`.
+    /// The violation markers to draw with the run shown up to `shown_until_ms` (true ms):
+    /// those judged as they happen and, once the whole run is shown, those judged at its end.
+    pub fn markers(&self, shown_until_ms: f64) -> impl Iterator<Item = &Markers> {
+        let to_the_end = shown_until_ms >= self.until_ms as f64;
+        std::iter::once(&self.markers).chain(to_the_end.then_some(&self.markers_at_end))
+    }
+}
+
+impl Markers {
+    /// The markers of `violations` (indexes into `verdict.violations`, in time order).
+    fn new(verdict: &crate::checker::Verdict, violations: Vec<usize>) -> Self {
+        let times = Instants::new(violations.iter().map(|&i| {
+            let v = &verdict.violations[i];
+            (v.at_ms, ViolationClass::of(v.kind) as usize)
+        }));
+        Markers { violations, times }
+    }
+
+    /// The violation a marker over `bin` (positions in [`Markers::violations`]) stands for:
+    /// the first of the gravest class among them, as an index into `Verdict::violations`.
     pub fn gravest_violation(&self, verdict: &crate::checker::Verdict, bin: &index::Bin) -> usize {
-        let counts = self.violation_times.count(bin.items.clone());
+        let counts = self.times.count(bin.items.clone());
         let gravest = [
             ViolationClass::Safety,
             ViolationClass::Liveness,

@@ -14,8 +14,8 @@ use leases::lease_lost_from;
 use super::legend::first_shown;
 use super::rows::{assign_rows, tracks};
 use super::{
-    Instants, Intervals, Lane, Lanes, LeaseEnd, Mark, MarkKind, Message, Partition, Refused, Span,
-    SpanKind, ViolationClass, WriteOutcome,
+    Instants, Intervals, Lane, Lanes, LeaseEnd, Mark, MarkKind, Markers, Message, Partition,
+    Refused, Span, SpanKind, WriteOutcome,
 };
 use crate::checker::{Kind, Verdict};
 use crate::scenario::Design;
@@ -654,10 +654,9 @@ impl<'a> Builder<'a> {
         let held = (0..messages.len()).filter(|&i| messages[i].held).collect();
         let mut violations: Vec<usize> = (0..self.verdict.violations.len()).collect();
         crate::order::sort_by_key(&mut violations, |&i| self.verdict.violations[i].at_ms);
-        let violation_times = Instants::new(violations.iter().map(|&i| {
-            let v = &self.verdict.violations[i];
-            (v.at_ms, ViolationClass::of(v.kind) as usize)
-        }));
+        let (at_end, as_they_happen): (Vec<usize>, Vec<usize>) = violations
+            .into_iter()
+            .partition(|&i| self.verdict.violations[i].kind.judged_at_end());
         Lanes {
             until_ms: horizon,
             lanes: self.lanes,
@@ -667,8 +666,8 @@ impl<'a> Builder<'a> {
             messages,
             flights,
             held,
-            violations,
-            violation_times,
+            markers: Markers::new(self.verdict, as_they_happen),
+            markers_at_end: Markers::new(self.verdict, at_end),
         }
     }
 

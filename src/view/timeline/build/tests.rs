@@ -470,3 +470,25 @@ fn every_span_is_in_one_track_and_tracks_never_overlap() {
         }
     }
 }
+
+#[test]
+fn a_stuck_lock_is_marked_only_once_the_run_is_shown_to_its_end() {
+    let source = include_str!("../../../../assets/scenarios/step1-flag-holder-crash.toml");
+    let (_, verdict, lanes) = crate::view::timeline::fixtures::laid_out(source);
+    let kinds = |shown_until_ms: f64| -> Vec<Kind> {
+        lanes
+            .markers(shown_until_ms)
+            .flat_map(|m| m.violations.iter().map(|&i| verdict.violations[i].kind))
+            .collect()
+    };
+    let stuck = verdict
+        .violations
+        .iter()
+        .find(|v| v.kind == Kind::Stuck)
+        .expect("the holder crashes with the lock and no lease");
+    // Well after the holder stopped, the run still plays: starved may show, stuck not yet.
+    let playing = kinds(lanes.until_ms as f64 - 1.0);
+    assert!(stuck.at_ms < lanes.until_ms - 1);
+    assert!(!playing.contains(&Kind::Stuck), "{playing:?}");
+    assert!(kinds(lanes.until_ms as f64).contains(&Kind::Stuck));
+}
