@@ -97,13 +97,13 @@ impl RunView {
         let lanes = Lanes::build(&trace, &verdict);
         let watch = watch::what_to_watch(&trace, &verdict);
         let transcript = Transcript::build(&trace, &verdict);
-        let mut playback = Playback::new(trace.until_ms);
-        playback.set_speed(fitting_speed(trace.until_ms));
+        let mut playback = Playback::new(trace.simulated_until_ms());
+        playback.set_speed(fitting_speed(trace.simulated_until_ms()));
         RunView {
             title,
             about,
             changed: Vec::new(),
-            view: View::fit(trace.until_ms),
+            view: View::fit(trace.simulated_until_ms()),
             playback,
             scenario,
             trace,
@@ -141,8 +141,8 @@ impl RunView {
             trace,
             verdict,
         } = demo;
-        if trace.until_ms != self.trace.until_ms {
-            let mut playback = Playback::new(trace.until_ms);
+        if trace.simulated_until_ms() != self.trace.simulated_until_ms() {
+            let mut playback = Playback::new(trace.simulated_until_ms());
             playback.set_speed(self.playback.speed());
             let playing = self.playback.is_playing();
             playback.seek(self.playback.now_ms());
@@ -150,7 +150,7 @@ impl RunView {
                 playback.toggle();
             }
             self.playback = playback;
-            self.view = View::fit(trace.until_ms);
+            self.view = View::fit(trace.simulated_until_ms());
         }
         self.lanes = Lanes::build(&trace, &verdict);
         self.watch = watch::what_to_watch(&trace, &verdict);
@@ -179,7 +179,7 @@ impl RunView {
     pub fn restart(&mut self) {
         self.playback.seek(0.0);
         self.playback.toggle();
-        self.view = View::fit(self.trace.until_ms);
+        self.view = View::fit(self.trace.simulated_until_ms());
         self.selected = None;
         self.bring_into_view = true;
     }
@@ -216,7 +216,7 @@ impl RunView {
             let dt = ui.input(|i| i.stable_dt);
             self.playback.advance(f64::from(dt));
             self.view
-                .follow(self.playback.now_ms(), self.trace.until_ms);
+                .follow(self.playback.now_ms(), self.trace.simulated_until_ms());
             ui.ctx().request_repaint();
         }
         self.note_end();
@@ -241,7 +241,7 @@ impl RunView {
     /// Pans a zoomed-in timeline so the playhead is in view (after a click or key moved it).
     fn reveal_now(&mut self) {
         self.view
-            .reveal(self.playback.now_ms(), self.trace.until_ms);
+            .reveal(self.playback.now_ms(), self.trace.simulated_until_ms());
     }
 
     fn note_end(&mut self) {
@@ -258,7 +258,7 @@ impl RunView {
             ui,
             &mut self.playback,
             &self.lanes.moments,
-            self.trace.until_ms,
+            self.trace.simulated_until_ms(),
             &mut self.preview,
             Some(&mut transcript),
         );
@@ -410,7 +410,7 @@ impl RunView {
     /// What the timeline's marks mean, for those drawn so far.
     fn legend(&self, ui: &mut Ui) {
         let shown_until = if self.preview {
-            self.trace.until_ms as f64
+            self.trace.simulated_until_ms() as f64
         } else {
             self.playback.now_ms()
         };
@@ -427,7 +427,7 @@ impl RunView {
                 RichText::new(format!(
                     "Playing… {} of {}",
                     fmt_ms(self.playback.now_ms().round() as u64),
-                    fmt_ms(self.trace.until_ms)
+                    fmt_ms(self.trace.simulated_until_ms())
                 ))
                 .strong(),
             );
@@ -461,8 +461,11 @@ impl RunView {
             self.playback.seek(v.at_ms as f64);
             // Close enough that the writes the violation names stand apart (a double click
             // on the timeline shows the whole run again).
-            self.view
-                .close_up(v.at_ms as f64, VIOLATION_SPAN_MS, self.trace.until_ms);
+            self.view.close_up(
+                v.at_ms as f64,
+                VIOLATION_SPAN_MS,
+                self.trace.simulated_until_ms(),
+            );
         }
     }
 
@@ -477,7 +480,7 @@ impl RunView {
             s.store.nodes,
             fencing,
             self.trace.seed,
-            fmt_ms(self.trace.until_ms)
+            fmt_ms(self.trace.simulated_until_ms())
         );
         if !s.source.is_empty() {
             line.push_str(&format!(" · source: {}", s.source));

@@ -141,7 +141,7 @@ impl Transcript {
 /// violation. The protected data went wrong: …").
 pub fn verdict_words(trace: &Trace, verdict: &Verdict) -> Words {
     Words {
-        time: fmt_ms(trace.until_ms),
+        time: fmt_ms(trace.simulated_until_ms()),
         who: "verdict".to_string(),
         what: format!("{}. {}", verdict_line(trace, verdict), summary(verdict)),
     }

@@ -27,7 +27,9 @@ use crate::trace::{DropReason, KeyId, LetGoReason, NodeId, Refusal, RejectReason
 /// Everything the timeline shows of one run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lanes {
-    /// The horizon, true ms: the right end of the time axis.
+    /// The end of simulated time, true ms: the horizon, or where the event budget cut the run
+    /// short (nothing after it was simulated, so nothing after it is drawn). The right end of
+    /// the time axis.
     pub until_ms: u64,
     /// One per node, indexed by [`NodeId`] (workers, then stores, then the resource).
     pub lanes: Vec<Lane>,

@@ -64,7 +64,10 @@ impl Builder<'_> {
         } else {
             grant
         };
-        let index = self.push_span(node, Span::new(at, self.trace.until_ms, kind, label));
+        let index = self.push_span(
+            node,
+            Span::new(at, self.trace.simulated_until_ms(), kind, label),
+        );
         self.leases.insert((node, key), index);
     }
 
@@ -126,7 +129,10 @@ impl Builder<'_> {
                     index: fence.unwrap_or(0),
                     row: 0,
                 };
-                let i = self.push_span(node, Span::new(at, self.trace.until_ms, kind, label));
+                let i = self.push_span(
+                    node,
+                    Span::new(at, self.trace.simulated_until_ms(), kind, label),
+                );
                 self.logged.insert((node, key), i);
             }
         }

@@ -178,7 +178,7 @@ impl<'a> Builder<'a> {
     }
 
     fn event(&mut self, at: u64, node: NodeId, kind: &EventKind) {
-        let horizon = self.trace.until_ms;
+        let horizon = self.trace.simulated_until_ms();
         if let Some((n, t, restart)) = self.restarting {
             let persistence = matches!(kind, EventKind::Forgot | EventKind::Reloaded { .. });
             if !(n == node && t == at && persistence) {
@@ -583,7 +583,7 @@ impl<'a> Builder<'a> {
     }
 
     fn finish(mut self) -> Lanes {
-        let horizon = self.trace.until_ms;
+        let horizon = self.trace.simulated_until_ms();
         if let Some((node, at, restart)) = self.restarting {
             self.restarted(node, at, restart);
         }
@@ -672,7 +672,7 @@ impl<'a> Builder<'a> {
     }
 
     fn moments(&self) -> Vec<u64> {
-        let horizon = self.trace.until_ms;
+        let horizon = self.trace.simulated_until_ms();
         let mut moments: Vec<u64> = self
             .lanes
             .iter()

@@ -492,3 +492,20 @@ fn a_stuck_lock_is_marked_only_once_the_run_is_shown_to_its_end() {
     assert!(!playing.contains(&Kind::Stuck), "{playing:?}");
     assert!(kinds(lanes.until_ms as f64).contains(&Kind::Stuck));
 }
+
+#[test]
+fn a_run_cut_short_is_drawn_only_up_to_the_cut() {
+    // Step 5 as the event budget would leave it at 5 000 ms: A is paused (until 16 000 ms
+    // had the run gone on) and B waits; nothing after the cut was simulated.
+    let (mut trace, verdict) = step5_run();
+    trace.events.retain(|e| e.at_ms <= 5_000);
+    trace.cut_short_at_ms = Some(5_000);
+    let lanes = Lanes::build(&trace, &verdict);
+    assert_eq!(lanes.until_ms, 5_000);
+    for lane in &lanes.lanes {
+        for span in &lane.spans {
+            assert!(span.end_ms <= 5_000, "{}: {span:?}", lane.name);
+        }
+    }
+    assert!(lanes.moments.iter().all(|&t| t <= 5_000));
+}
