@@ -728,7 +728,7 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
                 Swatch::Belief => {
                     spans::paint_belief_bar(p, rect, worker);
                 }
-                Swatch::Lease => {
+                Swatch::Lease | Swatch::Grant => {
                     spans::paint_lease_bar(p, rect, worker);
                 }
                 Swatch::TookOver => {

@@ -92,7 +92,7 @@ fn draw_swatch(out: &mut Element, swatch: Swatch, rect: Rect) {
     let center = (rect.x0 + rect.width() / 2.0, rect.center_y());
     match swatch {
         Swatch::Belief => spans::belief_bar(out, rect, worker),
-        Swatch::Lease => spans::lease_bar(out, rect, worker),
+        Swatch::Lease | Swatch::Grant => spans::lease_bar(out, rect, worker),
         Swatch::TookOver => {
             spans::lease_bar(out, rect, worker);
             spans::takeover_edge(out, rect);

@@ -11,6 +11,8 @@ pub enum Swatch {
     Belief,
     /// A store node holds the grant (its lease).
     Lease,
+    /// A store node holds a grant with no expiry: no lease, it lasts until deleted.
+    Grant,
     /// A new leader took the lease over from its log.
     TookOver,
     /// A down node: the grant is only on its disk.
@@ -61,6 +63,7 @@ impl Swatch {
         match self {
             Swatch::Belief => "worker believes it holds the lock",
             Swatch::Lease => "store holds the grant (its lease)",
+            Swatch::Grant => "store holds the grant (no expiry)",
             Swatch::TookOver => "new leader took the lease over from its log",
             Swatch::OnDisk => "node down: the grant only on its disk, frozen",
             Swatch::Logged => "follower logged the acquire",
@@ -92,7 +95,7 @@ impl Swatch {
 
     /// Whether it is a grant's bar, which [`ATTEMPT_NOTE`] explains the label of.
     pub fn is_grant(self) -> bool {
-        matches!(self, Swatch::Belief | Swatch::Lease)
+        matches!(self, Swatch::Belief | Swatch::Lease | Swatch::Grant)
     }
 }
 
@@ -134,6 +137,10 @@ pub(super) fn first_shown(
             SpanKind::Lease {
                 took_over: true, ..
             } => Swatch::TookOver,
+            SpanKind::Lease {
+                promised_end_ms: None,
+                ..
+            } => Swatch::Grant,
             SpanKind::Lease { .. } => Swatch::Lease,
             SpanKind::Logged { .. } => Swatch::Logged,
             SpanKind::Waiting { .. } => Swatch::Waiting,

@@ -509,3 +509,15 @@ fn a_run_cut_short_is_drawn_only_up_to_the_cut() {
     }
     assert!(lanes.moments.iter().all(|&t| t <= 5_000));
 }
+
+#[test]
+fn a_grant_with_no_expiry_is_not_called_a_lease_in_the_legend() {
+    let flag = include_str!("../../../../assets/scenarios/step1-flag-race.toml");
+    let (_, _, lanes) = crate::view::timeline::fixtures::laid_out(flag);
+    let swatches: Vec<Swatch> = lanes.legend.iter().map(|&(s, _)| s).collect();
+    assert!(swatches.contains(&Swatch::Grant), "{swatches:?}");
+    assert!(!swatches.contains(&Swatch::Lease), "{swatches:?}");
+    let step5 = step5();
+    let swatches: Vec<Swatch> = step5.legend.iter().map(|&(s, _)| s).collect();
+    assert!(swatches.contains(&Swatch::Lease) && !swatches.contains(&Swatch::Grant));
+}
