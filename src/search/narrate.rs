@@ -75,12 +75,12 @@ pub fn narrate(scenario: &Scenario, run: &Run) -> Vec<String> {
         .has_lease()
         .then_some(scenario.lock.ttl_ms);
     let mut steps: Vec<Step> = Vec::new();
-    let granted_unheard = deleted_before_heard(trace);
+    let untold = untold_grants(trace);
     let told = trace
         .events
         .iter()
         .filter(|e| last_violation.is_none_or(|t| e.at_ms <= t))
-        .filter(|e| tells(e) || granted_to(e, &granted_unheard));
+        .filter(|e| tells(e) || granted_to(e, &untold));
     for event in told {
         let mut what = labels.describe(event);
         what.push_str(&remark(event, lease));
@@ -132,8 +132,8 @@ struct Step {
     what: String,
 }
 
-/// Whether `event` carries the story: a fault, a grant a worker acts on, a lease lost or
-/// expired, a lock deleted or forgotten, a write landing or turned away.
+/// Whether `event` carries the story: a fault, a grant a worker acts on or a new leader takes
+/// over, a lease lost or expired, a lock deleted or forgotten, a write landing or turned away.
 fn tells(event: &Event) -> bool {
     match &event.kind {
         EventKind::Paused { .. }
@@ -152,6 +152,8 @@ fn tells(event: &Event) -> bool {
         | EventKind::BecameLeader { .. }
         | EventKind::WriteAccepted { .. }
         | EventKind::WriteRejected { .. } => true,
+        // A new leader taking a grant over from its log restarts its lease in full.
+        EventKind::Granted { took_over, .. } => *took_over,
         EventKind::Removed { holder, by, .. } => holder != by,
         EventKind::LetGo { reason, .. } => {
             matches!(reason, LetGoReason::LeaseOver | LetGoReason::LockLost)
@@ -160,14 +162,18 @@ fn tells(event: &Event) -> bool {
     }
 }
 
-/// The grants an operator deleted before their worker heard of them: the story tells those
-/// grants as the store made them, or the delete would name a holder not yet introduced.
-fn deleted_before_heard(trace: &Trace) -> Vec<Token> {
+/// The grants the story tells as the store made them, because their worker's acquire would
+/// not introduce them in time: those an operator deleted before their worker heard of them
+/// (the delete would name a holder not yet introduced), and those their worker never heard of
+/// at all (it crashed or gave up first), which hold the lock all the same.
+fn untold_grants(trace: &Trace) -> Vec<Token> {
     let mut heard = Vec::new();
+    let mut granted = Vec::new();
     let mut unheard = Vec::new();
     for event in &trace.events {
         match &event.kind {
             EventKind::Acquired { token, .. } => heard.push(*token),
+            EventKind::Granted { token, .. } if !granted.contains(token) => granted.push(*token),
             EventKind::ForceReleased {
                 holder: Some(token),
                 ..
@@ -175,6 +181,7 @@ fn deleted_before_heard(trace: &Trace) -> Vec<Token> {
             _ => {}
         }
     }
+    unheard.extend(granted.into_iter().filter(|t| !heard.contains(t)));
     unheard
 }
 
@@ -254,6 +261,30 @@ mod tests {
             at("granted 'lock' to A#1") < at("an operator deleted 'lock' while A#1 held it"),
             "{story:#?}"
         );
+    }
+
+    #[test]
+    fn a_grant_its_worker_never_heard_of_and_its_takeover_are_told() {
+        // A crashes before store1's grant reaches it; the new leader takes A#1's 30 s lease
+        // over from its log, and B starves behind a grant nobody will release.
+        let s = crate::scenario::library::shipped("scenarios/step6-consensus-failover.toml");
+        let text = format!(
+            "{}\n[[fault]]\nat_ms = 1\nkind = \"crash\"\nnode = \"A\"\n",
+            crate::scenario::to_toml(&s)
+        );
+        let s = crate::scenario::parse(&text).expect("valid");
+        let run = crate::run(&s, s.seed);
+        assert!(!run.verdict.live);
+        let story = narrate(&s, &run);
+        let at = |needle: &str| {
+            story
+                .iter()
+                .position(|line| line.contains(needle))
+                .unwrap_or_else(|| panic!("no {needle:?} in {story:#?}"))
+        };
+        assert!(at("A: crashed") < at("store1: granted 'lock' to A#1"));
+        assert!(at("store1: granted 'lock' to A#1") < at("took over A#1's lease"));
+        assert!(at("took over A#1's lease") < at("starved"));
     }
 
     #[test]
