@@ -3,11 +3,12 @@
 //! and each side's verdict in words. A front end stacks the two timelines and moves one
 //! playhead over both.
 //!
-//! The runs are compared event by event in trace order, each as its true time, its node and
-//! what happened ([`Told::gist`]): the event with the design's own annotations — its fencing
-//! token, its lease length — left out, so that a fenced and an unfenced grant at the same
-//! moment match and the runs part where an outcome differs (a write accepted on one side and
-//! refused on the other). The message plumbing the timeline hides ([`wording::is_network`])
+//! The runs are compared event by event in trace order, each as its node and what happened
+//! ([`Told::gist`]): the event with the design's own annotations — its fencing token, its
+//! lease length — left out, so that a fenced and an unfenced grant match and the runs part
+//! where an outcome differs (a write accepted on one side and refused on the other). Times
+//! are left out too: two designs that send a message more or fewer draw different network
+//! delays from one seed, and a grant a millisecond later is jitter, not the lesson. The message plumbing the timeline hides ([`wording::is_network`])
 //! is left out too: two designs that send different messages are told apart by what those
 //! messages did, which the other events say.
 
@@ -274,12 +275,13 @@ fn gist(kind: &EventKind) -> EventKind {
     gist
 }
 
-/// The first place, in order, where `a` and `b` tell a different event (or one has run out).
+/// The first place, in order, where `a` and `b` tell a different event (or one has run out),
+/// whenever each side told it.
 fn first_divergence(a: &[Told], b: &[Told]) -> Option<Divergence> {
     let same = a
         .iter()
         .zip(b)
-        .take_while(|(x, y)| (x.at_ms, &x.node, &x.gist) == (y.at_ms, &y.node, &y.gist))
+        .take_while(|(x, y)| (&x.node, &x.gist) == (&y.node, &y.gist))
         .count();
     let (x, y) = (a.get(same), b.get(same));
     let at_ms = match (x, y) {
@@ -421,10 +423,32 @@ mod tests {
         let long = [told(0, "asks"), told(5, "acquires"), told(9, "writes")];
         let d = first_divergence(&short, &long).unwrap();
         assert_eq!((d.at_ms, d.a, d.b), (9, None, Some(told(9, "writes"))));
-        // Different times: the earlier of the two is where they part.
+        // The same events at other times (network jitter) do not part the runs.
         let late = [told(0, "asks"), told(7, "acquires")];
-        assert_eq!(first_divergence(&short, &late).unwrap().at_ms, 5);
+        assert_eq!(first_divergence(&short, &late), None);
         assert_eq!(first_divergence(&short, &short), None);
+        // Where the events differ, the earlier of the two times is where they part.
+        let other = Told {
+            gist: EventKind::Restarted,
+            ..told(3, "restarts")
+        };
+        let d = first_divergence(&late, &[told(0, "asks"), other]).unwrap();
+        assert_eq!(d.at_ms, 3);
+    }
+
+    #[test]
+    fn step_5s_first_call_parts_from_the_right_one_at_the_stale_write_not_at_jitter() {
+        // The two designs draw different network delays from one seed (A's grant lands at
+        // 4 ms on one side, 3 ms on the other); the lesson is the write at 17 s.
+        let step = crate::course::STEPS
+            .iter()
+            .find(|s| s.number == "5")
+            .unwrap();
+        let right = step.options.iter().position(|o| o.right).unwrap();
+        let c = of_options(step, 0, right).unwrap().unwrap();
+        assert_eq!(c.caption(), "First difference at 17 007 ms");
+        let [_, theirs] = c.details().unwrap();
+        assert!(theirs.contains("rejected: stale fencing token"), "{theirs}");
     }
 
     #[test]
