@@ -638,6 +638,17 @@ fn type_into(h: &mut Harness<'_, LocksimApp>, label: &str, text: &str) {
     press(h, Key::Enter);
 }
 
+/// Asserts each input is found by its accessible name, with the role given.
+fn found_as(h: &Harness<'_, LocksimApp>, inputs: &[(&str, egui::Role)]) {
+    for &(label, role) in inputs {
+        assert_eq!(
+            h.get_by_label(label).accesskit_node().role(),
+            role,
+            "{label}"
+        );
+    }
+}
+
 /// Whether any input is named by a unit alone, as a number field left to name itself is.
 fn named_by_a_unit(h: &Harness<'_, LocksimApp>) -> bool {
     h.query_all_by(|n| matches!(n.label().as_deref(), Some("ms" | "ppm")))
@@ -651,22 +662,19 @@ fn the_sandbox_form_s_fields_are_found_and_typed_into_by_their_labels() {
     click(&mut h, "Sandbox");
     // Found as a screen reader names them: by the label beside each (the label itself is not
     // what is found), the two ends of a range each by the label and a word of its own.
-    for (label, role) in [
-        ("source", egui::Role::TextInput),
-        ("seed", egui::Role::SpinButton),
-        ("delay_ms min", egui::Role::SpinButton),
-        ("delay_ms max", egui::Role::SpinButton),
-        ("design", egui::Role::ComboBox),
-        ("reentrant", egui::Role::CheckBox),
-        ("ttl_ms", egui::Role::SpinButton),
-        ("transport", egui::Role::ComboBox),
-    ] {
-        assert_eq!(
-            h.get_by_label(label).accesskit_node().role(),
-            role,
-            "{label}"
-        );
-    }
+    found_as(
+        &h,
+        &[
+            ("source", egui::Role::TextInput),
+            ("seed", egui::Role::SpinButton),
+            ("delay_ms min", egui::Role::SpinButton),
+            ("delay_ms max", egui::Role::SpinButton),
+            ("design", egui::Role::ComboBox),
+            ("reentrant", egui::Role::CheckBox),
+            ("ttl_ms", egui::Role::SpinButton),
+            ("transport", egui::Role::ComboBox),
+        ],
+    );
     // Every worker's fields too, one of each per worker.
     let workers = h.state().sandbox_draft().unwrap().workers.len();
     for label in ["start_ms", "work_ms", "clock_drift_ppm", "lease_clock"] {
@@ -695,24 +703,21 @@ fn break_it_s_fields_are_found_and_typed_into_by_their_names() {
     click(&mut h, "Sandbox");
     click(&mut h, "Break it");
     // Named by the words around each ("Pause for"), or by what it is where none say it.
-    for (label, role) in [
-        ("At (when each fault below starts)", egui::Role::SpinButton),
-        ("restart it after", egui::Role::CheckBox),
-        ("restart the store after", egui::Role::SpinButton),
-        ("worker to pause or cut off", egui::Role::ComboBox),
-        ("Pause for", egui::Role::SpinButton),
-        ("heal after", egui::Role::CheckBox),
-        ("heal the cut after", egui::Role::SpinButton),
-        ("store node to jump or drift", egui::Role::ComboBox),
-        ("Jump a store clock by", egui::Role::SpinButton),
-        ("Drift a store clock by", egui::Role::SpinButton),
-    ] {
-        assert_eq!(
-            h.get_by_label(label).accesskit_node().role(),
-            role,
-            "{label}"
-        );
-    }
+    found_as(
+        &h,
+        &[
+            ("At (when each fault below starts)", egui::Role::SpinButton),
+            ("restart it after", egui::Role::CheckBox),
+            ("restart the store after", egui::Role::SpinButton),
+            ("worker to pause or cut off", egui::Role::ComboBox),
+            ("Pause for", egui::Role::SpinButton),
+            ("heal after", egui::Role::CheckBox),
+            ("heal the cut after", egui::Role::SpinButton),
+            ("store node to jump or drift", egui::Role::ComboBox),
+            ("Jump a store clock by", egui::Role::SpinButton),
+            ("Drift a store clock by", egui::Role::SpinButton),
+        ],
+    );
     // The playback bar's speed: the slider and the number beside it, one name for both.
     for role in [egui::Role::Slider, egui::Role::SpinButton] {
         h.get_by_role_and_label(role, "speed");
@@ -736,20 +741,17 @@ fn find_a_failure_s_settings_are_found_and_set_by_their_names() {
     click(&mut h, "Sandbox");
     click(&mut h, "Find a failure");
     // Each choice by its line's words and its own: "unsafe" alone says not what is chosen.
-    for (label, role) in [
-        ("Look for a run that is unsafe", egui::Role::RadioButton),
-        ("Look for a run that is not live", egui::Role::RadioButton),
-        ("Faults per schedule: up to", egui::Role::SpinButton),
-        ("Budget: 1 000 schedules", egui::Role::RadioButton),
-        ("Budget: 10 000 schedules", egui::Role::RadioButton),
-        ("Leave out the scenario's own faults", egui::Role::CheckBox),
-    ] {
-        assert_eq!(
-            h.get_by_label(label).accesskit_node().role(),
-            role,
-            "{label}"
-        );
-    }
+    found_as(
+        &h,
+        &[
+            ("Look for a run that is unsafe", egui::Role::RadioButton),
+            ("Look for a run that is not live", egui::Role::RadioButton),
+            ("Faults per schedule: up to", egui::Role::SpinButton),
+            ("Budget: 1 000 schedules", egui::Role::RadioButton),
+            ("Budget: 10 000 schedules", egui::Role::RadioButton),
+            ("Leave out the scenario's own faults", egui::Role::CheckBox),
+        ],
+    );
     type_into(&mut h, "Faults per schedule: up to", "2");
     click(&mut h, "Budget: 1 000 schedules");
     click(&mut h, "Search");

@@ -240,6 +240,14 @@ mod tests {
         );
     }
 
+    /// The position of the first step of `story` that says `needle`.
+    fn step_of(story: &[String], needle: &str) -> usize {
+        story
+            .iter()
+            .position(|line| line.contains(needle))
+            .unwrap_or_else(|| panic!("no {needle:?} in {story:#?}"))
+    }
+
     #[test]
     fn a_grant_deleted_before_its_worker_heard_of_it_is_told() {
         let mut s = crate::scenario::library::shipped("cases/force-release-live-holder.toml");
@@ -251,12 +259,7 @@ mod tests {
         s = crate::scenario::parse(&text).expect("valid");
         let run = crate::run(&s, s.seed);
         let story = narrate(&s, &run);
-        let at = |needle: &str| {
-            story
-                .iter()
-                .position(|line| line.contains(needle))
-                .unwrap_or_else(|| panic!("no {needle:?} in {story:#?}"))
-        };
+        let at = |needle: &str| step_of(&story, needle);
         assert!(
             at("granted 'lock' to A#1") < at("an operator deleted 'lock' while A#1 held it"),
             "{story:#?}"
@@ -276,12 +279,7 @@ mod tests {
         let run = crate::run(&s, s.seed);
         assert!(!run.verdict.live);
         let story = narrate(&s, &run);
-        let at = |needle: &str| {
-            story
-                .iter()
-                .position(|line| line.contains(needle))
-                .unwrap_or_else(|| panic!("no {needle:?} in {story:#?}"))
-        };
+        let at = |needle: &str| step_of(&story, needle);
         assert!(at("A: crashed") < at("store1: granted 'lock' to A#1"));
         assert!(at("store1: granted 'lock' to A#1") < at("took over A#1's lease"));
         assert!(at("took over A#1's lease") < at("starved"));

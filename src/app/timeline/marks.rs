@@ -221,8 +221,7 @@ pub(super) fn paint_violations(
     let mut action = None;
     for (markers, bins) in &sets {
         for bin in bins {
-            // The first of the gravest kind is the one a click selects.
-            let first = markers.gravest_violation(verdict, bin);
+            let (first, name) = markers.marker(verdict, bin);
             let v = &verdict.violations[first];
             let color = style::violation(v.kind);
             let x = geo.x(markers.times.time(bin.items.start) as f64);
@@ -234,10 +233,6 @@ pub(super) fn paint_violations(
             ));
             // Named beside the marker unless an earlier name is there: the verdict panel and
             // the hover text still say it.
-            let name = match bin.items.len() {
-                1 => v.kind.as_str().to_string(),
-                n => format!("×{n}"),
-            };
             let galley = painter.layout_no_wrap(name, FontId::proportional(11.0), color);
             let label = Rect::from_min_size(
                 tip + vec2(10.0, -5.0 - galley.size().y / 2.0),

@@ -202,19 +202,14 @@ pub(super) fn violations(c: &mut Canvas, lanes: &Lanes, verdict: &Verdict) {
         .collect();
     for (markers, bins) in &sets {
         for bin in bins {
-            let first = markers.gravest_violation(verdict, bin);
-            let v = &verdict.violations[first];
-            let color = palette::violation(v.kind);
+            let (first, name) = markers.marker(verdict, bin);
+            let color = palette::violation(verdict.violations[first].kind);
             let x = frame.x(markers.times.time(bin.items.start) as f64);
             c.over.append(paint::polygon(
                 &[(x, tip_y), (x - 6.0, tip_y - 10.0), (x + 6.0, tip_y - 10.0)],
                 Some(color),
                 None,
             ));
-            let name = match bin.items.len() {
-                1 => v.kind.as_str().to_string(),
-                n => format!("×{n}"),
-            };
             let (w, h) = (measure::width(&name, 11.0) * measure::SLACK, line_h(11.0));
             let label = Rect::new(
                 x + 10.0,

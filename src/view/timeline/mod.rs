@@ -524,9 +524,21 @@ impl Markers {
         Markers { violations, times }
     }
 
+    /// A marker over `bin` (positions in [`Markers::violations`]): the violation it stands
+    /// for, which a click selects ([`Markers::gravest_violation`]), and the name beside it —
+    /// its kind, or `×3` for three summed up.
+    pub fn marker(&self, verdict: &crate::checker::Verdict, bin: &index::Bin) -> (usize, String) {
+        let first = self.gravest_violation(verdict, bin);
+        let name = match bin.items.len() {
+            1 => verdict.violations[first].kind.as_str().to_string(),
+            n => format!("×{n}"),
+        };
+        (first, name)
+    }
+
     /// The violation a marker over `bin` (positions in [`Markers::violations`]) stands for:
     /// the first of the gravest class among them, as an index into `Verdict::violations`.
-    pub fn gravest_violation(&self, verdict: &crate::checker::Verdict, bin: &index::Bin) -> usize {
+    fn gravest_violation(&self, verdict: &crate::checker::Verdict, bin: &index::Bin) -> usize {
         let counts = self.times.count(bin.items.clone());
         let gravest = [
             ViolationClass::Safety,
