@@ -452,6 +452,59 @@ fn the_recap_sends_the_learner_to_break_the_design() {
 }
 
 #[test]
+fn across_seeds_says_its_runs_are_of_the_scenario_break_it_changed() {
+    let mut h = fresh();
+    click(&mut h, "Recap");
+    click(&mut h, "Break it →");
+    press(&mut h, Key::End);
+    click(&mut h, "Remove fencing");
+    press(&mut h, Key::End);
+    click(&mut h, "Across seeds");
+    click(&mut h, "Seeds: 100");
+    h.get_all_by_label("Run").last().unwrap().click();
+    let mut frames = 0;
+    while !shows_exactly(&h, "100 seeds") && frames < 20_000 {
+        h.run_steps(10);
+        frames += 10;
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    assert!(shows_exactly(&h, "100 seeds"), "the sweep ended");
+    assert!(
+        shows(
+            &h,
+            "Fencing token: the resource turns the stale holder away\" changed by Break it \
+             (the resource stopped checking fencing tokens), seeds 1 to 100."
+        ),
+        "the runs are not of the scenario as written"
+    );
+    // The fencing rung checks tokens again: its runs are safe and live, only the lock
+    // overlapped in them. That is no bad run, and its button says what it opens.
+    let opens = |row: &str| -> Vec<String> {
+        let of = format!(" of {row}");
+        h.query_all_by(|n| n.label().is_some_and(|l| l.starts_with("open seed ")))
+            .filter_map(|n| n.accesskit_node().label())
+            .filter(|l| l.contains(&of))
+            .collect()
+    };
+    let fencing = opens("fencing");
+    assert_eq!(fencing.len(), 1, "{fencing:?}");
+    assert!(
+        fencing[0].ends_with(" of fencing, its first overlap; none of its runs was bad"),
+        "{fencing:?}"
+    );
+    // A run of the changed scenario opened from the table is told as changed too.
+    let this = opens("this scenario");
+    assert_eq!(this, ["open seed 1 of this scenario"]);
+    click(&mut h, &this[0]);
+    press(&mut h, Key::End);
+    assert!(shows_exactly(&h, "UNSAFE"));
+    assert!(shows(
+        &h,
+        "Changed by Break it: the resource stopped checking fencing tokens"
+    ));
+}
+
+#[test]
 fn the_legend_says_attempt_ids_are_not_fencing_tokens() {
     let mut h = fresh();
     let n = step("5");

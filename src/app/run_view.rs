@@ -175,6 +175,11 @@ impl RunView {
         self.changed = changed;
     }
 
+    /// What Break it changed in the scenario as written, in its words, oldest first.
+    pub fn changed(&self) -> &[String] {
+        &self.changed
+    }
+
     /// Plays again from the beginning, as a freshly chosen run does.
     pub fn restart(&mut self) {
         self.playback.seek(0.0);

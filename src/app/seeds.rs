@@ -13,7 +13,9 @@ use super::background::{self, Job, News, Work};
 use super::style;
 use crate::checker::Kind;
 use crate::scenario::Scenario;
-use crate::sweep::{Row, Sweep, Tally, ladder_line, percent, price_cells};
+use crate::sweep::{
+    FirstRun, Row, Sweep, Tally, ladder_line, percent, price_cells, runs_of, share_cell,
+};
 use crate::text::{fmt_count, fmt_counted};
 
 /// The sweep sizes offered.
@@ -35,14 +37,16 @@ fn kind_colour(kind: Kind) -> Color32 {
 /// The "Across seeds" panel.
 ///
 /// The shell calls [`AcrossSeeds::show`] every frame the panel is visible, with the scenario on
-/// screen. It returns a scenario (with its `seed` set) when the learner asks to see one of the
-/// failing runs; the shell runs and shows that one.
+/// screen. It returns a run ([`Opened`]) when the learner asks to see one of the failing runs;
+/// the shell runs and shows that one.
 pub struct AcrossSeeds {
     seeds: u64,
     /// The page's copy of the sweep, counting what the job sends.
     sweep: Option<Sweep>,
     /// The scenario the sweep was started for.
     of: Option<Scenario>,
+    /// What Break it had changed in that scenario, in its words, oldest first.
+    changed: Vec<String>,
     /// The sweep running, until it ends or is cancelled.
     job: Option<Job>,
     /// Why the last sweep stopped before its end, other than Cancel.
@@ -57,6 +61,7 @@ impl Default for AcrossSeeds {
             seeds: SIZES[1],
             sweep: None,
             of: None,
+            changed: Vec::new(),
             job: None,
             failed: None,
             started_s: 0.0,
@@ -64,9 +69,20 @@ impl Default for AcrossSeeds {
     }
 }
 
+/// A run the learner asked to see from the panel.
+pub struct Opened {
+    /// The row's scenario, with its `seed` set to the run's.
+    pub scenario: Scenario,
+    /// What Break it had changed in it, in its words: the sweep's changes for a run of the
+    /// scenario swept; none for a rung of the ladder, which is another scenario.
+    pub changed: Vec<String>,
+}
+
 impl AcrossSeeds {
     /// Draws the panel for `current`, running the next share of a sweep in progress.
-    pub fn show(&mut self, ui: &mut Ui, current: &Scenario) -> Option<Scenario> {
+    /// `changed`: what Break it changed in `current`, in its words (empty if nothing), so the
+    /// runs are not taken for the scenario as written.
+    pub fn show(&mut self, ui: &mut Ui, current: &Scenario, changed: &[String]) -> Option<Opened> {
         self.step();
         ui.heading("Across seeds");
         ui.label(
@@ -75,7 +91,7 @@ impl AcrossSeeds {
              the design ladder.",
         );
         ui.add_space(4.0);
-        self.controls(ui, current);
+        self.controls(ui, current, changed);
         let Some(sweep) = &self.sweep else {
             return None;
         };
@@ -87,13 +103,7 @@ impl AcrossSeeds {
                 sweep.seeds_begun()
             };
             let last = of.seed.saturating_add(ran.saturating_sub(1));
-            ui.label(
-                RichText::new(format!(
-                    "Runs of \"{}\", seeds {} to {}.",
-                    of.name, of.seed, last
-                ))
-                .weak(),
-            );
+            ui.label(RichText::new(runs_of(&of.name, &self.changed, of.seed, last)).weak());
         }
         if self.of.as_ref() != Some(current) {
             ui.label(
@@ -116,7 +126,14 @@ impl AcrossSeeds {
         let open = table(ui, sweep.rows());
         ui.add_space(8.0);
         cost_table(ui, sweep.rows());
-        open
+        open.map(|(row, scenario)| Opened {
+            scenario,
+            changed: if row == 0 {
+                self.changed.clone()
+            } else {
+                Vec::new()
+            },
+        })
     }
 
     /// Counts the batches the job sent since the last frame; the job ends with the sweep.
@@ -169,8 +186,8 @@ impl AcrossSeeds {
         ))
     }
 
-    /// Starts a sweep of `current` off the UI thread.
-    fn start(&mut self, ctx: &egui::Context, current: &Scenario) {
+    /// Starts a sweep of `current` off the UI thread; `changed` is what Break it changed in it.
+    fn start(&mut self, ctx: &egui::Context, current: &Scenario, changed: &[String]) {
         self.failed = None;
         self.started_s = ctx.input(|i| i.time);
         let seeds = self.seeds;
@@ -185,9 +202,10 @@ impl AcrossSeeds {
             }
         }
         self.of = Some(current.clone());
+        self.changed = changed.to_vec();
     }
 
-    fn controls(&mut self, ui: &mut Ui, current: &Scenario) {
+    fn controls(&mut self, ui: &mut Ui, current: &Scenario, changed: &[String]) {
         ui.horizontal(|ui| {
             let line = "Seeds:";
             ui.label(line);
@@ -207,7 +225,7 @@ impl AcrossSeeds {
                     self.job = None;
                 }
             } else if ui.button("Run").clicked() {
-                self.start(ui.ctx(), current);
+                self.start(ui.ctx(), current, changed);
             }
         });
         if let Some(reason) = &self.failed {
@@ -449,8 +467,9 @@ fn number_width(ui: &Ui) -> f32 {
 }
 
 /// Per row: runs, safe and live shares, and a button to open the first bad run (unsafe or not
-/// live, else with any violation).
-fn table(ui: &mut Ui, rows: &[Row]) -> Option<Scenario> {
+/// live); in a row with none, the first run in which the lock misbehaved, named so
+/// ([`FirstRun`]). Returns the row and scenario of the run asked for.
+fn table(ui: &mut Ui, rows: &[Row]) -> Option<(usize, Scenario)> {
     let mut open = None;
     egui::Grid::new("across_seeds_table")
         .striped(true)
@@ -461,7 +480,7 @@ fn table(ui: &mut Ui, rows: &[Row]) -> Option<Scenario> {
                 ui.label(RichText::new(heading).strong());
             }
             ui.end_row();
-            for (row, label) in rows.iter().zip(labels(rows)) {
+            for (i, (row, label)) in rows.iter().zip(labels(rows)).enumerate() {
                 let name = label.text.clone();
                 row_label(ui, label);
                 match &row.scenario {
@@ -472,32 +491,26 @@ fn table(ui: &mut Ui, rows: &[Row]) -> Option<Scenario> {
                     Ok(scenario) => {
                         let t = &row.tally;
                         ui.label(fmt_count(t.runs()));
-                        ui.label(percent(t, t.safe()));
-                        ui.label(percent(t, t.live()));
-                        // A run that only overlapped is safe and live, yet not exclusive:
-                        // it is the one to show when no run failed outright.
-                        let first = t.first_failing().or_else(|| {
-                            Kind::ALL.into_iter().filter_map(|k| t.first_seed(k)).min()
-                        });
-                        match first {
-                            Some(seed) => {
-                                // Named with its row too: rows often share a first bad seed.
-                                let open_it = ui
-                                    .button(format!("open seed {seed}"))
-                                    .accessible_name(format!("open seed {seed} of {name}"))
-                                    .on_hover_text(
-                                        "The first run that was unsafe or not live; if none \
-                                         was, the first with any violation.",
-                                    );
-                                if open_it.clicked() {
-                                    let mut chosen = scenario.clone();
-                                    chosen.seed = seed;
-                                    open = Some(chosen);
+                        ui.label(share_cell(t, t.safe()));
+                        ui.label(share_cell(t, t.live()));
+                        let clicked = ui
+                            .vertical(|ui| {
+                                let first = FirstRun::of(t);
+                                if !matches!(first, Some(FirstRun::Bad(_))) {
+                                    ui.label(RichText::new("none").weak());
                                 }
-                            }
-                            None => {
-                                ui.label(RichText::new("none").weak());
-                            }
+                                let first = first?;
+                                let open_it = ui
+                                    .button(first.button())
+                                    .accessible_name(first.spoken(&name))
+                                    .on_hover_text(first.about());
+                                open_it.clicked().then_some(first.seed())
+                            })
+                            .inner;
+                        if let Some(seed) = clicked {
+                            let mut chosen = scenario.clone();
+                            chosen.seed = seed;
+                            open = Some((i, chosen));
                         }
                     }
                 }
@@ -538,7 +551,7 @@ fn cost_table(ui: &mut Ui, rows: &[Row]) {
                         if row.scenario.is_err() {
                             ui.label(RichText::new("cannot run").weak());
                         } else {
-                            ui.label(percent(&row.tally, row.tally.safe()));
+                            ui.label(share_cell(&row.tally, row.tally.safe()));
                             for cell in price_cells(&row.tally) {
                                 ui.label(cell);
                             }
@@ -563,11 +576,11 @@ mod tests {
             ..AcrossSeeds::default()
         };
         let ctx = egui::Context::default();
-        panel.start(&ctx, &s);
+        panel.start(&ctx, &s, &[]);
         let mut frames = 0;
         while panel.job.is_some() && frames < 100_000 {
             headless::frame(&ctx, |ui| {
-                assert_eq!(panel.show(ui, &s), None);
+                assert!(panel.show(ui, &s, &[]).is_none());
             });
             frames += 1;
             std::thread::sleep(std::time::Duration::from_millis(1));

@@ -56,6 +56,8 @@ pub struct Tools {
 enum Asked {
     /// Run this and show it on the page.
     Play(Scenario),
+    /// Run this and show it on the page, as Break it changed it (these changes, in its words).
+    PlayChanged(Scenario, Vec<String>),
     /// Put this in the sandbox's form and go there.
     Edit(Scenario),
     /// Show the first above the second, side by side.
@@ -164,6 +166,12 @@ impl Tools {
                 if place == Place::Sandbox && self.tab == SandboxTab::BreakIt {
                     run.set_changed(self.break_it.changes());
                 }
+                *self.run_slot(place) = Some(run);
+                None
+            }
+            Asked::PlayChanged(scenario, changed) => {
+                let mut run = play(scenario);
+                run.set_changed(changed);
                 *self.run_slot(place) = Some(run);
                 None
             }
@@ -444,7 +452,10 @@ fn tab_body(
                         .break_it
                         .show(ui, run.scenario(), run.trace(), run.verdict())
                         .map(Asked::Play),
-                    SandboxTab::Seeds => panels.seeds.show(ui, run.scenario()).map(Asked::Play),
+                    SandboxTab::Seeds => panels
+                        .seeds
+                        .show(ui, run.scenario(), run.changed())
+                        .map(|opened| Asked::PlayChanged(opened.scenario, opened.changed)),
                     _ => panels.finder.show(ui, run.scenario()).map(|ask| match ask {
                         FoundAsk::Show(s) => Asked::Play(s),
                         FoundAsk::Edit(s) => Asked::Edit(s),

@@ -1,6 +1,6 @@
-//! A sweep's results in words, for the app's "Across seeds" panel: shares of runs that never
-//! round a failure away, the rungs of the ladder compared in a sentence, and what each rung's
-//! lock cost.
+//! A sweep's results in words, for the app's "Across seeds" panel: what the runs were of,
+//! shares of runs that never round a failure away, the rungs of the ladder compared in a
+//! sentence, the run each row offers to open, and what each rung's lock cost.
 
 use super::{Row, Tally};
 use crate::checker::Kind;
@@ -17,17 +17,42 @@ pub fn percent(tally: &Tally, n: u64) -> String {
     }
 }
 
+/// [`percent`] in a table's cell: a dash while the row has no runs yet, part-way through a
+/// sweep, as [`price_cells`] gives, so a share of no runs does not read as 0 %.
+pub fn share_cell(tally: &Tally, n: u64) -> String {
+    if tally.runs() == 0 {
+        "—".to_string()
+    } else {
+        percent(tally, n)
+    }
+}
+
 /// The rungs of a sweep's rows (all but the first, this scenario) compared in a sentence, on
 /// the safety kind seen most often (any kind if none breaks safety): e.g.
 /// "flag: 100 % of 1 000 runs had stale_write; …; fencing: 0 % of 1 000 runs had
 /// stale_write". A rung that also had other kinds names the gravest of them (safety first,
 /// then the most frequent): "ttl: 0 % of 1 000 runs had stale_write, 64 % had starved".
+///
+/// Part-way through a sweep, a rung with no run yet says so ("token: not run yet"), and
+/// before any rung has run the line says that, not that no rung had a violation: the chart
+/// beside it already shows this scenario's runs.
 pub fn ladder_line(rows: &[Row]) -> String {
     let rungs: Vec<&Row> = rows
         .iter()
         .skip(1)
         .filter(|row| row.scenario.is_ok())
         .collect();
+    if rungs.is_empty() {
+        return "No rung of the ladder can run on this scenario.".to_string();
+    }
+    let waiting: Vec<&str> = rungs
+        .iter()
+        .filter(|row| row.tally.runs() == 0)
+        .map(|row| row.label.as_str())
+        .collect();
+    if waiting.len() == rungs.len() {
+        return "The rungs of the ladder have not run yet.".to_string();
+    }
     let total = |kind: Kind| rungs.iter().map(|row| row.tally.count(kind)).sum::<u64>();
     let seen = |kinds: &mut dyn Iterator<Item = Kind>| {
         kinds
@@ -39,7 +64,17 @@ pub fn ladder_line(rows: &[Row]) -> String {
     let headline = seen(&mut Kind::ALL.into_iter().filter(|k| k.breaks_safety()))
         .or_else(|| seen(&mut Kind::ALL.into_iter()));
     let Some(kind) = headline else {
-        return "No rung showed any violation in these runs.".to_string();
+        return match waiting.split_last() {
+            None => "No rung showed any violation in these runs.".to_string(),
+            Some((last, [])) => {
+                format!("No rung showed any violation in the runs so far; {last} has not run yet.")
+            }
+            Some((last, others)) => format!(
+                "No rung showed any violation in the runs so far; {} and {last} have not run \
+                 yet.",
+                others.join(", ")
+            ),
+        };
     };
     // One format for every rung, 0 included, so the rungs read side by side. A rung's own
     // worst other kind follows, so a rung that is safe only because it never got the lock
@@ -48,6 +83,9 @@ pub fn ladder_line(rows: &[Row]) -> String {
         .iter()
         .map(|row| {
             let tally = &row.tally;
+            if tally.runs() == 0 {
+                return format!("{}: not run yet", row.label);
+            }
             let mut part = format!(
                 "{}: {} of {} had {}",
                 row.label,
@@ -70,6 +108,88 @@ pub fn ladder_line(rows: &[Row]) -> String {
         })
         .collect();
     parts.join("; ")
+}
+
+/// The run a row of the panel's table offers to open: the first bad one or, in a row with
+/// none, the first in which the lock misbehaved — safe and live, yet not exclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstRun {
+    /// The first seed whose run was unsafe or not live.
+    Bad(u64),
+    /// No run was unsafe or not live; this seed's was the first in which the lock misbehaved,
+    /// reporting this kind (`overlap`, `double_grant` or `foreign_release`).
+    Misbehaved(Kind, u64),
+}
+
+impl FirstRun {
+    /// The run to open among a tally's, if any was bad or saw the lock misbehave.
+    pub fn of(tally: &Tally) -> Option<FirstRun> {
+        if let Some(seed) = tally.first_failing() {
+            return Some(FirstRun::Bad(seed));
+        }
+        Kind::ALL
+            .into_iter()
+            .filter(|k| k.is_lock_misbehaviour())
+            .filter_map(|k| tally.first_seed(k).map(|seed| (seed, k)))
+            .min_by_key(|&(seed, _)| seed)
+            .map(|(seed, kind)| FirstRun::Misbehaved(kind, seed))
+    }
+
+    /// The seed to open.
+    pub fn seed(self) -> u64 {
+        match self {
+            FirstRun::Bad(seed) | FirstRun::Misbehaved(_, seed) => seed,
+        }
+    }
+
+    /// Its button's words: "open seed 3" in the column of first bad runs; "first overlap:
+    /// open seed 1" for a run that was not bad, so it is not taken for one.
+    pub fn button(self) -> String {
+        match self {
+            FirstRun::Bad(seed) => format!("open seed {seed}"),
+            FirstRun::Misbehaved(kind, seed) => {
+                format!("first {}: open seed {seed}", kind.as_str())
+            }
+        }
+    }
+
+    /// Its button's name for a screen reader, with the row's `name`: rows often share a
+    /// first seed.
+    pub fn spoken(self, name: &str) -> String {
+        match self {
+            FirstRun::Bad(seed) => format!("open seed {seed} of {name}"),
+            FirstRun::Misbehaved(kind, seed) => format!(
+                "open seed {seed} of {name}, its first {}; none of its runs was bad",
+                kind.as_str()
+            ),
+        }
+    }
+
+    /// What the run is, on hover.
+    pub fn about(self) -> String {
+        match self {
+            FirstRun::Bad(_) => "The first run that was unsafe or not live.".to_string(),
+            FirstRun::Misbehaved(kind, _) => format!(
+                "No run was unsafe or not live. This is the first in which the lock \
+                 misbehaved ({}), although the data stayed correct.",
+                kind.as_str()
+            ),
+        }
+    }
+}
+
+/// What a sweep ran, for the line above its results: "Runs of "Step 5 · …", seeds 1 to
+/// 1000." When Break it changed the scenario first, its changes follow the name in Break
+/// it's own words (`changed`, oldest first), since the runs are not of the scenario as written:
+/// "Runs of "Step 5 · …" changed by Break it (the resource stopped checking fencing tokens),
+/// seeds 1 to 1000."
+pub fn runs_of(name: &str, changed: &[String], first_seed: u64, last_seed: u64) -> String {
+    let changed = if changed.is_empty() {
+        ",".to_string()
+    } else {
+        format!(" changed by Break it ({}),", changed.join("; "))
+    };
+    format!("Runs of \"{name}\"{changed} seeds {first_seed} to {last_seed}.")
 }
 
 /// What the lock cost over a tally's runs, as the panel's "safety vs cost" table shows it:
@@ -99,6 +219,7 @@ pub fn price_cells(tally: &Tally) -> [String; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checker::Verdict;
     use crate::scenario::library::shipped;
     use crate::sweep::Sweep;
     use crate::testkit::{outcome, verdict};
@@ -163,6 +284,158 @@ mod tests {
     }
 
     #[test]
+    fn part_way_through_a_sweep_the_line_says_which_rungs_have_not_run() {
+        // This scenario's first run has a stale write, which the chart shows: the line must
+        // not read as if no rung had any violation while no rung has run.
+        let s = shipped("scenarios/step5-pause-unfenced.toml");
+        let mut sweep = Sweep::new(&s, 100);
+        sweep.advance(1);
+        assert_eq!(sweep.rows()[0].tally.count(Kind::StaleWrite), 1);
+        assert_eq!(
+            ladder_line(sweep.rows()),
+            "The rungs of the ladder have not run yet."
+        );
+        sweep.advance(1);
+        assert_eq!(
+            ladder_line(sweep.rows()),
+            "No rung showed any violation in the runs so far; setnx, ttl, token and fencing \
+             have not run yet."
+        );
+        for _ in 0..3 {
+            sweep.advance(1);
+        }
+        let line = ladder_line(sweep.rows());
+        assert!(
+            line.ends_with(
+                "token: 100 % of 1 run had stale_write, 100 % had interleaved_writes; \
+                 fencing: not run yet"
+            ),
+            "{line}"
+        );
+        sweep.advance(1);
+        let line = ladder_line(sweep.rows());
+        assert!(!line.contains("not run yet"), "{line}");
+        assert!(
+            line.ends_with("fencing: 0 % of 1 run had stale_write, 100 % had overlap"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn a_line_with_no_violation_names_the_rungs_still_to_run() {
+        let row = |label: &str, runs: u64| {
+            let mut tally = Tally::default();
+            for seed in 0..runs {
+                tally.add(&outcome(seed, 1, &verdict(true, &[]), Default::default()));
+            }
+            Row {
+                label: label.to_string(),
+                scenario: Ok(shipped("scenarios/step5-pause-unfenced.toml")),
+                tally,
+            }
+        };
+        let mut rows = vec![row("this scenario", 2), row("flag", 2), row("setnx", 1)];
+        rows.push(row("ttl", 1));
+        assert_eq!(
+            ladder_line(&rows),
+            "No rung showed any violation in these runs."
+        );
+        rows.push(row("token", 0));
+        rows.push(row("fencing", 0));
+        assert_eq!(
+            ladder_line(&rows),
+            "No rung showed any violation in the runs so far; token and fencing have not \
+             run yet."
+        );
+        let cannot = |label: &str| Row {
+            label: label.to_string(),
+            scenario: Err("no".to_string()),
+            tally: Tally::default(),
+        };
+        assert_eq!(
+            ladder_line(&[row("this scenario", 1), cannot("flag")]),
+            "No rung of the ladder can run on this scenario."
+        );
+    }
+
+    #[test]
+    fn a_row_with_no_bad_run_offers_its_first_misbehaviour_by_name() {
+        let tally = |runs: &[Verdict]| {
+            let mut t = Tally::default();
+            for (seed, v) in runs.iter().enumerate() {
+                t.add(&outcome(seed as u64 + 1, 1, v, Default::default()));
+            }
+            t
+        };
+        let fenced = tally(&[
+            verdict(true, &[]),
+            verdict(true, &[Kind::Overlap, Kind::DoubleGrant]),
+            verdict(true, &[Kind::ForeignRelease]),
+        ]);
+        let first = FirstRun::of(&fenced).unwrap();
+        assert_eq!(first, FirstRun::Misbehaved(Kind::Overlap, 2));
+        assert_eq!(first.seed(), 2);
+        assert_eq!(first.button(), "first overlap: open seed 2");
+        assert_eq!(
+            first.spoken("fencing"),
+            "open seed 2 of fencing, its first overlap; none of its runs was bad"
+        );
+        assert!(first.about().starts_with("No run was unsafe or not live."));
+        let bad = tally(&[
+            verdict(true, &[Kind::Overlap]),
+            verdict(false, &[Kind::Overlap, Kind::StaleWrite]),
+        ]);
+        let first = FirstRun::of(&bad).unwrap();
+        assert_eq!(first, FirstRun::Bad(2), "a bad run comes before an overlap");
+        assert_eq!(first.button(), "open seed 2");
+        assert_eq!(first.spoken("token"), "open seed 2 of token");
+        assert_eq!(FirstRun::of(&tally(&[verdict(true, &[])])), None);
+    }
+
+    #[test]
+    fn fencing_with_the_resource_check_removed_has_no_bad_run_on_its_own_rung() {
+        let mut s = shipped("scenarios/step5-fencing-token.toml");
+        s.resource.fencing = false;
+        s.resource.fence_reads = false;
+        let mut sweep = Sweep::new(&s, 5);
+        sweep.advance(u64::MAX);
+        let first = |label: &str| {
+            let row = sweep.rows().iter().find(|r| r.label == label).unwrap();
+            FirstRun::of(&row.tally).unwrap()
+        };
+        assert!(matches!(first("this scenario"), FirstRun::Bad(_)));
+        assert!(
+            matches!(first("fencing"), FirstRun::Misbehaved(Kind::Overlap, _)),
+            "{:?}",
+            first("fencing")
+        );
+    }
+
+    #[test]
+    fn the_runs_are_of_the_scenario_as_break_it_changed_it() {
+        let name = "Step 5 · Fencing token: the resource turns the stale holder away";
+        assert_eq!(
+            runs_of(name, &[], 1, 1_000),
+            format!("Runs of \"{name}\", seeds 1 to 1000.")
+        );
+        let changed = ["the resource stopped checking fencing tokens".to_string()];
+        assert_eq!(
+            runs_of(name, &changed, 1, 1_000),
+            format!(
+                "Runs of \"{name}\" changed by Break it (the resource stopped checking \
+                 fencing tokens), seeds 1 to 1000."
+            )
+        );
+        let two = [
+            "paused A at 1 000 ms for 15 000 ms".to_string(),
+            "an operator deleted the lock at 2 000 ms".to_string(),
+        ];
+        assert!(runs_of("x", &two, 3, 3).contains(
+            "(paused A at 1 000 ms for 15 000 ms; an operator deleted the lock at 2 000 ms)"
+        ));
+    }
+
+    #[test]
     fn the_price_in_cells() {
         assert_eq!(price_cells(&Tally::default()), ["—", "—", "—"]);
         let mut t = Tally::default();
@@ -192,5 +465,7 @@ mod tests {
         assert_eq!(percent(&t, 3), "0.3 %");
         assert_eq!(percent(&t, 370), "37 %");
         assert_eq!(percent(&Tally::default(), 0), "0 %");
+        assert_eq!(share_cell(&t, 3), "0.3 %");
+        assert_eq!(share_cell(&Tally::default(), 0), "—", "no runs yet");
     }
 }
