@@ -105,7 +105,12 @@ impl AcrossSeeds {
             let last = of.seed.saturating_add(ran.saturating_sub(1));
             ui.label(RichText::new(runs_of(&of.name, &self.changed, of.seed, last)).weak());
         }
-        if self.of.as_ref() != Some(current) {
+        let begun = sweep.seeds_begun();
+        if !self
+            .of
+            .as_ref()
+            .is_some_and(|of| one_of(of, begun, current))
+        {
             ui.label(
                 RichText::new("The scenario has changed since these runs; run again to update.")
                     .color(style::ANOMALY),
@@ -562,11 +567,30 @@ fn cost_table(ui: &mut Ui, rows: &[Row]) {
         });
 }
 
+/// Whether `run` is one of the runs of a sweep of `of` that began `seeds` seeds: the same
+/// scenario, with one of their seeds (a seed opened from the table).
+fn one_of(of: &Scenario, seeds: u64, run: &Scenario) -> bool {
+    let mut seeded = run.clone();
+    seeded.seed = of.seed;
+    *of == seeded && (of.seed..of.seed.saturating_add(seeds)).contains(&run.seed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::app::headless;
     use crate::scenario::library::shipped;
+
+    #[test]
+    fn a_seed_opened_from_the_runs_is_one_of_them() {
+        let of = shipped("scenarios/step5-pause-unfenced.toml");
+        let mut run = of.clone();
+        run.seed = of.seed + 41;
+        assert!(one_of(&of, 100, &run));
+        assert!(!one_of(&of, 41, &run), "a seed past those run");
+        run.until_ms += 1;
+        assert!(!one_of(&of, 100, &run), "another scenario");
+    }
 
     #[test]
     fn the_panel_counts_a_sweep_run_off_the_ui_thread() {
