@@ -215,6 +215,31 @@ fn a_run_cut_short_by_the_event_budget_says_so() {
     assert_eq!(check["events"], run["stats"]["events"]);
 }
 
+/// Counts read as people write them: one run is singular, and digits come in groups of three.
+#[test]
+fn check_counts_its_runs_in_words() {
+    let path = scenario_file("check-one.toml", MINIMAL);
+    let out = locksim(&["check", path.to_str().unwrap(), "--seeds", "1"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("One worker: 1 run, seed 5\n"),
+        "{stdout}"
+    );
+    let out = locksim(&[
+        "check",
+        path.to_str().unwrap(),
+        "--seeds",
+        "1000",
+        "--from",
+        "10000",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("One worker: 1 000 runs, seeds 10000 to 10999\n"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn a_usage_error_is_invalid_input() {
     assert_eq!(status(&locksim(&["run"])), 2);
@@ -446,7 +471,7 @@ fn an_interrupted_check_prints_the_tally_so_far() {
             let stdout = text(&out.stdout);
             assert!(stdout.contains("(stopped by Ctrl-C after "), "{stdout}");
             assert!(
-                stdout.contains("of 100000000: the tally so far)"),
+                stdout.contains("of 100 000 000 seeds: the tally so far)"),
                 "{stdout}"
             );
             assert!(stdout.contains("  safe runs "), "{stdout}");

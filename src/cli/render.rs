@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::args::RenderArgs;
 use super::{Status, input};
 use crate::render::{png, svg, transcript};
+use crate::text::fmt_count;
 use crate::view::timeline::Lanes;
 
 /// Runs one scenario and writes each file asked for; says on stdout what it wrote. Exit 0
@@ -45,7 +46,7 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
                 stdout,
                 "wrote {} (SVG, {} px wide)",
                 path.display(),
-                args.width
+                fmt_count(u64::from(args.width))
             )?;
         }
         if let Some(path) = &args.png {
@@ -60,7 +61,7 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
                 stdout,
                 "wrote {} (PNG, {} px wide)",
                 path.display(),
-                args.width
+                fmt_count(u64::from(args.width))
             )?;
         }
     }

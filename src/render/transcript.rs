@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use super::report;
 use crate::checker::Verdict;
-use crate::text::{fmt_clock_ms, fmt_ms, printable};
+use crate::text::{fmt_clock_ms, fmt_counted, fmt_ms, printable};
 use crate::trace::{Event, Trace};
 use crate::view::wording::{Labels, is_network, node_label};
 
@@ -85,10 +85,10 @@ pub fn write_timeline(out: &mut impl Write, trace: &Trace, all: bool) -> io::Res
         writeln!(out, "  (nothing happened)")?;
     }
     if hidden > 0 {
-        let s = if hidden == 1 { "" } else { "s" };
         writeln!(
             out,
-            "  ({hidden} network event{s} hidden: sends, deliveries, losses; --all shows them)"
+            "  ({} hidden: sends, deliveries, losses; --all shows them)",
+            fmt_counted(hidden as u64, "network event")
         )?;
     }
     Ok(())
@@ -140,6 +140,29 @@ mod tests {
         assert!(
             render(events, true)
                 .contains("\n       0 ms  A                send acquire A#1 → store1\n")
+        );
+    }
+
+    #[test]
+    fn the_hidden_network_events_are_counted_for_people() {
+        let send = |i: u32| {
+            event(
+                0,
+                A,
+                0,
+                EventKind::Send {
+                    msg: MsgId::new(i),
+                    to: STORE1,
+                    what: Label::Release { token: A1 },
+                },
+            )
+        };
+        let text = render((0..1_500).map(send).collect(), false);
+        assert!(
+            text.ends_with(
+                "  (1 500 network events hidden: sends, deliveries, losses; --all shows them)\n"
+            ),
+            "{text}"
         );
     }
 
