@@ -98,8 +98,9 @@ pub struct RenderArgs {
     #[arg(long, value_name = "PX", default_value_t = crate::render::svg::DEFAULT_WIDTH,
           value_parser = whole::<u32>(1, u64::from(crate::render::svg::MAX_WIDTH)))]
     pub width: u32,
-    /// Draw the run only up to this simulated time, ms, as the app shows it with its playhead
-    /// there (default: the whole run).
+    /// Show the run only up to this simulated time, ms, in the picture and the transcript, as
+    /// the app shows it with its playhead there (default: the whole run). At most the
+    /// scenario's until_ms.
     #[arg(long, value_name = "MS", value_parser = positive_ms)]
     pub until: Option<u64>,
     /// Seed for every random choice (default: the file's `seed`).

@@ -54,7 +54,7 @@ pub fn verdict_line(trace: &Trace, verdict: &crate::checker::Verdict) -> String 
             fmt_count(n),
             crate::checker::MAX_KEPT_PER_KIND
         ),
-        _ => format!("{n} violations"),
+        _ => format!("{} violations", fmt_count(n)),
     };
     let cut = verdict
         .cut_short_at_ms

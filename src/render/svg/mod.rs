@@ -22,7 +22,7 @@ use crate::trace::{NodeId, Role, Trace};
 use crate::view::palette::{self, Rgba};
 use crate::view::timeline::legend::role_caption;
 use crate::view::timeline::{Lanes, Partition, tick_label, tick_step};
-use crate::view::verdict::summary;
+use crate::view::verdict::{shown_up_to, summary};
 use crate::view::wording::cut_short;
 
 /// The picture's width when none is asked for, px: a slide's, with text at the app's sizes.
@@ -376,6 +376,22 @@ fn draw_header(
         y += line_h(20.0);
     }
     y += 6.0;
+    // A picture cut before the horizon shows no more than the run so far, but the verdict is
+    // the whole run's: say both, or the badges read as a verdict on what is drawn.
+    if end_ms < until_ms {
+        for line in measure::wrap(&shown_up_to(verdict, end_ms, until_ms), 14.5, inner) {
+            out.append(paint::text(
+                MARGIN,
+                y + line_h(14.5) / 2.0,
+                &line,
+                14.5,
+                theme::STRONG,
+                Anchor::Start,
+            ));
+            y += line_h(14.5);
+        }
+        y += 6.0;
+    }
     // The verdict in words, not only in colour.
     let (safe, safe_color) = if verdict.safe {
         ("SAFE", palette::SAFE)
@@ -418,7 +434,7 @@ fn draw_header(
     }
     y += badge_h.max(lines_h) + 8.0;
 
-    let mut setup = format!(
+    let setup = format!(
         "seed {} · design: {} · store: {} × {} · {}",
         trace.seed,
         trace.design.as_str(),
@@ -426,13 +442,6 @@ fn draw_header(
         trace.store_nodes(),
         fmt_ms(until_ms)
     );
-    if end_ms < until_ms {
-        setup.push_str(&format!(
-            " · shown up to {} of {}",
-            fmt_ms(end_ms),
-            fmt_ms(until_ms)
-        ));
-    }
     let mut notes: Vec<(String, f32, Rgba)> = measure::wrap(&setup, 12.0, inner)
         .into_iter()
         .map(|l| (l, 12.0, theme::WEAK))
