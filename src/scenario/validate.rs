@@ -210,12 +210,13 @@ impl Scenario {
     /// `name` must be one of `store1` .. `storeN`.
     fn check_store_node(&self, name: &str, field: String) -> Check {
         let known = parse_store_name(name).is_some_and(|n| n <= self.store.nodes);
-        ensure(known, field, || {
-            format!(
+        ensure(known, field, || match self.store.nodes {
+            1 => format!("must name the store node, {}; got {name:?}", store_name(1)),
+            n => format!(
                 "must name a store node, {} .. {}; got {name:?}",
                 store_name(1),
-                store_name(self.store.nodes)
-            )
+                store_name(n)
+            ),
         })
     }
 
