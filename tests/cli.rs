@@ -306,7 +306,62 @@ fn numeric_options_are_refused_in_words_naming_the_bound() {
         ),
         (
             vec!["render", file, "--svg", "x.svg", "--width", "0"],
-            "'--width <PX>': must be at least 1",
+            "'--width <PX>': must be at least 276: a narrower picture has no room for the lane \
+             names and a plot to read",
+        ),
+        (
+            vec!["render", file, "--svg", "x.svg", "--width", "275"],
+            "'--width <PX>': must be at least 276",
+        ),
+        // A negative number reaches the option's own check, not clap's advice to write `-- -1`.
+        (
+            vec!["render", file, "--svg", "x.svg", "--width", "-1"],
+            "'--width <PX>': must be a whole number, at least 276",
+        ),
+        (
+            vec!["check", file, "--seeds", "-1"],
+            "'--seeds <N>': must be a whole number, at least 1",
+        ),
+        (
+            vec!["check", file, "--seeds", "2", "--from", "-7"],
+            "'--from <S>': must be a whole number, 0 or more",
+        ),
+        (
+            vec!["check", file, "--seeds", "2", "--threads", "-2"],
+            "'--threads <N>': must be a whole number, at least 1",
+        ),
+        (
+            vec!["run", file, "--seed", "-3"],
+            "'--seed <N>': must be a whole number, 0 or more",
+        ),
+        (
+            vec![
+                "run",
+                file,
+                "--seed",
+                "-99999999999999999999999999999999999999999",
+            ],
+            "'--seed <N>': must be a whole number, 0 or more",
+        ),
+        (
+            vec!["search", file, "--faults", "-1"],
+            "'--faults <N>': must be a whole number, at least 1",
+        ),
+        (
+            vec!["search", file, "--tries", "-10"],
+            "'--tries <N>': must be a whole number, at least 1",
+        ),
+        (
+            vec!["search", file, "--seed", "-1"],
+            "'--seed <N>': must be a whole number, 0 or more",
+        ),
+        (
+            vec!["render", file, "--svg", "x.svg", "--until", "-5"],
+            "'--until <MS>': must be a whole number, at least 1",
+        ),
+        (
+            vec!["render", file, "--svg", "x.svg", "--until", "0"],
+            "'--until <MS>': the picture must show at least 1 ms",
         ),
         (
             vec!["render", file, "--svg", "x.svg", "--width", "20001"],
@@ -331,6 +386,7 @@ fn numeric_options_are_refused_in_words_naming_the_bound() {
         assert!(err.contains(said), "{args:?}: {err}");
         assert!(!err.contains(" is not in "), "{args:?}: {err}");
         assert!(!err.contains("in string"), "{args:?}: {err}");
+        assert!(!err.contains("tip:"), "{args:?}: {err}");
     }
 }
 

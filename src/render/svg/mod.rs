@@ -29,6 +29,10 @@ use crate::view::wording::cut_short;
 pub const DEFAULT_WIDTH: u32 = 1600;
 /// The widest picture drawn, px.
 pub const MAX_WIDTH: u32 = 20_000;
+/// The narrowest picture drawn at the app's text sizes, px: room for the margins, the short
+/// lane names and the narrowest plot. A narrower one is drawn this wide and scaled down, its
+/// text with it (at 200 px its captions are 8 px high), so `locksim render` refuses it.
+pub const MIN_WIDTH: u32 = (2.0 * MARGIN + NARROW_GUTTER + RIGHT_PAD + MIN_PLOT) as u32;
 
 /// Free space around everything, px.
 const MARGIN: f32 = 16.0;
@@ -53,7 +57,8 @@ const ROW: f32 = 26.0;
 /// What to draw of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Picture {
-    /// The picture's width, px (1 to [`MAX_WIDTH`]).
+    /// The picture's width, px (1 to [`MAX_WIDTH`]; below [`MIN_WIDTH`] the picture is
+    /// scaled down).
     pub width: u32,
     /// Cut the picture at this simulated time, true ms: it shows the run up to there, as the
     /// app does with its playhead there. `None`: the whole run.
@@ -198,9 +203,8 @@ fn line_h(size: f32) -> f32 {
 pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) -> String {
     // A picture too narrow for names and a plot to read is drawn at the narrowest that is,
     // and scaled down to the width asked for.
-    let min_width = 2.0 * MARGIN + NARROW_GUTTER + RIGHT_PAD + MIN_PLOT;
     let asked = picture.width.clamp(1, MAX_WIDTH) as f32;
-    let width = asked.max(min_width);
+    let width = asked.max(MIN_WIDTH as f32);
     let until = lanes.until_ms.max(1);
     let end_ms = picture.until_ms.map_or(until, |u| u.clamp(1, until));
 
