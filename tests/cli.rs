@@ -122,6 +122,23 @@ fn verify_fails_a_file_without_an_expect_table() {
     );
 }
 
+/// An empty `[expect]` table is met by any run: verify says it checks nothing and fails the
+/// file, as it fails one without the table.
+#[test]
+fn verify_fails_a_file_whose_expect_table_is_empty() {
+    let path = scenario_file("empty-expect.toml", &format!("{MINIMAL}\n[expect]\n"));
+    let path = path.to_str().unwrap();
+    let out = locksim(&["verify", path]);
+    assert_eq!(status(&out), 1);
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "FAIL  {path}  (One worker): its [expect] table is empty, so it checks nothing: \
+             give safe, live, kinds or absent\n"
+        )
+    );
+}
+
 #[test]
 fn verify_reports_an_unusable_file_as_invalid_input() {
     let good = scenario_file("verify-good.toml", MINIMAL);

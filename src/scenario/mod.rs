@@ -622,6 +622,14 @@ pub struct Expect {
     pub absent: Vec<crate::violation::Kind>,
 }
 
+impl Expect {
+    /// Whether the table states nothing to check (`[expect]` with no key in it): every run
+    /// meets it.
+    pub fn is_empty(&self) -> bool {
+        *self == Expect::default()
+    }
+}
+
 impl Default for Network {
     fn default() -> Self {
         Network {
