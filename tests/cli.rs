@@ -636,6 +636,8 @@ fn search_prints_a_minimal_scenario_that_runs_unsafe() {
     let at = stdout.find(heading).expect("the scenario's heading") + heading.len();
     let minimal = locksim::scenario::parse(&stdout[at..]).expect("the printed TOML parses");
     assert!(!minimal.faults.is_empty() && minimal.faults.len() <= 3);
+    // A default left unset is not written out as a sentinel value.
+    assert!(!stdout[at..].contains("renew_every_ms"), "{stdout}");
     let saved = scenario_file("search-minimal.toml", &stdout[at..]);
     let run = locksim(&["run", saved.to_str().expect("UTF-8"), "--json"]);
     assert_eq!(status(&run), 1);

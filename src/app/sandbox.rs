@@ -726,13 +726,14 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "watchdog: extends while the process lives. progress: only while work advances.",
             |ui, label| pick_named(ui, "lock.renewal", &mut l.renewal, label),
         );
+        let third = (l.ttl_ms / 3).max(1);
         form.row(
             ui,
             "lock.renew_every_ms",
             "renew_every_ms",
-            "0 = ttl / 3.",
+            "How often a holder renews. Default: a third of ttl_ms.",
             |ui, label| {
-                ui.add(ms(&mut l.renew_every_ms)).labelled_by(label);
+                optional_ms(ui, &mut l.renew_every_ms, "own period", third, label);
             },
         );
         form.row(

@@ -304,7 +304,10 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
     let design = lock.design.as_str();
     let has_lease = lock.design.has_lease();
     at_most_horizon(lock.ttl_ms, "lock.ttl_ms")?;
-    at_most_horizon(lock.renew_every_ms, "lock.renew_every_ms")?;
+    if let Some(period) = lock.renew_every_ms {
+        // A file's 0 reads as unset; a period of 0 set in code would renew in a busy loop.
+        at_least_one(period, "lock.renew_every_ms")?;
+    }
     ensure(!has_lease || lock.ttl_ms >= 1, "lock.ttl_ms", || {
         format!(
             "must be at least 1 for the {design} design: a lease of 0 ms is over before it begins"

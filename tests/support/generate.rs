@@ -42,7 +42,7 @@ struct RawLock {
     ttl_ms: u64,
     client_expiry: bool,
     renewal: Renewal,
-    renew_every_ms: u64,
+    renew_every_ms: Option<u64>,
     reentrant: bool,
     fair: bool,
     retry_ms: u64,
@@ -211,7 +211,7 @@ fn raw_lock() -> impl Strategy<Value = RawLock> {
             Just(Renewal::Watchdog),
             Just(Renewal::Progress)
         ],
-        prop_oneof![Just(0u64), 1u64..=3_000],
+        proptest::option::of(1u64..=3_000),
         any::<bool>(),
         any::<bool>(),
         10u64..=500,
