@@ -141,6 +141,7 @@ fn tells(event: &Event) -> bool {
         | EventKind::Stalled { .. }
         | EventKind::Crashed
         | EventKind::Restarted
+        | EventKind::FaultIgnored { .. }
         | EventKind::ClockJumped { .. }
         | EventKind::PartitionStarted { .. }
         | EventKind::Healed
