@@ -1452,6 +1452,27 @@ mod tests {
                 Box::new(|s| s.lock.lock_delay_ms = u64::MAX),
             ),
             ("lock.settle_ms", Box::new(|s| s.lock.settle_ms = u64::MAX)),
+            ("lock.settle_ms", Box::new(|s| s.lock.settle_ms = 10)),
+            (
+                "lock.renew_every_ms",
+                Box::new(|s| s.lock.renew_every_ms = Some(2_000)),
+            ),
+            (
+                "lock.ttl_ms",
+                Box::new(|s| {
+                    s.lock.design = Design::Timestamp;
+                    s.resource.fencing = false;
+                    s.lock.ttl_ms = 5_000;
+                }),
+            ),
+            (
+                "lock.lock_delay_ms",
+                Box::new(|s| {
+                    s.lock.design = Design::Setnx;
+                    s.resource.fencing = false;
+                    s.lock.lock_delay_ms = 300;
+                }),
+            ),
             (
                 "lock.renewal",
                 Box::new(|s| {
