@@ -222,10 +222,10 @@ fn price_line(tally: &Tally) -> String {
         tally.latency_percentile_ms(99),
     ) {
         (Some(p50), Some(p99)) => format!(
-            "acquire p50 {}, p99 {} ({} acquisitions)",
+            "acquire p50 {}, p99 {} ({})",
             fmt_ms(p50),
             fmt_ms(p99),
-            fmt_count(tally.acquisitions())
+            fmt_counted(tally.acquisitions(), "acquisition")
         ),
         _ => "no acquisition came through".to_string(),
     };
@@ -266,7 +266,7 @@ mod tests {
             throughput_per_s: 0.5,
             availability: 0.971,
         };
-        tally.add(&outcome(1, 10, &verdict(true, &[]), price));
+        tally.add(&outcome(1, 10, &verdict(true, &[]), price.clone()));
         assert!(
             table(&tally).ends_with(
                 "  live runs              1  100.0%\n\n  price: acquire p50 4 ms, p99 1 984 ms (2 \
@@ -279,6 +279,17 @@ mod tests {
         assert!(
             none.contains("price: no acquisition came through · 0.000 sections/s"),
             "{none}"
+        );
+        let mut once = Tally::default();
+        let one = crate::checker::Price {
+            latencies_ms: vec![4],
+            ..price
+        };
+        once.add(&outcome(1, 10, &verdict(true, &[]), one));
+        assert!(
+            table(&once).contains("(1 acquisition) · "),
+            "{}",
+            table(&once)
         );
     }
 
