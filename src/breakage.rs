@@ -4,7 +4,7 @@
 //!
 //! Pure: every change gives a new scenario or says why it cannot be made.
 
-use crate::scenario::{Design, Fault, FaultKind, NodeClock, Scenario, StoreClock};
+use crate::scenario::{Design, Fault, FaultKind, Lock, NodeClock, Scenario, StoreClock};
 use crate::text::fmt_ms;
 use crate::trace::{EventKind, Trace};
 
@@ -185,6 +185,10 @@ pub fn apply(scenario: &Scenario, change: &Breakage) -> Result<Scenario, String>
             s.resource.fencing = true;
             // On every request, so that no read-modify-write spans two grants.
             s.resource.fence_reads = true;
+            if s.lock.design == Design::Timestamp {
+                // Only a timestamp lock settles before it reads the claims.
+                s.lock.settle_ms = Lock::default().settle_ms;
+            }
             s.lock.design = Design::Fencing;
         }
         Breakage::PauseWorker {

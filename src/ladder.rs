@@ -2,14 +2,17 @@
 //! `setnx` → `ttl` → `token` → `fencing`), so a sweep can compare the rungs on one setup.
 
 use crate::scenario::names::parse_store_name;
-use crate::scenario::{Acquire, Design, Expiry, FaultKind, Lock, Renewal, Scenario, Topology};
+use crate::scenario::{
+    Acquire, Design, Expiry, FaultKind, Lock, Renewal, Scenario, Topology, Waiting,
+};
 
 /// The same scenario on rung `design` of the ladder, changed only as far as that rung needs to
-/// be a valid scenario: fencing is checked at the resource, on reads and writes, on the `fencing` rung only; designs
-/// without a lease get no renewal and store-side expiry; reentrancy needs owner tokens. The
-/// store topology stays unless the rung cannot run on it (flag needs one database, fencing
-/// cannot use Redlock); then it is a single node, and faults that named the other store nodes
-/// go. `[expect]` goes too: it describes the original design.
+/// be a valid scenario: fencing is checked at the resource, on reads and writes, on the
+/// `fencing` rung only; designs without a lease get no renewal, store-side expiry and none of
+/// the lease's settings; reentrancy needs owner tokens; only `timestamp` settles. The store
+/// topology stays unless the rung cannot run on it (flag needs one database, fencing cannot
+/// use Redlock); then it is a single node, and faults that named the other store nodes go.
+/// `[expect]` goes too: it describes the original design.
 ///
 /// Returns the validator's message when even that cannot make a valid scenario.
 pub fn rung(scenario: &Scenario, design: Design) -> Result<Scenario, String> {
@@ -18,14 +21,26 @@ pub fn rung(scenario: &Scenario, design: Design) -> Result<Scenario, String> {
     s.lock.design = design;
     s.resource.fencing = design == Design::Fencing;
     s.resource.fence_reads = s.resource.fencing;
+    let defaults = Lock::default();
     if design.has_lease() {
         if s.lock.ttl_ms == 0 {
-            s.lock.ttl_ms = Lock::default().ttl_ms;
+            s.lock.ttl_ms = defaults.ttl_ms;
         }
     } else {
         s.lock.renewal = Renewal::None;
         s.lock.expiry = Expiry::Store;
         s.lock.acquire = Acquire::OneStep;
+        // What only a lease uses goes with it (a fair queue still times its turns by ttl_ms).
+        if s.lock.waiting != Waiting::Fair {
+            s.lock.ttl_ms = defaults.ttl_ms;
+        }
+        s.lock.lock_delay_ms = 0;
+    }
+    if s.lock.renewal == Renewal::None {
+        s.lock.renew_every_ms = None;
+    }
+    if design != Design::Timestamp {
+        s.lock.settle_ms = defaults.settle_ms;
     }
     s.lock.reentrant &= design.checks_owner();
     s.lock.hold_count |= !s.lock.reentrant;

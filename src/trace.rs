@@ -178,6 +178,21 @@ pub enum DropReason {
     GaveUp,
 }
 
+/// Why one of the scenario's faults found nothing to act on ([`EventKind::FaultIgnored`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IgnoredWhy {
+    /// The node is down (crashed, not restarted): a crash, pause or forced delete of it does
+    /// nothing.
+    Down,
+    /// The node is up: there is nothing to restart.
+    Up,
+    /// The node is already paused: a second pause does not lengthen the first.
+    Paused,
+    /// The worker's work is already stalled: a second stall does not lengthen the first.
+    Stalled,
+}
+
 /// Why the resource refused a request (a write, or a read when it fences reads).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -594,6 +609,16 @@ pub enum EventKind {
     },
     /// Every partition ended.
     Healed,
+    /// One of the scenario's faults found the node in a state it cannot act on (a restart of
+    /// a node that is up, a second crash or pause), so it changed nothing. Recorded so a
+    /// fault never vanishes without a trace; the scenario is still valid, since whether a
+    /// fault can act depends on the faults before it (and a search draws them at random).
+    FaultIgnored {
+        /// The fault's `kind`, as scenario files name it (`restart`).
+        fault: &'static str,
+        /// What made it do nothing.
+        why: IgnoredWhy,
+    },
     /// Messages `node` → `to` take `extra_ms` longer for `for_ms`.
     DelayStarted {
         /// The receiving end of the slowed link.

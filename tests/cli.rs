@@ -122,6 +122,23 @@ fn verify_fails_a_file_without_an_expect_table() {
     );
 }
 
+/// An empty `[expect]` table is met by any run: verify says it checks nothing and fails the
+/// file, as it fails one without the table.
+#[test]
+fn verify_fails_a_file_whose_expect_table_is_empty() {
+    let path = scenario_file("empty-expect.toml", &format!("{MINIMAL}\n[expect]\n"));
+    let path = path.to_str().unwrap();
+    let out = locksim(&["verify", path]);
+    assert_eq!(status(&out), 1);
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "FAIL  {path}  (One worker): its [expect] table is empty, so it checks nothing: \
+             give safe, live, kinds or absent\n"
+        )
+    );
+}
+
 #[test]
 fn verify_reports_an_unusable_file_as_invalid_input() {
     let good = scenario_file("verify-good.toml", MINIMAL);
@@ -215,6 +232,31 @@ fn a_run_cut_short_by_the_event_budget_says_so() {
     assert_eq!(check["events"], run["stats"]["events"]);
 }
 
+/// Counts read as people write them: one run is singular, and digits come in groups of three.
+#[test]
+fn check_counts_its_runs_in_words() {
+    let path = scenario_file("check-one.toml", MINIMAL);
+    let out = locksim(&["check", path.to_str().unwrap(), "--seeds", "1"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("One worker: 1 run, seed 5\n"),
+        "{stdout}"
+    );
+    let out = locksim(&[
+        "check",
+        path.to_str().unwrap(),
+        "--seeds",
+        "1000",
+        "--from",
+        "10000",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("One worker: 1 000 runs, seeds 10000 to 10999\n"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn a_usage_error_is_invalid_input() {
     assert_eq!(status(&locksim(&["run"])), 2);
@@ -281,7 +323,62 @@ fn numeric_options_are_refused_in_words_naming_the_bound() {
         ),
         (
             vec!["render", file, "--svg", "x.svg", "--width", "0"],
-            "'--width <PX>': must be at least 1",
+            "'--width <PX>': must be at least 276: a narrower picture has no room for the lane \
+             names and a plot to read",
+        ),
+        (
+            vec!["render", file, "--svg", "x.svg", "--width", "275"],
+            "'--width <PX>': must be at least 276",
+        ),
+        // A negative number reaches the option's own check, not clap's advice to write `-- -1`.
+        (
+            vec!["render", file, "--svg", "x.svg", "--width", "-1"],
+            "'--width <PX>': must be a whole number, at least 276",
+        ),
+        (
+            vec!["check", file, "--seeds", "-1"],
+            "'--seeds <N>': must be a whole number, at least 1",
+        ),
+        (
+            vec!["check", file, "--seeds", "2", "--from", "-7"],
+            "'--from <S>': must be a whole number, 0 or more",
+        ),
+        (
+            vec!["check", file, "--seeds", "2", "--threads", "-2"],
+            "'--threads <N>': must be a whole number, at least 1",
+        ),
+        (
+            vec!["run", file, "--seed", "-3"],
+            "'--seed <N>': must be a whole number, 0 or more",
+        ),
+        (
+            vec![
+                "run",
+                file,
+                "--seed",
+                "-99999999999999999999999999999999999999999",
+            ],
+            "'--seed <N>': must be a whole number, 0 or more",
+        ),
+        (
+            vec!["search", file, "--faults", "-1"],
+            "'--faults <N>': must be a whole number, at least 1",
+        ),
+        (
+            vec!["search", file, "--tries", "-10"],
+            "'--tries <N>': must be a whole number, at least 1",
+        ),
+        (
+            vec!["search", file, "--seed", "-1"],
+            "'--seed <N>': must be a whole number, 0 or more",
+        ),
+        (
+            vec!["render", file, "--svg", "x.svg", "--until", "-5"],
+            "'--until <MS>': must be a whole number, at least 1",
+        ),
+        (
+            vec!["render", file, "--svg", "x.svg", "--until", "0"],
+            "'--until <MS>': the picture must show at least 1 ms",
         ),
         (
             vec!["render", file, "--svg", "x.svg", "--width", "20001"],
@@ -306,6 +403,7 @@ fn numeric_options_are_refused_in_words_naming_the_bound() {
         assert!(err.contains(said), "{args:?}: {err}");
         assert!(!err.contains(" is not in "), "{args:?}: {err}");
         assert!(!err.contains("in string"), "{args:?}: {err}");
+        assert!(!err.contains("tip:"), "{args:?}: {err}");
     }
 }
 
@@ -446,7 +544,7 @@ fn an_interrupted_check_prints_the_tally_so_far() {
             let stdout = text(&out.stdout);
             assert!(stdout.contains("(stopped by Ctrl-C after "), "{stdout}");
             assert!(
-                stdout.contains("of 100000000: the tally so far)"),
+                stdout.contains("of 100 000 000 seeds: the tally so far)"),
                 "{stdout}"
             );
             assert!(stdout.contains("  safe runs "), "{stdout}");
@@ -538,6 +636,8 @@ fn search_prints_a_minimal_scenario_that_runs_unsafe() {
     let at = stdout.find(heading).expect("the scenario's heading") + heading.len();
     let minimal = locksim::scenario::parse(&stdout[at..]).expect("the printed TOML parses");
     assert!(!minimal.faults.is_empty() && minimal.faults.len() <= 3);
+    // A default left unset is not written out as a sentinel value.
+    assert!(!stdout[at..].contains("renew_every_ms"), "{stdout}");
     let saved = scenario_file("search-minimal.toml", &stdout[at..]);
     let run = locksim(&["run", saved.to_str().expect("UTF-8"), "--json"]);
     assert_eq!(status(&run), 1);

@@ -115,6 +115,101 @@ fn the_transcript_is_what_run_prints() {
     assert!(transcript.starts_with("Step 5"), "{transcript}");
 }
 
+/// The times of a transcript's timeline, in order: each line under "timeline" up to the first
+/// that is not an event (`   1 000 ms  A  …`).
+fn timeline_times(transcript: &str) -> Vec<u64> {
+    transcript
+        .lines()
+        .skip_while(|l| *l != "timeline")
+        .skip(2)
+        .map_while(|l| {
+            let (time, _) = l.trim_start().split_once(" ms ")?;
+            time.replace(' ', "").parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn a_cut_transcript_stops_where_the_picture_does_and_says_so() {
+    let whole = scratch("whole.txt");
+    let cut = scratch("cut.txt");
+    let svg = scratch("cut-too.svg");
+    for (path, until) in [(&whole, None), (&cut, Some("5000"))] {
+        let mut args = vec!["render", STEP5, "--transcript", path.to_str().unwrap()];
+        if let Some(ms) = until {
+            args.extend(["--until", ms, "--svg", svg.to_str().unwrap()]);
+        }
+        let out = locksim(&args);
+        assert_eq!(status(&out), 0, "{}", text(&out.stderr));
+    }
+    let whole = std::fs::read_to_string(&whole).unwrap();
+    let cut = std::fs::read_to_string(&cut).unwrap();
+    let all = timeline_times(&whole);
+    let shown = timeline_times(&cut);
+    assert!(
+        !shown.is_empty() && shown.iter().all(|&t| t <= 5_000),
+        "{cut}"
+    );
+    assert_eq!(
+        shown,
+        all.iter()
+            .copied()
+            .filter(|&t| t <= 5_000)
+            .collect::<Vec<_>>(),
+        "the cut transcript is the whole one up to 5 000 ms"
+    );
+    assert!(all.iter().any(|&t| t > 5_000), "{whole}");
+    assert!(
+        cut.contains("\nRun shown up to 5 000 ms of 20 000 ms: "),
+        "{cut}"
+    );
+    assert!(cut.contains("The verdict is the whole run's:"), "{cut}");
+    assert!(!whole.contains("shown up to"), "{whole}");
+    // The verdict is the whole run's, word for word.
+    let verdict = |t: &str| t[t.find("\nverdict: ").unwrap()..].to_string();
+    assert_eq!(verdict(&cut), verdict(&whole));
+    let svg = svg_texts(&std::fs::read_to_string(&svg).unwrap());
+    assert!(
+        svg.iter()
+            .any(|t| t.starts_with("Run shown up to 5 000 ms of 20 000 ms: ")),
+        "{svg:?}"
+    );
+}
+
+#[test]
+fn until_at_the_horizon_is_the_whole_run_and_past_it_is_refused() {
+    let path = scratch("to-the-end.txt");
+    let out = locksim(&[
+        "render",
+        STEP5,
+        "--transcript",
+        path.to_str().unwrap(),
+        "--until",
+        "20000",
+    ]);
+    assert_eq!(status(&out), 0, "{}", text(&out.stderr));
+    let transcript = std::fs::read_to_string(&path).unwrap();
+    assert!(!transcript.contains("shown up to"), "{transcript}");
+
+    let _ = std::fs::remove_file(&path);
+    let out = locksim(&[
+        "render",
+        STEP5,
+        "--transcript",
+        path.to_str().unwrap(),
+        "--until",
+        "20001",
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(status(&out), 2, "{err}");
+    assert_eq!(
+        err,
+        "locksim render: --until 20001: past the end of the run, at until_ms = 20 000 ms (the \
+         scenario's horizon); give at most 20000\n"
+    );
+    assert!(!path.exists(), "nothing is written");
+}
+
 #[test]
 fn a_cut_picture_and_another_seed_are_drawn() {
     let path = scratch("cut.svg");

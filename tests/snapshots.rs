@@ -84,6 +84,7 @@ fn matters(kind: &EventKind) -> bool {
         | K::Unstalled
         | K::Crashed
         | K::Restarted
+        | K::FaultIgnored { .. }
         | K::ClockJumped { .. }
         | K::PartitionStarted { .. }
         | K::PartitionEnded { .. }

@@ -76,7 +76,7 @@ impl Export {
                 .map_err(|e| e.to_string())?,
             #[cfg(not(target_arch = "wasm32"))]
             Export::Json => RunJson::with_trace(trace, verdict).to_pretty().into_bytes(),
-            Export::Transcript => transcript::transcript(trace, verdict).into_bytes(),
+            Export::Transcript => transcript::transcript(trace, verdict, None).into_bytes(),
         })
     }
 }

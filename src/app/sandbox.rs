@@ -736,13 +736,14 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "watchdog: extends while the process lives. progress: only while work advances.",
             |ui, label| pick_named(ui, "lock.renewal", &mut l.renewal, label),
         );
+        let third = (l.ttl_ms / 3).max(1);
         form.row(
             ui,
             "lock.renew_every_ms",
             "renew_every_ms",
-            "0 = ttl / 3.",
+            "How often a holder renews. Default: a third of ttl_ms.",
             |ui, label| {
-                ui.add(ms(&mut l.renew_every_ms)).labelled_by(label);
+                optional_ms(ui, &mut l.renew_every_ms, "own period", third, label);
             },
         );
         form.row(
@@ -1501,6 +1502,27 @@ mod tests {
                 Box::new(|s| s.lock.lock_delay_ms = u64::MAX),
             ),
             ("lock.settle_ms", Box::new(|s| s.lock.settle_ms = u64::MAX)),
+            ("lock.settle_ms", Box::new(|s| s.lock.settle_ms = 10)),
+            (
+                "lock.renew_every_ms",
+                Box::new(|s| s.lock.renew_every_ms = Some(2_000)),
+            ),
+            (
+                "lock.ttl_ms",
+                Box::new(|s| {
+                    s.lock.design = Design::Timestamp;
+                    s.resource.fencing = false;
+                    s.lock.ttl_ms = 5_000;
+                }),
+            ),
+            (
+                "lock.lock_delay_ms",
+                Box::new(|s| {
+                    s.lock.design = Design::Setnx;
+                    s.resource.fencing = false;
+                    s.lock.lock_delay_ms = 300;
+                }),
+            ),
             (
                 "lock.renewal",
                 Box::new(|s| {

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+use crate::render::svg;
 use crate::text::fmt_count;
 
 /// locksim: watch distributed locks fail, one seed at a time.
@@ -65,7 +66,8 @@ pub struct RunArgs {
     /// The scenario file.
     pub file: PathBuf,
     /// Seed for every random choice (default: the file's `seed`).
-    #[arg(long, value_name = "N", value_parser = whole::<u64>(0, u64::MAX))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = whole::<u64>(0, u64::MAX))]
     pub seed: Option<u64>,
     /// Print the verdict and statistics as JSON instead of the timeline.
     #[arg(long)]
@@ -94,16 +96,18 @@ pub struct RenderArgs {
     /// Write the run's transcript (each event, then the verdict) as text to this file.
     #[arg(long, value_name = "OUT", group = "output")]
     pub transcript: Option<PathBuf>,
-    /// The picture's width in pixels (1 to 20 000).
-    #[arg(long, value_name = "PX", default_value_t = crate::render::svg::DEFAULT_WIDTH,
-          value_parser = whole::<u32>(1, u64::from(crate::render::svg::MAX_WIDTH)))]
+    /// The picture's width in pixels (276 to 20 000).
+    #[arg(long, value_name = "PX", default_value_t = svg::DEFAULT_WIDTH,
+          allow_negative_numbers = true, value_parser = picture_width)]
     pub width: u32,
-    /// Draw the run only up to this simulated time, ms, as the app shows it with its playhead
-    /// there (default: the whole run).
-    #[arg(long, value_name = "MS", value_parser = positive_ms)]
+    /// Show the run only up to this simulated time, ms, in the picture and the transcript, as
+    /// the app shows it with its playhead there (default: the whole run). At most the
+    /// scenario's until_ms.
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = positive_ms)]
     pub until: Option<u64>,
     /// Seed for every random choice (default: the file's `seed`).
-    #[arg(long, value_name = "N", value_parser = whole::<u64>(0, u64::MAX))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = whole::<u64>(0, u64::MAX))]
     pub seed: Option<u64>,
 }
 
@@ -121,17 +125,20 @@ pub struct CheckArgs {
     /// The scenario file.
     pub file: PathBuf,
     /// How many seeds to run, counting up from the first.
-    #[arg(long, value_name = "N", value_parser = whole::<u64>(1, u64::MAX))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = whole::<u64>(1, u64::MAX))]
     pub seeds: u64,
     /// First seed (default: the file's `seed`).
-    #[arg(long, value_name = "S", value_parser = whole::<u64>(0, u64::MAX))]
+    #[arg(long, value_name = "S", allow_negative_numbers = true,
+          value_parser = whole::<u64>(0, u64::MAX))]
     pub from: Option<u64>,
     /// Print the counts as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
     /// How many threads run seeds at once (default: one per core). The counts are the same
     /// whatever the number.
-    #[arg(long, value_name = "N", value_parser = whole::<u16>(1, u64::from(u16::MAX)))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = whole::<u16>(1, u64::from(u16::MAX)))]
     pub threads: Option<u16>,
 }
 
@@ -141,15 +148,15 @@ pub struct SearchArgs {
     /// The scenario file; its own faults stay, the search adds more.
     pub file: PathBuf,
     /// At most this many added faults per schedule (1 to 20).
-    #[arg(long, value_name = "N", default_value_t = 3,
+    #[arg(long, value_name = "N", default_value_t = 3, allow_negative_numbers = true,
           value_parser = whole::<u8>(1, 20))]
     pub faults: u8,
     /// At most this many schedules to try (at least 1).
-    #[arg(long, value_name = "N", default_value_t = 10_000,
+    #[arg(long, value_name = "N", default_value_t = 10_000, allow_negative_numbers = true,
           value_parser = whole::<u64>(1, u64::MAX))]
     pub tries: u64,
     /// Seed of the search's own random choices (every run uses the file's seed).
-    #[arg(long, value_name = "N", default_value_t = 0,
+    #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true,
           value_parser = whole::<u64>(0, u64::MAX))]
     pub seed: u64,
     /// Look for a run that is not live (stuck, starved) instead of an unsafe one.
@@ -163,6 +170,8 @@ pub struct SearchArgs {
 /// A parser of whole numbers from `least` to `most` that says in words which bound a value
 /// crossed (`must be at most 20`): clap's own range check says `0 is not in 1..=65535`, giving
 /// a type's largest value as if it were a limit, and Rust's parse errors speak of strings.
+/// Its options take negative numbers as values (`allow_negative_numbers`), so `--seeds -1`
+/// reaches it and is told the bound, not clap's advice to write `-- -1`.
 fn whole<T>(least: u64, most: u64) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync
 where
     T: TryFrom<u64>,
@@ -175,9 +184,18 @@ where
                 format!("must be at most {}", fmt_count(most))
             }
         };
-        let n = s.parse::<u64>().map_err(|e| match e.kind() {
-            IntErrorKind::PosOverflow => too_large(),
-            _ => "not a whole number".to_string(),
+        let negative = || match least {
+            0 => "must be a whole number, 0 or more".to_string(),
+            _ => format!("must be a whole number, at least {}", fmt_count(least)),
+        };
+        let n = s.parse::<u64>().or_else(|e| match s.parse::<i128>() {
+            Ok(0) => Ok(0),
+            Ok(n) if n < 0 => Err(negative()),
+            Err(e) if *e.kind() == IntErrorKind::NegOverflow => Err(negative()),
+            _ => Err(match e.kind() {
+                IntErrorKind::PosOverflow => too_large(),
+                _ => "not a whole number".to_string(),
+            }),
         })?;
         if n < least {
             return Err(format!("must be at least {}", fmt_count(least)));
@@ -191,8 +209,65 @@ where
 
 /// A time of at least 1 ms: a picture cut at 0 would show nothing.
 fn positive_ms(s: &str) -> Result<u64, String> {
-    match whole::<u64>(0, u64::MAX)(s)? {
-        0 => Err("the picture must show at least 1 ms".to_string()),
-        ms => Ok(ms),
+    match whole::<u64>(1, u64::MAX)(s) {
+        Err(_) if s.parse::<u64>() == Ok(0) => {
+            Err("the picture must show at least 1 ms".to_string())
+        }
+        ms => ms,
+    }
+}
+
+/// A picture's width, [`svg::MIN_WIDTH`] to [`svg::MAX_WIDTH`] px: narrower, the picture is
+/// scaled down until its text is too small to read.
+fn picture_width(s: &str) -> Result<u32, String> {
+    let least = svg::MIN_WIDTH;
+    whole::<u32>(u64::from(least), u64::from(svg::MAX_WIDTH))(s).map_err(|e| {
+        if s.parse::<i128>().is_ok_and(|px| px < i128::from(least)) {
+            format!("{e}: a narrower picture has no room for the lane names and a plot to read")
+        } else {
+            e
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    /// The help states the width's bounds in words; they must be the picture's own.
+    #[test]
+    fn the_width_help_names_the_pictures_bounds() {
+        let cli = Cli::command();
+        let render = cli.find_subcommand("render").expect("render");
+        let width = render
+            .get_arguments()
+            .find(|a| a.get_id() == "width")
+            .expect("--width");
+        let help = width.get_help().expect("a help line").to_string();
+        let bounds = format!(
+            "({} to {})",
+            fmt_count(u64::from(svg::MIN_WIDTH)),
+            fmt_count(u64::from(svg::MAX_WIDTH))
+        );
+        assert!(help.contains(&bounds), "{help}");
+    }
+
+    #[test]
+    fn a_negative_number_is_told_the_bound() {
+        assert_eq!(
+            whole::<u64>(1, 9)("-1"),
+            Err("must be a whole number, at least 1".to_string())
+        );
+        assert_eq!(
+            whole::<u64>(0, 9)("-3"),
+            Err("must be a whole number, 0 or more".to_string())
+        );
+        assert_eq!(whole::<u64>(0, 9)("-0"), Ok(0));
+        assert_eq!(
+            whole::<u64>(0, 9)("x"),
+            Err("not a whole number".to_string())
+        );
     }
 }

@@ -13,7 +13,7 @@ use super::{Status, input, output};
 use crate::checker::Kind;
 use crate::engine;
 use crate::sweep::{self, Tally};
-use crate::text::{fmt_count, fmt_ms, printable};
+use crate::text::{fmt_count, fmt_counted, fmt_ms, printable};
 
 /// Runs the scenario once per seed and reports how often each kind of violation appeared.
 pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
@@ -64,24 +64,11 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
     if args.json {
         output::write_json(out, &tally)?;
     } else {
-        let done = match tally.runs().checked_sub(1) {
-            Some(n) => format!("seeds {from} to {}", from + n),
-            None => "no seeds".to_string(),
-        };
-        let stopped = if tally.interrupted() {
-            format!(
-                " (stopped by Ctrl-C after {} of {}: the tally so far)",
-                tally.runs(),
-                args.seeds
-            )
-        } else {
-            String::new()
-        };
         writeln!(
             out,
-            "{}: {} runs, {done}{stopped}\n",
+            "{}: {}\n",
             printable(&scenario.name, false),
-            tally.runs()
+            runs_done(&tally, from, args.seeds)
         )?;
         write_table(&tally, out, &args.file)?;
     }
@@ -89,6 +76,28 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
         return Ok(Status::Interrupted);
     }
     Ok(Status::of(tally.all_safe_and_live()))
+}
+
+/// What ran, after the scenario's name: "1 run, seed 4", "10 000 runs, seeds 1 to 10000" and,
+/// when Ctrl-C stopped it, how far it got of the `asked` seeds. Seeds are names to paste into
+/// `--seed`, so they stay ungrouped; counts are grouped.
+fn runs_done(tally: &Tally, from: u64, asked: u64) -> String {
+    let runs = tally.runs();
+    let seeds = match runs {
+        0 => "no seeds".to_string(),
+        1 => format!("seed {from}"),
+        n => format!("seeds {from} to {}", from + (n - 1)),
+    };
+    let stopped = if tally.interrupted() {
+        format!(
+            " (stopped by Ctrl-C after {} of {}: the tally so far)",
+            fmt_count(runs),
+            fmt_counted(asked, "seed")
+        )
+    } else {
+        String::new()
+    };
+    format!("{}, {seeds}{stopped}", fmt_counted(runs, "run"))
 }
 
 /// How often `check` says how far it is when stderr is not a terminal (a pipe, a log, CI):
@@ -116,12 +125,12 @@ impl ProgressLines {
         }
         self.next = elapsed + PROGRESS_EVERY;
         Some(format!(
-            "check: {} of {} seeds, {} unsafe, {} not live, {} s",
-            tally.runs(),
-            total,
-            tally.runs() - tally.safe(),
-            tally.runs() - tally.live(),
-            elapsed.as_secs()
+            "check: {} of {}, {} unsafe, {} not live, {} s",
+            fmt_count(tally.runs()),
+            fmt_counted(total, "seed"),
+            fmt_count(tally.runs() - tally.safe()),
+            fmt_count(tally.runs() - tally.live()),
+            fmt_count(elapsed.as_secs())
         ))
     }
 }
@@ -135,11 +144,11 @@ fn write_table(tally: &Tally, out: &mut impl Write, file: &Path) -> io::Result<(
         let budget = fmt_count(engine::MAX_STEPS);
         writeln!(
             out,
-            "CUT SHORT: {} of {} runs hit the engine's budget of {} steps before the \
+            "CUT SHORT: {} of {} hit the engine's budget of {} steps before the \
              horizon (seed {seed} stopped at {}). Nothing after the cut was simulated: \
              those runs are judged only up to where they stopped.\n  replay: {}\n",
-            tally.cut_short(),
-            tally.runs(),
+            fmt_count(tally.cut_short()),
+            fmt_counted(tally.runs(), "run"),
             budget,
             fmt_ms(at),
             output::reproduce(file, seed),
@@ -150,7 +159,8 @@ fn write_table(tally: &Tally, out: &mut impl Write, file: &Path) -> io::Result<(
         .map(|k| k.as_str().len())
         .max()
         .unwrap_or(0);
-    let runs_w = tally.runs().to_string().len().max("runs".len());
+    // Every count in the column is at most the number of runs, so that is the widest.
+    let runs_w = fmt_count(tally.runs()).len().max("runs".len());
     writeln!(
         out,
         "  {:<label_w$}  {:>runs_w$}  {:>6}",
@@ -164,8 +174,9 @@ fn write_table(tally: &Tally, out: &mut impl Write, file: &Path) -> io::Result<(
         let runs = tally.count(kind);
         writeln!(
             out,
-            "  {:<label_w$}  {runs:>runs_w$}  {:>5.1}%{example}",
+            "  {:<label_w$}  {:>runs_w$}  {:>5.1}%{example}",
             kind.as_str(),
+            fmt_count(runs),
             percent(runs)
         )?;
     }
@@ -173,7 +184,8 @@ fn write_table(tally: &Tally, out: &mut impl Write, file: &Path) -> io::Result<(
     for (label, n) in [("safe runs", tally.safe()), ("live runs", tally.live())] {
         writeln!(
             out,
-            "  {label:<label_w$}  {n:>runs_w$}  {:>5.1}%",
+            "  {label:<label_w$}  {:>runs_w$}  {:>5.1}%",
+            fmt_count(n),
             percent(n)
         )?;
     }
@@ -210,10 +222,10 @@ fn price_line(tally: &Tally) -> String {
         tally.latency_percentile_ms(99),
     ) {
         (Some(p50), Some(p99)) => format!(
-            "acquire p50 {}, p99 {} ({} acquisitions)",
+            "acquire p50 {}, p99 {} ({})",
             fmt_ms(p50),
             fmt_ms(p99),
-            fmt_count(tally.acquisitions())
+            fmt_counted(tally.acquisitions(), "acquisition")
         ),
         _ => "no acquisition came through".to_string(),
     };
@@ -254,7 +266,7 @@ mod tests {
             throughput_per_s: 0.5,
             availability: 0.971,
         };
-        tally.add(&outcome(1, 10, &verdict(true, &[]), price));
+        tally.add(&outcome(1, 10, &verdict(true, &[]), price.clone()));
         assert!(
             table(&tally).ends_with(
                 "  live runs              1  100.0%\n\n  price: acquire p50 4 ms, p99 1 984 ms (2 \
@@ -267,6 +279,17 @@ mod tests {
         assert!(
             none.contains("price: no acquisition came through · 0.000 sections/s"),
             "{none}"
+        );
+        let mut once = Tally::default();
+        let one = crate::checker::Price {
+            latencies_ms: vec![4],
+            ..price
+        };
+        once.add(&outcome(1, 10, &verdict(true, &[]), one));
+        assert!(
+            table(&once).contains("(1 acquisition) · "),
+            "{}",
+            table(&once)
         );
     }
 
@@ -290,6 +313,36 @@ mod tests {
     }
 
     #[test]
+    fn counts_are_grouped_and_one_run_is_singular() {
+        let mut tally = Tally::default();
+        assert_eq!(runs_done(&tally, 1, 5), "0 runs, no seeds");
+        tally.add(&outcome(1, 10, &verdict(true, &[]), Default::default()));
+        assert_eq!(runs_done(&tally, 1, 1), "1 run, seed 1");
+        for seed in 2..=10_000 {
+            tally.add(&outcome(seed, 10, &verdict(true, &[]), Default::default()));
+        }
+        assert_eq!(
+            runs_done(&tally, 1, 10_000),
+            "10 000 runs, seeds 1 to 10000"
+        );
+        tally.interrupt();
+        assert_eq!(
+            runs_done(&tally, 1, 100_000_000),
+            "10 000 runs, seeds 1 to 10000 (stopped by Ctrl-C after 10 000 of 100 000 000 \
+             seeds: the tally so far)"
+        );
+        let text = table(&tally);
+        assert!(
+            text.contains("  stale_write              0    0.0%\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  safe runs           10 000  100.0%\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn progress_lines_come_every_few_seconds() {
         let mut lines = ProgressLines::new();
         let tally = four_runs();
@@ -301,5 +354,15 @@ mod tests {
         );
         assert_eq!(lines.due(s(6), &tally, 100), None);
         assert!(lines.due(s(11), &tally, 100).is_some());
+        let many = (0..1_500).fold(Tally::default(), |mut t, seed| {
+            t.add(&outcome(seed, 10, &verdict(false, &[]), Default::default()));
+            t
+        });
+        assert_eq!(
+            ProgressLines::new()
+                .due(s(1_200), &many, 200_000)
+                .as_deref(),
+            Some("check: 1 500 of 200 000 seeds, 1 500 unsafe, 0 not live, 1 200 s")
+        );
     }
 }

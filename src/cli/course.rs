@@ -3,7 +3,9 @@
 use std::io::{self, Write};
 
 use super::Status;
+use crate::checker::Verdict;
 use crate::course::{self, Judge, STEPS};
+use crate::text::{fmt_counted, fmt_ms};
 
 /// Prints every step with its options and each option's verdict. Passes when every step's
 /// runs come out as its [`Judge`] says: on a graded step, the right call safe and live and
@@ -37,12 +39,7 @@ pub fn course(out: &mut impl Write) -> io::Result<Status> {
                         }
                     }
                     let work = if step.judge == Judge::Throughput {
-                        format!(
-                            "; {} critical sections done by {} ms, {:.2}/s",
-                            v.work.completed,
-                            v.work.last_done_ms.unwrap_or(0),
-                            v.work.per_s()
-                        )
+                        format!("; {}", work_done(v))
                     } else {
                         String::new()
                     };
@@ -73,4 +70,40 @@ pub fn course(out: &mut impl Write) -> io::Result<Status> {
         writeln!(out)?;
     }
     Ok(status)
+}
+
+/// The work a run let through, for a throughput step: "4 critical sections done by 5 027 ms,
+/// 0.80/s".
+fn work_done(verdict: &Verdict) -> String {
+    let w = verdict.work;
+    match w.last_done_ms {
+        Some(last) => format!(
+            "{} done by {}, {:.2}/s",
+            fmt_counted(w.completed, "critical section"),
+            fmt_ms(last),
+            w.per_s()
+        ),
+        None => "no critical section done".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::verdict;
+
+    #[test]
+    fn the_work_done_is_counted_for_people() {
+        let mut v = verdict(true, &[]);
+        assert_eq!(work_done(&v), "no critical section done");
+        v.work.completed = 4;
+        v.work.last_done_ms = Some(5_027);
+        assert!(
+            work_done(&v).starts_with("4 critical sections done by 5 027 ms, "),
+            "{}",
+            work_done(&v)
+        );
+        v.work.completed = 1;
+        assert!(work_done(&v).starts_with("1 critical section done by "));
+    }
 }

@@ -7,12 +7,14 @@ use std::path::{Path, PathBuf};
 use super::args::RenderArgs;
 use super::{Status, input};
 use crate::render::{png, svg, transcript};
+use crate::text::{fmt_count, fmt_ms};
 use crate::view::timeline::Lanes;
 
-/// Runs one scenario and writes each file asked for; says on stdout what it wrote. Exit 0
-/// once every file is written, whatever the verdict (the transcript and the picture say it);
-/// 2 if two outputs name one file (before anything runs), the scenario is invalid or a file
-/// cannot be written, naming the flags.
+/// Runs one scenario and writes each file asked for; says on stdout what it wrote. With
+/// `--until` the picture and the transcript both stop at that time. Exit 0 once every file is
+/// written, whatever the verdict (the transcript and the picture say it); 2 if two outputs
+/// name one file (before anything runs), the scenario is invalid, `--until` is past its
+/// horizon or a file cannot be written, naming the flags.
 pub fn render(args: &RenderArgs) -> io::Result<Status> {
     // A usage error: said before the scenario is read, so nothing runs for it.
     if let Some(shared) = shared_file(args) {
@@ -26,6 +28,18 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
         Ok(s) => s,
         Err(e) => return Ok(super::invalid(&e)),
     };
+    // Nothing happens at or after the horizon: a cut past it would claim to show time that
+    // was never simulated.
+    if let Some(until) = args.until.filter(|&ms| ms > scenario.until_ms) {
+        let _ = writeln!(
+            io::stderr(),
+            "locksim render: --until {until}: past the end of the run, at until_ms = {} (the \
+             scenario's horizon); give at most {}",
+            fmt_ms(scenario.until_ms),
+            scenario.until_ms
+        );
+        return Ok(Status::Invalid);
+    }
     let seed = args.seed.unwrap_or(scenario.seed);
     let crate::Run { trace, verdict, .. } = crate::run(&scenario, seed);
     let mut stdout = io::stdout().lock();
@@ -45,7 +59,7 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
                 stdout,
                 "wrote {} (SVG, {} px wide)",
                 path.display(),
-                args.width
+                fmt_count(u64::from(args.width))
             )?;
         }
         if let Some(path) = &args.png {
@@ -60,12 +74,12 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
                 stdout,
                 "wrote {} (PNG, {} px wide)",
                 path.display(),
-                args.width
+                fmt_count(u64::from(args.width))
             )?;
         }
     }
     if let Some(path) = &args.transcript {
-        let text = transcript::transcript(&trace, &verdict);
+        let text = transcript::transcript(&trace, &verdict, args.until);
         if let Err(status) = save("--transcript", path, text.as_bytes()) {
             return Ok(status);
         }

@@ -8,7 +8,7 @@ use super::{Status, input, output};
 use crate::render::report::{self, RunJson};
 use crate::render::transcript;
 use crate::scenario::Scenario;
-use crate::text::{fmt_ms, printable};
+use crate::text::{fmt_counted, fmt_ms, printable};
 
 /// Runs one scenario and prints its timeline and verdict (or the JSON document).
 pub fn run(args: &RunArgs, out: &mut impl Write) -> io::Result<Status> {
@@ -60,12 +60,11 @@ fn write_header(
     } else {
         writeln!(out, "  design    {}, no lease", lock.design.as_str())?;
     }
-    let n = scenario.store.nodes;
     writeln!(
         out,
-        "  store     {}, {n} node{}",
+        "  store     {}, {}",
         scenario.store.topology.as_str(),
-        if n == 1 { "" } else { "s" }
+        fmt_counted(u64::from(scenario.store.nodes), "node")
     )?;
     let fencing = crate::view::wording::resource_checks(&scenario.resource);
     writeln!(out, "  resource  {fencing}")?;

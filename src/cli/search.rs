@@ -14,7 +14,7 @@ use super::{Status, input, output};
 use crate::checker::Kind;
 use crate::scenario::{self, Fault, Scenario};
 use crate::search::{Goal, Options, Outcome, headline, narrate, search_until};
-use crate::text::{fmt_count, printable};
+use crate::text::{fmt_count, fmt_counted, printable};
 
 /// The line before the minimal scenario's TOML: everything after it is the file.
 pub const TOML_HEADING: &str = "The smallest failing scenario (save it and `locksim run` it):";
@@ -57,10 +57,10 @@ pub fn search(args: &SearchArgs, out: &mut impl Write) -> io::Result<Status> {
             next_line = bar.elapsed() + PROGRESS_EVERY;
             let _ = writeln!(
                 io::stderr(),
-                "search: {} of {} schedules, {} s",
+                "search: {} of {}, {} s",
                 fmt_count(tried),
-                fmt_count(args.tries),
-                bar.elapsed().as_secs()
+                fmt_counted(args.tries, "schedule"),
+                fmt_count(bar.elapsed().as_secs())
             );
         }
         !stop.load(Ordering::SeqCst)
@@ -90,10 +90,10 @@ fn write_text(
     writeln!(out, "{}", printable(&scenario.name, false))?;
     writeln!(
         out,
-        "Searching for {a_failure} run: up to {} faults per schedule, {} schedules, search \
-         seed {}; every run uses the file's seed {}.",
-        options.faults,
-        fmt_count(options.tries),
+        "Searching for {a_failure} run: up to {} per schedule, {}, search seed {}; every \
+         run uses the file's seed {}.",
+        fmt_counted(options.faults as u64, "fault"),
+        fmt_counted(options.tries, "schedule"),
         options.seed,
         scenario.seed
     )?;
@@ -156,5 +156,46 @@ impl<'a> SearchJson<'a> {
                 toml: Some(scenario::to_toml(&found.scenario)),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::ResourceMode;
+
+    #[test]
+    fn the_budget_is_counted_in_words() {
+        let options = Options {
+            faults: 1,
+            tries: 1,
+            ..Options::default()
+        };
+        let outcome = Outcome {
+            tries: 1,
+            found: None,
+            interrupted: false,
+        };
+        let mut out = Vec::new();
+        let scenario = crate::testkit::scenario(ResourceMode::Plain);
+        write_text(&mut out, &scenario, &options, &outcome).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("run: up to 1 fault per schedule, 1 schedule, search seed 0;"),
+            "{text}"
+        );
+        assert!(text.contains("None found in 1 schedule — "), "{text}");
+        let mut out = Vec::new();
+        let options = Options {
+            faults: 3,
+            tries: 10_000,
+            ..Options::default()
+        };
+        write_text(&mut out, &scenario, &options, &outcome).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("up to 3 faults per schedule, 10 000 schedules,"),
+            "{text}"
+        );
     }
 }

@@ -8,6 +8,7 @@ use crate::text::{fmt_ms, printable};
 
 /// Runs each file with its own seed and compares the verdict with its `[expect]` table. One
 /// line per file on stdout; a file that cannot be used gets its error line on stderr instead.
+/// A file with no `[expect]` table, or an empty one, fails: it would pass whatever it showed.
 pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> io::Result<Status> {
     let names: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
     let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
@@ -23,6 +24,12 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> io::Result<Status> {
         let mut cut = None;
         let problems = match &scenario.expect {
             None => vec!["no [expect] table".to_string()],
+            // Met by any run, so it would pass whatever the scenario came to show.
+            Some(expect) if expect.is_empty() => vec![
+                "its [expect] table is empty, so it checks nothing: give safe, live, kinds or \
+                 absent"
+                    .to_string(),
+            ],
             Some(expect) => {
                 let run = crate::run(&scenario, scenario.seed);
                 cut = run.cut_short_at_ms();
@@ -38,8 +45,8 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> io::Result<Status> {
         } else {
             status = status.max(Status::Fail);
             let mut line = format!("FAIL  {head}: {}", problems.join("; "));
-            // Without [expect] nothing ran, so there is no run to replay.
-            if scenario.expect.is_some() {
+            // Without an expectation nothing ran, so there is no run to replay.
+            if scenario.expect.as_ref().is_some_and(|e| !e.is_empty()) {
                 line += &format!(" — reproduce: {}", output::reproduce(file, scenario.seed));
             }
             writeln!(out, "{line}")?;

@@ -3,7 +3,7 @@
 use super::worker::Notice;
 use super::{Ev, Sim};
 use crate::scenario::{FaultKind, Transport};
-use crate::trace::{DropReason, EventKind, KeyId, NodeId};
+use crate::trace::{DropReason, EventKind, IgnoredWhy, KeyId, NodeId};
 
 impl<R: super::Recorder> Sim<'_, R> {
     /// Starts fault number `i` of the scenario.
@@ -14,8 +14,12 @@ impl<R: super::Recorder> Sim<'_, R> {
                 let Some(id) = self.node_id(&node) else {
                     return;
                 };
-                if !self.nodes[id.index()].alive || self.nodes[id.index()].paused {
-                    return;
+                let state = &self.nodes[id.index()];
+                if !state.alive {
+                    return self.ignored(id, i, IgnoredWhy::Down);
+                }
+                if state.paused {
+                    return self.ignored(id, i, IgnoredWhy::Paused);
                 }
                 self.record(id, EventKind::Paused { for_ms });
                 self.nodes[id.index()].paused = true;
@@ -28,24 +32,28 @@ impl<R: super::Recorder> Sim<'_, R> {
                 let Some(id) = self.node_id(&node) else {
                     return;
                 };
-                if !self.is_worker(id) || self.workers[id.index()].stalled() {
+                if !self.is_worker(id) {
                     return;
+                }
+                if self.workers[id.index()].stalled() {
+                    return self.ignored(id, i, IgnoredWhy::Stalled);
                 }
                 self.record(id, EventKind::Stalled { for_ms });
                 self.notify_worker(id, Notice::Stalled);
                 self.queue.push(self.now + for_ms, Ev::Unstall(id));
             }
-            FaultKind::Crash { node } => {
-                if let Some(id) = self.node_id(&node) {
-                    self.crash(id);
-                }
-            }
-            FaultKind::Restart { node } => {
-                if let Some(id) = self.node_id(&node) {
-                    self.restart(id);
-                }
-            }
+            FaultKind::Crash { node } => match self.node_id(&node) {
+                Some(id) if !self.nodes[id.index()].alive => self.ignored(id, i, IgnoredWhy::Down),
+                Some(id) => self.crash(id),
+                None => {}
+            },
+            FaultKind::Restart { node } => match self.node_id(&node) {
+                Some(id) if self.nodes[id.index()].alive => self.ignored(id, i, IgnoredWhy::Up),
+                Some(id) => self.restart(id),
+                None => {}
+            },
             FaultKind::KillStore { for_ms } => {
+                // Every store node ends up down: one already down is no fault ignored.
                 for ix in self.layout.store_ixs() {
                     let id = self.layout.store_id(ix);
                     self.crash(id);
@@ -114,15 +122,24 @@ impl<R: super::Recorder> Sim<'_, R> {
                         .collect(),
                 };
                 for id in targets {
-                    // A crashed node deletes nothing.
+                    // A crashed node deletes nothing; what it kept on disk stays.
                     if self.nodes[id.index()].alive {
                         self.with_store(id, |s, cx, out| {
                             s.force_release(cx, out, KeyId::from_index(key))
                         });
+                    } else {
+                        self.ignored(id, i, IgnoredWhy::Down);
                     }
                 }
             }
         }
+    }
+
+    /// Records that fault number `i` of the scenario found node `id` as `why` says and did
+    /// nothing.
+    fn ignored(&mut self, id: NodeId, i: usize, why: IgnoredWhy) {
+        let fault = self.sc.faults[i].kind.name();
+        self.record(id, EventKind::FaultIgnored { fault, why });
     }
 
     /// Tells worker `id` what a fault did to it.
@@ -197,6 +214,94 @@ impl<R: super::Recorder> Sim<'_, R> {
         } else if id != self.layout.resource() {
             // The resource's records are durable; only a store node has state to restore.
             self.with_store(id, |s, cx, out| s.restarted(cx, out));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::trace::{EventKind, IgnoredWhy};
+
+    /// A fault ignored: the node it is recorded at, the fault's kind, why.
+    type Ignored<'a> = (&'a str, &'static str, IgnoredWhy);
+
+    /// A fault that finds nothing to act on is recorded as ignored, at the node it named; one
+    /// that can act, or a `kill_store` finding a node already down, is not.
+    #[test]
+    fn a_fault_that_cannot_act_is_recorded_as_ignored() {
+        let fault = |at: u64, body: &str| format!("[[fault]]\nat_ms = {at}\n{body}\n");
+        let pause = |at, node: &str, ms: u64| {
+            fault(
+                at,
+                &format!("kind = \"pause\"\nnode = \"{node}\"\nfor_ms = {ms}"),
+            )
+        };
+        let on = |kind: &str, node: &str| format!("kind = \"{kind}\"\nnode = \"{node}\"");
+        let rows: Vec<(String, Vec<Ignored>)> = vec![
+            (
+                fault(500, &on("restart", "A")),
+                vec![("A", "restart", IgnoredWhy::Up)],
+            ),
+            (
+                fault(500, &on("crash", "A")) + &fault(600, &on("crash", "A")),
+                vec![("A", "crash", IgnoredWhy::Down)],
+            ),
+            (
+                fault(500, &on("crash", "B")) + &pause(600, "B", 100),
+                vec![("B", "pause", IgnoredWhy::Down)],
+            ),
+            (
+                pause(500, "A", 1_000) + &pause(600, "A", 5_000),
+                vec![("A", "pause", IgnoredWhy::Paused)],
+            ),
+            (
+                fault(
+                    300,
+                    &on("stall", "A").replace("\"A\"", "\"A\"\nfor_ms = 2000"),
+                ) + &fault(
+                    400,
+                    &on("stall", "A").replace("\"A\"", "\"A\"\nfor_ms = 50"),
+                ),
+                vec![("A", "stall", IgnoredWhy::Stalled)],
+            ),
+            (
+                fault(100, &on("crash", "store1")) + &fault(200, &on("force_release", "store1")),
+                vec![("store1", "force_release", IgnoredWhy::Down)],
+            ),
+            // Each can act: the second crash comes after a restart, the second pause after
+            // the first ended.
+            (
+                fault(500, &on("crash", "A"))
+                    + &fault(600, &on("restart", "A"))
+                    + &fault(700, &on("crash", "A"))
+                    + &pause(800, "B", 100)
+                    + &pause(1_000, "B", 100),
+                vec![],
+            ),
+            (
+                fault(50, &on("crash", "store1"))
+                    + &fault(100, "kind = \"kill_store\"\nfor_ms = 500"),
+                vec![],
+            ),
+        ];
+        for (faults, expected) in rows {
+            let src = format!(
+                "version = 1\nname = \"t\"\nuntil_ms = 5000\n\
+                 [[worker]]\nname = \"A\"\nwork_ms = 1000\n\
+                 [[worker]]\nname = \"B\"\nwork_ms = 1000\n{faults}"
+            );
+            let trace = super::super::run_src(&src);
+            let ignored: Vec<Ignored> = trace
+                .events
+                .iter()
+                .filter_map(|e| match e.kind {
+                    EventKind::FaultIgnored { fault, why } => {
+                        Some((trace.node_name(e.node), fault, why))
+                    }
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(ignored, expected, "{faults}");
         }
     }
 }

@@ -7,18 +7,26 @@ use super::outbox::{Cmd, Ctx};
 use crate::scenario::Scenario;
 use crate::trace::Token;
 
-/// A scenario with one key, `ttl_ms = 1000`, `retry_ms = 50`, `timeout_ms = 100`, the given
-/// `[lock]` and `[store]` lines, and workers A (and B) with the given `[[worker]]` lines.
+/// A scenario with one key, `ttl_ms = 1000` (if the design has a lease), `retry_ms = 50`,
+/// `timeout_ms = 100`, the given `[lock]` and `[store]` lines, and workers A (and B) with the
+/// given `[[worker]]` lines.
 pub fn scenario(lock: &str, store: &str, worker: &str) -> Scenario {
     let src = format!(
         "version = 1\nname = \"t\"\nuntil_ms = 60000\n\
          [network]\ndelay_ms = [1, 1]\ntimeout_ms = 100\n\
-         [lock]\nttl_ms = 1000\nretry_ms = 50\n{lock}\n\
+         [lock]\nretry_ms = 50\n{lock}\n\
          [store]\n{store}\n\
          [[worker]]\nname = \"A\"\nwork_ms = 400\n{worker}\n\
          [[worker]]\nname = \"B\"\nwork_ms = 400\n"
     );
-    crate::scenario::parse(&src).unwrap_or_else(|e| panic!("{e:?}\n{src}"))
+    let mut sc = crate::scenario::parse(&src).unwrap_or_else(|e| panic!("{e:?}\n{src}"));
+    // Set here, not in the text: a design without a lease refuses a ttl_ms it would ignore.
+    if sc.lock.design.has_lease() {
+        sc.lock.ttl_ms = 1000;
+        sc.validate()
+            .unwrap_or_else(|e| panic!("{e:?}\n{src}\nttl_ms = 1000"));
+    }
+    sc
 }
 
 /// Node ids of `sc`: A is 0, B is 1, then the store nodes, then the resource.

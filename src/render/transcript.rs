@@ -6,36 +6,66 @@ use std::io::{self, Write};
 
 use super::report;
 use crate::checker::Verdict;
-use crate::text::{fmt_clock_ms, fmt_ms, printable};
+use crate::text::{fmt_clock_ms, fmt_counted, fmt_ms, printable};
 use crate::trace::{Event, Trace};
+use crate::view::verdict;
 use crate::view::wording::{Labels, is_network, node_label};
 
 /// The whole transcript of a run: the scenario's name and seed, the timeline (network plumbing
 /// left out, as `locksim run` leaves it out by default) and the verdict, as `locksim run`
-/// words them.
-pub fn transcript(trace: &Trace, verdict: &Verdict) -> String {
+/// words them. With `until_ms` (true ms, before the horizon) the timeline stops there, as a
+/// picture cut there does ([`super::svg::Picture::until_ms`]), and the verdict, the whole
+/// run's, comes after a line saying so and what had gone wrong by then.
+pub fn transcript(trace: &Trace, verdict: &Verdict, until_ms: Option<u64>) -> String {
     let mut out = Vec::new();
-    write_transcript(&mut out, trace, verdict).expect("writing to memory does not fail");
+    write_transcript(&mut out, trace, verdict, until_ms).expect("writing to memory does not fail");
     String::from_utf8(out).expect("the transcript is UTF-8")
 }
 
-fn write_transcript(out: &mut impl Write, trace: &Trace, verdict: &Verdict) -> io::Result<()> {
+fn write_transcript(
+    out: &mut impl Write,
+    trace: &Trace,
+    verdict: &Verdict,
+    until_ms: Option<u64>,
+) -> io::Result<()> {
     writeln!(out, "{}", printable(&trace.scenario, false))?;
     writeln!(out, "seed {}", trace.seed)?;
     writeln!(out)?;
-    write_timeline(out, trace, false)?;
+    let cut = until_ms.filter(|&ms| ms < trace.until_ms);
+    let shown = match cut {
+        // Events are in time order: those up to the cut are a prefix.
+        Some(ms) => &trace.events[..trace.events.partition_point(|e| e.at_ms <= ms)],
+        None => &trace.events[..],
+    };
+    write_events(out, trace, shown, false)?;
+    if let Some(ms) = cut {
+        writeln!(
+            out,
+            "\n{}",
+            verdict::shown_up_to(verdict, ms, trace.until_ms)
+        )?;
+    }
     report::write_verdict(out, trace, verdict)
 }
 
 /// Writes the timeline: true time (right-aligned), node, the node's own clock when it
 /// disagrees with true time, and what happened. Network plumbing is left out unless `all`.
 pub fn write_timeline(out: &mut impl Write, trace: &Trace, all: bool) -> io::Result<()> {
-    let shown: Vec<&Event> = trace
-        .events
+    write_events(out, trace, &trace.events, all)
+}
+
+/// [`write_timeline`] of `events`, some of `trace`'s.
+fn write_events(
+    out: &mut impl Write,
+    trace: &Trace,
+    events: &[Event],
+    all: bool,
+) -> io::Result<()> {
+    let shown: Vec<&Event> = events
         .iter()
         .filter(|e| all || !is_network(trace, e))
         .collect();
-    let hidden = trace.events.len() - shown.len();
+    let hidden = events.len() - shown.len();
 
     // Widths come from what is shown, so a short run gets a narrow table.
     let time_w = shown
@@ -85,10 +115,10 @@ pub fn write_timeline(out: &mut impl Write, trace: &Trace, all: bool) -> io::Res
         writeln!(out, "  (nothing happened)")?;
     }
     if hidden > 0 {
-        let s = if hidden == 1 { "" } else { "s" };
         writeln!(
             out,
-            "  ({hidden} network event{s} hidden: sends, deliveries, losses; --all shows them)"
+            "  ({} hidden: sends, deliveries, losses; --all shows them)",
+            fmt_counted(hidden as u64, "network event")
         )?;
     }
     Ok(())
@@ -140,6 +170,29 @@ mod tests {
         assert!(
             render(events, true)
                 .contains("\n       0 ms  A                send acquire A#1 → store1\n")
+        );
+    }
+
+    #[test]
+    fn the_hidden_network_events_are_counted_for_people() {
+        let send = |i: u32| {
+            event(
+                0,
+                A,
+                0,
+                EventKind::Send {
+                    msg: MsgId::new(i),
+                    to: STORE1,
+                    what: Label::Release { token: A1 },
+                },
+            )
+        };
+        let text = render((0..1_500).map(send).collect(), false);
+        assert!(
+            text.ends_with(
+                "  (1 500 network events hidden: sends, deliveries, losses; --all shows them)\n"
+            ),
+            "{text}"
         );
     }
 

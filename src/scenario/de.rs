@@ -36,6 +36,9 @@ pub(super) enum Got {
     Str(String),
     Array,
     Table,
+    /// A number with a fraction or an exponent, as the file spells it (`1e3`, `1000.0`):
+    /// where a whole number belongs, its value alone (1000) would read as if it were fine.
+    Decimal(String),
     /// Anything else, already described ("a date-time").
     Other(String),
 }
@@ -79,6 +82,7 @@ impl fmt::Display for Got {
             Got::Str(s) => write!(f, "{s:?}"),
             Got::Array => f.write_str("an array"),
             Got::Table => f.write_str("a table"),
+            Got::Decimal(s) => write!(f, "{s}, a decimal number"),
             Got::Other(s) => f.write_str(s),
         }
     }
@@ -269,9 +273,16 @@ impl ValueDe<'_, '_> {
     /// scenario type buffers a table (`[[fault]]` is read key by key, see `fault.rs`), so
     /// what reaches a table unplaced is about its keys: an unknown one, found by name, or a
     /// missing one.
-    fn place(&self, error: DeError) -> DeError {
+    fn place(&self, mut error: DeError) -> DeError {
         if error.at.is_some() {
             return error;
+        }
+        // serde saw only the float's value; the file's spelling says what was written.
+        if let (Problem::Wrong { got, .. }, DeValue::Float(f)) =
+            (&mut error.problem, self.value.get_ref())
+            && matches!(got, Got::Float(x) if x.is_finite())
+        {
+            *got = Got::Decimal(f.as_str().to_string());
         }
         let span = self.value.span();
         let DeValue::Table(table) = self.value.get_ref() else {

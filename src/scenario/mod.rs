@@ -118,8 +118,15 @@ pub struct Lock {
     pub expiry: Expiry,
     /// How a holder extends its lease: `none` (default), `watchdog` or `progress`.
     pub renewal: Renewal,
-    /// Renewal period in the holder's local ms; 0 means `ttl_ms / 3`.
-    pub renew_every_ms: u64,
+    /// Renewal period in the holder's local ms; `None`: a third of the lease, `ttl_ms / 3`,
+    /// as Redisson's watchdog renews every `lockWatchdogTimeout / 3`. Written out only when
+    /// set; a file or link that says `renew_every_ms = 0`, which meant the third before the
+    /// field was optional, reads as not set.
+    #[serde(
+        deserialize_with = "zero_means_unset",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub renew_every_ms: Option<u64>,
     /// A holder may acquire a lock it already holds (a hold count is kept with the owner token).
     pub reentrant: bool,
     /// How a waiter waits: `retry` with back-off (default) or `fair`, a FIFO queue.
@@ -144,6 +151,11 @@ pub struct Lock {
     /// the claims, worker's local ms (ignored by the other designs).
     #[serde(skip_serializing_if = "is_default_settle")]
     pub settle_ms: u64,
+}
+
+/// Reads a duration whose 0 once stood for "the default" as `None`.
+fn zero_means_unset<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    Ok(Some(u64::deserialize(d)?).filter(|&ms| ms != 0))
 }
 
 fn is_default_settle(ms: &u64) -> bool {
@@ -622,6 +634,14 @@ pub struct Expect {
     pub absent: Vec<crate::violation::Kind>,
 }
 
+impl Expect {
+    /// Whether the table states nothing to check (`[expect]` with no key in it): every run
+    /// meets it.
+    pub fn is_empty(&self) -> bool {
+        *self == Expect::default()
+    }
+}
+
 impl Default for Network {
     fn default() -> Self {
         Network {
@@ -641,7 +661,7 @@ impl Default for Lock {
             ttl_ms: 10_000,
             expiry: Expiry::Store,
             renewal: Renewal::None,
-            renew_every_ms: 0,
+            renew_every_ms: None,
             reentrant: false,
             waiting: Waiting::Retry,
             retry_ms: 50,
@@ -655,13 +675,10 @@ impl Default for Lock {
 }
 
 impl Lock {
-    /// The renewal period actually used, ms.
+    /// The renewal period actually used, the holder's local ms.
     pub fn renew_period_ms(&self) -> u64 {
-        if self.renew_every_ms == 0 {
-            (self.ttl_ms / 3).max(1)
-        } else {
-            self.renew_every_ms
-        }
+        self.renew_every_ms
+            .unwrap_or_else(|| (self.ttl_ms / 3).max(1))
     }
 }
 
@@ -769,6 +786,33 @@ mod tests {
         same_names::<ResourceMode>();
         same_names::<OnLockLoss>();
         same_names::<LeaseClock>();
+    }
+
+    #[test]
+    fn the_renewal_period_is_a_third_of_the_lease_unless_set() {
+        let src = "version = 1\nname = \"n\"\n[lock]\nttl_ms = 9000\nrenewal = \"watchdog\"\n\
+                   {period}[[worker]]\nname = \"A\"\n";
+        let read = |period: &str| parse(&src.replace("{period}", period)).expect("valid");
+        for unset in ["", "renew_every_ms = 0\n"] {
+            let s = read(unset);
+            assert_eq!(s.lock.renew_every_ms, None, "{unset:?}");
+            assert_eq!(s.lock.renew_period_ms(), 3_000);
+            assert!(!to_toml(&s).contains("renew_every_ms"), "{}", to_toml(&s));
+        }
+        let s = read("renew_every_ms = 1000\n");
+        assert_eq!(s.lock.renew_every_ms, Some(1_000));
+        assert_eq!(s.lock.renew_period_ms(), 1_000);
+        assert!(to_toml(&s).contains("\nrenew_every_ms = 1000\n"));
+        assert_eq!(parse(&to_toml(&s)).expect("round trip"), s);
+        let mut busy = s;
+        busy.lock.renew_every_ms = Some(0);
+        let e = busy
+            .validate()
+            .expect_err("a period of 0 renews in a busy loop");
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            ("lock.renew_every_ms", "must be at least 1")
+        );
     }
 
     #[test]

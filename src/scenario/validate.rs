@@ -210,12 +210,13 @@ impl Scenario {
     /// `name` must be one of `store1` .. `storeN`.
     fn check_store_node(&self, name: &str, field: String) -> Check {
         let known = parse_store_name(name).is_some_and(|n| n <= self.store.nodes);
-        ensure(known, field, || {
-            format!(
+        ensure(known, field, || match self.store.nodes {
+            1 => format!("must name the store node, {}; got {name:?}", store_name(1)),
+            n => format!(
                 "must name a store node, {} .. {}; got {name:?}",
                 store_name(1),
-                store_name(self.store.nodes)
-            )
+                store_name(n)
+            ),
         })
     }
 
@@ -303,12 +304,43 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
     let design = lock.design.as_str();
     let has_lease = lock.design.has_lease();
     at_most_horizon(lock.ttl_ms, "lock.ttl_ms")?;
-    at_most_horizon(lock.renew_every_ms, "lock.renew_every_ms")?;
+    if let Some(period) = lock.renew_every_ms {
+        // A file's 0 reads as unset; a period of 0 set in code would renew in a busy loop.
+        at_least_one(period, "lock.renew_every_ms")?;
+    }
     ensure(!has_lease || lock.ttl_ms >= 1, "lock.ttl_ms", || {
         format!(
             "must be at least 1 for the {design} design: a lease of 0 ms is over before it begins"
         )
     })?;
+    // A setting the design makes no use of is refused, as fencing without fencing tokens is:
+    // whoever wrote it expects it to act. Its default stays accepted, since every file the app
+    // saves spells ttl_ms out; 0 says "no lease" in so many words. Without a lease, ttl_ms still
+    // times a turn in a fair queue.
+    ensure(
+        has_lease
+            || lock.waiting == Waiting::Fair
+            || lock.ttl_ms == 0
+            || lock.ttl_ms == Lock::default().ttl_ms,
+        "lock.ttl_ms",
+        || {
+            format!(
+                "the {design} design has no lease, so ttl_ms = {} would be ignored: leave it \
+                 out, or write 0 for no lease (only a fair queue, waiting = \"fair\", times its \
+                 turns by it)",
+                lock.ttl_ms
+            )
+        },
+    )?;
+    ensure(
+        lock.renew_every_ms.is_none() || lock.renewal != Renewal::None,
+        "lock.renew_every_ms",
+        || {
+            "sets how often a holder renews its lease, and renewal = \"none\" renews nothing: \
+             leave it out, or choose renewal = \"watchdog\" or \"progress\""
+                .to_string()
+        },
+    )?;
     ensure(
         has_lease || lock.renewal == Renewal::None,
         "lock.renewal",
@@ -371,6 +403,16 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
     }
     at_most_horizon(lock.settle_ms, "lock.settle_ms")?;
     ensure(
+        lock.design == Design::Timestamp || lock.settle_ms == Lock::default().settle_ms,
+        "lock.settle_ms",
+        || {
+            format!(
+                "is how long a timestamp lock waits before it reads the claims, and the {design} \
+                 design makes no claims: leave it out, or use design = \"timestamp\""
+            )
+        },
+    )?;
+    ensure(
         lock.acquire == Acquire::OneStep || has_lease,
         "lock.acquire",
         || {
@@ -405,6 +447,16 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
             format!(
                 "must be at most {MAX_UNTIL_MS} ms (the longest horizon); got {}",
                 lock.lock_delay_ms
+            )
+        },
+    )?;
+    ensure(
+        has_lease || lock.lock_delay_ms == 0,
+        "lock.lock_delay_ms",
+        || {
+            format!(
+                "holds new grants back after a lease expires, and {design} locks have no lease \
+                 to expire: leave it out, or use a design with a lease (ttl, token or fencing)"
             )
         },
     )?;

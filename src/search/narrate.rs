@@ -26,12 +26,12 @@ pub fn headline(goal: Goal, outcome: &Outcome, stopped_by: &str) -> String {
         Goal::Unsafe => ("unsafe", "an unsafe"),
         Goal::NotLive => ("not live", "a not-live"),
     };
-    let tries = fmt_count(outcome.tries);
     let Some(found) = &outcome.found else {
+        let tried = fmt_counted(outcome.tries, "schedule");
         return if outcome.interrupted {
-            format!("Stopped {stopped_by}after {tries} schedules: none found so far.")
+            format!("Stopped {stopped_by}after {tried}: none found so far.")
         } else {
-            format!("None found in {tries} schedules — evidence, not proof.")
+            format!("None found in {tried} — evidence, not proof.")
         };
     };
     if outcome.tries == 0 {
@@ -53,9 +53,10 @@ pub fn headline(goal: Goal, outcome: &Outcome, stopped_by: &str) -> String {
         n => format!(" on top of the scenario's own {}", faults(n)),
     };
     format!(
-        "Found {a_failure} run at schedule {tries} ({}), shrunk in {} runs to {}{on_top} ({why}).",
+        "Found {a_failure} run at schedule {} ({}), shrunk in {} to {}{on_top} ({why}).",
+        fmt_count(outcome.tries),
         faults(found.drawn),
-        fmt_count(found.shrink_runs),
+        fmt_counted(found.shrink_runs, "run"),
         faults(found.faults.len()),
     )
 }
@@ -140,6 +141,7 @@ fn tells(event: &Event) -> bool {
         | EventKind::Stalled { .. }
         | EventKind::Crashed
         | EventKind::Restarted
+        | EventKind::FaultIgnored { .. }
         | EventKind::ClockJumped { .. }
         | EventKind::PartitionStarted { .. }
         | EventKind::Healed
@@ -225,6 +227,23 @@ mod tests {
             "Found an unsafe run at schedule 5 (1 fault), shrunk in 3 runs to 1 fault (without \
              it the run passes)."
         );
+        let once = Outcome {
+            tries: 1_500,
+            found: Some(Counterexample::remade(
+                &bare,
+                Goal::Unsafe,
+                file.faults.clone(),
+                1,
+                1,
+            )),
+            interrupted: false,
+        };
+        assert!(
+            headline(Goal::Unsafe, &once, "")
+                .starts_with("Found an unsafe run at schedule 1 500 (1 fault), shrunk in 1 run "),
+            "{}",
+            headline(Goal::Unsafe, &once, "")
+        );
         // The same fault found on top of one the scenario had.
         let mut own = file.faults[0].clone();
         own.at_ms += 1;
@@ -246,6 +265,30 @@ mod tests {
             .iter()
             .position(|line| line.contains(needle))
             .unwrap_or_else(|| panic!("no {needle:?} in {story:#?}"))
+    }
+
+    #[test]
+    fn the_headline_of_a_search_that_found_nothing_counts_in_words() {
+        let mut outcome = Outcome {
+            tries: 1,
+            found: None,
+            interrupted: false,
+        };
+        assert_eq!(
+            headline(Goal::Unsafe, &outcome, ""),
+            "None found in 1 schedule — evidence, not proof."
+        );
+        outcome.tries = 10_000;
+        assert_eq!(
+            headline(Goal::Unsafe, &outcome, ""),
+            "None found in 10 000 schedules — evidence, not proof."
+        );
+        outcome.tries = 1_234;
+        outcome.interrupted = true;
+        assert_eq!(
+            headline(Goal::NotLive, &outcome, "by Ctrl-C "),
+            "Stopped by Ctrl-C after 1 234 schedules: none found so far."
+        );
     }
 
     #[test]

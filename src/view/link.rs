@@ -545,7 +545,8 @@ pub(crate) mod tests {
 
     /// Links made before the share code moved to the `base64` and `form_urlencoded` crates, kept
     /// as they were written: they must open the same view, and the same view must give the same
-    /// link.
+    /// link, or (third) the one it gives since a field they spell out at its default is
+    /// written only when set (`renew_every_ms = 0`, now left out).
     #[test]
     fn links_in_circulation_still_open() {
         let step5 = scenario::parse(STEP5).unwrap();
@@ -554,7 +555,7 @@ pub(crate) mod tests {
         ))
         .unwrap();
         let cases = [
-            (SharedState::default(), "v=2&step=0"),
+            (SharedState::default(), "v=2&step=0", None),
             (
                 SharedState {
                     step: 3,
@@ -565,6 +566,7 @@ pub(crate) mod tests {
                     challenge: None,
                 },
                 "v=2&step=3&choices=1.-.0",
+                None,
             ),
             (
                 full(),
@@ -581,6 +583,19 @@ pub(crate) mod tests {
                     "lPbZ0BRxXal-GIZMV4D5rE924FbGupz9C_zhGXhTN_UtfPN_-Jv-q88LaBlwdCxS8NZfNrQvzdSvzjxB5_4M4dLF",
                     "1dxFWQ35REmfcXjiUv-yrJVOkMNYLXR10FFbkCvJt81UBnhdSUyS9WsTFXVq24dxK8bl0yXGfwE"
                 ),
+                Some(concat!(
+                    "v=2&step=4&choices=0.2.-.1.-&seed=18446744073709551615&scenario=xVTBjtNADL3PV1i5AFKpkkVF",
+                    "4sBh94SEkJDgVlWRmzjtqNOZYcbZUH6MO1-GPWm7XQnOW1VtMrGf3_Oz80gp2-DhIzTG45HkovrGFGEFf37DVxwz",
+                    "9RAxM_CewBFmWoAPMJDvrN9VpqfcJRt5BqnuYUhEvyiD9YDQrCDDDtMWd_S2C85RVyKjAsO0t45gH1wvUBpdS3Sp",
+                    "sYTvl3KQRp8hjLyAB7CCltCzkCp8QncA9D1MyTLlJdzDhAfKC8hsnYM8JgLLpUS-ZixKSnikNKfBw6sMY-yRaVmZ",
+                    "HMbUlT58WcJnRzEe0fsFfAoTcIBevjZzsttRWSiekn99Vzfv30g2yaE2c_TCoD1mubmr5WPM2hNPIR020jOHp_nZ",
+                    "ulnAu41xIetdvawN2yOJ2muqYRGcY0isnLiLlZGfdmcfqR3jHPahPpdQOoqf7a7YweFAXhL4TKUpcfQz2nTS55lD",
+                    "osok8jSh0xMffDkgr3W15oAuk5nQsgqVkEScThojfzPsqjZaub0RVhvsfow2lU4KZptlqiqjTrRdGAsyp5GEdCGx",
+                    "MRxicGE385JSTnj4IFpKP6MOqmD42Zshn3ynHKKzHepMtQ53l9IDWqf-PomWMolmazfmPLxXbUepoqDRoZVumXW3",
+                    "J-1jZkzSZRz4Fkqx1mokpc3mujT3VQnnCwUNeLLfnCdNlQhnQi6XBypqtXeilTKX4ZlJFQ7tvAJXExSlfTYhRVxX",
+                    "uh-GIdOVwHzWJztwKzNczv5F_OEZ8aZu6lvyzf_J3_ivOS-gZcDRsUjB23xZx76Yqa-YeYLO_gzh4uJqdlH2QN5H",
+                    "4jMOT7w0v2xmpRPkMFYL3RN01BbKldTbZioDvK4Ek2TX2kRFncb2YdxKcHlPSfBf",
+                )),
             ),
             (
                 SharedState {
@@ -607,12 +622,30 @@ pub(crate) mod tests {
                     "qSjUzrtxSAu54SZtS9jk3XhflNOW3BWM0bm5xR-mFv8bPbGbE2RGcofnsT2v3K38m5iIby-Iz8GW1RfZri_YLs9s",
                     "V2_ZfpMT8OJTE3lk-cY7l1jwE1bRuvHZUL2TLRckWQ6DQwZFPkndKLbqHw"
                 ),
+                Some(concat!(
+                    "v=2&step=17&seed=9&scenario=xVVNb9s4EL3zVwx0aQIohuw0wXaDYhEfFrtY7GKx2ZthCBNpZLOmSJWk4vqX",
+                    "9d5f1hnScpx-oMcGgS2Rwzfvzbyhn8gH7Sy8hbmy2BM_FA-RBriFTx_hP2qNa3a_grME1rX0KkAjK_Bu7AfocUcB",
+                    "4t7x0zvnddQUCtVSaLweYoYtftdPNAEljDCDe9g60_LRLUFa59AQnaf51TVcpKfXVzeAnqAZI7iug867HnS8nOXA",
+                    "a2ayR2PO6ARYVBAAt4RtCcFxNLTe8fo9B-_oAITeHO5gWcJ-66BBa10ET9hsp-yLUjjZRCocM13dzGDp4jZxBpy0",
+                    "HkpA2yZsg5Fgz2ushteYQxfJw_IVS52UYwhjT8fyBegdVwUj4KNjgVKHINX3jHTHObKqII24QAv__P9vepGUgG2v",
+                    "7SU8MvGdlFBQBDxVfFao4EbfpEb-PYO_DA1Dz0pL-MPtITpo-V-H6PXjGKlNSrXdwMWimt9e3sHDDB7QdtroYXAl",
+                    "_BlOCgJ29Nspjld1YLAmlF_hBbg4HuLiRN0L_jPFcMkciUPfwq0abdSm7gO_LCr-U2pliR3ld2s2ksFD3lvNS7he",
+                    "K-OCvFWzSjEscelOR1X0aMPgfBTlsRkKxR_1ht1Xj0MOe1MdUwg1wQ96kzwa3Y4sH4hHKvMURx8G7Q-yn4xQKE-W",
+                    "2HSyYnkiZIGs5JWcHZpAao88BSyXQzxFf5AY_sqwN5WSzPWZsEph837UPvWLMWtpc6HEanXjxoQc_UhMOpFYq-gG",
+                    "Z9zmkFOkKhcqzZVkUNk5vCfTUahB5psxbXYEPZE_BGqE1mB0g9KQ2uBmYtOhNmxN_1wHzuwpe2qtOgbK8rLcnvMK",
+                    "7mBQcwHVqtmSlDZE9Fz4NAfnJVWrlfSW_Hp9um7uixQepzglEVPB-EwarLQlpAljepR55sNH-RRiMlRmlUjUhjDQ",
+                    "c2MEpX7hmqQu1avmGyZQnIqQ11qvu1jz9KS1bzFfvmQuLnzmPv8-9zNLcNTPkNLhaCIrwVMgXwJt6iTr0eKKQm28",
+                    "G4c0fStu0rqEVR6E10V5HImbgjE6N7X4zbHFX6IndlOCzEgu7Gzb03xdy0-HifjyNvgabF79kO3yjO38xHbxku0v",
+                    "OQFPOTWRLcvX26nEgp-witaNj4bqjUy5IMlwGBwyKPJO6kaxVp8B",
+                )),
             ),
         ];
         assert_eq!(cases[2].0.scenario, Some(step5));
-        for (state, link) in cases {
+        for (state, link, now) in cases {
             assert_eq!(decode(link), Ok(state.clone()), "{link}");
-            assert_eq!(encode(&state), link);
+            let now = now.unwrap_or(link);
+            assert_eq!(encode(&state), now);
+            assert_eq!(decode(now), Ok(state), "{now}");
         }
     }
 

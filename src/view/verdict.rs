@@ -41,6 +41,29 @@ pub fn work(verdict: &Verdict) -> Option<String> {
     ))
 }
 
+/// What a view of the run cut at `shown_ms` (true ms, before the horizon `until_ms`) says
+/// before the verdict, which is the whole run's: how far it shows, and what the checker had
+/// found by then. "Run shown up to 15 ms of 20 000 ms: nothing had gone wrong by then. The
+/// verdict is the whole run's:".
+pub fn shown_up_to(verdict: &Verdict, shown_ms: u64, until_ms: u64) -> String {
+    let mut kinds: Vec<&str> = Vec::new();
+    for v in verdict.violations.iter().filter(|v| v.at_ms <= shown_ms) {
+        if !kinds.contains(&v.kind.as_str()) {
+            kinds.push(v.kind.as_str());
+        }
+    }
+    let by_then = if kinds.is_empty() {
+        "nothing had gone wrong by then".to_string()
+    } else {
+        format!("by then the checker had found {}", kinds.join(", "))
+    };
+    format!(
+        "Run shown up to {} of {}: {by_then}. The verdict is the whole run's:",
+        fmt_ms(shown_ms),
+        fmt_ms(until_ms)
+    )
+}
+
 /// The line in place of the list while it is empty: nothing found in the whole run
 /// (`seen_to_end`), or nothing yet.
 pub fn nothing_found(seen_to_end: bool) -> &'static str {
@@ -48,5 +71,30 @@ pub fn nothing_found(seen_to_end: bool) -> &'static str {
         "The checker found nothing wrong in this run."
     } else {
         "Nothing has gone wrong so far."
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checker::Kind;
+    use crate::testkit::verdict;
+
+    #[test]
+    fn a_cut_view_says_how_far_it_shows_and_what_was_found_by_then() {
+        let mut v = verdict(false, &[Kind::Overlap, Kind::StaleWrite, Kind::Overlap]);
+        for (violation, at) in v.violations.iter_mut().zip([9_000, 11_110, 12_000]) {
+            violation.at_ms = at;
+        }
+        assert_eq!(
+            shown_up_to(&v, 15, 20_000),
+            "Run shown up to 15 ms of 20 000 ms: nothing had gone wrong by then. The verdict \
+             is the whole run's:"
+        );
+        assert_eq!(
+            shown_up_to(&v, 11_110, 20_000),
+            "Run shown up to 11 110 ms of 20 000 ms: by then the checker had found overlap, \
+             stale_write. The verdict is the whole run's:"
+        );
     }
 }

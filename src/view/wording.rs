@@ -14,8 +14,8 @@ use crate::checker::Kind;
 use crate::scenario::Topology;
 use crate::text::{fmt_clock_ms, fmt_count, fmt_ms, printable};
 use crate::trace::{
-    DropReason, Event, EventKind, KeyId, Label, LetGoReason, MsgId, NodeId, RejectReason, Role,
-    Token, Trace,
+    DropReason, Event, EventKind, IgnoredWhy, KeyId, Label, LetGoReason, MsgId, NodeId,
+    RejectReason, Role, Token, Trace,
 };
 
 /// The sentence every front end shows for a run the engine's budget cut short at `at_ms`
@@ -54,7 +54,7 @@ pub fn verdict_line(trace: &Trace, verdict: &crate::checker::Verdict) -> String 
             fmt_count(n),
             crate::checker::MAX_KEPT_PER_KIND
         ),
-        _ => format!("{n} violations"),
+        _ => format!("{} violations", fmt_count(n)),
     };
     let cut = verdict
         .cut_short_at_ms
@@ -205,6 +205,17 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
         EventKind::Unstalled => "work moves again".to_string(),
         EventKind::Crashed => "crashed".to_string(),
         EventKind::Restarted => "restarted".to_string(),
+        EventKind::FaultIgnored { fault, why } => {
+            let why = match why {
+                IgnoredWhy::Down => "it is down (crashed, not restarted)",
+                IgnoredWhy::Up => "it is not down, so there is nothing to restart",
+                IgnoredWhy::Paused => "it is already paused (a pause does not lengthen another)",
+                IgnoredWhy::Stalled => {
+                    "its work is already stalled (a stall does not lengthen another)"
+                }
+            };
+            format!("{fault} fault ignored: {why}")
+        }
         EventKind::ClockJumped { delta_ms } => {
             let way = if *delta_ms < 0 { "back" } else { "forward" };
             format!(
@@ -612,6 +623,24 @@ mod tests {
             line(rejected),
             "write by A#1 (fence 1) rejected: stale fencing token"
         );
+    }
+
+    #[test]
+    fn an_ignored_fault_says_what_kept_it_from_acting() {
+        let ignored = |fault, why| line(EventKind::FaultIgnored { fault, why });
+        assert_eq!(
+            ignored("restart", IgnoredWhy::Up),
+            "restart fault ignored: it is not down, so there is nothing to restart"
+        );
+        assert_eq!(
+            ignored("crash", IgnoredWhy::Down),
+            "crash fault ignored: it is down (crashed, not restarted)"
+        );
+        assert_eq!(
+            ignored("pause", IgnoredWhy::Paused),
+            "pause fault ignored: it is already paused (a pause does not lengthen another)"
+        );
+        assert!(ignored("stall", IgnoredWhy::Stalled).starts_with("stall fault ignored: "));
     }
 
     #[test]

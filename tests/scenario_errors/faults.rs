@@ -1,6 +1,6 @@
 //! The `[[fault]]` tables: how many, when, on which nodes, for how long.
 
-use crate::File::{Edit, Fault};
+use crate::File::{Edit, Edits, Fault};
 use crate::{Bad, Good, accepts_all, line_of, parse, rejects, rejects_all, with, with_fault};
 
 const CASES: &[Bad] = &[
@@ -16,6 +16,23 @@ const CASES: &[Bad] = &[
         "fault[0].node",
         "store2",
         "no node named \"store2\"",
+    ),
+    // One store node is named as the one there is; several as a range.
+    (
+        Fault("at_ms = 10\nkind = \"force_release\"\nnode = \"store2\""),
+        "fault[1].node",
+        "node = \"store2\"",
+        "must name the store node, store1; got \"store2\"",
+    ),
+    (
+        Edits(&[
+            ("topology = \"single\"", "topology = \"redlock\""),
+            ("nodes = 1", "nodes = 3"),
+            ("[[fault]]", "[[node]]\nname = \"store4\"\n\n[[fault]]"),
+        ]),
+        "node[0].name",
+        "name = \"store4\"",
+        "must name a store node, store1 .. store3; got \"store4\"",
     ),
     (
         Edit(

@@ -140,15 +140,86 @@ const CASES: &[Bad] = &[
         "design",
         "no shared counter to issue fencing tokens",
     ),
+    // A setting the design has no use for is refused, not silently ignored.
+    (
+        Edit(
+            "design = \"token\"\nttl_ms = 10000",
+            "design = \"timestamp\"\nttl_ms = 5000",
+        ),
+        "lock.ttl_ms",
+        "ttl_ms = 5000",
+        "the timestamp design has no lease, so ttl_ms = 5000 would be ignored",
+    ),
+    (
+        Edit(
+            "design = \"token\"\nttl_ms = 10000",
+            "design = \"setnx\"\nttl_ms = 3000",
+        ),
+        "lock.ttl_ms",
+        "ttl_ms = 3000",
+        "the setnx design has no lease",
+    ),
+    (
+        Edit("retry_ms = 50", "retry_ms = 50\nsettle_ms = 100"),
+        "lock.settle_ms",
+        "settle_ms = 100",
+        "the token design makes no claims",
+    ),
+    (
+        Edit(
+            "design = \"token\"",
+            "design = \"setnx\"\nlock_delay_ms = 300",
+        ),
+        "lock.lock_delay_ms",
+        "lock_delay_ms = 300",
+        "setnx locks have no lease to expire",
+    ),
+    (
+        Edit("retry_ms = 50", "retry_ms = 50\nrenew_every_ms = 2000"),
+        "lock.renew_every_ms",
+        "renew_every_ms = 2000",
+        "renewal = \"none\" renews nothing",
+    ),
 ];
 
-const FINE: &[Good] = &[(
-    Edit(
-        "design = \"token\"\nttl_ms = 10000",
-        "design = \"setnx\"\nttl_ms = 0",
+const FINE: &[Good] = &[
+    (
+        Edit(
+            "design = \"token\"\nttl_ms = 10000",
+            "design = \"setnx\"\nttl_ms = 0",
+        ),
+        "without a lease the ttl is not used",
     ),
-    "without a lease the ttl is not used",
-)];
+    (
+        Edit("design = \"token\"", "design = \"timestamp\""),
+        "ttl_ms at its default, as every saved file spells it out",
+    ),
+    (
+        Edit(
+            "design = \"token\"\nttl_ms = 10000",
+            "design = \"setnx\"\nwaiting = \"fair\"\nttl_ms = 3000",
+        ),
+        "a fair queue times its turns by ttl_ms, lease or not",
+    ),
+    (
+        Edit(
+            "design = \"token\"",
+            "design = \"timestamp\"\nsettle_ms = 100",
+        ),
+        "a timestamp lock settles",
+    ),
+    (
+        Edit(
+            "retry_ms = 50",
+            "retry_ms = 50\nrenewal = \"watchdog\"\nrenew_every_ms = 2000",
+        ),
+        "a watchdog's own period",
+    ),
+    (
+        Edit("retry_ms = 50", "retry_ms = 50\nrenew_every_ms = 0"),
+        "0, an older file's way to say a third of the lease, reads as not set",
+    ),
+];
 
 #[test]
 fn each_design_gets_only_the_settings_it_can_use() {

@@ -72,6 +72,49 @@ const CASES: &[Bad] = &[
         "1.5",
         "whole number",
     ),
+    // A decimal where a whole number belongs is named as one, even when its value is whole.
+    (
+        Fault("at_ms = 1e3\nkind = \"heal\""),
+        "fault[1].at_ms",
+        "at_ms = 1e3",
+        "must be a whole number, 0 or more; got 1e3, a decimal number",
+    ),
+    (
+        Edit("ttl_ms = 10000", "ttl_ms = 10000.0"),
+        "lock.ttl_ms",
+        "10000.0",
+        "got 10000.0, a decimal number",
+    ),
+    (
+        Edit("writes = 1", "writes = 2.5"),
+        "worker[1].writes",
+        "2.5",
+        "must be a whole number from 0 to 4294967295; got 2.5, a decimal number",
+    ),
+    (
+        Edit("clock_offset_ms = 0", "clock_offset_ms = -1e2"),
+        "worker[1].clock_offset_ms",
+        "-1e2",
+        "must be a whole number; got -1e2, a decimal number",
+    ),
+    (
+        Edit("delay_ms = [1, 5]", "delay_ms = [1, 5e0]"),
+        "network.delay_ms[1]",
+        "[1, 5e0]",
+        "got 5e0, a decimal number",
+    ),
+    (
+        Edit("retry_ms = 50", "retry_ms = inf"),
+        "lock.retry_ms",
+        "retry_ms = inf",
+        "must be a whole number, 0 or more; got inf",
+    ),
+    (
+        Edit("version = 1", "version = 1.0"),
+        "version",
+        "version = 1.0",
+        "got 1.0, a decimal number",
+    ),
     (
         Edit("writes = 1", "writes = 5000000000"),
         "worker[1].writes",

@@ -42,7 +42,7 @@ struct RawLock {
     ttl_ms: u64,
     client_expiry: bool,
     renewal: Renewal,
-    renew_every_ms: u64,
+    renew_every_ms: Option<u64>,
     reentrant: bool,
     fair: bool,
     retry_ms: u64,
@@ -211,7 +211,7 @@ fn raw_lock() -> impl Strategy<Value = RawLock> {
             Just(Renewal::Watchdog),
             Just(Renewal::Progress)
         ],
-        prop_oneof![Just(0u64), 1u64..=3_000],
+        proptest::option::of(1u64..=3_000),
         any::<bool>(),
         any::<bool>(),
         10u64..=500,
@@ -571,6 +571,14 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
         && has_lease
         && topology == Topology::Single
         && profile != Profile::Authority;
+    let renewal = if has_lease {
+        lock.renewal
+    } else {
+        Renewal::None
+    };
+    // Timestamp order is the only queue a `timestamp` lock has.
+    let fair = lock.fair && design != Design::Timestamp;
+    let defaults = Lock::default();
     Scenario {
         version: scenario::VERSION,
         name: "generated".to_string(),
@@ -581,28 +589,25 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
         network,
         lock: Lock {
             design,
-            ttl_ms: lock.ttl_ms,
+            // Without a lease only a fair queue uses ttl_ms (to time its turns).
+            ttl_ms: if has_lease || fair {
+                lock.ttl_ms
+            } else {
+                defaults.ttl_ms
+            },
             expiry: if client_expiry {
                 Expiry::Client
             } else {
                 Expiry::Store
             },
-            renewal: if has_lease {
-                lock.renewal
-            } else {
-                Renewal::None
-            },
-            renew_every_ms: lock.renew_every_ms,
+            renewal,
+            renew_every_ms: lock.renew_every_ms.filter(|_| renewal != Renewal::None),
             // A reentrant lock recognises its holder by the owner token.
             reentrant: lock.reentrant && design.checks_owner(),
-            // Timestamp order is the only queue a `timestamp` lock has.
-            waiting: if lock.fair && design != Design::Timestamp {
-                Waiting::Fair
-            } else {
-                Waiting::Retry
-            },
+            waiting: if fair { Waiting::Fair } else { Waiting::Retry },
             retry_ms: lock.retry_ms,
-            lock_delay_ms: lock.lock_delay_ms,
+            // Only an expiry starts a lock-delay.
+            lock_delay_ms: if has_lease { lock.lock_delay_ms } else { 0 },
             retry_jitter_ms: lock.retry_jitter_ms,
             // SETNX then EXPIRE: Redis's commands, with the store timing the lease.
             acquire: if lock.two_step
@@ -615,7 +620,11 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
                 Acquire::OneStep
             },
             hold_count: !(lock.uncounted && lock.reentrant && design.checks_owner()),
-            settle_ms: lock.settle_ms,
+            settle_ms: if design == Design::Timestamp {
+                lock.settle_ms
+            } else {
+                defaults.settle_ms
+            },
         },
         store: Store {
             topology,

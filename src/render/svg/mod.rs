@@ -22,13 +22,17 @@ use crate::trace::{NodeId, Role, Trace};
 use crate::view::palette::{self, Rgba};
 use crate::view::timeline::legend::role_caption;
 use crate::view::timeline::{Lanes, Partition, tick_label, tick_step};
-use crate::view::verdict::summary;
+use crate::view::verdict::{shown_up_to, summary};
 use crate::view::wording::cut_short;
 
 /// The picture's width when none is asked for, px: a slide's, with text at the app's sizes.
 pub const DEFAULT_WIDTH: u32 = 1600;
 /// The widest picture drawn, px.
 pub const MAX_WIDTH: u32 = 20_000;
+/// The narrowest picture drawn at the app's text sizes, px: room for the margins, the short
+/// lane names and the narrowest plot. A narrower one is drawn this wide and scaled down, its
+/// text with it (at 200 px its captions are 8 px high), so `locksim render` refuses it.
+pub const MIN_WIDTH: u32 = (2.0 * MARGIN + NARROW_GUTTER + RIGHT_PAD + MIN_PLOT) as u32;
 
 /// Free space around everything, px.
 const MARGIN: f32 = 16.0;
@@ -53,7 +57,8 @@ const ROW: f32 = 26.0;
 /// What to draw of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Picture {
-    /// The picture's width, px (1 to [`MAX_WIDTH`]).
+    /// The picture's width, px (1 to [`MAX_WIDTH`]; below [`MIN_WIDTH`] the picture is
+    /// scaled down).
     pub width: u32,
     /// Cut the picture at this simulated time, true ms: it shows the run up to there, as the
     /// app does with its playhead there. `None`: the whole run.
@@ -198,9 +203,8 @@ fn line_h(size: f32) -> f32 {
 pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) -> String {
     // A picture too narrow for names and a plot to read is drawn at the narrowest that is,
     // and scaled down to the width asked for.
-    let min_width = 2.0 * MARGIN + NARROW_GUTTER + RIGHT_PAD + MIN_PLOT;
     let asked = picture.width.clamp(1, MAX_WIDTH) as f32;
-    let width = asked.max(min_width);
+    let width = asked.max(MIN_WIDTH as f32);
     let until = lanes.until_ms.max(1);
     let end_ms = picture.until_ms.map_or(until, |u| u.clamp(1, until));
 
@@ -376,6 +380,22 @@ fn draw_header(
         y += line_h(20.0);
     }
     y += 6.0;
+    // A picture cut before the horizon shows no more than the run so far, but the verdict is
+    // the whole run's: say both, or the badges read as a verdict on what is drawn.
+    if end_ms < until_ms {
+        for line in measure::wrap(&shown_up_to(verdict, end_ms, until_ms), 14.5, inner) {
+            out.append(paint::text(
+                MARGIN,
+                y + line_h(14.5) / 2.0,
+                &line,
+                14.5,
+                theme::STRONG,
+                Anchor::Start,
+            ));
+            y += line_h(14.5);
+        }
+        y += 6.0;
+    }
     // The verdict in words, not only in colour.
     let (safe, safe_color) = if verdict.safe {
         ("SAFE", palette::SAFE)
@@ -418,7 +438,7 @@ fn draw_header(
     }
     y += badge_h.max(lines_h) + 8.0;
 
-    let mut setup = format!(
+    let setup = format!(
         "seed {} · design: {} · store: {} × {} · {}",
         trace.seed,
         trace.design.as_str(),
@@ -426,13 +446,6 @@ fn draw_header(
         trace.store_nodes(),
         fmt_ms(until_ms)
     );
-    if end_ms < until_ms {
-        setup.push_str(&format!(
-            " · shown up to {} of {}",
-            fmt_ms(end_ms),
-            fmt_ms(until_ms)
-        ));
-    }
     let mut notes: Vec<(String, f32, Rgba)> = measure::wrap(&setup, 12.0, inner)
         .into_iter()
         .map(|l| (l, 12.0, theme::WEAK))

@@ -79,9 +79,40 @@ fn a_cut_picture_shows_nothing_past_its_end() {
         texts.iter().any(|t| t.contains("shown up to 5 000 ms")),
         "{texts:?}"
     );
+    // The badges are the whole run's verdict, and the picture says so.
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("nothing had gone wrong by then")),
+        "{texts:?}"
+    );
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("verdict is the whole run's")),
+        "{texts:?}"
+    );
+    assert!(texts.iter().any(|t| t == "UNSAFE"), "{texts:?}");
     // The axis ends where the picture is cut.
     assert!(texts.iter().any(|t| t == "5 000 ms"), "{texts:?}");
     assert!(!texts.iter().any(|t| t == "5 500 ms"), "{texts:?}");
+}
+
+#[test]
+fn a_whole_picture_does_not_call_itself_cut() {
+    for until_ms in [None, Some(20_000)] {
+        let texts = texts(&picture(
+            STEP5,
+            Picture {
+                width: 1600,
+                until_ms,
+            },
+        ));
+        assert!(
+            !texts.iter().any(|t| t.contains("shown up to")),
+            "{texts:?}"
+        );
+    }
 }
 
 #[test]
