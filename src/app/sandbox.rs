@@ -743,7 +743,13 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "renew_every_ms",
             "How often a holder renews. Default: a third of ttl_ms.",
             |ui, label| {
-                optional_ms(ui, &mut l.renew_every_ms, "own period", third, label);
+                optional_ms(
+                    ui,
+                    &mut l.renew_every_ms,
+                    "own period",
+                    third,
+                    (label, "renew_every_ms"),
+                );
             },
         );
         form.row(
