@@ -750,6 +750,176 @@ fn the_sandbox_form_s_fields_are_found_and_typed_into_by_their_labels() {
     ));
 }
 
+/// Where the left panel ends, points: the leftmost splitter taller than it is wide is its
+/// resize handle.
+fn left_panel_edge(h: &Harness<'_, LocksimApp>) -> f64 {
+    let pixels_per_point = f64::from(h.ctx.pixels_per_point());
+    h.query_all_by(|n| n.role() == egui::Role::Splitter)
+        .filter_map(|n| n.accesskit_node().bounding_box())
+        .filter(|b| b.height() > b.width())
+        .map(|b| b.x0 / pixels_per_point)
+        .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn a_huge_number_in_the_form_is_shown_as_kept_and_its_error_wraps_in_the_panel() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    let edge = left_panel_edge(&h);
+    assert!(
+        edge.is_finite() && edge < f64::from(WINDOW[0]) / 2.0,
+        "{edge}"
+    );
+    type_into(&mut h, "until_ms", "99999999999999999999999");
+    settle(&mut h);
+    // The field shows what the draft holds, and the error echoes the same number.
+    let kept = h.state().sandbox_draft().unwrap().until_ms;
+    let field = h.get_by_label("until_ms").value().unwrap_or_default();
+    assert_eq!(
+        field,
+        format!("{kept} ms"),
+        "the field shows the value kept"
+    );
+    assert!(shows(&h, &format!("got {kept}")), "the error echoes {kept}");
+    // (A wrapped message is a node per line.)
+    for text in h
+        .query_all_by(|n| n.value().is_some())
+        .filter_map(|n| n.value())
+    {
+        for (at, _) in text.match_indices("got ") {
+            let number: String = text[at + 4..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            assert!(
+                number.is_empty() || number == kept.to_string(),
+                "{text:?} echoes a number other than the field's {field:?}"
+            );
+        }
+    }
+    // The message under the field wraps inside the panel, which keeps its width.
+    assert_eq!(
+        left_panel_edge(&h),
+        edge,
+        "an error does not widen the panel"
+    );
+    let pixels_per_point = f64::from(h.ctx.pixels_per_point());
+    for node in h.query_all_by(|n| n.value().is_some_and(|v| v.contains("must be from 1 to"))) {
+        let b = node.accesskit_node().bounding_box().unwrap();
+        assert!(
+            b.x1 / pixels_per_point <= edge + 1.0,
+            "{:?} ends at {} points, past the panel's edge at {edge}",
+            node.value(),
+            b.x1 / pixels_per_point
+        );
+    }
+    type_into(&mut h, "until_ms", "20000");
+    settle(&mut h);
+    assert_eq!(h.state().sandbox_draft().unwrap().until_ms, 20_000);
+    assert!(shows(&h, "Ready to run."));
+    assert_eq!(left_panel_edge(&h), edge, "the panel's width is as it was");
+}
+
+#[test]
+fn a_refused_paste_is_the_sandbox_s_one_status() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    click(&mut h, "TOML");
+    let toml = h
+        .query_all_by(|n| {
+            n.role() == egui::Role::MultilineTextInput && n.label().as_deref() == Some("TOML")
+        })
+        .next()
+        .expect("the TOML box");
+    toml.focus();
+    settle(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::A);
+    h.event(egui::Event::Text("not a scenario".to_string()));
+    settle(&mut h);
+    h.get_by_label("Use this TOML").click_accesskit();
+    settle(&mut h);
+    assert!(shows(&h, "That TOML is not a scenario yet"));
+    assert!(
+        !shows(&h, "Ready to run."),
+        "no all-clear beside the refusal"
+    );
+    // An edit of the form makes the refusal old news: the form's own status is back.
+    type_into(&mut h, "ttl_ms", "4321");
+    assert!(!shows(&h, "That TOML is not a scenario yet"));
+    assert!(shows(
+        &h,
+        "The form differs from the run shown; Run to see it."
+    ));
+}
+
+/// Turns the mouse wheel by `dy` points (negative: to see what is below) with the pointer at
+/// `at`, a notch a frame, `notches` times.
+fn wheel(h: &mut Harness<'_, LocksimApp>, at: egui::Pos2, dy: f32, notches: usize) {
+    for _ in 0..notches {
+        h.hover_at(at);
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, dy),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run_steps(2);
+    }
+    settle(h);
+}
+
+/// The top and bottom of the node named `label`, points.
+fn top_and_bottom(h: &Harness<'_, LocksimApp>, label: &str) -> (f64, f64) {
+    let pixels_per_point = f64::from(h.ctx.pixels_per_point());
+    let b = h
+        .get_by_label(label)
+        .accesskit_node()
+        .bounding_box()
+        .unwrap();
+    (b.y0 / pixels_per_point, b.y1 / pixels_per_point)
+}
+
+#[test]
+fn a_long_toml_box_scrolls_its_text_and_the_wheel_still_reaches_its_buttons() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    click(&mut h, "TOML");
+    let text: String = (1..=300).map(|n| format!("# line {n}\n")).collect();
+    h.query_all_by(|n| {
+        n.role() == egui::Role::MultilineTextInput && n.label().as_deref() == Some("TOML")
+    })
+    .next()
+    .unwrap()
+    .focus();
+    settle(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::A);
+    h.event(egui::Event::Text(text));
+    settle(&mut h);
+    // Its buttons stay by it: the text scrolls inside a box of its own height.
+    let (_, top) = top_and_bottom(&h, "Run");
+    let (use_top, _) = top_and_bottom(&h, "Use this TOML");
+    assert!(use_top > top, "Use this TOML is in view");
+    let shown = top_and_bottom(&h, "Use this TOML");
+    let (next, _) = top_and_bottom(&h, "Scenario");
+    assert!(
+        next - shown.1 <= f64::from(WINDOW[1]) / 2.0,
+        "the box is {} points tall",
+        next - shown.1
+    );
+    // The wheel over the box scrolls its text, then the form, and back.
+    let pointer = egui::pos2(180.0, shown.1 as f32 + 80.0);
+    wheel(&mut h, pointer, -300.0, 40);
+    let (_, use_bottom) = top_and_bottom(&h, "Use this TOML");
+    assert!(use_bottom < top, "the form scrolled on past the box");
+    wheel(&mut h, pointer, 300.0, 40);
+    let (use_top, _) = top_and_bottom(&h, "Use this TOML");
+    assert!(
+        use_top > top,
+        "the wheel brings the box's buttons back: {use_top} under {top}"
+    );
+}
+
 #[test]
 fn break_it_s_fields_are_found_and_typed_into_by_their_names() {
     let mut h = fresh();

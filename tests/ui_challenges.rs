@@ -12,6 +12,9 @@ use winning::{at, node, winning};
 mod screen;
 use screen::shows;
 
+#[path = "support/painted.rs"]
+mod painted;
+
 use eframe::egui::{self, Key};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -274,4 +277,47 @@ fn drag(h: &mut Harness<'_, LocksimApp>, from: egui::Pos2, to: egui::Pos2) {
         modifiers: egui::Modifiers::NONE,
     });
     h.run_steps(4);
+}
+
+/// Why a fault held over a lane cannot go there is written whole, inside the window and over
+/// the verdict panel, however narrow the timeline between the panels is: here both panels
+/// are widened as far as they go, which leaves the plot narrower than the note.
+#[test]
+fn a_refusal_while_dragging_is_written_whole_over_the_panel_beside() {
+    let c = challenge::find("fenced-corrupts").expect("listed");
+    let size = [1024.0, 768.0];
+    let mut h = open_in(c, Vec::new(), size);
+    // The panels' resize handles: splitters taller than wide, the left panel's leftmost.
+    let handles = |h: &Harness<'_, LocksimApp>| {
+        let mut xs: Vec<egui::Pos2> = h
+            .query_all_by(|n| n.role() == egui::accesskit::Role::Splitter)
+            .map(|n| n.rect())
+            .filter(|r| r.height() > r.width())
+            .map(|r| r.center())
+            .collect();
+        xs.sort_by(|a, b| a.x.total_cmp(&b.x));
+        xs
+    };
+    let left = handles(&h)[0];
+    drag(&mut h, left, left + egui::vec2(300.0, 0.0));
+    let verdict = *handles(&h).last().expect("the verdict panel's handle");
+    drag(&mut h, verdict, verdict - egui::vec2(300.0, 0.0));
+    h.run_steps(3);
+    let from = h.get_by_label("stall S").rect().center();
+    let lane = h.get_by_label("lane store1").rect();
+    let to = egui::pos2(lane.right() + 20.0, lane.center().y);
+    // Held over the lane, not let go.
+    h.hover_at(from);
+    h.run_steps(1);
+    h.drag_at(from);
+    h.run_steps(1);
+    for i in 1..=8 {
+        h.hover_at(from + (to - from) * (i as f32 / 8.0));
+        h.run_steps(1);
+    }
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, size.into());
+    assert!(
+        painted::painted_whole(&h, window, |t| t.contains("store1 is not a worker")),
+        "the refusal is written whole"
+    );
 }

@@ -18,6 +18,10 @@ use locksim::course::STEPS;
 mod screen;
 use screen::shows;
 
+#[path = "support/painted.rs"]
+mod painted;
+use painted::painted_whole;
+
 /// Window sizes in points: phones in portrait and landscape, tablets, laptops, monitors.
 const SIZES: [(f32, f32); 11] = [
     (320.0, 568.0),
@@ -281,4 +285,131 @@ fn a_finished_run_at_rest_stops_repainting() {
             panic!("at {width}×{height}: {e}");
         }
     }
+}
+
+/// The keyboard shortcuts' window fits every size, phones included: its text wraps to the
+/// window's width (every word of it lies inside the window), and its title and Close are on
+/// screen, with what does not fit the window's height scrolling between them.
+#[test]
+fn the_help_window_fits_every_size() {
+    let mut h = Harness::builder()
+        .with_size(vec2(SIZES[0].0, SIZES[0].1))
+        .build_ui_state(
+            |ui, app: &mut LocksimApp| app.show(ui),
+            LocksimApp::restore(None),
+        );
+    h.run_steps(2);
+    press(&mut h, Key::F1);
+    for (width, height) in SIZES {
+        h.set_size(vec2(width, height));
+        // The modal is placed from its size the frame before.
+        h.run_steps(3);
+        let at = format!("help at {width}×{height}");
+        let pixels_per_point = f64::from(h.ctx.pixels_per_point());
+        let bounds = |node: &egui_kittest::Node<'_>| {
+            let b = node
+                .accesskit_node()
+                .bounding_box()
+                .expect("a node on screen has bounds");
+            [b.x0, b.y0, b.x1, b.y1].map(|v| v / pixels_per_point)
+        };
+        for text in ["Keyboard shortcuts", "Close"] {
+            let [left, top, right, bottom] = bounds(&h.get_by_label(text));
+            assert!(
+                left >= 0.0
+                    && top >= 0.0
+                    && right <= f64::from(width) + 1.0
+                    && bottom <= f64::from(height) + 1.0,
+                "{at}: {text:?} is at {left}, {top} to {right}, {bottom}"
+            );
+        }
+        let longest = h.get_by_label_contains("Sandbox and Challenges: place a pause");
+        let [left, _, right, _] = bounds(&longest);
+        assert!(
+            left >= 0.0 && right <= f64::from(width) + 1.0,
+            "{at}: the longest line runs from {left} to {right}: it wraps to the window"
+        );
+        for node in h.query_all_by(|n| n.value().is_some() || n.label().is_some()) {
+            let Some(b) = node.accesskit_node().bounding_box() else {
+                continue;
+            };
+            let (left, right) = (b.x0 / pixels_per_point, b.x1 / pixels_per_point);
+            assert!(
+                left >= -1.0 && right <= f64::from(width) + 1.0,
+                "{at}: {:?} {:?} runs from {left} to {right}",
+                node.accesskit_node().label(),
+                node.value(),
+            );
+        }
+    }
+}
+
+/// A harness showing a fresh app in a window `width` × `height` points.
+fn fresh_at(width: f32, height: f32) -> Harness<'static, LocksimApp> {
+    let mut h = Harness::builder()
+        .with_size(vec2(width, height))
+        .build_ui_state(
+            |ui, app: &mut LocksimApp| app.show(ui),
+            LocksimApp::restore(None),
+        );
+    h.run_steps(2);
+    h
+}
+
+/// Presenter mode on a 1280×800 screen (985 points wide at its zoom) keeps the verdict beside
+/// the timeline: step 5's run played to its end shows its last lane and the verdict's words,
+/// down to where to look, whole on screen at once.
+#[test]
+fn presenter_mode_at_1280_by_800_shows_the_lanes_and_the_verdict() {
+    let mut h = fresh_at(1280.0, 800.0);
+    click(&mut h, "Presenter");
+    click(&mut h, "5");
+    press(&mut h, Key::Num1);
+    press(&mut h, Key::End);
+    h.run_steps(3);
+    let window = h.ctx.content_rect();
+    assert!(window.width() < 1000.0, "zoomed: {window:?}");
+    for (what, text) in [("the last lane", "resource"), ("the verdict", "UNSAFE")] {
+        assert!(
+            painted_whole(&h, window, |t| t.trim() == text),
+            "{what} ({text:?}) is on screen"
+        );
+    }
+    for (what, text) in [
+        ("the verdict's headline", "The protected data went wrong"),
+        ("where to look", "Watch A's bar outlive its lease"),
+    ] {
+        assert!(
+            painted_whole(&h, window, |t| t.starts_with(text)),
+            "{what} ({text:?}) is on screen"
+        );
+    }
+}
+
+/// The sandbox on a 1024×768 screen gives its four lanes more than their floor height (40
+/// points) and shows its legend whole under them: the transcript follows the legend there,
+/// rather than taking a panel's height from the lanes and the legend.
+#[test]
+fn the_sandbox_at_1024_by_768_gives_its_lanes_and_legend_room() {
+    let mut h = fresh_at(1024.0, 768.0);
+    click(&mut h, "Sandbox");
+    press(&mut h, Key::End);
+    h.run_steps(3);
+    let pixels_per_point = h.ctx.pixels_per_point();
+    for lane in ["A", "B", "store1", "resource"] {
+        let height = h.get_by_label(&format!("lane {lane}")).rect().height() / pixels_per_point;
+        assert!(height > 44.0, "lane {lane} is {height} points tall");
+    }
+    let window = h.ctx.content_rect();
+    for text in [
+        "resource",
+        "write accepted",
+        "write (or fenced read) rejected",
+    ] {
+        assert!(
+            painted_whole(&h, window, |t| t == text),
+            "{text:?} is on screen"
+        );
+    }
+    assert!(shows(&h, "Transcript"), "the transcript is still there");
 }

@@ -10,8 +10,10 @@ use eframe::egui::Rangef;
 
 /// Narrowest window (points) that fits three columns: the decision or tool (at least
 /// [`LEFT_MIN`]), the timeline (a lane-name gutter and a readable plot) and the verdict
-/// (at least [`VERDICT_MIN`]).
-const COLUMNS_FROM: f32 = 1000.0;
+/// (at least [`VERDICT_MIN`]). Presenter mode on a 1280-pixel screen is 985 points wide:
+/// split, its verdict went under the timeline and the playback bar, below the fold, and its
+/// lanes had the height left between them.
+const COLUMNS_FROM: f32 = 960.0;
 /// Narrowest window (points) that fits the decision beside the timeline; the verdict then
 /// goes under the timeline.
 const SPLIT_FROM: f32 = 700.0;
@@ -74,6 +76,9 @@ mod tests {
     #[test]
     fn narrower_windows_stack() {
         assert_eq!(Arrangement::for_width(1280.0), Arrangement::Columns);
+        // Presenter mode's zoom on a 1280-pixel screen.
+        assert_eq!(Arrangement::for_width(1280.0 / 1.3), Arrangement::Columns);
+        assert_eq!(Arrangement::for_width(900.0), Arrangement::Split);
         assert_eq!(Arrangement::for_width(768.0), Arrangement::Split);
         assert_eq!(Arrangement::for_width(390.0), Arrangement::Stacked);
         assert_eq!(Arrangement::for_width(0.0), Arrangement::Stacked);

@@ -26,8 +26,14 @@ const PLAY_WITHIN_MS: f64 = 10_000.0;
 /// The narrowest middle of a page (points) that takes the transcript beside the timeline
 /// rather than under it: the timeline keeps a readable width beside it.
 const TRANSCRIPT_BESIDE_FROM: f32 = 900.0;
-/// The transcript's height in a page that scrolls as one column, points: a few entries, its
-/// own list scrolling within.
+/// The shortest middle of a page (points) that takes the transcript in a panel under the
+/// timeline: the run's header (a few lines, the fault palette), four lanes at a readable
+/// height (60 points), the legend, and the panel at its least (110 points). A shorter middle
+/// has the transcript follow the legend, a scroll away, as a phone does: under the timeline
+/// it left the lanes their floor height, or less.
+const TRANSCRIPT_UNDER_FROM: f32 = 660.0;
+/// The transcript's height where it follows the legend (in a page that scrolls as one
+/// column, or in a short middle), points: a few entries, its own list scrolling within.
 const COLUMN_TRANSCRIPT: f32 = 240.0;
 /// The span of simulated time a chosen violation is shown in, ms.
 const VIOLATION_SPAN_MS: f64 = 4_000.0;
@@ -503,7 +509,9 @@ impl RunView {
 /// The arrangement follows the width ([`Arrangement`]): three columns on a wide window; on a
 /// narrower one the verdict moves under the timeline; on a phone in portrait everything is
 /// one column, `left` above the timeline and the verdict under it. Every panel can be
-/// resized and scrolls what does not fit.
+/// resized and scrolls what does not fit. The transcript, when shown, has a panel beside or
+/// under the timeline where the middle has the room ([`TRANSCRIPT_UNDER_FROM`]), and
+/// follows the legend otherwise.
 pub fn show_run(
     ui: &mut Ui,
     page: &'static str,
@@ -585,17 +593,20 @@ pub fn show_run(
         // Scrolls only if the window is too short for the lanes and the legend together.
         Some(run) => {
             let transcript = transcript_panel::shown(ui.ctx(), run.shelf);
-            let stacked = arrangement == Arrangement::Stacked;
-            if transcript && !stacked {
+            let room = ui.available_size();
+            // On a phone, or in a middle too short for a panel under the lanes, the transcript
+            // follows the timeline, a scroll away: a panel of its own would leave the lanes no
+            // room.
+            let paneled = arrangement != Arrangement::Stacked
+                && (room.x >= TRANSCRIPT_BESIDE_FROM || room.y >= TRANSCRIPT_UNDER_FROM);
+            if transcript && paneled {
                 transcript_beside_or_under(ui, run, id("transcript beside"), id("transcript"));
             }
             egui::ScrollArea::vertical()
                 .auto_shrink(false)
                 .show(ui, |ui| {
                     run.timeline(ui);
-                    // On a phone the transcript follows the timeline, a scroll away: a panel of
-                    // its own would leave the lanes no room.
-                    if transcript && stacked {
+                    if transcript && !paneled {
                         ui.add_space(6.0);
                         let size = egui::vec2(ui.available_width(), COLUMN_TRANSCRIPT);
                         ui.allocate_ui(size, |ui| {

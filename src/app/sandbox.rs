@@ -19,6 +19,9 @@ use crate::scenario::{
 /// Width of the label column, in points: the widgets of every section line up after it.
 const LABEL_WIDTH: f32 = 170.0;
 
+/// Rows of text the TOML box shows at most before it scrolls (fewer on a short window).
+const TOML_ROWS: usize = 14;
+
 /// Workers and faults start open when there are at most this many; a long list starts folded
 /// so the form stays short (and quick to draw).
 const OPEN_ITEMS: usize = 12;
@@ -233,13 +236,17 @@ impl Form<'_> {
         self.note(ui, path, within);
     }
 
-    /// The message, in red, if the error names `path`.
+    /// The message, in red, if the error names `path`: under the field, wrapped to the panel.
+    /// Unwrapped, a long one (a huge number echoed back) widened the panel, which keeps its
+    /// widest size.
     fn note(&mut self, ui: &mut Ui, path: &str, within: bool) {
         if let Some(error) = self.error.filter(|e| names(e, path, within)) {
             self.placed = true;
-            ui.horizontal(|ui| {
-                ui.add_space(LABEL_WIDTH);
-                let shown = ui.label(RichText::new(&error.message).color(style::VIOLATING));
+            ui.horizontal_top(|ui| {
+                // Under the field where that leaves the message room, else under the label.
+                ui.add_space(LABEL_WIDTH.min(ui.available_width() / 2.0));
+                let message = RichText::new(&error.message).color(style::VIOLATING);
+                let shown = ui.add(egui::Label::new(message).wrap());
                 if std::mem::take(&mut self.scroll) {
                     shown.scroll_to_me(Some(Align::Center));
                 }
@@ -254,6 +261,16 @@ impl Form<'_> {
             .is_some_and(|e| paths.iter().any(|path| names(e, path, true)))
             .then_some(true)
     }
+}
+
+/// What the status line says of the last load, paste, save or copy.
+struct Notice {
+    message: String,
+    /// It went wrong.
+    bad: bool,
+    /// The draft when it was said: once the form is edited, the form's own status is shown
+    /// again.
+    about: Scenario,
 }
 
 /// The sandbox panel.
@@ -271,8 +288,8 @@ pub struct Sandbox {
     /// Why the text in the box is not a scenario.
     text_error: Option<ScenarioError>,
     text_open: bool,
-    /// The outcome of the last load, save or copy; `true` if it went wrong.
-    notice: Option<(String, bool)>,
+    /// The outcome of the last load, paste, save or copy.
+    notice: Option<Notice>,
     /// The kind the "Add fault" button adds.
     new_fault: &'static str,
     /// Whether the last frame showed the validator's message next to its field.
@@ -315,14 +332,26 @@ impl Sandbox {
     /// scenario before the change: if the form's faults had been edited since it ran, a
     /// notice says those edits gave way to the timeline's.
     pub fn take_faults(&mut self, before: &Scenario, after: &Scenario) {
-        self.notice = (self.draft.faults != before.faults).then(|| {
-            (
-                "The faults edited in the form since the last run gave way to the faults                  placed on the timeline."
-                    .to_string(),
-                true,
-            )
-        });
+        let overridden = self.draft.faults != before.faults;
         self.draft.faults = after.faults.clone();
+        self.notice = None;
+        if overridden {
+            self.tell(
+                "The faults edited in the form since the last run gave way to the faults \
+                 placed on the timeline.",
+                true,
+            );
+        }
+    }
+
+    /// Says `message` (`bad`: something went wrong) in the status line, about the draft as
+    /// it is now.
+    fn tell(&mut self, message: impl Into<String>, bad: bool) {
+        self.notice = Some(Notice {
+            message: message.into(),
+            bad,
+            about: self.draft.clone(),
+        });
     }
 
     /// The scenario the form was given, before the learner's edits.
@@ -343,15 +372,15 @@ impl Sandbox {
             Ok(s) => {
                 self.draft = s;
                 self.text_error = None;
-                self.notice = Some(("The form now holds this TOML.".to_string(), false));
+                self.tell("The form now holds this TOML.", false);
             }
             Err(e) => {
                 self.text_error = Some(e);
                 self.text_open = true;
-                self.notice = Some((
-                    "That TOML is not a scenario yet; the form is unchanged.".to_string(),
+                self.tell(
+                    "That TOML is not a scenario yet; the form is unchanged.",
                     true,
-                ));
+                );
             }
         }
         self.text = String::from_utf8_lossy(bytes).into_owned();
@@ -370,7 +399,23 @@ impl Sandbox {
                 .clicked();
             self.file_buttons(ui);
         });
+        // One status: the last action's outcome stands in for the form's all-clear until the
+        // form is edited ("Ready to run." over "That TOML is not a scenario yet" reads as a
+        // contradiction); the form's error, which stops Run, always shows.
+        if self.notice.as_ref().is_some_and(|n| n.about != self.draft) {
+            self.notice = None;
+        }
+        let notice = self.notice.as_ref();
+        if let Some(notice) = notice {
+            let colour = if notice.bad {
+                style::VIOLATING
+            } else {
+                style::SAFE
+            };
+            ui.label(RichText::new(&notice.message).color(colour));
+        }
         match &error {
+            None if notice.is_some() => {}
             None if shown.is_some_and(|s| *s != self.draft) => {
                 ui.label(
                     RichText::new("The form differs from the run shown; Run to see it.")
@@ -389,10 +434,6 @@ impl Sandbox {
                     }
                 });
             }
-        }
-        if let Some((message, bad)) = &self.notice {
-            let colour = if *bad { style::VIOLATING } else { style::SAFE };
-            ui.label(RichText::new(message).color(colour));
         }
         ui.separator();
         let mut form = Form {
@@ -429,7 +470,7 @@ impl Sandbox {
             if let Some(path) = picked {
                 match crate::cli::read_scenario_file(&path) {
                     Ok(bytes) => self.take_bytes(&bytes),
-                    Err(e) => self.notice = Some((format!("Could not load {e}"), true)),
+                    Err(e) => self.tell(format!("Could not load {e}"), true),
                 }
             }
         }
@@ -439,12 +480,10 @@ impl Sandbox {
                 .set_file_name("scenario.toml")
                 .save_file();
             if let Some(path) = picked {
-                self.notice = Some(
-                    match std::fs::write(&path, scenario::to_toml(&self.draft)) {
-                        Ok(()) => (format!("Saved {}.", path.display()), false),
-                        Err(e) => (format!("Could not write {}: {e}", path.display()), true),
-                    },
-                );
+                match std::fs::write(&path, scenario::to_toml(&self.draft)) {
+                    Ok(()) => self.tell(format!("Saved {}.", path.display()), false),
+                    Err(e) => self.tell(format!("Could not write {}: {e}", path.display()), true),
+                }
             }
         }
     }
@@ -467,10 +506,12 @@ impl Sandbox {
                 if ui.button("Fill from the form").clicked() {
                     self.text = scenario::to_toml(&self.draft);
                     self.text_error = None;
+                    // The box now holds the form: a refused paste is old news.
+                    self.notice = None;
                 }
                 if ui.button("Copy to clipboard").clicked() {
                     ui.ctx().copy_text(self.text.clone());
-                    self.notice = Some(("Copied the TOML.".to_string(), false));
+                    self.tell("Copied the TOML.", false);
                 }
                 if ui.button("Use this TOML").clicked() {
                     self.take_text(self.text.clone());
@@ -479,12 +520,23 @@ impl Sandbox {
             if let Some(e) = &self.text_error {
                 ui.label(RichText::new(e.to_string()).color(style::VIOLATING));
             }
-            ui.add(
-                egui::TextEdit::multiline(&mut self.text)
-                    .code_editor()
-                    .desired_rows(14)
-                    .desired_width(f32::INFINITY),
-            )
+            // A box of its own height that scrolls its text: grown to a long text's length,
+            // it filled the form, and the wheel over it had the whole form to get through
+            // back to the buttons above it.
+            let rows = TOML_ROWS as f32 * ui.text_style_height(&egui::TextStyle::Monospace);
+            let most = rows.min(ui.ctx().content_rect().height() * 0.5);
+            egui::ScrollArea::vertical()
+                .id_salt("sandbox_toml_text")
+                .max_height(most)
+                .show(ui, |ui| {
+                    ui.add(
+                        egui::TextEdit::multiline(&mut self.text)
+                            .code_editor()
+                            .desired_rows(TOML_ROWS)
+                            .desired_width(f32::INFINITY),
+                    )
+                })
+                .inner
         });
         // The header forced it open once; from now on the learner opens and closes it.
         if let Some(text) = shown.body_returned {
@@ -504,11 +556,33 @@ fn section(ui: &mut Ui, open: Option<bool>, title: &str, add: impl FnOnce(&mut U
 }
 
 fn ms(value: &mut u64) -> egui::DragValue<'_> {
-    egui::DragValue::new(value).speed(10).suffix(" ms")
+    whole(value).speed(10).suffix(" ms")
 }
 
-fn count<T: egui::emath::Numeric>(value: &mut T) -> egui::DragValue<'_> {
-    egui::DragValue::new(value).speed(0.05)
+fn count<T: egui::emath::Numeric + std::fmt::Display>(value: &mut T) -> egui::DragValue<'_> {
+    whole(value).speed(0.05)
+}
+
+/// The largest whole number below which an `f64` holds every whole number exactly: 2^53.
+const EXACT: f64 = 9_007_199_254_740_992.0;
+
+/// A field for a whole number that shows exactly the value the draft holds, the value the
+/// validator's "got …" echoes. egui's `DragValue` edits through an `f64`, which rounds whole
+/// numbers past 2^53: `99999999999999999999999` typed into a `u64` was kept as its maximum,
+/// `18446744073709551615`, and shown as `18446744073709551616`. So what is typed or dragged
+/// stops at ±2^53, and a larger value from a file is shown as it is (and left as it is).
+fn whole<T: egui::emath::Numeric + std::fmt::Display>(value: &mut T) -> egui::DragValue<'_> {
+    let kept = *value;
+    egui::DragValue::new(value)
+        .range(T::MIN.to_f64().max(-EXACT)..=T::MAX.to_f64().min(EXACT))
+        .clamp_existing_to_range(false)
+        .custom_formatter(move |shown, _| {
+            if shown == kept.to_f64() {
+                kept.to_string()
+            } else {
+                format!("{shown:.0}")
+            }
+        })
 }
 
 /// One variant of a scenario enum, each shown by the name scenario files use for it; like
@@ -901,7 +975,7 @@ fn clock_rows(
         "clock_offset_ms",
         "",
         |ui, label| {
-            ui.add(egui::DragValue::new(offset_ms).speed(10).suffix(" ms"))
+            ui.add(whole(offset_ms).speed(10).suffix(" ms"))
                 .labelled_by(label);
         },
     );
@@ -911,7 +985,7 @@ fn clock_rows(
         "clock_drift_ppm",
         drift_hint,
         |ui, label| {
-            ui.add(egui::DragValue::new(drift_ppm).speed(10).suffix(" ppm"))
+            ui.add(whole(drift_ppm).speed(10).suffix(" ppm"))
                 .labelled_by(label);
         },
     );
@@ -1302,7 +1376,7 @@ fn fault_fields(
                 "delta_ms",
                 "Forward (+) or back (-).",
                 |ui, label| {
-                    ui.add(egui::DragValue::new(delta_ms).speed(100).suffix(" ms"))
+                    ui.add(whole(delta_ms).speed(100).suffix(" ms"))
                         .labelled_by(label);
                 },
             );

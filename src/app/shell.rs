@@ -4,6 +4,7 @@
 use eframe::egui::{self, Id, Rect, RichText, Ui};
 
 use super::keys;
+use super::layout;
 use super::style;
 use crate::course::STEPS;
 use crate::course::progress::{Place, Progress};
@@ -182,42 +183,105 @@ fn call_note(progress: &Progress, n: usize) -> &'static str {
 }
 
 /// The help window, while `open`; Escape, a click outside or Close shuts it.
+///
+/// As wide as [`HELP_WIDTH`] where the window has room, else the window's width less a
+/// margin: its text wraps to that width, and what does not fit the window's height scrolls
+/// between the title and Close, so that both stay on screen.
 pub fn help_window(ctx: &egui::Context, open: &mut bool) {
     if !*open {
         return;
     }
+    let screen = ctx.content_rect().size();
+    // The modal's frame is egui's popup frame.
+    let margins = egui::Frame::popup(&ctx.global_style()).total_margin().sum()
+        + egui::Vec2::splat(2.0 * HELP_GAP);
+    let width = layout::fit(screen.x - margins.x, 0.0, HELP_WIDTH);
     let modal = egui::Modal::new(Id::unique("help")).show(ctx, |ui| {
-        ui.set_width(440.0);
-        ui.heading("Keyboard shortcuts");
+        ui.set_width(width);
+        let heading = ui.heading("Keyboard shortcuts").rect.height();
         ui.add_space(6.0);
-        egui::Grid::new("shortcuts")
-            .num_columns(2)
-            .spacing([24.0, 6.0])
-            .show(ui, |ui| {
-                for (key, what) in keys::HELP {
-                    ui.label(RichText::new(*key).monospace().strong());
-                    ui.label(*what);
-                    ui.end_row();
-                }
-            });
-        ui.add_space(10.0);
-        ui.label(RichText::new("On the timeline").strong());
-        ui.label(
-            "Ctrl + scroll (or pinch) to zoom, drag to pan, double-click to see the whole \
-             run; + and - zoom too. Click or drag \
-             on the time axis to move the playhead; click a red triangle or a violation in \
-             the verdict to jump to it.",
-        );
-        ui.add_space(10.0);
-        ui.label(
-            RichText::new("Shortcuts do nothing while you are typing in a text field.")
-                .small()
-                .weak(),
-        );
+        // Room for what is around the list: the heading, the spaces, Close.
+        let spacing = ui.spacing().item_spacing.y;
+        let close = (ui.text_style_height(&egui::TextStyle::Button)
+            + 2.0 * ui.spacing().button_padding.y)
+            .max(ui.spacing().interact_size.y);
+        let around = heading + close + 12.0 + 4.0 * spacing;
+        egui::ScrollArea::vertical()
+            .max_height((screen.y - margins.y - around).max(HELP_MIN_HEIGHT))
+            .auto_shrink([false, true])
+            .show(ui, shortcuts);
         ui.add_space(6.0);
         ui.button("Close").clicked()
     });
     if modal.inner || modal.should_close() {
         *open = false;
     }
+}
+
+/// The help window's width where the window has room, points.
+const HELP_WIDTH: f32 = 440.0;
+/// Space kept between the help window and the window's edges, points.
+const HELP_GAP: f32 = 8.0;
+/// The shortest the help window's list gets on a very short window, points: it scrolls.
+const HELP_MIN_HEIGHT: f32 = 60.0;
+
+/// The help window's list: each key beside what it does, the keys in a column at most
+/// [`KEY_SHARE`] of the width (a long key wraps within it), then the timeline's gestures.
+fn shortcuts(ui: &mut Ui) {
+    let width = ui.available_width();
+    let spacing = 12.0;
+    let key = |text: &str| RichText::new(text).monospace().strong();
+    let widest = keys::HELP
+        .iter()
+        .map(|(k, _)| {
+            egui::WidgetText::from(key(k))
+                .into_galley(
+                    ui,
+                    Some(egui::TextWrapMode::Extend),
+                    f32::INFINITY,
+                    egui::TextStyle::Body,
+                )
+                .size()
+                .x
+        })
+        .fold(0.0, f32::max);
+    let key_width = widest.min(width * KEY_SHARE).ceil();
+    let what_width = (width - key_width - spacing).max(0.0);
+    for (k, what) in keys::HELP {
+        ui.horizontal_top(|ui| {
+            ui.spacing_mut().item_spacing.x = spacing;
+            wrapped(ui, key_width, key(k));
+            wrapped(ui, what_width, RichText::new(*what));
+        });
+        ui.add_space(2.0);
+    }
+    ui.add_space(10.0);
+    ui.label(RichText::new("On the timeline").strong());
+    ui.label(
+        "Ctrl + scroll (or pinch) to zoom, drag to pan, double-click to see the whole \
+         run; + and - zoom too. Click or drag \
+         on the time axis to move the playhead; click a red triangle or a violation in \
+         the verdict to jump to it.",
+    );
+    ui.add_space(10.0);
+    ui.label(
+        RichText::new("Shortcuts do nothing while you are typing in a text field.")
+            .small()
+            .weak(),
+    );
+}
+
+/// The widest share of the help window's width its column of keys takes.
+const KEY_SHARE: f32 = 0.4;
+
+/// `text` in a column `width` points wide, wrapped to it.
+fn wrapped(ui: &mut Ui, width: f32, text: RichText) {
+    ui.allocate_ui_with_layout(
+        egui::vec2(width, 0.0),
+        egui::Layout::top_down(egui::Align::Min),
+        |ui| {
+            ui.set_width(width);
+            ui.add(egui::Label::new(text).wrap());
+        },
+    );
 }

@@ -11,7 +11,7 @@ use eframe::egui::{
 };
 
 use super::{AXIS, RIGHT_PAD, View, gutter};
-use crate::app::style;
+use crate::app::{layout, style};
 use crate::scenario::{Fault, Scenario};
 use crate::view::fault_edit::{
     self, Edit, Kind, describe, duration_ms, lane_of, moved_to_lane, resized, shifted,
@@ -232,7 +232,7 @@ impl Layer<'_> {
             }) = dragging
                 && *f == i
             {
-                paint_note(&painter, frame.item_rect(&shown, shown_lane, until), why);
+                paint_note(ui.ctx(), frame.item_rect(&shown, shown_lane, until), why);
             }
             if dragging.as_ref().is_none_or(|d| d.fault != i) {
                 body.on_hover_text(format!(
@@ -324,7 +324,7 @@ impl Layer<'_> {
                     paint_item(painter, rect, &fault, true, Colors::of(ui));
                 }
                 Err(why) => paint_note(
-                    painter,
+                    ui.ctx(),
                     Rect::from_center_size(
                         pos2(pos.x, strip.center().y),
                         strip.size() * vec2(0.0, 1.0),
@@ -487,19 +487,37 @@ fn paint_item(painter: &egui::Painter, rect: Rect, fault: &Fault, selected: bool
     }
 }
 
-/// Why a fault cannot go where it is held, written above `at`.
-fn paint_note(painter: &egui::Painter, at: Rect, why: &str) {
+/// Why a fault cannot go where it is held, written above `at` (under it where there is no
+/// room above). On the tooltips' layer, within the window: painted with the timeline's
+/// clip, it was cut off at the plot's edge, by the verdict panel beside it, wherever the plot
+/// was narrower than the note.
+fn paint_note(ctx: &egui::Context, at: Rect, why: &str) {
+    let screen = ctx.content_rect().shrink(NOTE_GAP);
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Tooltip,
+        Id::unique("locksim.fault_note"),
+    ));
+    let padding = vec2(5.0, 3.0);
     let galley = painter.layout(
         why.to_string(),
         FontId::proportional(12.0),
         Color32::WHITE,
-        320.0,
+        NOTE_WIDTH.min(screen.width() - 2.0 * padding.x).max(0.0),
     );
-    let size = galley.size() + vec2(10.0, 6.0);
-    let clip = painter.clip_rect();
-    let left = (at.left()).clamp(clip.left(), (clip.right() - size.x).max(clip.left()));
-    let top = (at.top() - size.y - 4.0).max(clip.top());
+    let size = galley.size() + 2.0 * padding;
+    let left = layout::fit(at.left(), screen.left(), screen.right() - size.x);
+    let above = at.top() - size.y - NOTE_GAP;
+    let top = if above >= screen.top() {
+        above
+    } else {
+        at.bottom() + NOTE_GAP
+    };
     let rect = Rect::from_min_size(pos2(left, top), size);
     painter.rect_filled(rect, CornerRadius::same(3), style::VIOLATING);
-    painter.galley(rect.min + vec2(5.0, 3.0), galley, Color32::WHITE);
+    painter.galley(rect.min + padding, galley, Color32::WHITE);
 }
+
+/// The widest a refusal note's text gets, points.
+const NOTE_WIDTH: f32 = 320.0;
+/// Space between a refusal note and what it is about (and the window's edge), points.
+const NOTE_GAP: f32 = 4.0;

@@ -1,0 +1,47 @@
+//! What the app painted in its last frame, read from egui's output shapes: for what the
+//! accessibility tree cannot tell, whether a text was cut off by the rectangle it was
+//! clipped to.
+
+use eframe::egui::{self, Rect};
+use egui_kittest::Harness;
+use locksim::app::LocksimApp;
+
+/// Each text `matches` accepts painted in the last frame: where it was painted and the
+/// rectangle it was clipped to, points.
+fn painted(h: &Harness<'_, LocksimApp>, matches: impl Fn(&str) -> bool) -> Vec<(Rect, Rect)> {
+    fn texts(
+        shape: &egui::Shape,
+        clip: Rect,
+        matches: &dyn Fn(&str) -> bool,
+        out: &mut Vec<(Rect, Rect)>,
+    ) {
+        match shape {
+            egui::Shape::Text(t) if matches(t.galley.text()) => {
+                out.push((t.galley.rect.translate(t.pos.to_vec2()), clip));
+            }
+            egui::Shape::Vec(shapes) => {
+                for shape in shapes {
+                    texts(shape, clip, matches, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for clipped in &h.output().shapes {
+        texts(&clipped.shape, clipped.clip_rect, &matches, &mut out);
+    }
+    out
+}
+
+/// Whether a text `matches` accepts was painted whole: inside the rectangle it was clipped to
+/// and inside the window, `window` points.
+pub fn painted_whole(
+    h: &Harness<'_, LocksimApp>,
+    window: Rect,
+    matches: impl Fn(&str) -> bool,
+) -> bool {
+    painted(h, matches)
+        .into_iter()
+        .any(|(text, clip)| clip.contains_rect(text) && window.contains_rect(text))
+}
