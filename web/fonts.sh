@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates assets/fonts/: the web build's fonts, which are egui's own (Ubuntu-Light for text,
-# Hack for code, egui-icons), cut down to what locksim shows — the Latin letters and
-# punctuation any text may hold, and of the symbol blocks only the symbols locksim and egui
-# draw (← → ▶ ● ≈ …) and their nearest kin. The cut keeps Ubuntu's kerning but drops the other
+# Hack for code; not egui-icons, whose five brand logos locksim never shows), cut down to what
+# locksim shows — the Latin letters and punctuation any text may hold, and of the symbol blocks
+# only the symbols locksim and egui draw (← → ▶ ● ≈ …) and their nearest kin. The cut keeps Ubuntu's kerning but drops the other
 # layout features and the TrueType hinting programs: egui's rasteriser (skrifa) then fits the
 # outlines to the pixel grid with its autohinter, and the hints were over half of each font's
 # bytes. Together the cut saves ≈ 280 KB of the gzipped wasm (the budget is 1.43 MB).
@@ -15,8 +15,11 @@ version="$(awk '/^name = "epaint_default_fonts"$/ { getline; gsub(/version = |"/
 cargo fetch --quiet
 src="$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"epaint_default_fonts-$version"/fonts | head -n 1)"
 out=assets/fonts
-# Text: Latin, Latin-1, Latin Extended-A, punctuation, super- and subscripts, letterlike.
-text="U+0020-007E,U+00A0-017F,U+0192,U+02C6-02DD,U+2000-206F,U+2070-209F,U+20AC,U+2100-214F"
+# Text: Latin, Latin-1, Latin Extended-A, the common punctuation (spaces, dashes, quotes,
+# bullets, ellipsis, per mille, primes, angle quotes) and the euro sign. No text of locksim
+# uses the rest of those blocks (super- and subscripts, letterlike symbols, spacing accents);
+# a learner typing one sees the fallback glyph.
+text="U+0020-007E,U+00A0-017F,U+0192,U+2000-203A,U+20AC"
 # Symbols: arrows (← ↑ → ↓ ↔ ↕, ⇐ ⇒ ⇔, egui's ⇧), maths (egui's minus −, ≈ ≠ ≤ ≥ ∞) and
 # shapes (■ □ ▲ ▶ ▼ ◀ ○ ●). Ubuntu has few of them; the app falls back to Hack for the rest
 # (`app::theme::with_hack_fallback`). Neither font has check marks, ⚠ or egui's key names.
@@ -50,5 +53,5 @@ for record in font["name"].names:
             record.string = f"{text}{joiner}derivative{joiner}locksim"
 font.save(path)
 PY
-cp "$src/egui-icons.ttf" "$src/UFL.txt" "$src/Hack-Regular.txt" "$src/emoji-icon-font-mit-license.txt" "$out/"
+cp "$src/UFL.txt" "$src/Hack-Regular.txt" "$out/"
 ls -l "$out"

@@ -209,18 +209,25 @@ impl WebApp {
         // egui's points times its zoom are CSS pixels; the canvas starts at the page's corner.
         let zoom = ctx.zoom_factor();
         let screen = ctx.content_rect().size() * zoom;
-        let items: Vec<(&str, [f32; 4])> = self
+        // Written by the browser's own JSON: serde_json's writer would be in the module for
+        // this line alone.
+        let items: js_sys::Array = self
             .app
             .top_bar_items()
             .iter()
             .map(|(name, r)| {
                 let r = *r * zoom;
-                (name.as_str(), [r.min.x, r.min.y, r.width(), r.height()])
+                let item = [r.min.x, r.min.y, r.width(), r.height()].map(JsValue::from);
+                std::iter::once(JsValue::from_str(name))
+                    .chain(item)
+                    .collect::<js_sys::Array>()
             })
             .collect();
         let ratio = ctx.native_pixels_per_point().unwrap_or(1.0);
         let screen = format!("{}x{}@{ratio}", screen.x, screen.y);
-        let top_bar = serde_json::to_string(&items).unwrap_or_default();
+        let top_bar: String = js_sys::JSON::stringify(&items)
+            .map(String::from)
+            .unwrap_or_default();
         let layout = format!("{screen} {top_bar}");
         if layout == self.layout {
             return;

@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use eframe::egui::{FontData, FontDefinitions, FontFamily, FontTweak};
 
-/// egui's fonts as the web build carries them, with the same names, families and tweaks as
-/// egui gives them.
+/// egui's text and code fonts as the web build carries them, under egui's names; proportional
+/// text falls back to Hack for a symbol Ubuntu lacks. egui's third font, five brand logos, is
+/// left out: locksim shows none.
 pub fn definitions() -> FontDefinitions {
     let font = |bytes: &'static [u8]| Arc::new(FontData::from_static(bytes));
     let mut fonts = FontDefinitions::empty();
@@ -20,26 +21,13 @@ pub fn definitions() -> FontDefinitions {
         "Ubuntu-Light".to_owned(),
         font(include_bytes!("../../assets/fonts/Ubuntu-Light.subset.ttf")),
     );
-    fonts.font_data.insert(
-        "egui-icons".to_owned(),
-        Arc::new(
-            FontData::from_static(include_bytes!("../../assets/fonts/egui-icons.ttf")).tweak(
-                FontTweak {
-                    scale: 0.90,
-                    ..Default::default()
-                },
-            ),
-        ),
-    );
     let family = |names: &[&str]| names.iter().map(|n| (*n).to_owned()).collect();
-    fonts.families.insert(
-        FontFamily::Monospace,
-        family(&["Hack", "Ubuntu-Light", "egui-icons"]),
-    );
-    fonts.families.insert(
-        FontFamily::Proportional,
-        family(&["Ubuntu-Light", "egui-icons"]),
-    );
+    fonts
+        .families
+        .insert(FontFamily::Monospace, family(&["Hack", "Ubuntu-Light"]));
+    fonts
+        .families
+        .insert(FontFamily::Proportional, family(&["Ubuntu-Light", "Hack"]));
     fonts
 }
 
