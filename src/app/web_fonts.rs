@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use eframe::egui::{FontData, FontDefinitions, FontFamily, FontTweak};
+use eframe::egui::{FontData, FontDefinitions, FontFamily};
 
 /// egui's text and code fonts as the web build carries them, under egui's names; proportional
 /// text falls back to Hack for a symbol Ubuntu lacks. egui's third font, five brand logos, is
