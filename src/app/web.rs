@@ -204,7 +204,7 @@ impl WebApp {
 
     /// Writes the app's logical size and its top bar's items into the page, in CSS pixels,
     /// for the browser test: `data-screen` on the document is `"<width>x<height>@<device
-    /// pixel ratio>"` and `data-top-bar` a JSON list of `[name, x, y, width, height]`.
+    /// pixel ratio>"` and `data-top-bar` a JSON list of `[name, [x, y, width, height]]`.
     fn publish_layout(&mut self, ctx: &egui::Context) {
         // egui's points times its zoom are CSS pixels; the canvas starts at the page's corner.
         let zoom = ctx.zoom_factor();
@@ -217,10 +217,11 @@ impl WebApp {
             .iter()
             .map(|(name, r)| {
                 let r = *r * zoom;
-                let item = [r.min.x, r.min.y, r.width(), r.height()].map(JsValue::from);
-                std::iter::once(JsValue::from_str(name))
-                    .chain(item)
-                    .collect::<js_sys::Array>()
+                let rect: js_sys::Array = [r.min.x, r.min.y, r.width(), r.height()]
+                    .map(JsValue::from)
+                    .into_iter()
+                    .collect();
+                js_sys::Array::of2(&JsValue::from_str(name), &rect)
             })
             .collect();
         let ratio = ctx.native_pixels_per_point().unwrap_or(1.0);
