@@ -385,31 +385,3 @@ fn presenter_mode_at_1280_by_800_shows_the_lanes_and_the_verdict() {
         );
     }
 }
-
-/// The sandbox on a 1024×768 screen gives its four lanes more than their floor height (40
-/// points) and shows its legend whole under them: the transcript follows the legend there,
-/// rather than taking a panel's height from the lanes and the legend.
-#[test]
-fn the_sandbox_at_1024_by_768_gives_its_lanes_and_legend_room() {
-    let mut h = fresh_at(1024.0, 768.0);
-    click(&mut h, "Sandbox");
-    press(&mut h, Key::End);
-    h.run_steps(3);
-    let pixels_per_point = h.ctx.pixels_per_point();
-    for lane in ["A", "B", "store1", "resource"] {
-        let height = h.get_by_label(&format!("lane {lane}")).rect().height() / pixels_per_point;
-        assert!(height > 44.0, "lane {lane} is {height} points tall");
-    }
-    let window = h.ctx.content_rect();
-    for text in [
-        "resource",
-        "write accepted",
-        "write (or fenced read) rejected",
-    ] {
-        assert!(
-            painted_whole(&h, window, |t| t == text),
-            "{text:?} is on screen"
-        );
-    }
-    assert!(shows(&h, "Transcript"), "the transcript is still there");
-}

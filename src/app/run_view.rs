@@ -26,14 +26,8 @@ const PLAY_WITHIN_MS: f64 = 10_000.0;
 /// The narrowest middle of a page (points) that takes the transcript beside the timeline
 /// rather than under it: the timeline keeps a readable width beside it.
 const TRANSCRIPT_BESIDE_FROM: f32 = 900.0;
-/// The shortest middle of a page (points) that takes the transcript in a panel under the
-/// timeline: the run's header (a few lines, the fault palette), four lanes at a readable
-/// height (60 points), the legend, and the panel at its least (110 points). A shorter middle
-/// has the transcript follow the legend, a scroll away, as a phone does: under the timeline
-/// it left the lanes their floor height, or less.
-const TRANSCRIPT_UNDER_FROM: f32 = 660.0;
-/// The transcript's height where it follows the legend (in a page that scrolls as one
-/// column, or in a short middle), points: a few entries, its own list scrolling within.
+/// The transcript's height in a page that scrolls as one column, points: a few entries, its
+/// own list scrolling within.
 const COLUMN_TRANSCRIPT: f32 = 240.0;
 /// The span of simulated time a chosen violation is shown in, ms.
 const VIOLATION_SPAN_MS: f64 = 4_000.0;
@@ -509,9 +503,7 @@ impl RunView {
 /// The arrangement follows the width ([`Arrangement`]): three columns on a wide window; on a
 /// narrower one the verdict moves under the timeline; on a phone in portrait everything is
 /// one column, `left` above the timeline and the verdict under it. Every panel can be
-/// resized and scrolls what does not fit. The transcript, when shown, has a panel beside or
-/// under the timeline where the middle has the room ([`TRANSCRIPT_UNDER_FROM`]), and
-/// follows the legend otherwise.
+/// resized and scrolls what does not fit.
 pub fn show_run(
     ui: &mut Ui,
     page: &'static str,
@@ -593,12 +585,9 @@ pub fn show_run(
         // Scrolls only if the window is too short for the lanes and the legend together.
         Some(run) => {
             let transcript = transcript_panel::shown(ui.ctx(), run.shelf);
-            let room = ui.available_size();
-            // On a phone, or in a middle too short for a panel under the lanes, the transcript
-            // follows the timeline, a scroll away: a panel of its own would leave the lanes no
-            // room.
-            let paneled = arrangement != Arrangement::Stacked
-                && (room.x >= TRANSCRIPT_BESIDE_FROM || room.y >= TRANSCRIPT_UNDER_FROM);
+            // On a phone the transcript follows the timeline, a scroll away. Elsewhere it has a
+            // panel of its own, so that a projector's 1024×768 shows its latest entry too.
+            let paneled = arrangement != Arrangement::Stacked;
             if transcript && paneled {
                 transcript_beside_or_under(ui, run, id("transcript beside"), id("transcript"));
             }

@@ -164,13 +164,19 @@ fn dark_toggle(ui: &mut Ui, progress: &mut Progress, items: &mut Vec<(String, Re
 
 /// How wide a button with `text` is drawn, points.
 fn button_width(ui: &Ui, text: &str) -> f32 {
-    let galley = egui::WidgetText::from(text).into_galley(
-        ui,
-        Some(egui::TextWrapMode::Extend),
-        f32::INFINITY,
-        egui::TextStyle::Button,
-    );
-    galley.size().x + 2.0 * ui.spacing().button_padding.x
+    one_line_width(ui, text, egui::TextStyle::Button) + 2.0 * ui.spacing().button_padding.x
+}
+
+/// How wide `text` is set on one line, unwrapped, in `style` (unless it sets its own), points.
+pub(super) fn one_line_width(
+    ui: &Ui,
+    text: impl Into<egui::WidgetText>,
+    style: egui::TextStyle,
+) -> f32 {
+    text.into()
+        .into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, style)
+        .size()
+        .x
 }
 
 /// ": right first time" and the like, for a step's hover text.
@@ -233,17 +239,7 @@ fn shortcuts(ui: &mut Ui) {
     let key = |text: &str| RichText::new(text).monospace().strong();
     let widest = keys::HELP
         .iter()
-        .map(|(k, _)| {
-            egui::WidgetText::from(key(k))
-                .into_galley(
-                    ui,
-                    Some(egui::TextWrapMode::Extend),
-                    f32::INFINITY,
-                    egui::TextStyle::Body,
-                )
-                .size()
-                .x
-        })
+        .map(|(k, _)| one_line_width(ui, key(k), egui::TextStyle::Body))
         .fold(0.0, f32::max);
     let key_width = widest.min(width * KEY_SHARE).ceil();
     let what_width = (width - key_width - spacing).max(0.0);

@@ -367,34 +367,26 @@ fn draw_header(
     until_ms: u64,
 ) -> f32 {
     let inner = width - 2.0 * MARGIN;
-    let mut y = MARGIN;
-    for line in measure::wrap(&trace.scenario, 20.0, inner) {
-        out.append(paint::text(
-            MARGIN,
-            y + line_h(20.0) / 2.0,
-            &line,
-            20.0,
-            theme::STRONG,
-            Anchor::Start,
-        ));
-        y += line_h(20.0);
-    }
-    y += 6.0;
-    // A picture cut before the horizon shows no more than the run so far, but the verdict is
-    // the whole run's: say both, or the badges read as a verdict on what is drawn.
-    if end_ms < until_ms {
-        for line in measure::wrap(&shown_up_to(verdict, end_ms, until_ms), 14.5, inner) {
+    // `text` wrapped to the header's width at `size` px from `y` down; returns the y under it.
+    let mut lines = |text: &str, size: f32, mut y: f32| {
+        for line in measure::wrap(text, size, inner) {
             out.append(paint::text(
                 MARGIN,
-                y + line_h(14.5) / 2.0,
+                y + line_h(size) / 2.0,
                 &line,
-                14.5,
+                size,
                 theme::STRONG,
                 Anchor::Start,
             ));
-            y += line_h(14.5);
+            y += line_h(size);
         }
-        y += 6.0;
+        y + 6.0
+    };
+    let mut y = lines(&trace.scenario, 20.0, MARGIN);
+    // A picture cut before the horizon shows no more than the run so far, but the verdict is
+    // the whole run's: say both, or the badges read as a verdict on what is drawn.
+    if end_ms < until_ms {
+        y = lines(&shown_up_to(verdict, end_ms, until_ms), 14.5, y);
     }
     // The verdict in words, not only in colour.
     let (safe, safe_color) = if verdict.safe {
