@@ -6,7 +6,7 @@ use super::paint::Element;
 use svg::Node;
 
 use super::paint::{self, Anchor, theme};
-use super::{Rect, line_h, marks, spans};
+use super::{Rect, line_h, marks, paragraph, spans};
 use crate::checker::Kind;
 use crate::render::measure;
 use crate::trace::{NodeId, RejectReason};
@@ -70,18 +70,15 @@ pub(super) fn draw(
         y += ROW + taller;
     }
     if shown.iter().any(|s| s.is_grant()) {
-        y += 4.0;
-        for line in measure::wrap(ATTEMPT_NOTE, NOTE, area.width() / measure::SLACK) {
-            out.append(paint::text(
-                area.x0,
-                y + line_h(NOTE) / 2.0,
-                &line,
-                NOTE,
-                theme::WEAK,
-                Anchor::Start,
-            ));
-            y += line_h(NOTE);
-        }
+        let max = area.width() / measure::SLACK;
+        y = paragraph(
+            out,
+            ATTEMPT_NOTE,
+            (area.x0, y + 4.0),
+            NOTE,
+            max,
+            theme::WEAK,
+        );
     }
     y - area.y0
 }

@@ -199,6 +199,31 @@ fn line_h(size: f32) -> f32 {
     size * 1.2
 }
 
+/// Draws `text` at `size` px in `color`, wrapped to `max` px wide, its first line's top at
+/// `(x, top)`; returns the y under its last line.
+fn paragraph(
+    out: &mut Element,
+    text: &str,
+    (x, top): (f32, f32),
+    size: f32,
+    max: f32,
+    color: Rgba,
+) -> f32 {
+    let mut y = top;
+    for line in measure::wrap(text, size, max) {
+        out.append(paint::text(
+            x,
+            y + line_h(size) / 2.0,
+            &line,
+            size,
+            color,
+            Anchor::Start,
+        ));
+        y += line_h(size);
+    }
+    y
+}
+
 /// Draws the run of `trace`, judged by `verdict` and laid out as `lanes`, as an SVG document.
 pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) -> String {
     // A picture too narrow for names and a plot to read is drawn at the narrowest that is,
@@ -367,20 +392,8 @@ fn draw_header(
     until_ms: u64,
 ) -> f32 {
     let inner = width - 2.0 * MARGIN;
-    // `text` wrapped to the header's width at `size` px from `y` down; returns the y under it.
-    let mut lines = |text: &str, size: f32, mut y: f32| {
-        for line in measure::wrap(text, size, inner) {
-            out.append(paint::text(
-                MARGIN,
-                y + line_h(size) / 2.0,
-                &line,
-                size,
-                theme::STRONG,
-                Anchor::Start,
-            ));
-            y += line_h(size);
-        }
-        y + 6.0
+    let mut lines = |text: &str, size: f32, y: f32| {
+        paragraph(out, text, (MARGIN, y), size, inner, theme::STRONG) + 6.0
     };
     let mut y = lines(&trace.scenario, 20.0, MARGIN);
     // A picture cut before the horizon shows no more than the run so far, but the verdict is
