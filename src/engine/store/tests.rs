@@ -342,6 +342,42 @@ fn rows() -> Vec<Row> {
             then: |s| repl(s).round.is_none() && s.last_heard == 1000,
         },
         Row {
+            name: "failover: a replica nobody answered does not promote itself (no majority)",
+            lock: "",
+            store: REPLICATED,
+            node: 2,
+            given: |s| {
+                repl_mut(s).round = Some(Round {
+                    epoch: 2,
+                    asked: 1,
+                    reports: Vec::new(),
+                })
+            },
+            event: In::Timer(Timer::ChoosePrimary { epoch: 2 }),
+            want: &[],
+            then: |s| repl(s).round.is_none() && matches!(repl(s).role, Role::Replica { .. }),
+        },
+        Row {
+            name: "failover: a replica that has not heard its primary for failover_ms votes",
+            lock: "",
+            store: REPLICATED,
+            node: 2,
+            given: |s| s.last_heard = 600,
+            event: In::Msg(NodeId::new(3), Msg::OffsetQuery { epoch: 2 }),
+            want: &["3 <- my offset is 0"],
+            then: |s| matches!(repl(s).role, Role::Replica { .. }),
+        },
+        Row {
+            name: "failover: a replica that still hears its primary does not vote",
+            lock: "",
+            store: REPLICATED,
+            node: 2,
+            given: |s| s.last_heard = 601,
+            event: In::Msg(NodeId::new(3), Msg::OffsetQuery { epoch: 2 }),
+            want: &[],
+            then: |s| matches!(repl(s).role, Role::Replica { .. }),
+        },
+        Row {
             name: "promoted: primary of a new epoch, on a new history",
             lock: "",
             store: REPLICATED,
