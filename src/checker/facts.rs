@@ -62,6 +62,9 @@ pub(super) struct TokenFacts {
     pub expires: bool,
     /// The last time a store extended its lease (a renewal), true ms.
     pub renewed_ms: Option<u64>,
+    /// Where the worker's own count of its lease ends, true ms: the latest `Acquired` or
+    /// `Renewed` plus the lease it then believed it had (Redlock: the validity left).
+    pub valid_until_ms: Option<u64>,
 }
 
 /// A node-level validity interval `[start_ms, end_ms)` in true ms: what one store node promised
@@ -77,6 +80,13 @@ pub(super) struct Lease {
     pub end_ms: u64,
     /// The `Granted` or `LeaseExtended` event that opened it.
     pub event: usize,
+}
+
+impl TokenFacts {
+    /// The worker counted its lease to `end_ms` (true ms); a later count moves the end.
+    fn counts_until(&mut self, end_ms: u64) {
+        self.valid_until_ms = Some(end_ms);
+    }
 }
 
 impl Lease {
@@ -343,6 +353,7 @@ impl Gatherer {
             self_wait_ms: None,
             expires: false,
             renewed_ms: None,
+            valid_until_ms: None,
         });
         self.latest
             .resize(self.latest.len().saturating_add(self.stores), NONE);
@@ -602,12 +613,18 @@ impl Gatherer {
                 n.waiting.get_or_insert((now, t, *key, own));
             }
             EventKind::Acquired {
-                key, token, fence, ..
+                key,
+                token,
+                fence,
+                lease_ms,
             } => {
                 let t = self.token(*token, *key);
                 let f = &mut self.facts.tokens[t as usize];
                 f.fence = f.fence.or(*fence);
                 f.acquired.get_or_insert(at);
+                if let Some(l) = lease_ms {
+                    f.counts_until(now.saturating_add(*l));
+                }
                 let Some(n) = self.facts.nodes.get_mut(node.index()) else {
                     return;
                 };
@@ -632,6 +649,14 @@ impl Gatherer {
                 if !n.holding.contains(&t) {
                     n.holding.push(t);
                 }
+            }
+            EventKind::Renewed {
+                key,
+                token,
+                lease_ms,
+            } => {
+                let t = self.token(*token, *key);
+                self.facts.tokens[t as usize].counts_until(now.saturating_add(*lease_ms));
             }
             EventKind::LetGo { key, token, reason } => {
                 let t = self.token(*token, *key);
