@@ -366,7 +366,16 @@ impl Worker {
         match op.kind {
             OpKind::Release => self.after_release(out),
             OpKind::Renew if won => self.renewed(cx, out, op, Some(validity)),
-            OpKind::Renew => out.record(EventKind::RenewFailed { key, token }),
+            OpKind::Renew => {
+                out.record(EventKind::RenewFailed { key, token });
+                // Refused by a majority, the extension cannot succeed (Redis docs, Redlock,
+                // "Extending the lock": it needs a majority; go-redsync's `Extend` returns
+                // `ErrExtendFailed`): the lease is gone. Mere silence proves nothing; the
+                // worker's own count decides then.
+                if op.replies - op.oks >= majority {
+                    self.lock_lost(cx, out, token);
+                }
+            }
             _ if won => {
                 let to = cx.layout.store_id(StoreIx::FIRST);
                 self.acquired(cx, out, token, None, Some(now + validity), to);

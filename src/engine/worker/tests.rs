@@ -353,6 +353,55 @@ fn rows() -> Vec<Row> {
             then: releasing,
         },
         Row {
+            name: "redlock: an extension refused by a majority, stop on lock loss: it lets go",
+            lock: "renewal = \"watchdog\"",
+            store: REDLOCK,
+            worker: STOP,
+            given: |w| {
+                holding(w, Step::Working);
+                let mut o = op(OpKind::Renew, A1, 900);
+                (o.replies, o.oks) = (2, 1);
+                w.renewal = Some(o);
+            },
+            event: In::Msg(
+                NodeId::new(4),
+                Msg::RenewReply {
+                    key: KeyId::new(0),
+                    token: A1,
+                    refused: Some(Refusal::LeaseGone),
+                },
+            ),
+            want: &[
+                "record RenewFailed",
+                "record LetGo",
+                "2 <- release A#1",
+                "3 <- release A#1",
+                "4 <- release A#1",
+                "timer Deadline at 1100",
+            ],
+            then: |w| w.renewal.is_none() && !matches!(w.state, State::Holding { .. }),
+        },
+        Row {
+            name: "redlock: an extension that timed out on a majority proves nothing: it holds",
+            lock: "renewal = \"watchdog\"",
+            store: REDLOCK,
+            worker: STOP,
+            given: |w| {
+                holding(w, Step::Working);
+                let mut o = op(OpKind::Renew, A1, 900);
+                (o.replies, o.oks) = (1, 0);
+                w.renewal = Some(o);
+                w.deadlines.due[1] = Some((NOW, 1));
+                w.deadlines.armed[1] = Some(NOW);
+            },
+            event: In::Timer(Timer::Deadline {
+                wait: 1,
+                at_ms: NOW,
+            }),
+            want: &["record RenewFailed"],
+            then: |w| w.renewal.is_none() && w.state.step() == Some(Step::Working),
+        },
+        Row {
             name: "renewal refused without stop: it goes on believing",
             lock: "renewal = \"watchdog\"",
             store: SINGLE,
