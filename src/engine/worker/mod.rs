@@ -155,6 +155,7 @@ impl Worker {
                         if let Some(o) = self.state.op_mut() {
                             o.req = req;
                             o.queued = true;
+                            o.heard = true;
                         }
                         if !op.queued {
                             out.record(EventKind::Queued { key, token });
@@ -205,7 +206,11 @@ impl Worker {
             Msg::YourTurn { key, token } => {
                 let holds = self.state.hold().is_some_and(|h| h.has(token));
                 if op_for(token).is_some_and(|o| o.queued && !fans_out) {
-                    // Its turn: it sends its acquire now, and its lease counts from this send.
+                    // Its turn: it sends its acquire now, and its lease counts from this send,
+                    // to the node that told it (the one that leads now).
+                    if let Some(ix) = cx.layout.store_ix(from) {
+                        self.leader = ix;
+                    }
                     self.ask_in_turn(cx, out, token);
                 } else if !holds {
                     // An attempt it gave up on: hand the turn back rather than hold up the

@@ -131,6 +131,7 @@ impl Worker {
             replies: 0,
             oks: 0,
             queued: false,
+            heard: false,
         }
     }
 
@@ -274,7 +275,13 @@ impl Worker {
         let op = self.pending(slot);
         if let Some(o) = op.filter(|o| o.queued && slot == Slot::Main) {
             // A queued waiter that heard nothing asks again, keeping its place: the store
-            // answers "queued" again, or grants it if its turn came.
+            // answers "queued" again, or grants it if its turn came. If its node did not even
+            // answer the last ask (down, or cut off), it asks the next node, as a ZooKeeper
+            // client moves its session to another server of the ensemble and etcd's client
+            // to another endpoint: its place lives in the replicated queue, not on one node.
+            if !o.heard {
+                self.leader = o.target.next(n);
+            }
             self.ask_in_turn(cx, out, o.token);
             return;
         }

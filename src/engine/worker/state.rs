@@ -38,6 +38,8 @@ pub(super) struct Op {
     pub oks: u32,
     /// `fair`: the store put this acquire in its queue; the worker waits for its turn.
     pub queued: bool,
+    /// `fair`: the target answered this acquire since it was last sent ("queued").
+    pub heard: bool,
 }
 
 /// The lock as the worker believes it holds it.

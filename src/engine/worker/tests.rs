@@ -60,6 +60,7 @@ fn op(kind: OpKind, token: Token, sent: i64) -> Op {
         replies: 0,
         oks: 0,
         queued: false,
+        heard: false,
     }
 }
 
@@ -121,6 +122,7 @@ fn refused(token: Token, why: Refusal) -> Msg {
 
 const SINGLE: &str = "topology = \"single\"";
 const REDLOCK: &str = "topology = \"redlock\"\nnodes = 3";
+const CONSENSUS: &str = "topology = \"consensus\"\nnodes = 3";
 const STOP: &str = "on_lock_loss = \"stop\"";
 
 fn rows() -> Vec<Row> {
@@ -203,6 +205,64 @@ fn rows() -> Vec<Row> {
             ),
             want: &["record Queued", "timer Deadline at 2000"],
             then: |w| w.state.op().is_some_and(|o| o.queued && o.req == 2),
+        },
+        Row {
+            name: "fair: a queued waiter whose ask went unanswered asks the next node",
+            lock: "waiting = \"fair\"",
+            store: CONSENSUS,
+            worker: "",
+            given: |w| {
+                let mut o = acquire(A1);
+                o.queued = true;
+                acquiring(w, o);
+                w.deadlines.due[0] = Some((NOW, 1));
+                w.deadlines.armed[0] = Some(NOW);
+            },
+            event: In::Timer(Timer::Deadline {
+                wait: 0,
+                at_ms: NOW,
+            }),
+            want: &["3 <- acquire A#1", "timer Deadline at 1100"],
+            then: |w| w.leader == StoreIx::new(1) && w.state.op().is_some_and(|o| o.queued),
+        },
+        Row {
+            name: "fair: a queued waiter that heard nothing for a lease asks its node again",
+            lock: "waiting = \"fair\"",
+            store: CONSENSUS,
+            worker: "",
+            given: |w| {
+                let mut o = acquire(A1);
+                (o.queued, o.heard) = (true, true);
+                acquiring(w, o);
+                w.deadlines.due[0] = Some((NOW, 1));
+                w.deadlines.armed[0] = Some(NOW);
+            },
+            event: In::Timer(Timer::Deadline {
+                wait: 0,
+                at_ms: NOW,
+            }),
+            want: &["2 <- acquire A#1", "timer Deadline at 1100"],
+            then: |w| w.leader == StoreIx::FIRST,
+        },
+        Row {
+            name: "fair: told its turn by another node, it asks that node",
+            lock: "waiting = \"fair\"",
+            store: CONSENSUS,
+            worker: "",
+            given: |w| {
+                let mut o = acquire(A1);
+                (o.queued, o.heard) = (true, true);
+                acquiring(w, o);
+            },
+            event: In::Msg(
+                NodeId::new(3),
+                Msg::YourTurn {
+                    key: KeyId::new(0),
+                    token: A1,
+                },
+            ),
+            want: &["3 <- acquire A#1", "timer Deadline at 1100"],
+            then: |w| w.leader == StoreIx::new(1) && w.state.op().is_some_and(|o| o.queued),
         },
         Row {
             name: "flag: the flag is down, so it sets it",
