@@ -191,6 +191,9 @@ pub enum IgnoredWhy {
     Paused,
     /// The worker's work is already stalled: a second stall does not lengthen the first.
     Stalled,
+    /// A forced delete aimed at a replica or follower: it takes no writes from clients
+    /// (Redis answers `-READONLY`; a follower is not the leader).
+    ReadOnly,
 }
 
 /// Why the resource refused a request (a write, or a read when it fences reads).

@@ -359,10 +359,16 @@ impl<'a, R: Recorder> Sim<'a, R> {
                 }
             }
             Ev::Retransmit { from, to, id, msg } => {
+                let give_up = self.sc.network.tcp_give_up_ms;
                 if let Some(msg) = self.mail.take(msg)
                     && self.net.carries(from, to, id)
                 {
-                    self.transmit(from, to, id, msg, true);
+                    if self.net.gave_up(from, to, id, self.now, give_up) {
+                        // The last timer was moved to the give-up time: the connection dies.
+                        self.give_up(from, to);
+                    } else {
+                        self.transmit(from, to, id, msg, true);
+                    }
                 }
             }
             Ev::Receive { from, to, id, msg } => {
@@ -603,11 +609,14 @@ impl<'a, R: Recorder> Sim<'a, R> {
                 let msg = self.mail.put(msg);
                 self.queue.push(at, Ev::Retransmit { from, to, id, msg });
             }
-            None => {
-                for lost in self.net.kill(from, to) {
-                    self.dropped(from, to, lost, DropReason::GaveUp);
-                }
-            }
+            None => self.give_up(from, to),
+        }
+    }
+
+    /// TCP: the connection `from → to` waited `tcp_give_up_ms` and dies with what it carried.
+    fn give_up(&mut self, from: NodeId, to: NodeId) {
+        for lost in self.net.kill(from, to) {
+            self.dropped(from, to, lost, DropReason::GaveUp);
         }
     }
 

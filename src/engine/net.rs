@@ -186,7 +186,10 @@ impl Net {
 
     /// TCP: the transmission of `id` was cut or lost; returns the true ms of its next
     /// retransmission after `now_ms`, or `None` if the message has waited the give-up time,
-    /// in which case the caller kills the connection ([`Net::kill`]).
+    /// in which case the caller kills the connection ([`Net::kill`]). A retransmission that
+    /// would fall past the give-up time is moved to it, where the connection dies: Linux
+    /// shortens the last retransmission timer to the time left (`tcp_clamp_rto_to_user_timeout`)
+    /// and aborts at the limit itself.
     pub fn retry_at(
         &mut self,
         from: NodeId,
@@ -197,16 +200,23 @@ impl Net {
     ) -> Option<u64> {
         let m = self.find(from, to, id)?;
         m.stage = Stage::Retrying;
+        let limit = m.sent_ms.saturating_add(give_up_ms);
+        if now_ms >= limit {
+            return None;
+        }
         loop {
             m.retries += 1;
-            let at = m.sent_ms + retry_offset_ms(m.retries);
-            if at - m.sent_ms >= give_up_ms {
-                return None;
-            }
+            let at = (m.sent_ms + retry_offset_ms(m.retries)).min(limit);
             if at > now_ms {
                 return Some(at);
             }
         }
+    }
+
+    /// TCP: whether `id`, still undelivered, has waited the give-up time at `now_ms`.
+    pub fn gave_up(&mut self, from: NodeId, to: NodeId, id: MsgId, now_ms: u64, give_up_ms: u64) -> bool {
+        self.find(from, to, id)
+            .is_some_and(|m| now_ms >= m.sent_ms.saturating_add(give_up_ms))
     }
 
     /// TCP: a retransmission of `id` goes out now.
@@ -328,8 +338,15 @@ mod tests {
             net.retry_at(node(0), node(1), id(7), 2_000, 900_000),
             Some(2_400)
         );
-        // With a give-up time of 3 s, the retransmission at send + 3 000 never goes out.
-        assert_eq!(net.retry_at(node(0), node(1), id(7), 2_400, 3_000), None);
+        // With a give-up time of 2.5 s, the retransmission due at send + 3 000 is moved to
+        // the limit, send + 2 500, where the connection dies.
+        assert_eq!(
+            net.retry_at(node(0), node(1), id(7), 2_400, 2_500),
+            Some(3_500)
+        );
+        assert!(!net.gave_up(node(0), node(1), id(7), 3_499, 2_500));
+        assert!(net.gave_up(node(0), node(1), id(7), 3_500, 2_500));
+        assert_eq!(net.retry_at(node(0), node(1), id(7), 3_500, 2_500), None);
         assert_eq!(net.kill(node(0), node(1)), vec![id(7)]);
         assert!(!net.carries(node(0), node(1), id(7)));
     }

@@ -461,6 +461,17 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
         },
     )?;
     ensure(
+        !(lock.waiting == Waiting::Fair && store.topology == Topology::Redlock),
+        "lock.waiting",
+        || {
+            "Redlock's independent nodes keep no shared queue: each would queue the waiters on \
+             its own, in its own order, and no majority would agree whose turn it is (Redis \
+             docs, \"Distributed locks with Redis\": a client that fails retries after a random \
+             delay); use waiting = \"retry\", or a consensus store for a fair queue"
+                .to_string()
+        },
+    )?;
+    ensure(
         !(lock.design == Design::Fencing && store.topology == Topology::Redlock),
         "lock.design",
         || {

@@ -213,6 +213,9 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
                 IgnoredWhy::Stalled => {
                     "its work is already stalled (a stall does not lengthen another)"
                 }
+                IgnoredWhy::ReadOnly => {
+                    "it is a replica or follower, which takes no writes (Redis: -READONLY)"
+                }
             };
             format!("{fault} fault ignored: {why}")
         }

@@ -140,6 +140,19 @@ const CASES: &[Bad] = &[
         "design",
         "no shared counter to issue fencing tokens",
     ),
+    // Redlock's nodes share no queue to be fair with.
+    (
+        Edits(&[
+            ("design = \"token\"", "design = \"token\"\nwaiting = \"fair\""),
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"redlock\"\nnodes = 3",
+            ),
+        ]),
+        "lock.waiting",
+        "waiting = \"fair\"",
+        "keep no shared queue",
+    ),
     // A setting the design has no use for is refused, not silently ignored.
     (
         Edit(
