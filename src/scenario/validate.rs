@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use super::names::{RESOURCE, is_reserved_for_stores, parse_store_name, store_name};
 use super::{
-    Acquire, Design, Expect, Expiry, FaultKind, Lock, Network, Persistence, Renewal, Scenario,
-    ScenarioError, Store, Topology, VERSION, Waiting, Worker,
+    Acquire, Design, Expect, Expiry, FaultKind, LeaseFrom, Lock, Network, OnLockLoss, Persistence,
+    Renewal, Scenario, ScenarioError, Store, Topology, VERSION, Waiting, Worker,
 };
 
 /// Longest horizon, ms (a little under 3 simulated hours): every case fits far inside it, and it
@@ -102,7 +102,8 @@ impl Scenario {
                     format!("`{}` is already the name of worker[{first}]", worker.name),
                 ));
             }
-            check_worker(worker, field)?;
+            check_worker(worker, &field)?;
+            self.check_lease_count(worker, &field)?;
             ensure(worker.start_ms < self.until_ms, field("start_ms"), || {
                 format!(
                     "must be before until_ms = {}, or the worker never runs; got {}",
@@ -111,6 +112,34 @@ impl Scenario {
             })?;
         }
         Ok(())
+    }
+
+    /// A worker's `lease_from` and `lease_check_every_ms` against the store and its other
+    /// settings.
+    fn check_lease_count(&self, worker: &Worker, field: impl Fn(&str) -> String) -> Check {
+        let every = worker.lease_check_every_ms;
+        at_most_horizon(every, &field("lease_check_every_ms"))?;
+        ensure(
+            every == 0 || worker.on_lock_loss == OnLockLoss::Stop,
+            field("lease_check_every_ms"),
+            || {
+                format!(
+                    "only a worker with on_lock_loss = \"stop\" watches its own count, so \
+                     lease_check_every_ms = {every} would be ignored: leave it out, or add \
+                     on_lock_loss = \"stop\""
+                )
+            },
+        )?;
+        ensure(
+            !(worker.lease_from == LeaseFrom::Reply && self.store.topology == Topology::Redlock),
+            field("lease_from"),
+            || {
+                "Redlock counts its validity from the first request (Redis docs: the TTL minus \
+                 the time spent acquiring), so lease_from = \"reply\" would not be Redlock; \
+                 use it with a single, replicated or consensus store"
+                    .to_string()
+            },
+        )
     }
 
     fn check_faults(&self) -> Check {

@@ -8,7 +8,7 @@
 
 use locksim::scenario::names::{RESOURCE, store_name};
 use locksim::scenario::{
-    self, Acquire, Check, Design, Expiry, Fault, FaultKind, LeaseClock, Lock, Network, OnLockLoss,
+    self, Acquire, Check, Design, Expiry, Fault, FaultKind, LeaseClock, Lock, LeaseFrom, Network, OnLockLoss, OnTimeout,
     Persistence, Renewal, Resource, ResourceMode, Scenario, Store, StoreClock, Topology, Transport,
     Waiting, Worker,
 };
@@ -498,6 +498,9 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             } else {
                 OnLockLoss::Continue
             },
+            on_timeout: OnTimeout::HandBack,
+            lease_from: LeaseFrom::Request,
+            lease_check_every_ms: 0,
         })
         .collect();
     let worker_names: Vec<String> = workers.iter().map(|w| w.name.clone()).collect();

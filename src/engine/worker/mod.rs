@@ -21,7 +21,7 @@ pub use state::Worker;
 use super::Timer;
 use super::msg::{AcquireAnswer, Msg};
 use super::outbox::{Ctx, Outbox};
-use crate::scenario::{Acquire, LeaseClock};
+use crate::scenario::{Acquire, LeaseClock, OnTimeout};
 use crate::trace::{EventKind, NodeId, Refusal, Token};
 use state::{Attempt, OpKind, Slot, State, Step};
 
@@ -136,7 +136,8 @@ impl Worker {
                     }
                     (Some(op), AcquireAnswer::Granted { fence, lease_ms }) => {
                         self.take_pending(Slot::Main);
-                        let until = lease_ms.map(|l| op.started_local + l as i64);
+                        let start = self.lease_start(cx, &op);
+                        let until = lease_ms.map(|l| start + l as i64);
                         self.acquired(cx, out, token, fence, until, from);
                     }
                     (Some(o), AcquireAnswer::Refused { why }) => {
@@ -166,8 +167,11 @@ impl Worker {
                     (None, AcquireAnswer::Granted { .. }) => {
                         // A repeated answer for a lock it holds (a new leader answering
                         // again) changes nothing; a grant for an attempt already given up is
-                        // handed back at once.
-                        if !self.state.hold().is_some_and(|h| h.has(token)) {
+                        // handed back at once, unless the client dropped the connection it
+                        // came on and so never reads it.
+                        let drops = cx.sc.workers[self.id.index()].on_timeout
+                            == OnTimeout::DropConnection;
+                        if !drops && !self.state.hold().is_some_and(|h| h.has(token)) {
                             out.send(from, Msg::Release { key, token });
                         }
                     }

@@ -7,7 +7,7 @@ use super::super::msg::Msg;
 use super::super::outbox::{Ctx, Outbox};
 use super::Worker;
 use super::state::{Attempt, Op, OpKind, Slot, State, Wait};
-use crate::scenario::{Design, Renewal, Topology};
+use crate::scenario::{Design, LeaseFrom, Renewal, Topology};
 use crate::trace::{EventKind, NodeId, Token};
 
 /// How many times a worker sends again a release that got no answer from a single store node.
@@ -440,6 +440,15 @@ impl Worker {
         self.begin_op(cx, out, OpKind::Renew, token, Slot::Renewal);
     }
 
+    /// Where the worker counts the lease `op` won from, lease clock, local ms: the request's
+    /// send, or now, as the reply arrives (`lease_from = "reply"`, etcd's client).
+    pub(super) fn lease_start(&self, cx: &Ctx, op: &Op) -> i64 {
+        match cx.sc.workers[self.id.index()].lease_from {
+            LeaseFrom::Request => op.started_local,
+            LeaseFrom::Reply => self.lease_now(cx),
+        }
+    }
+
     /// The renewal `op` succeeded: the lease runs `validity` from now (Redlock: what is left
     /// of the TTL after the time the renewal took and the drift allowance), or a TTL from when
     /// the renewal was sent.
@@ -447,10 +456,11 @@ impl Worker {
         let ttl = cx.sc.lock.ttl_ms as i64;
         let now = self.lease_now(cx);
         let key = self.key;
+        let start = self.lease_start(cx, &op);
         let Some(h) = self.state.hold_mut().filter(|h| h.token == op.token) else {
             return;
         };
-        let until = validity.map_or(op.started_local + ttl, |v| now + v);
+        let until = validity.map_or(start + ttl, |v| now + v);
         h.lease_until = Some(until);
         let lease_ms = (until - now).max(0) as u64;
         out.record(EventKind::Renewed {
