@@ -514,11 +514,27 @@ mod tests {
             double_grant: bool,
         }
         let rows = [
-            Row { b_majority_ms: 9_800, a_counts_ms: Some(9_800), double_grant: true },
-            Row { b_majority_ms: 9_812, a_counts_ms: Some(9_800), double_grant: false },
-            Row { b_majority_ms: 9_900, a_counts_ms: Some(9_800), double_grant: false },
+            Row {
+                b_majority_ms: 9_800,
+                a_counts_ms: Some(9_800),
+                double_grant: true,
+            },
+            Row {
+                b_majority_ms: 9_812,
+                a_counts_ms: Some(9_800),
+                double_grant: false,
+            },
+            Row {
+                b_majority_ms: 9_900,
+                a_counts_ms: Some(9_800),
+                double_grant: false,
+            },
             // An attempt its worker never counted as won keeps the nodes' TTLs.
-            Row { b_majority_ms: 9_900, a_counts_ms: None, double_grant: true },
+            Row {
+                b_majority_ms: 9_900,
+                a_counts_ms: None,
+                double_grant: true,
+            },
         ];
         for row in rows {
             let mut t = TraceBuilder::new(&["A", "B"], 5, Topology::Redlock);

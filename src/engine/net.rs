@@ -214,7 +214,14 @@ impl Net {
     }
 
     /// TCP: whether `id`, still undelivered, has waited the give-up time at `now_ms`.
-    pub fn gave_up(&mut self, from: NodeId, to: NodeId, id: MsgId, now_ms: u64, give_up_ms: u64) -> bool {
+    pub fn gave_up(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        id: MsgId,
+        now_ms: u64,
+        give_up_ms: u64,
+    ) -> bool {
         self.find(from, to, id)
             .is_some_and(|m| now_ms >= m.sent_ms.saturating_add(give_up_ms))
     }

@@ -102,8 +102,8 @@ impl Scenario {
                     format!("`{}` is already the name of worker[{first}]", worker.name),
                 ));
             }
-            check_worker(worker, &field)?;
-            self.check_lease_count(worker, &field)?;
+            check_worker(worker, field)?;
+            self.check_lease_count(worker, field)?;
             ensure(worker.start_ms < self.until_ms, field("start_ms"), || {
                 format!(
                     "must be before until_ms = {}, or the worker never runs; got {}",

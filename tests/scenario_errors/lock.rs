@@ -143,7 +143,10 @@ const CASES: &[Bad] = &[
     // Redlock's nodes share no queue to be fair with.
     (
         Edits(&[
-            ("design = \"token\"", "design = \"token\"\nwaiting = \"fair\""),
+            (
+                "design = \"token\"",
+                "design = \"token\"\nwaiting = \"fair\"",
+            ),
             (
                 "topology = \"single\"\nnodes = 1",
                 "topology = \"redlock\"\nnodes = 3",

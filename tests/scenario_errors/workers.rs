@@ -99,7 +99,10 @@ const CASES: &[Bad] = &[
         "within ±500000 ppm",
     ),
     (
-        Edit("clock_drift_ppm = 0", "clock_drift_ppm = 0\non_timeout = \"forget\""),
+        Edit(
+            "clock_drift_ppm = 0",
+            "clock_drift_ppm = 0\non_timeout = \"forget\"",
+        ),
         "worker[1].on_timeout",
         "\"forget\"",
         "must be one of hand_back, drop_connection",
@@ -124,7 +127,10 @@ const CASES: &[Bad] = &[
     ),
     (
         Edits(&[
-            ("clock_drift_ppm = 0", "clock_drift_ppm = 0\nlease_from = \"reply\""),
+            (
+                "clock_drift_ppm = 0",
+                "clock_drift_ppm = 0\nlease_from = \"reply\"",
+            ),
             (
                 "topology = \"single\"\nnodes = 1",
                 "topology = \"redlock\"\nnodes = 3",

@@ -8,9 +8,9 @@
 
 use locksim::scenario::names::{RESOURCE, store_name};
 use locksim::scenario::{
-    self, Acquire, Check, Design, Expiry, Fault, FaultKind, LeaseClock, Lock, LeaseFrom, Network, OnLockLoss, OnTimeout,
-    Persistence, Renewal, Resource, ResourceMode, Scenario, Store, StoreClock, Topology, Transport,
-    Waiting, Worker,
+    self, Acquire, Check, Design, Expiry, Fault, FaultKind, LeaseClock, LeaseFrom, Lock, Network,
+    OnLockLoss, OnTimeout, Persistence, Renewal, Resource, ResourceMode, Scenario, Store,
+    StoreClock, Topology, Transport, Waiting, Worker,
 };
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -579,8 +579,8 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
     } else {
         Renewal::None
     };
-    // Timestamp order is the only queue a `timestamp` lock has.
-    let fair = lock.fair && design != Design::Timestamp;
+    // Timestamp order is the only queue a `timestamp` lock has; Redlock's nodes share none.
+    let fair = lock.fair && design != Design::Timestamp && topology != Topology::Redlock;
     let defaults = Lock::default();
     Scenario {
         version: scenario::VERSION,

@@ -247,7 +247,9 @@ impl StoreNode {
                     Some(Refusal::NoMajority)
                 } else if held {
                     None
-                } else if self.raft().renew_orphan(key, token, now, now + cx.sc.lock.ttl_ms as i64)
+                } else if self
+                    .raft()
+                    .renew_orphan(key, token, now, now + cx.sc.lock.ttl_ms as i64)
                 {
                     // The key is gone, the lease lives on: KeepAlive succeeds.
                     self.answer_renew(out, from, key, token, None);
@@ -592,7 +594,9 @@ impl StoreNode {
             Command::Release { key, token } => {
                 let k = key.index();
                 // Unlocking ends the session's use of its lease.
-                self.raft().orphans.retain(|&(ok, ot, _)| (ok, ot) != (key, token));
+                self.raft()
+                    .orphans
+                    .retain(|&(ok, ot, _)| (ok, ot) != (key, token));
                 let table = &mut self.table;
                 table.queue[k].retain(|t| *t != token);
                 if table.turn[k] == Some(token) {

@@ -169,8 +169,8 @@ impl Worker {
                         // again) changes nothing; a grant for an attempt already given up is
                         // handed back at once, unless the client dropped the connection it
                         // came on and so never reads it.
-                        let drops = cx.sc.workers[self.id.index()].on_timeout
-                            == OnTimeout::DropConnection;
+                        let drops =
+                            cx.sc.workers[self.id.index()].on_timeout == OnTimeout::DropConnection;
                         if !drops && !self.state.hold().is_some_and(|h| h.has(token)) {
                             out.send(from, Msg::Release { key, token });
                         }
