@@ -165,3 +165,63 @@ fn terminal_escapes_are_refused() {
         ":3:1: name: must not contain control characters; found U+001B"
     );
 }
+
+#[test]
+fn a_cut_tcp_link_with_a_long_backlog_costs_a_bounded_run() {
+    let sc = load("10-tcp-backlog.toml");
+    let started = std::time::Instant::now();
+    let run = locksim::judged(&sc, sc.seed);
+    // A debug build; the release binary takes a fraction of a second (the lookup of a message
+    // in its connection was a scan of the backlog: 15 to 20 s on a release build).
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(run.steps <= engine::MAX_STEPS);
+}
+
+#[test]
+fn many_events_a_step_stop_at_the_budget_of_recorded_events() {
+    let sc = load("11-events-per-step.toml");
+    let trace = engine::run(&sc, sc.seed);
+    assert!(trace.cut_short_at_ms.is_some(), "the budget ends it");
+    let events = trace.events.len() as u64;
+    // One step records at most a few hundred events, so the cut comes right at the budget.
+    assert!(
+        (engine::MAX_EVENTS..engine::MAX_EVENTS + 1_000).contains(&events),
+        "{events} events"
+    );
+    // A judged run (no trace kept) stops at the same point.
+    let judged = locksim::judged(&sc, sc.seed);
+    assert_eq!(judged.verdict.cut_short_at_ms, trace.cut_short_at_ms);
+    assert_eq!(judged.steps, trace.steps);
+}
+
+#[test]
+fn messages_delayed_past_the_horizon_stop_at_the_budget_of_waiting_events() {
+    // 500 links slowed by the longest delay a fault may add: every message sent on them
+    // waits in the queue, and a run held only by its steps kept millions of them.
+    let mut toml = String::from(
+        "version = 1\nname = \"h\"\nuntil_ms = 10000000\n[store]\ntopology = \"redlock\"\nnodes = 9\n",
+    );
+    for w in 0..50 {
+        toml += &format!("[[worker]]\nname = \"w{w}\"\nrepeat = 0\nwork_ms = 1\n");
+    }
+    for f in 0..500 {
+        toml += &format!(
+            "[[fault]]\nat_ms = {f}\nkind = \"delay\"\nfrom = \"w{}\"\nto = \"store{}\"\n\
+             extra_ms = 10000000\nfor_ms = 10000000\n",
+            f % 50,
+            f % 9 + 1
+        );
+    }
+    let sc = scenario::parse(&toml).expect("valid");
+    let judged = locksim::judged(&sc, sc.seed);
+    assert!(judged.verdict.cut_short_at_ms.is_some());
+    assert!(
+        judged.steps < engine::MAX_STEPS,
+        "cut by what waits, not by steps: {}",
+        judged.steps
+    );
+}

@@ -83,6 +83,8 @@ pub struct Net {
     next_cut: u32,
     nodes: usize,
     /// TCP: per (from, to), messages sent and not yet handed to the receiver, oldest first.
+    /// Ids rise with each send, so a connection is sorted by id and a message is found by
+    /// binary search: a cut link's backlog of thousands costs a lookup of a dozen steps.
     conns: Vec<VecDeque<InFlight>>,
 }
 
@@ -164,13 +166,21 @@ impl Net {
 
     #[inline]
     fn find(&mut self, from: NodeId, to: NodeId, id: MsgId) -> Option<&mut InFlight> {
-        self.conn(from, to).iter_mut().find(|m| m.id == id)
+        let conn = self.conn(from, to);
+        let i = conn.binary_search_by_key(&id, |m| m.id).ok()?;
+        conn.get_mut(i)
     }
 
-    /// TCP: a new message enters the connection `from → to` at `now_ms`, on the wire.
+    /// TCP: a new message enters the connection `from → to` at `now_ms`, on the wire. `id` is
+    /// later than every message the connection carries (ids rise with each send).
     #[inline]
     pub fn open(&mut self, from: NodeId, to: NodeId, id: MsgId, now_ms: u64) {
-        self.conn(from, to).push_back(InFlight {
+        let conn = self.conn(from, to);
+        debug_assert!(
+            conn.back().is_none_or(|m| m.id < id),
+            "ids rise with each send"
+        );
+        conn.push_back(InFlight {
             id,
             sent_ms: now_ms,
             retries: 0,
@@ -227,7 +237,7 @@ impl Net {
             conn.pop_front();
             return Some(msg);
         }
-        if let Some(m) = conn.iter_mut().find(|m| m.id == id) {
+        if let Some(m) = self.find(from, to, id) {
             m.stage = Stage::Arrived(msg);
         }
         None

@@ -57,6 +57,8 @@ pub struct Counts {
     pub exit_checked: u64,
     /// The slowest case, parse to verdict twice.
     pub slowest: Duration,
+    /// The most events one run recorded: what bounds a run's memory and output.
+    pub largest: u64,
     pub panics: u64,
     pub over_budget: u64,
     pub nondeterministic: u64,
@@ -95,13 +97,14 @@ impl std::fmt::Display for Counts {
             f,
             "{} engine runs ({} cut short by the event budget); {} fenced and {} owner-token \
              cases checked for soundness; {} exit statuses checked through the binary; slowest \
-             case {} ms",
+             case {} ms; largest run {} events",
             self.runs,
             self.cut_short,
             self.fenced,
             self.owner_token,
             self.exit_checked,
-            self.slowest.as_millis()
+            self.slowest.as_millis(),
+            self.largest
         )?;
         writeln!(
             f,
@@ -401,18 +404,29 @@ fn run(sc: &Scenario) -> (Trace, Verdict) {
     (run.trace, run.verdict)
 }
 
-/// The event budget ends every run, loudly; the verdict keeps at most its cap of each kind.
+/// Most events one step records: a send and its loss to each of a few hundred recipients, or
+/// a crash's losses of what a connection carried. The event budget is checked between steps.
+const MOST_EVENTS_A_STEP: u64 = 100_000;
+
+/// The engine's budget ends every run, loudly: no more steps than its budget, no more events
+/// than its budget and one step's worth; a run cut short by steps or events stopped at that
+/// budget (or else by what waited in its queue). The verdict keeps at most its cap of each
+/// kind.
 fn within_budget(sc: &Scenario, trace: &Trace, verdict: &Verdict, counts: &mut Counts) {
     counts.cut_short += u64::from(trace.cut_short_at_ms.is_some());
+    let events = trace.events.len() as u64;
+    counts.largest = counts.largest.max(events);
     let cut_right = trace.steps <= engine::MAX_STEPS
-        && (trace.cut_short_at_ms.is_none() || trace.steps == engine::MAX_STEPS);
+        && events <= engine::MAX_EVENTS + MOST_EVENTS_A_STEP
+        && (trace.cut_short_at_ms.is_some()
+            || (trace.steps < engine::MAX_STEPS && events < engine::MAX_EVENTS));
     let kept_right = Kind::ALL
         .iter()
         .all(|&k| verdict.violations.iter().filter(|v| v.kind == k).count() <= MAX_KEPT_PER_KIND);
     if !cut_right || !kept_right || verdict.cut_short_at_ms != trace.cut_short_at_ms {
         counts.over_budget += 1;
         counts.fail(format!(
-            "over budget: {} steps, cut at {:?}\n{}",
+            "over budget: {} steps, {events} events, cut at {:?}\n{}",
             trace.steps,
             trace.cut_short_at_ms,
             repro(sc)
