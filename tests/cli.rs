@@ -153,6 +153,32 @@ fn verify_reports_an_unusable_file_as_invalid_input() {
 }
 
 #[test]
+fn verify_says_a_path_too_long_to_open_is_unreadable() {
+    let long = "x".repeat(65_536);
+    let out = locksim(&[
+        "verify",
+        "assets/scenarios/step5-pause-unfenced.toml",
+        &long,
+    ]);
+    assert_eq!(status(&out), 2, "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!("{long}: cannot read the file")),
+        "{}",
+        &stderr[65_536..]
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("ok    assets/scenarios/step5-pause-unfenced.toml "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.len() < 200,
+        "the long name widens no column: {stdout}"
+    );
+}
+
+#[test]
 fn check_json_counts_every_run_and_kind() {
     let path = scenario_file("check-json.toml", MINIMAL);
     let out = locksim(&["check", path.to_str().unwrap(), "--seeds", "3", "--json"]);

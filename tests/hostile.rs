@@ -166,6 +166,38 @@ fn terminal_escapes_are_refused() {
     );
 }
 
+/// A valid scenario with one worker named `name`.
+fn one_worker_named(name: &str) -> String {
+    format!("version = 1\nname = \"x\"\n[[worker]]\nname = \"{name}\"\n")
+}
+
+#[test]
+fn a_name_longer_than_a_line_is_refused_and_every_command_survives_it() {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile-long-name.toml");
+    std::fs::write(&path, one_worker_named(&"W".repeat(65_536))).unwrap();
+    assert_eq!(
+        refusal(&path),
+        ":4:1: worker[0].name: must be at most 64 characters; got 65536"
+    );
+    let file = path.to_str().unwrap();
+    let transcript = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile-long-name.txt");
+    for args in [
+        vec!["run", file, "--all"],
+        vec!["render", file, "--transcript", transcript.to_str().unwrap()],
+    ] {
+        assert_eq!(locksim(&args).status.code(), Some(2), "{args:?}");
+    }
+    // A mathematical letter passes for a plain one; 64 two-byte letters are printed in full.
+    let longest = "𝐀".repeat(64);
+    let sc = scenario::parse(&one_worker_named(&longest));
+    assert!(sc.is_err());
+    let longest = "Ж".repeat(64);
+    let sc = scenario::parse(&one_worker_named(&longest)).expect("64 letters are fine");
+    let run = locksim::run(&sc, 0);
+    let text = locksim::render::transcript::transcript(&run.trace, &run.verdict, None);
+    assert!(text.contains(&longest), "{text}");
+}
+
 #[test]
 fn a_cut_tcp_link_with_a_long_backlog_costs_a_bounded_run() {
     let sc = load("10-tcp-backlog.toml");
@@ -224,4 +256,51 @@ fn messages_delayed_past_the_horizon_stop_at_the_budget_of_waiting_events() {
         "cut by what waits, not by steps: {}",
         judged.steps
     );
+}
+
+#[test]
+fn a_key_with_an_invisible_character_is_refused_at_that_character() {
+    assert_eq!(
+        refusal(&hostile("12-invisible-key.toml")),
+        ":14:1: worker[1].key: character 5 is U+200B, an invisible character: the name would \
+         print like one without it"
+    );
+}
+
+#[test]
+fn a_worker_name_that_passes_for_a_store_is_refused() {
+    for (name, why) in [
+        (
+            "\u{455}tore1",
+            "character 2 is U+0074, a Latin letter after the Cyrillic letter",
+        ),
+        ("store\u{ff11}", "character 6 is U+FF11, a look-alike"),
+        ("\u{3164}", "character 1 is U+3164, an invisible character"),
+    ] {
+        let err = scenario::parse(&one_worker_named(name)).unwrap_err();
+        assert_eq!(err.field, "worker[0].name");
+        assert!(err.message.starts_with(why), "{name:?}: {}", err.message);
+    }
+}
+
+#[test]
+fn an_unknown_key_is_printed_escaped() {
+    let out = locksim(&[
+        "run",
+        hostile("13-escape-in-unknown-key.toml").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    assert!(err.contains("\\u{1b}]0;pwned\\u{7}\\u{1b}[2J"), "{err}");
+}
+
+#[test]
+fn a_number_below_every_integer_is_too_small_not_too_large() {
+    let err = scenario::parse(
+        "version = 1\nname = \"m\"\nseed = -9223372036854775809\n[[worker]]\nname = \"A\"\n",
+    )
+    .unwrap_err();
+    assert_eq!(err.field, "seed");
+    assert_eq!(err.message, "-9223372036854775809 is too small a number");
 }
