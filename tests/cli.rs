@@ -578,6 +578,66 @@ fn an_interrupted_check_prints_the_tally_so_far() {
     }
 }
 
+/// Runs `locksim` with `args`, sends it SIGINT after `after_ms`, and returns what it printed
+/// and how long it took to end after the signal.
+#[cfg(unix)]
+fn interrupted(args: &[&str], after_ms: u64) -> (Output, std::time::Duration) {
+    use std::process::Stdio;
+    let child = Command::new(env!("CARGO_BIN_EXE_locksim"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start locksim");
+    std::thread::sleep(std::time::Duration::from_millis(after_ms));
+    let sent_at = std::time::Instant::now();
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("locksim ends");
+    (out, sent_at.elapsed())
+}
+
+/// Ctrl-C during a long `search` prints how far it got, then exits 130, within a second.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_search_says_how_far_it_got() {
+    let path = scenario_file("interrupted-search.toml", MINIMAL);
+    let (out, took) = interrupted(
+        &["search", path.to_str().unwrap(), "--tries", "100000000"],
+        1_500,
+    );
+    assert_eq!(status(&out), 130, "{}", text(&out.stderr));
+    assert!(took.as_secs_f64() < 1.0, "{took:?}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Stopped by Ctrl-C after "), "{stdout}");
+}
+
+/// Ctrl-C while `render` runs or draws ends it at once with exit 130, naming what it wrote.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_render_says_what_it_wrote() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/11-events-per-step.toml");
+    let png = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("interrupted.png");
+    let (out, took) = interrupted(
+        &[
+            "render",
+            path.to_str().unwrap(),
+            "--png",
+            png.to_str().unwrap(),
+        ],
+        500,
+    );
+    assert_eq!(status(&out), 130, "{}", text(&out.stderr));
+    assert!(took.as_secs_f64() < 1.0, "{took:?}");
+    assert_eq!(
+        text(&out.stderr),
+        "locksim render: stopped by Ctrl-C; nothing written\n"
+    );
+}
+
 #[test]
 fn glossary_lists_every_term_alphabetically() {
     let output = locksim(&["glossary"]);

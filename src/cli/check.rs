@@ -43,9 +43,9 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
         bar.set_style(style);
     }
     let mut lines = (!io::stderr().is_terminal()).then(ProgressLines::new);
-    // Ctrl-C ends the sweep between chunks of runs (a run is bounded by the event budget, a
-    // chunk by a number of events), so the tally so far is printed rather than lost. Setting
-    // the handler fails only if one is set already.
+    // Ctrl-C ends the sweep before the next run (a run is bounded by the engine's budget), so
+    // the tally so far is printed rather than lost. Setting the handler fails only if one is
+    // set already.
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
