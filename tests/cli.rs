@@ -1,6 +1,10 @@
 //! The command line's contract, run as a user would: exit statuses, error positions, the JSON
 //! shapes. These tests assert no simulation outcome, so they hold whatever a scenario turns out
 //! to show.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "the Ctrl-C tests time how soon the binary ends after the signal"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

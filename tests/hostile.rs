@@ -2,6 +2,10 @@
 //! locksim. Each is pinned to what bounds it now: a bounded run, a bounded verdict, or a refusal
 //! naming the right field, line and column. (Their wall time and memory on a release build are
 //! measured with `/usr/bin/time -v target/release/locksim run FILE --json`.)
+#![allow(
+    clippy::disallowed_methods,
+    reason = "the tests time a run of the engine, which reads no clock"
+)]
 
 use std::path::{Path, PathBuf};
 

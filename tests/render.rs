@@ -1,6 +1,10 @@
 //! `locksim render` and `locksim run --json --trace`, run as a user would: the files they
 //! write, read back with an XML parser and a PNG decoder, and their errors. Like tests/cli.rs,
 //! these assert no simulation outcome: the verdict words are checked against `run --json`.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "a test times the binary, which reads no clock for the picture"
+)]
 
 use std::io::Cursor;
 use std::path::PathBuf;
