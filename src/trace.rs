@@ -143,8 +143,9 @@ pub struct Trace {
     pub events: Vec<Event>,
     /// Queue events the engine handled (recorded or not).
     pub steps: u64,
-    /// `Some(t)` when the run hit the engine's event budget ([`crate::engine::MAX_STEPS`])
-    /// before the horizon: every instant before `t` (true ms) was simulated, nothing from `t`
+    /// `Some(t)` when the run hit the engine's budget ([`crate::engine::MAX_STEPS`] steps,
+    /// [`crate::engine::MAX_EVENTS`] events or [`crate::engine::MAX_PENDING`] waiting) before
+    /// the horizon: every instant before `t` (true ms) was simulated, nothing from `t`
     /// on. `None`: the run reached `until_ms`.
     pub cut_short_at_ms: Option<u64>,
 }

@@ -1,6 +1,10 @@
 //! The command line's contract, run as a user would: exit statuses, error positions, the JSON
 //! shapes. These tests assert no simulation outcome, so they hold whatever a scenario turns out
 //! to show.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "the Ctrl-C tests time how soon the binary ends after the signal"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -149,6 +153,32 @@ fn verify_reports_an_unusable_file_as_invalid_input() {
         text(&out.stdout).lines().count(),
         1,
         "one line for the good file"
+    );
+}
+
+#[test]
+fn verify_says_a_path_too_long_to_open_is_unreadable() {
+    let long = "x".repeat(65_536);
+    let out = locksim(&[
+        "verify",
+        "assets/scenarios/step5-pause-unfenced.toml",
+        &long,
+    ]);
+    assert_eq!(status(&out), 2, "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!("{long}: cannot read the file")),
+        "{}",
+        &stderr[65_536..]
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("ok    assets/scenarios/step5-pause-unfenced.toml "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.len() < 200,
+        "the long name widens no column: {stdout}"
     );
 }
 
@@ -550,6 +580,66 @@ fn an_interrupted_check_prints_the_tally_so_far() {
             assert!(stdout.contains("  safe runs "), "{stdout}");
         }
     }
+}
+
+/// Runs `locksim` with `args`, sends it SIGINT after `after_ms`, and returns what it printed
+/// and how long it took to end after the signal.
+#[cfg(unix)]
+fn interrupted(args: &[&str], after_ms: u64) -> (Output, std::time::Duration) {
+    use std::process::Stdio;
+    let child = Command::new(env!("CARGO_BIN_EXE_locksim"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start locksim");
+    std::thread::sleep(std::time::Duration::from_millis(after_ms));
+    let sent_at = std::time::Instant::now();
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("locksim ends");
+    (out, sent_at.elapsed())
+}
+
+/// Ctrl-C during a long `search` prints how far it got, then exits 130, within a second.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_search_says_how_far_it_got() {
+    let path = scenario_file("interrupted-search.toml", MINIMAL);
+    let (out, took) = interrupted(
+        &["search", path.to_str().unwrap(), "--tries", "100000000"],
+        1_500,
+    );
+    assert_eq!(status(&out), 130, "{}", text(&out.stderr));
+    assert!(took.as_secs_f64() < 1.0, "{took:?}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Stopped by Ctrl-C after "), "{stdout}");
+}
+
+/// Ctrl-C while `render` runs or draws ends it at once with exit 130, naming what it wrote.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_render_says_what_it_wrote() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/11-events-per-step.toml");
+    let png = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("interrupted.png");
+    let (out, took) = interrupted(
+        &[
+            "render",
+            path.to_str().unwrap(),
+            "--png",
+            png.to_str().unwrap(),
+        ],
+        500,
+    );
+    assert_eq!(status(&out), 130, "{}", text(&out.stderr));
+    assert!(took.as_secs_f64() < 1.0, "{took:?}");
+    assert_eq!(
+        text(&out.stderr),
+        "locksim render: stopped by Ctrl-C; nothing written\n"
+    );
 }
 
 #[test]

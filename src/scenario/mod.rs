@@ -9,6 +9,7 @@
 
 mod de;
 mod fault;
+pub mod honest;
 pub mod library;
 pub mod names;
 mod parse;

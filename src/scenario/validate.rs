@@ -565,10 +565,19 @@ fn plain_text(text: &str, field: &str, newlines: bool) -> Check {
     })
 }
 
+/// A name or key reads as what it is ([`super::honest`]).
+fn honest(text: &str, field: &str) -> Check {
+    match super::honest::dishonesty(text) {
+        Some(why) => Err(ScenarioError::new(field, why)),
+        None => Ok(()),
+    }
+}
+
 /// Names become lanes in the timeline and references in faults, so they must be short words
 /// and must not collide with the store's and the resource's node names.
 fn check_worker_name(name: &str, field: &str) -> Check {
     ensure(!name.is_empty(), field, || "must not be empty".to_string())?;
+    honest(name, field)?;
     ensure(
         name.chars()
             .all(|c| c.is_alphanumeric() || c == '_' || c == '-'),
@@ -597,6 +606,7 @@ fn check_worker(worker: &Worker, field: impl Fn(&str) -> String) -> Check {
         "must not be empty: it names the lock (and the record) the worker wants".to_string()
     })?;
     plain_text(&worker.key, &field("key"), false)?;
+    honest(&worker.key, &field("key"))?;
     at_least_one(worker.write_timeout_ms, &field("write_timeout_ms"))?;
     check_clock(worker.clock_offset_ms, worker.clock_drift_ppm, field)
 }
