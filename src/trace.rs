@@ -7,7 +7,7 @@
 use serde::ser::{SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 
-use crate::scenario::{Design, Topology};
+use crate::scenario::{DeletedBy, Design, Topology};
 use crate::text::fmt_clock_ms;
 
 /// Declares an id newtype over `u32` whose JSON form is the bare number, so traces (and
@@ -807,13 +807,15 @@ pub enum EventKind {
         /// The TTL set, ms from now.
         lease_ms: u64,
     },
-    /// An operator deleted `key` on this node (`force_release`), whoever held it: `holder`,
-    /// or nobody.
+    /// `by` (an operator, an eviction, a flush) deleted `key` on this node (`force_release`),
+    /// whoever held it: `holder`, or nobody.
     ForceReleased {
         /// The lock key.
         key: KeyId,
         /// Who held it (`None`: nobody).
         holder: Option<Token>,
+        /// Who or what deleted it.
+        by: DeletedBy,
     },
     /// `timestamp`: this store node recorded `token`'s claim on `key`, stamped `stamp_ms` by
     /// the claimant's own wall clock. The store decides nothing: each claimant reads the

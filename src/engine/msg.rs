@@ -2,6 +2,7 @@
 //! matched, and a late reply recognised as late.
 
 use super::layout::StoreIx;
+use crate::scenario::DeletedBy;
 use crate::trace::{KeyId, Label, Refusal, Token};
 
 /// A store's answer to an acquire request.
@@ -53,9 +54,10 @@ pub enum Command {
         key: KeyId,
         token: Token,
     },
-    /// An operator deleted the key (`force_release`), through the leader like any write.
+    /// Someone deleted the key (`force_release`), through the leader like any write.
     ForceRelease {
         key: KeyId,
+        by: DeletedBy,
     },
 }
 

@@ -106,6 +106,9 @@ fn repl_mut(s: &mut StoreNode) -> &mut Replication {
 const SINGLE: &str = "topology = \"single\"";
 const REPLICATED: &str = "topology = \"replicated\"\nnodes = 3\nfailover_ms = 400";
 const CONSENSUS: &str = "topology = \"consensus\"\nnodes = 3\nfailover_ms = 2000";
+const NO_PREVOTE: &str = "topology = \"consensus\"\nnodes = 3\nfailover_ms = 2000\nprevote = false";
+const NO_CHECK_QUORUM: &str =
+    "topology = \"consensus\"\nnodes = 3\nfailover_ms = 2000\ncheck_quorum = false";
 
 fn rows() -> Vec<Row> {
     vec![
@@ -543,6 +546,80 @@ fn rows() -> Vec<Row> {
             event: In::Timer(Timer::LeaderCheck),
             want: &["timer LeaderCheck in 500", "record SteppedDown"],
             then: |s| !s.is_serving(),
+        },
+        Row {
+            name: "leader check without CheckQuorum: a leader no majority answered keeps leading",
+            lock: "",
+            store: NO_CHECK_QUORUM,
+            node: 0,
+            given: |s| raft_mut(s).last_ack = vec![-5000; 3],
+            event: In::Timer(Timer::LeaderCheck),
+            want: &["timer LeaderCheck in 500"],
+            then: |s| s.is_serving(),
+        },
+        Row {
+            name: "leader check: a follower that lost its leader asks for pre-votes, term unchanged",
+            lock: "",
+            store: CONSENSUS,
+            node: 1,
+            given: |s| s.last_heard = -5000,
+            event: In::Timer(Timer::LeaderCheck),
+            want: &[
+                "timer LeaderCheck in 500",
+                "2 <- would you vote for me? (term 2)",
+                "4 <- would you vote for me? (term 2)",
+            ],
+            then: |s| raft(s).term == 1 && raft(s).role == RaftRole::PreCandidate,
+        },
+        Row {
+            name: "leader check without PreVote: a follower that lost its leader raises its term",
+            lock: "",
+            store: NO_PREVOTE,
+            node: 1,
+            given: |s| s.last_heard = -5000,
+            event: In::Timer(Timer::LeaderCheck),
+            want: &[
+                "timer LeaderCheck in 500",
+                "2 <- vote for me (term 2)",
+                "4 <- vote for me (term 2)",
+            ],
+            then: |s| raft(s).term == 2 && raft(s).role == RaftRole::Candidate,
+        },
+        Row {
+            name: "vote without CheckQuorum: a node that hears its leader takes the newer term",
+            lock: "",
+            store: NO_CHECK_QUORUM,
+            node: 1,
+            given: |s| s.last_heard = 900,
+            event: In::Msg(
+                NodeId::new(4),
+                Msg::Vote {
+                    term: 2,
+                    last_len: 0,
+                    last_term: 0,
+                    pre: false,
+                },
+            ),
+            want: &["4 <- vote yes"],
+            then: |s| raft(s).term == 2 && raft(s).voted_for == Some(StoreIx::new(2)),
+        },
+        Row {
+            name: "vote without CheckQuorum: a leader asked for a newer term steps down and votes",
+            lock: "",
+            store: NO_CHECK_QUORUM,
+            node: 0,
+            given: |_| {},
+            event: In::Msg(
+                NodeId::new(4),
+                Msg::Vote {
+                    term: 2,
+                    last_len: 0,
+                    last_term: 0,
+                    pre: false,
+                },
+            ),
+            want: &["record SteppedDown", "4 <- vote yes"],
+            then: |s| !s.is_serving() && raft(s).term == 2,
         },
     ]
 }
