@@ -225,6 +225,9 @@ pub enum Refusal {
     NoMajority,
     /// A renewal came for a lease this node no longer holds.
     LeaseGone,
+    /// `min_replicas_to_write`: too few replicas acknowledged the primary lately for it to
+    /// take a write (Redis answers `-NOREPLICAS`).
+    NoReplicas,
 }
 
 impl Refusal {
@@ -236,6 +239,7 @@ impl Refusal {
             Refusal::Turn { next } => format!("{}'s turn", token_name(*next)),
             Refusal::NoMajority => "no majority".to_string(),
             Refusal::LeaseGone => "lease gone".to_string(),
+            Refusal::NoReplicas => "not enough good replicas".to_string(),
         }
     }
 }
@@ -347,6 +351,11 @@ pub enum Label {
     },
     /// The node cannot serve the request.
     NotLeader,
+    /// `replicated`: a replica acknowledges its primary's stream up to `offset`.
+    ReplAck {
+        /// How much of the stream it has applied.
+        offset: u64,
+    },
     /// `replicated`: the primary's heartbeat.
     Heartbeat {
         /// Its epoch.
@@ -477,6 +486,7 @@ impl Label {
             }
             Label::YourTurn { token } => format!("your turn, {}", tok(*token)),
             Label::NotLeader => "not the leader".to_string(),
+            Label::ReplAck { offset } => format!("ack (offset {offset})"),
             Label::Heartbeat { epoch, offset } => {
                 format!("heartbeat (epoch {epoch}, offset {offset})")
             }

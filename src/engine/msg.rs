@@ -201,6 +201,10 @@ pub enum Msg {
         leader: Option<StoreIx>,
     },
     // store ↔ store, `replicated`
+    /// A replica has applied its primary's stream up to `offset` (Redis `REPLCONF ACK`).
+    ReplAck {
+        offset: u64,
+    },
     /// The primary is alive; `offset`: how much of its stream it has sent.
     Heartbeat {
         epoch: u64,
@@ -342,6 +346,7 @@ impl Msg {
             },
             Msg::YourTurn { token, .. } => Label::YourTurn { token: *token },
             Msg::NotLeader { .. } => Label::NotLeader,
+            Msg::ReplAck { offset } => Label::ReplAck { offset: *offset },
             Msg::Heartbeat { epoch, offset, .. } => Label::Heartbeat {
                 epoch: *epoch,
                 offset: *offset,

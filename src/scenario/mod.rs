@@ -20,6 +20,10 @@ pub use parse::{MAX_BYTES, ScenarioError, parse, parse_bytes, to_toml, too_large
 use serde::{Deserialize, Serialize};
 use strum::{IntoStaticStr, VariantArray, VariantNames};
 
+/// How often a `replicated` replica acknowledges its primary's stream, ms (Redis's replicas
+/// send `REPLCONF ACK` once a second), which `store.min_replicas_to_write` counts.
+pub const REPLICA_ACK_EVERY_MS: u64 = 1_000;
+
 /// The only scenario file version this build reads.
 pub const VERSION: u32 = 1;
 
@@ -331,6 +335,25 @@ pub struct Store {
     /// when a dead holder's session ends. Written out only when not 1.
     #[serde(skip_serializing_if = "is_one")]
     pub ttl_multiplier: u32,
+    /// `replicated`: the primary refuses every write (a grant, a renewal, a release) unless at
+    /// least this many replicas acknowledged its stream within `min_replicas_max_lag_ms`
+    /// (Redis `min-replicas-to-write`; replicas acknowledge once a second). 0: it never refuses.
+    /// Written out only when set.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub min_replicas_to_write: u32,
+    /// `replicated`, with `min_replicas_to_write`: how old a replica's last acknowledgement may
+    /// be for it to count, ms (Redis `min-replicas-max-lag`, 10 s). Written out only when not
+    /// the default.
+    #[serde(skip_serializing_if = "is_default_max_lag")]
+    pub min_replicas_max_lag_ms: u64,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
+}
+
+fn is_default_max_lag(ms: &u64) -> bool {
+    *ms == defaults::MIN_REPLICAS_MAX_LAG_MS
 }
 
 fn is_one(value: &u32) -> bool {
@@ -758,6 +781,8 @@ impl Default for Store {
             prevote: true,
             check_quorum: true,
             ttl_multiplier: 1,
+            min_replicas_to_write: 0,
+            min_replicas_max_lag_ms: defaults::MIN_REPLICAS_MAX_LAG_MS,
         }
     }
 }
@@ -805,6 +830,8 @@ impl Worker {
 mod defaults {
     /// `lock.settle_ms` when the file does not say.
     pub const SETTLE_MS: u64 = 50;
+    /// `store.min_replicas_max_lag_ms` when the file does not say: Redis's 10 s.
+    pub const MIN_REPLICAS_MAX_LAG_MS: u64 = 10_000;
     pub fn until_ms() -> u64 {
         20_000
     }

@@ -7,8 +7,9 @@ use std::collections::HashMap;
 
 use super::names::{RESOURCE, is_reserved_for_stores, parse_store_name, store_name};
 use super::{
-    Acquire, DeletedBy, Design, Expect, Expiry, FaultKind, Lock, Network, Persistence, Renewal,
-    Scenario, ScenarioError, Store, Topology, VERSION, Waiting, Worker,
+    Acquire, DeletedBy, Design, Expect, Expiry, FaultKind, Lock, Network, Persistence,
+    REPLICA_ACK_EVERY_MS, Renewal, Scenario, ScenarioError, Store, Topology, VERSION, Waiting,
+    Worker,
 };
 
 /// Longest horizon, ms (a little under 3 simulated hours): every case fits far inside it, and it
@@ -54,6 +55,7 @@ impl Scenario {
         check_lock(&self.lock, &self.store)?;
         check_store(&self.store)?;
         check_ttl_multiplier(&self.lock, &self.store)?;
+        check_min_replicas(&self.lock, &self.store)?;
         ensure(
             !self.resource.fencing || self.lock.design == Design::Fencing,
             "resource.fencing",
@@ -562,6 +564,61 @@ fn check_ttl_multiplier(lock: &Lock, store: &Store) -> Check {
             .to_string()
     })?;
     at_most_horizon(lock.ttl_ms * u64::from(m), field)
+}
+
+/// `min_replicas_to_write`: a primary's replicas, at most all of them, counted over a lag no
+/// shorter than the second between their acknowledgements.
+fn check_min_replicas(lock: &Lock, store: &Store) -> Check {
+    let (n, lag) = (store.min_replicas_to_write, store.min_replicas_max_lag_ms);
+    if n == 0 {
+        return ensure(
+            lag == Store::default().min_replicas_max_lag_ms,
+            "store.min_replicas_max_lag_ms",
+            || {
+                "only matters with min_replicas_to_write: set that too, or leave this out"
+                    .to_string()
+            },
+        );
+    }
+    ensure(
+        store.topology == Topology::Replicated,
+        "store.min_replicas_to_write",
+        || {
+            format!(
+                "is a primary's check on its replicas, and a {} store has none: use topology \
+                 = \"replicated\"",
+                store.topology.as_str()
+            )
+        },
+    )?;
+    ensure(
+        !matches!(lock.design, Design::Flag | Design::Timestamp),
+        "store.min_replicas_to_write",
+        || {
+            format!(
+                "guards the lock commands from setnx up; the {} design's writes are not among \
+                 them: use another design or leave it out",
+                lock.design.as_str()
+            )
+        },
+    )?;
+    ensure(n < store.nodes, "store.min_replicas_to_write", || {
+        format!(
+            "the primary has {} replicas, so it could never write with {n}",
+            store.nodes.saturating_sub(1)
+        )
+    })?;
+    ensure(
+        lag >= REPLICA_ACK_EVERY_MS,
+        "store.min_replicas_max_lag_ms",
+        || {
+            format!(
+                "must be at least {REPLICA_ACK_EVERY_MS}: replicas acknowledge once a second, so \
+                 a shorter lag would count none between two acknowledgements; got {lag}"
+            )
+        },
+    )?;
+    at_most_horizon(lag, "store.min_replicas_max_lag_ms")
 }
 
 /// Text shown to people (a title, a lock's name, a description) holds no control characters:

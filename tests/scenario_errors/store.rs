@@ -103,6 +103,56 @@ const CASES: &[Bad] = &[
         "ttl_multiplier = 2",
         "the store does not time the lease",
     ),
+    // min-replicas-to-write: a replicated primary's check, on replicas it has, over a lag
+    // no shorter than the second between acknowledgements.
+    (
+        Edit(
+            "failover_ms = 1000",
+            "failover_ms = 1000\nmin_replicas_to_write = 1",
+        ),
+        "store.min_replicas_to_write",
+        "min_replicas_to_write = 1",
+        "a primary's check on its replicas, and a single store has none",
+    ),
+    (
+        Edits(&[
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"replicated\"\nnodes = 2",
+            ),
+            (
+                "failover_ms = 1000",
+                "failover_ms = 1000\nmin_replicas_to_write = 2",
+            ),
+        ]),
+        "store.min_replicas_to_write",
+        "min_replicas_to_write = 2",
+        "the primary has 1 replicas, so it could never write with 2",
+    ),
+    (
+        Edits(&[
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"replicated\"\nnodes = 2",
+            ),
+            (
+                "failover_ms = 1000",
+                "failover_ms = 1000\nmin_replicas_to_write = 1\nmin_replicas_max_lag_ms = 500",
+            ),
+        ]),
+        "store.min_replicas_max_lag_ms",
+        "min_replicas_max_lag_ms = 500",
+        "must be at least 1000: replicas acknowledge once a second",
+    ),
+    (
+        Edit(
+            "failover_ms = 1000",
+            "failover_ms = 1000\nmin_replicas_max_lag_ms = 5000",
+        ),
+        "store.min_replicas_max_lag_ms",
+        "min_replicas_max_lag_ms = 5000",
+        "only matters with min_replicas_to_write",
+    ),
     (
         Edit(
             "failover_ms = 1000",

@@ -647,6 +647,7 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             prevote: true,
             check_quorum: true,
             ttl_multiplier: 1,
+            ..Store::default()
         },
         resource: {
             let fencing = match profile {

@@ -11,15 +11,15 @@ mod tests;
 
 pub use table::{Acquire, LockTable, Release};
 
+use std::borrow::Cow;
+
 use super::Timer;
 use super::layout::StoreIx;
 use super::msg::{AcquireAnswer, Msg};
 use super::outbox::{Ctx, Outbox};
-use std::borrow::Cow;
-
 use crate::scenario::{
-    Acquire as AcquireSteps, DeletedBy, Design, Lock, Persistence, Scenario, StoreClock, Topology,
-    Waiting,
+    Acquire as AcquireSteps, DeletedBy, Design, Lock, Persistence, REPLICA_ACK_EVERY_MS, Scenario,
+    StoreClock, Topology, Waiting,
 };
 use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 use consensus::Raft;
@@ -81,11 +81,15 @@ impl StoreNode {
         out.timer(FLUSH_EVERY_MS, Timer::Flush);
     }
 
-    /// Starts the timers the topology needs (heartbeats, failure detectors).
+    /// Starts the timers the topology needs (heartbeats, failure detectors, and with
+    /// `min_replicas_to_write` each replica's acknowledgements).
     pub fn start_watching(&mut self, cx: &Ctx, out: &mut Outbox) {
         if !matches!(self.kind, Kind::Table) {
             out.timer(0, Timer::Heartbeat);
             out.timer(heartbeat_ms(cx), Timer::LeaderCheck);
+        }
+        if matches!(self.kind, Kind::Replicated(_)) && cx.sc.store.min_replicas_to_write > 0 {
+            out.timer(REPLICA_ACK_EVERY_MS as i64, Timer::ReplAck);
         }
     }
 
