@@ -971,6 +971,25 @@ fn store(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
         );
         form.row(
             ui,
+            "store.min_replicas_to_write",
+            "min_replicas_to_write",
+            "replicated: the primary refuses writes unless this many replicas acknowledged it lately (0: never).",
+            |ui, label| {
+                ui.add(count(&mut st.min_replicas_to_write)).labelled_by(label);
+            },
+        );
+        form.row(
+            ui,
+            "store.min_replicas_max_lag_ms",
+            "min_replicas_max_lag_ms",
+            "How old a replica's last acknowledgement may be for it to count.",
+            |ui, label| {
+                ui.add(ms(&mut st.min_replicas_max_lag_ms))
+                    .labelled_by(label);
+            },
+        );
+        form.row(
+            ui,
             "store.prevote",
             "prevote",
             "consensus: ask whether it could win before raising its term (etcd's PreVote).",
