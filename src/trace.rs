@@ -264,6 +264,21 @@ pub enum Label {
         /// The attempt whose key gets a TTL.
         token: Token,
     },
+    /// `ping_timeout_ms`: a health check's delete of `holder`'s lock.
+    Evict {
+        /// The grant whose lock it deletes.
+        holder: Token,
+    },
+    /// `ping_timeout_ms`: a waiter asks the holder's process whether it is alive.
+    Ping {
+        /// The grant the waiter found holding the lock.
+        holder: Token,
+    },
+    /// `ping_timeout_ms`: the holder's process answers a ping.
+    Pong {
+        /// The grant the ping was about.
+        holder: Token,
+    },
     /// A renewal request.
     Renew {
         /// The grant to renew.
@@ -449,6 +464,9 @@ impl Label {
             Label::Release { token } => format!("release {}", tok(*token)),
             Label::Expire { token } => format!("expire ({})", tok(*token)),
             Label::Renew { token } => format!("renew {}", tok(*token)),
+            Label::Evict { holder } => format!("delete the lock if {} still holds it", tok(*holder)),
+            Label::Ping { holder } => format!("ping ({} holds the lock: alive?)", tok(*holder)),
+            Label::Pong { holder } => format!("pong ({} is alive)", tok(*holder)),
             Label::FlagRead { token } => format!("read flag ({})", tok(*token)),
             Label::FlagSet { token } => format!("set flag ({})", tok(*token)),
             Label::Granted { token } => format!("granted {}", tok(*token)),
