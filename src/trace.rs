@@ -972,6 +972,17 @@ impl Trace {
         &self.keys[key.index()]
     }
 
+    /// How sentences name the resource's record behind lock `key`: "the record" when the
+    /// run has one lock, else "record 2" (keys numbered from 1 in the order workers name
+    /// them). Never the key's own name, so the data written is not read as the lock itself.
+    pub fn record_name(&self, key: KeyId) -> String {
+        if self.keys.len() <= 1 {
+            "the record".to_string()
+        } else {
+            format!("record {}", key.index() + 1)
+        }
+    }
+
     /// The end of simulated time, true ms: the horizon, or where the event budget cut the run.
     pub fn simulated_until_ms(&self) -> u64 {
         self.cut_short_at_ms.unwrap_or(self.until_ms)

@@ -507,8 +507,11 @@ fn course_json_is_the_answer_key() {
         {
             longest += 1;
         }
+        // Step 1 diagnoses a broken design: its right call names both flaws its run shows.
         let v = &options[right]["verdict"];
-        assert!(v["safe"] == Value::Bool(true) && v["live"] == Value::Bool(true));
+        let shipped = d["id"] != "1";
+        assert_eq!(v["safe"], Value::Bool(shipped), "decision {}", d["id"]);
+        assert_eq!(v["live"], Value::Bool(shipped), "decision {}", d["id"]);
     }
     assert!(at.iter().all(|&n| n <= 3), "right calls by position: {at:?}");
     assert!(longest <= 3, "the right label is the longest in {longest}");

@@ -196,6 +196,23 @@ fn step5_a_wrong_call_is_unsafe_and_the_fence_is_safe() {
     assert!(shows(&h, "the resource refuse its write"));
 }
 
+/// The line above a step's title names its topic only once a call has been made: before,
+/// "STEP 5 · FENCING TOKENS" would hand the learner the answer.
+#[test]
+fn the_topic_waits_for_the_first_call() {
+    let mut h = fresh();
+    for number in ["5", "7a"] {
+        let n = step(number);
+        go_to_step(&mut h, n);
+        let topic = format!("STEP {number} · {}", STEPS[n].topic.to_uppercase());
+        assert!(shows_exactly(&h, &format!("STEP {number}")), "step {number}");
+        assert!(!shows(&h, &topic), "step {number}: the topic before any call");
+        let wrong = STEPS[n].options.iter().position(|c| !c.right).unwrap();
+        choose_and_watch(&mut h, n, wrong);
+        assert!(shows_exactly(&h, &topic), "step {number}: the topic after the call");
+    }
+}
+
 #[test]
 fn digits_pick_options_and_space_pauses() {
     let mut h = fresh();
@@ -431,7 +448,7 @@ fn the_recap_sends_the_learner_to_break_the_design() {
     );
     press(&mut h, Key::End);
     assert!(
-        shows(&h, "Step 5 · Fencing token"),
+        shows(&h, "Recap · The lock you built"),
         "on the design the course built"
     );
     assert!(shows_exactly(&h, "SAFE"));

@@ -336,9 +336,10 @@ impl Decision<'_> {
                 asked.go = Some(prev);
             }
             self.extras_menu(ui, asked);
-            // Once the answer is out, the learner may try to break it.
+            // Once the answer is out, the learner may try to break it: not on the first
+            // question (no right call) nor on a diagnosis (its right call is a broken design).
             if self.answer_shown
-                && self.step.judge != Judge::Framing
+                && !matches!(self.step.judge, Judge::Framing | Judge::Diagnosis)
                 && course::right_call(self.step).is_some()
                 && ui
                     .button("Break the right call")

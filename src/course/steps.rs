@@ -339,10 +339,9 @@ pub static STEPS: [Step; 12] = [
         explanation: "Give every grant a number that only goes up — a fencing token — and \
             make the resource refuse anything lower than the highest it has accepted. The \
             numbers must come from a counter that never goes back, even across a crash or a \
-            failover: a consensus store's revision (etcd) or zxid (ZooKeeper), not an INCR on \
-            one Redis that a restart or failover rolls back (More to explore). And the \
-            resource must be able to check: an email or payment API cannot, so send it an \
-            idempotency key (step 8).",
+            failover: etcd's revision or ZooKeeper's zxid, not an INCR on one Redis that a \
+            restart or failover rolls back (More to explore). And the resource must check: an \
+            email or payment API cannot, so send it an idempotency key (step 8).",
         insight: (
             "Fencing is the real safety",
             "A lease can always be overrun by a pause, so a lock alone is never fully safe (Chubby's sequencers, 2006; Kleppmann 2016). Fencing makes it safe — as long as the numbers never go back.",
@@ -563,10 +562,10 @@ pub static STEPS: [Step; 12] = [
         ],
         judge: Judge::Throughput,
         explanation: "Lock the narrowest thing that keeps the data right: a record, not the \
-            table. Every job under one lock waits for the one before, so a lock on a hot path \
-            caps the work at what that lock lets through, and a consensus store makes each \
-            turn slower still. Keep critical sections short, lock per record or partition, and \
-            never shorten the lease below the work to win speed.",
+            table. Every job under one lock waits for the one before, so the lock caps the work \
+            at what it lets through: here the table lock halves it. Keep critical sections \
+            short, lock per record or partition, keep hot paths off the lock (one writer per \
+            partition), and never shorten the lease below the work to win speed.",
         insight: (
             "Lock narrowly",
             "The lock's price is throughput. Pay it only for what must not run twice at once.",

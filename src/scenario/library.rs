@@ -11,6 +11,7 @@ macro_rules! embed {
 
 /// The course's scenarios, `assets/scenarios/`. A test checks this list against the directory.
 pub const COURSE: &[(&str, &str)] = embed!("scenarios":
+    "recap-the-lock-you-built.toml",
     "step1-flag-both-flaws.toml",
     "step1-flag-holder-crash.toml",
     "step1-flag-race.toml",

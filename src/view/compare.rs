@@ -369,7 +369,7 @@ mod tests {
         let (a, b) = (d.a.unwrap(), d.b.unwrap());
         assert_eq!(
             a.line(),
-            "resource write by A#1 accepted: 'lock' is now 1 (version 2)"
+            "resource write by A#1 accepted: the record is now 1 (version 2)"
         );
         assert_eq!(
             b.line(),
