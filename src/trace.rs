@@ -464,7 +464,9 @@ impl Label {
             Label::Release { token } => format!("release {}", tok(*token)),
             Label::Expire { token } => format!("expire ({})", tok(*token)),
             Label::Renew { token } => format!("renew {}", tok(*token)),
-            Label::Evict { holder } => format!("delete the lock if {} still holds it", tok(*holder)),
+            Label::Evict { holder } => {
+                format!("delete the lock if {} still holds it", tok(*holder))
+            }
             Label::Ping { holder } => format!("ping ({} holds the lock: alive?)", tok(*holder)),
             Label::Pong { holder } => format!("pong ({} is alive)", tok(*holder)),
             Label::FlagRead { token } => format!("read flag ({})", tok(*token)),

@@ -466,10 +466,15 @@ fn course_json_is_the_answer_key() {
     assert_eq!(status(&output), 0, "{}", text(&output.stderr));
     let key = json(&output);
     let decisions = key["decisions"].as_array().expect("a list of decisions");
-    let ids: Vec<&str> = decisions.iter().map(|d| d["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = decisions
+        .iter()
+        .map(|d| d["id"].as_str().unwrap())
+        .collect();
     assert_eq!(
         ids,
-        ["0", "1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d", "8"]
+        [
+            "0", "1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d", "8"
+        ]
     );
     let mut at = [0usize; 8];
     let mut longest = 0;
@@ -480,7 +485,9 @@ fn course_json_is_the_answer_key() {
         let options = d["options"].as_array().unwrap();
         for o in options {
             let file = o["scenario"].as_str().unwrap();
-            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(file);
+            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("assets")
+                .join(file);
             assert!(path.is_file(), "{file} is a file under assets/");
             assert!(o["verdict"]["safe"].is_boolean() && o["verdict"]["live"].is_boolean());
             assert!(o["verdict"]["kinds"].is_array());
@@ -513,7 +520,10 @@ fn course_json_is_the_answer_key() {
         assert_eq!(v["safe"], Value::Bool(shipped), "decision {}", d["id"]);
         assert_eq!(v["live"], Value::Bool(shipped), "decision {}", d["id"]);
     }
-    assert!(at.iter().all(|&n| n <= 3), "right calls by position: {at:?}");
+    assert!(
+        at.iter().all(|&n| n <= 3),
+        "right calls by position: {at:?}"
+    );
     assert!(longest <= 3, "the right label is the longest in {longest}");
 }
 

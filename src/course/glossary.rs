@@ -483,7 +483,9 @@ pub static ENTRIES: &[Entry] = &[
             Redis process loses a write at most, but a power loss or an OS crash can lose \
             about the last second of writes, a fresh lock included (the Redis docs' remedy: \
             keep a restarted node out for longer than the longest TTL).",
-        source: Some("Redis docs: persistence; distributed locks (performance, crash recovery and fsync)"),
+        source: Some(
+            "Redis docs: persistence; distributed locks (performance, crash recovery and fsync)",
+        ),
     },
     Entry {
         term: "revision",

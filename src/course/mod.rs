@@ -258,10 +258,10 @@ mod tests {
 
     /// Words too common to give anything away.
     const FUNCTION_WORDS: &[&str] = &[
-        "that", "this", "with", "from", "what", "which", "when", "them", "then", "they",
-        "their", "there", "have", "been", "into", "does", "must", "more", "than", "also",
-        "same", "once", "each", "every", "before", "after", "will", "would", "should", "could",
-        "your", "here", "make", "made",
+        "that", "this", "with", "from", "what", "which", "when", "them", "then", "they", "their",
+        "there", "have", "been", "into", "does", "must", "more", "than", "also", "same", "once",
+        "each", "every", "before", "after", "will", "would", "should", "could", "your", "here",
+        "make", "made",
     ];
 
     /// The content words of `text`, each cut to its first five letters so that "refuse" and
@@ -306,9 +306,8 @@ mod tests {
                 longest.push(step.number);
             }
             let only = only_in_the_right_label(step);
-            let echo = |text: &str| -> Vec<String> {
-                stems(text).intersection(&only).cloned().collect()
-            };
+            let echo =
+                |text: &str| -> Vec<String> { stems(text).intersection(&only).cloned().collect() };
             let topic = echo(step.topic);
             assert!(
                 topic.is_empty(),

@@ -250,7 +250,12 @@ pub static STEPS: [Step; 12] = [
             "The TTL guarantees the lock comes back. The price is a hard question: what if the holder is alive, just slow, and its lease runs out anyway? Steps 4 and 5 answer it.",
         ),
         extras: &[scenario!("step1-lease-fixes-both")],
-        about: &["lock.design", "lock.ttl_ms", "lock.acquire", "lock.ping_timeout_ms"],
+        about: &[
+            "lock.design",
+            "lock.ttl_ms",
+            "lock.acquire",
+            "lock.ping_timeout_ms",
+        ],
     },
     Step {
         number: "4",
@@ -410,7 +415,12 @@ pub static STEPS: [Step; 12] = [
             scenario!("step6-aof-everysec-restart"),
             scenario!("step6-consensus-failover"),
         ],
-        about: &["store", "lock.design", "resource.fencing", "resource.fence_reads"],
+        about: &[
+            "store",
+            "lock.design",
+            "resource.fencing",
+            "resource.fence_reads",
+        ],
     },
     Step {
         number: "7a",

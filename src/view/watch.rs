@@ -113,10 +113,14 @@ fn held_ever(trace: &Trace, token: Token) -> bool {
 /// Whether the store freed `token`'s lock at its own release before `at_ms` while its worker
 /// still believed it held it: a nested section's release of a lock that keeps no count.
 fn freed_by_itself(trace: &Trace, token: Token, at_ms: u64) -> bool {
-    trace.events.iter().take_while(|e| e.at_ms <= at_ms).any(|e| {
-        matches!(e.kind,
+    trace
+        .events
+        .iter()
+        .take_while(|e| e.at_ms <= at_ms)
+        .any(|e| {
+            matches!(e.kind,
             EventKind::Removed { holder, by, .. } if holder == token && by == token)
-    })
+        })
 }
 
 /// Whether the store side let go of `token` (expiry or someone's release) before `at_ms`.
@@ -245,11 +249,11 @@ mod tests {
     fn a_dead_holder_points_at_the_lock_left_behind() {
         assert_eq!(
             watch_file("step3-setnx-holder-crash"),
-            "Watch A's lock stay on the store lane long after A can use it, while B and C wait."
+            "Watch A's lock stay on the store lane long after A can use it, while C and B wait."
         );
         assert_eq!(
             watch_file("step3-setnx-then-expire"),
-            "Watch A's lock stay on the store lane long after A can use it, while B and C wait."
+            "Watch A's lock stay on the store lane long after A can use it, while C and B wait."
         );
         assert_eq!(
             watch_file("step6-single-store-down"),

@@ -5,7 +5,10 @@ use crate::{Bad, Good, accepts_all, parse, rejects_all, with};
 
 const CASES: &[Bad] = &[
     (
-        Edit("design = \"token\"", "design = \"token\"\nping_timeout_ms = 0"),
+        Edit(
+            "design = \"token\"",
+            "design = \"token\"\nping_timeout_ms = 0",
+        ),
         "lock.ping_timeout_ms",
         "ping_timeout_ms",
         "must be at least 1",
