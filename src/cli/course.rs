@@ -176,10 +176,11 @@ fn work_done(verdict: &Verdict) -> String {
     let w = verdict.work;
     match w.last_done_ms {
         Some(last) => format!(
-            "{} done by {}, {:.2}/s",
+            "{} done by {}, {:.2}/s{}",
             fmt_counted(w.completed, "critical section"),
             fmt_ms(last),
-            w.per_s()
+            w.per_s(),
+            crate::view::verdict::refused(w)
         ),
         None => "no critical section done".to_string(),
     }
@@ -201,6 +202,14 @@ mod tests {
             "{}",
             work_done(&v)
         );
+        v.work.refused = 1;
+        assert!(
+            work_done(&v)
+                .ends_with("; 1 critical section refused by the resource, never completed"),
+            "{}",
+            work_done(&v)
+        );
+        v.work.refused = 0;
         v.work.completed = 1;
         assert!(work_done(&v).starts_with("1 critical section done by "));
     }
