@@ -485,8 +485,9 @@ fn the_recap_sends_the_learner_to_break_the_design() {
 #[test]
 fn across_seeds_says_its_runs_are_of_the_scenario_break_it_changed() {
     let mut h = fresh();
-    click(&mut h, "Recap");
-    click(&mut h, "Break it →");
+    // The sandbox opens on step 5's fencing design.
+    click(&mut h, "Sandbox");
+    click(&mut h, "Break it");
     press(&mut h, Key::End);
     click(&mut h, "Remove fencing");
     press(&mut h, Key::End);
@@ -1217,7 +1218,7 @@ fn the_right_call_side_by_side_with_a_wrong_one_of_the_learners_choosing() {
     assert!(line_starting(&h, "SAFE · LIVE.").is_some());
     assert!(line_starting(&h, "UNSAFE · LIVE.").is_some());
     // The runs part where one resource accepts A's stale write and the other refuses it.
-    assert!(shows(&h, "First difference at 17 007 ms"));
+    assert!(shows(&h, "First difference at 44 011 ms"));
     // A page key leaves the comparison with the page.
     press(&mut h, Key::PageDown);
     assert!(shows(&h, STEPS[n + 1].question));
