@@ -453,7 +453,7 @@ fn sound(sc: &Scenario, trace: &Trace, verdict: &Verdict, counts: &mut Counts) {
                 )
             })
             .map(|e| e.at_ms)
-            .chain(health_check_deletes(&trace))
+            .chain(health_check_deletes(trace))
             .collect();
         let foreign = verdict
             .violations
