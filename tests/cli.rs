@@ -488,6 +488,75 @@ fn course_plays_every_option_and_passes() {
     assert!(!stdout.contains("teaches the wrong lesson"));
 }
 
+/// The answer key as data: step 0 and the eleven graded decisions, each option with its
+/// scenario file and verdict; no position and no length gives the right call away.
+#[test]
+fn course_json_is_the_answer_key() {
+    let output = locksim(&["course", "--json"]);
+    assert_eq!(status(&output), 0, "{}", text(&output.stderr));
+    let key = json(&output);
+    let decisions = key["decisions"].as_array().expect("a list of decisions");
+    let ids: Vec<&str> = decisions
+        .iter()
+        .map(|d| d["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "0", "1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d", "8"
+        ]
+    );
+    let mut at = [0usize; 8];
+    let mut longest = 0;
+    for d in decisions {
+        for field in ["title", "topic", "question"] {
+            assert!(d[field].as_str().is_some_and(|s| !s.is_empty()), "{field}");
+        }
+        let options = d["options"].as_array().unwrap();
+        for o in options {
+            let file = o["scenario"].as_str().unwrap();
+            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("assets")
+                .join(file);
+            assert!(path.is_file(), "{file} is a file under assets/");
+            assert!(o["verdict"]["safe"].is_boolean() && o["verdict"]["live"].is_boolean());
+            assert!(o["verdict"]["kinds"].is_array());
+        }
+        let rights: Vec<usize> = options
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o["right"] == Value::Bool(true))
+            .map(|(i, _)| i)
+            .collect();
+        if d["id"] == "0" {
+            assert!(rights.is_empty(), "the first question has no right call");
+            continue;
+        }
+        assert_eq!(rights.len(), 1, "decision {}", d["id"]);
+        let right = rights[0];
+        at[right] += 1;
+        let len = |o: &Value| o["label"].as_str().unwrap().chars().count();
+        let right_len = len(&options[right]);
+        if options
+            .iter()
+            .enumerate()
+            .all(|(i, o)| i == right || len(o) < right_len)
+        {
+            longest += 1;
+        }
+        // Step 1 diagnoses a broken design: its right call names both flaws its run shows.
+        let v = &options[right]["verdict"];
+        let shipped = d["id"] != "1";
+        assert_eq!(v["safe"], Value::Bool(shipped), "decision {}", d["id"]);
+        assert_eq!(v["live"], Value::Bool(shipped), "decision {}", d["id"]);
+    }
+    assert!(
+        at.iter().all(|&n| n <= 3),
+        "right calls by position: {at:?}"
+    );
+    assert!(longest <= 3, "the right label is the longest in {longest}");
+}
+
 #[test]
 fn every_library_scenario_meets_its_expectations() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");

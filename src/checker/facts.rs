@@ -342,6 +342,16 @@ impl Gatherer {
     }
 
     /// The dense number of `t`, creating its facts on first sight.
+    /// Whether `worker` has crashed and not restarted: its grants died with its process, so
+    /// whoever deletes its lock frees nothing a live holder counts on (what a lease's expiry
+    /// does for a dead holder), and that is no `foreign_release`.
+    fn is_down(&self, worker: NodeId) -> bool {
+        self.facts
+            .nodes
+            .get(worker.index())
+            .is_some_and(|n| n.crashed_since.is_some())
+    }
+
     fn token(&mut self, t: Token, key: KeyId) -> u32 {
         if let Some(n) = self.index.get(t) {
             return n;
@@ -557,7 +567,7 @@ impl Gatherer {
                     }
                 }
                 self.store_drops(slot, *key);
-                if holder != by {
+                if holder != by && !self.is_down(holder.worker) {
                     let b = self.token(*by, *key);
                     self.facts.removals.push(Removal {
                         at_ms: now,
@@ -578,6 +588,9 @@ impl Gatherer {
                     let h = self.token(*holder, *key);
                     if let Some(id) = self.valid_lease(h, slot, now) {
                         self.facts.leases[id].end_ms = now;
+                    }
+                    if self.is_down(holder.worker) {
+                        return;
                     }
                     self.facts.removals.push(Removal {
                         at_ms: now,

@@ -242,8 +242,11 @@ fn one_authority(trace: &Trace, facts: &Facts, a: &Lease, b: &Lease) -> Violatio
     );
     let until = if a.end_ms >= trace.simulated_until_ms() {
         "for the rest of the run".to_string()
-    } else {
+    } else if fa.expires {
         format!("until {}", fmt_ms(a.end_ms))
+    } else {
+        // No expiry: the promise lasted until the grant was let go.
+        format!("until its release at {}", fmt_ms(a.end_ms))
     };
     let granter = if a.node == b.node {
         String::new()

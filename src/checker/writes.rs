@@ -194,8 +194,8 @@ fn report_interleaved(
         nodes: explain::nodes([ta.worker, tb.worker].into_iter().chain(resource).collect()),
         grants: vec![ta, tb],
         explanation: format!(
-            "On {}, {} while {}, so one update can overwrite the other.",
-            explain::key(trace, a.key),
+            "Writes to {}: {} while {}, so one update can overwrite the other.",
+            trace.record_name(a.key),
             describe(a, ta),
             describe(b, tb),
         ),
@@ -303,7 +303,7 @@ mod tests {
         assert_eq!(i[0].grants, vec![a, b]);
         assert_eq!(
             i[0].explanation,
-            "On 'lock', A (A#1) read at 9 000 ms and last wrote at 11 000 ms while B (B#1) read \
+            "Writes to the record: A (A#1) read at 9 000 ms and last wrote at 11 000 ms while B (B#1) read \
              at 10 100 ms and last wrote at 12 000 ms, so one update can overwrite the other."
         );
         assert!(!v.safe);

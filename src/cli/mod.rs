@@ -87,7 +87,8 @@ pub fn execute(command: &Command) -> ExitCode {
         Command::Check(args) => check::check(args, &mut out),
         Command::Search(args) => search::search(args, &mut out),
         Command::Render(args) => render::render(args),
-        Command::Course => course::course(&mut out),
+        Command::Course(args) if args.json => course::course_json(&mut out),
+        Command::Course(_) => course::course(&mut out),
         Command::Glossary => glossary::glossary(&mut out),
     }
     .and_then(|status| out.flush().map(|()| status));

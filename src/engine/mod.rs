@@ -179,6 +179,10 @@ enum Timer {
         at_ms: u64,
     },
     RenewTick,
+    /// `ping_timeout_ms`: the waiter's ping of `holder` has had its time to be answered.
+    PingTimeout {
+        holder: Token,
+    },
     /// `on_lock_loss = "stop"`: the worker's own count of `token`'s lease may be over.
     LeaseCheck {
         token: Token,

@@ -156,6 +156,15 @@ pub struct Lock {
     /// the claims, worker's local ms (ignored by the other designs).
     #[serde(skip_serializing_if = "is_default_settle")]
     pub settle_ms: u64,
+    /// A health check instead of a lease: a waiter refused because another worker holds the
+    /// lock pings that holder, and if no answer comes within this many of its own ms, deletes
+    /// the holder's lock (only if the holder still has it) and asks again. A crashed holder
+    /// never answers, and neither does a paused one until it wakes: the check cannot tell
+    /// them apart. `None` (default): waiters only retry. Needs a single store node and a
+    /// design with an owner token or set-if-absent (`setnx`, `ttl`, `token`, `fencing`).
+    /// Written out only when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ping_timeout_ms: Option<u64>,
 }
 
 /// Reads a duration whose 0 once stood for "the default" as `None`.
@@ -804,6 +813,7 @@ impl Default for Lock {
             acquire: Acquire::OneStep,
             hold_count: true,
             settle_ms: defaults::SETTLE_MS,
+            ping_timeout_ms: None,
         }
     }
 }

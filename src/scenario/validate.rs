@@ -402,6 +402,42 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
             )
         },
     )?;
+    if let Some(timeout) = lock.ping_timeout_ms {
+        at_least_one(timeout, "lock.ping_timeout_ms")?;
+        ensure(
+            matches!(
+                lock.design,
+                Design::Setnx | Design::Ttl | Design::Token | Design::Fencing
+            ),
+            "lock.ping_timeout_ms",
+            || {
+                format!(
+                    "a health check deletes the key a holder set, and {design} locks have no \
+                     key to delete: use setnx, ttl, token or fencing"
+                )
+            },
+        )?;
+        ensure(
+            store.topology == Topology::Single,
+            "lock.ping_timeout_ms",
+            || {
+                format!(
+                    "the health check is modelled with a single store node only; \
+                     store.topology is \"{}\"",
+                    store.topology.as_str()
+                )
+            },
+        )?;
+        ensure(
+            lock.waiting == Waiting::Retry && !lock.reentrant,
+            "lock.ping_timeout_ms",
+            || {
+                "the health check is modelled for waiters that retry (waiting = \"retry\") on \
+                 a lock that is not reentrant"
+                    .to_string()
+            },
+        )?;
+    }
     if lock.expiry == Expiry::Client {
         ensure(has_lease, "lock.expiry", || {
             format!(

@@ -484,7 +484,7 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             version,
         } => format!(
             "read of {} by {}: value {value} (version {version})",
-            key(*k),
+            trace.record_name(*k),
             requester(trace, *token, *fence)
         ),
         EventKind::ReadRejected { token, fence, .. } => format!(
@@ -500,7 +500,7 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
         } => format!(
             "write by {} accepted: {} is now {value} (version {version})",
             requester(trace, *token, *fence),
-            key(*k)
+            trace.record_name(*k)
         ),
         EventKind::WriteRejected {
             token,

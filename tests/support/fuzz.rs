@@ -17,7 +17,7 @@
 //!   match the verdict (0 safe and live, 1 otherwise, 2 refused);
 //! - soundness: fencing checked at a `single` or `consensus` store that keeps its state never
 //!   lets a `stale_write` through; with owner tokens, every `foreign_release` is an operator's
-//!   `force_release`.
+//!   `force_release` or a waiters' health check's delete.
 #![allow(
     clippy::disallowed_methods,
     reason = "the harness times its slowest case; the engine and checker it runs read no clock"
@@ -38,7 +38,7 @@ use proptest::sample::Index;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 
-use super::generate::{Profile, repro, scenario};
+use super::generate::{Profile, health_check_deletes, repro, scenario};
 
 /// What the campaign saw. Every field after `failures_shown` must end at 0.
 #[derive(Debug, Default)]
@@ -521,6 +521,7 @@ fn sound(sc: &Scenario, trace: &Trace, verdict: &Verdict, counts: &mut Counts) {
                 )
             })
             .map(|e| e.at_ms)
+            .chain(health_check_deletes(trace))
             .collect();
         let foreign = verdict
             .violations

@@ -629,6 +629,17 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             } else {
                 defaults.settle_ms
             },
+            // A waiters' health check on a quarter of the scenarios that can have one (the
+            // seed picks them, so no strategy needs a thirteenth field).
+            ping_timeout_ms: (seed % 4 == 0
+                && matches!(
+                    design,
+                    Design::Setnx | Design::Ttl | Design::Token | Design::Fencing
+                )
+                && topology == Topology::Single
+                && !fair
+                && !(lock.reentrant && design.checks_owner()))
+            .then_some(100 + seed % 900),
         },
         store: Store {
             topology,
@@ -692,6 +703,31 @@ fn groups(names: &[String], sides: &[u8]) -> Vec<Vec<String>> {
 // ---------------------------------------------------------------------------------------------
 
 /// The seed and the whole scenario as TOML: what a failure message must carry.
+/// When a waiters' health check (`lock.ping_timeout_ms`) deleted a lock: the times its
+/// deletes reached a store. Like an operator's `force_release`, such a delete comes from
+/// outside the owner's protocol, so owner tokens do not stop it.
+pub fn health_check_deletes(trace: &locksim::trace::Trace) -> Vec<u64> {
+    use locksim::trace::{EventKind, Label};
+    let sent: Vec<_> = trace
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Send {
+                msg,
+                what: Label::Evict { .. },
+                ..
+            } => Some(*msg),
+            _ => None,
+        })
+        .collect();
+    trace
+        .events
+        .iter()
+        .filter(|e| matches!(&e.kind, EventKind::Deliver { msg, .. } if sent.contains(msg)))
+        .map(|e| e.at_ms)
+        .collect()
+}
+
 pub fn repro(sc: &Scenario) -> String {
     format!(
         "reproduce with seed {} — save this as a file and `locksim run FILE`:\n{}",

@@ -60,6 +60,15 @@ fn release(token: Token) -> Msg {
     }
 }
 
+/// B#1's health check deletes `holder`'s lock.
+fn evict(holder: Token) -> Msg {
+    Msg::Evict {
+        key: KeyId::new(0),
+        holder,
+        by: B1,
+    }
+}
+
 fn renew(token: Token) -> Msg {
     Msg::Renew {
         key: KeyId::new(0),
@@ -169,6 +178,26 @@ fn rows() -> Vec<Row> {
             event: In::Msg(NodeId::new(0), release(A1)),
             want: &["record Removed", "0 <- released A#1"],
             then: |s| s.table.holder(0).is_none(),
+        },
+        Row {
+            name: "a health check's delete removes the key of the holder it pinged",
+            lock: "ping_timeout_ms = 300",
+            store: SINGLE,
+            node: 0,
+            given: |s| held_by_a(s, 2000),
+            event: In::Msg(NodeId::new(1), evict(A1)),
+            want: &["record Removed"],
+            then: |s| s.table.holder(0).is_none(),
+        },
+        Row {
+            name: "a health check's delete leaves a lock that changed hands alone",
+            lock: "ping_timeout_ms = 300",
+            store: SINGLE,
+            node: 0,
+            given: |s| held_by_a(s, 2000),
+            event: In::Msg(NodeId::new(1), evict(B1)),
+            want: &["record ReleaseIgnored"],
+            then: |s| s.table.holder(0) == Some(A1),
         },
         Row {
             name: "fencing: the grant carries the next token of the key's counter",

@@ -9,6 +9,7 @@
 //! store's ground truth. Work advances in the worker's own running time: a pause or a stall
 //! freezes it, so a paused holder resumes exactly where it was — still believing.
 
+mod health_check;
 mod requests;
 mod state;
 mod work;
@@ -98,6 +99,7 @@ impl Worker {
             },
             Timer::Deadline { wait, at_ms } => self.deadline_reached(cx, out, wait, at_ms),
             Timer::RenewTick => self.renew_tick(cx, out),
+            Timer::PingTimeout { holder } => self.ping_unanswered(cx, out, holder),
             Timer::LeaseCheck { token } => self.lease_check(cx, out, token),
             Timer::WorkPoint { generation } if self.generation == generation => {
                 self.work_point(cx, out)
@@ -146,7 +148,14 @@ impl Worker {
                         if why == Refusal::NoMajority {
                             self.leader = o.target.next(cx.layout.stores());
                         }
-                        self.op_failed(cx, out, Slot::Main);
+                        match why {
+                            Refusal::Held { holder } if self.checks_health_of(cx, holder) => {
+                                self.take_pending(Slot::Main);
+                                out.record(EventKind::AcquireFailed { key, token });
+                                self.ping(cx, out, holder);
+                            }
+                            _ => self.op_failed(cx, out, Slot::Main),
+                        }
                     }
                     (Some(op), AcquireAnswer::Queued) => {
                         // Wait for our turn; after a lease length of silence, ask again (a
@@ -222,6 +231,8 @@ impl Worker {
                     out.send(from, Msg::Release { key, token });
                 }
             }
+            Msg::Ping { key, holder } => out.send(from, Msg::Pong { key, holder }),
+            Msg::Pong { holder, .. } => self.pong(cx, out, holder),
             Msg::NotLeader { token, leader } => {
                 if op_for(token).is_some() {
                     self.redirect(cx, out, Slot::Main, leader);
@@ -311,6 +322,7 @@ impl Worker {
     fn crashed(&mut self, out: &mut Outbox) {
         let hold = self.state.hold().copied();
         self.renewal = None;
+        self.pinging = None;
         self.stalled = false;
         self.generation += 1;
         self.state = State::Idle;

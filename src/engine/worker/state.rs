@@ -260,6 +260,8 @@ pub struct Worker {
     pub(super) generation: u32,
     pub(super) resource_req: u32,
     pub(super) deadlines: Deadlines,
+    /// `ping_timeout_ms`: the holder whose process it pinged and has not heard from yet.
+    pub(super) pinging: Option<Token>,
 }
 
 impl Worker {
@@ -284,6 +286,7 @@ impl Worker {
             generation: 0,
             resource_req: 0,
             deadlines: Deadlines::default(),
+            pinging: None,
         }
     }
 

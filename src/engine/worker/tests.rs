@@ -740,7 +740,114 @@ fn rows() -> Vec<Row> {
             want: &[],
             then: |w| w.stalled && hold(w).work_done == 300 && w.generation == 1,
         },
+        Row {
+            name: "health check: refused by B's grant, A pings B and waits for the answer",
+            lock: PING,
+            store: SINGLE,
+            worker: "",
+            given: |w| acquiring(w, acquire(A1)),
+            event: In::Msg(NodeId::new(2), refused(A1, Refusal::Held { holder: B1 })),
+            want: &[
+                "record AcquireFailed",
+                "1 <- ping (B#1 holds the lock: alive?)",
+                "timer PingTimeout in 300",
+            ],
+            then: |w| backing_off(w) && w.pinging == Some(B1),
+        },
+        Row {
+            name: "health check: its own grant is no one to ping",
+            lock: PING,
+            store: SINGLE,
+            worker: "",
+            given: |w| acquiring(w, acquire(A2)),
+            event: In::Msg(NodeId::new(2), refused(A2, Refusal::Held { holder: A1 })),
+            want: &["record AcquireFailed", "timer Retry in 50+0..=25"],
+            then: |w| backing_off(w) && w.pinging.is_none(),
+        },
+        Row {
+            name: "health check: B answers, so A leaves B's lock alone and asks again later",
+            lock: PING,
+            store: SINGLE,
+            worker: "",
+            given: pinging_b,
+            event: In::Msg(
+                NodeId::new(1),
+                Msg::Pong {
+                    key: KeyId::new(0),
+                    holder: B1,
+                },
+            ),
+            want: &["timer Retry in 50+0..=25"],
+            then: |w| backing_off(w) && w.pinging.is_none(),
+        },
+        Row {
+            name: "health check: no answer in time, A deletes B's lock if B still has it",
+            lock: PING,
+            store: SINGLE,
+            worker: "",
+            given: pinging_b,
+            event: In::Timer(Timer::PingTimeout { holder: B1 }),
+            want: &[
+                "2 <- delete the lock if B#1 still holds it",
+                "timer Retry in 50+0..=25",
+            ],
+            then: |w| backing_off(w) && w.pinging.is_none(),
+        },
+        Row {
+            name: "health check: an answer after A gave up changes nothing",
+            lock: PING,
+            store: SINGLE,
+            worker: "",
+            given: |w| acquiring(w, acquire(A1)),
+            event: In::Msg(
+                NodeId::new(1),
+                Msg::Pong {
+                    key: KeyId::new(0),
+                    holder: B1,
+                },
+            ),
+            want: &[],
+            then: |w| w.state.op().is_some(),
+        },
+        Row {
+            name: "health check: a holder answers a ping, whatever its work is doing",
+            lock: PING,
+            store: SINGLE,
+            worker: "",
+            given: |w| holding(w, Step::Working),
+            event: In::Msg(
+                NodeId::new(1),
+                Msg::Ping {
+                    key: KeyId::new(0),
+                    holder: A1,
+                },
+            ),
+            want: &["1 <- pong (A#1 is alive)"],
+            then: |w| w.state.step() == Some(Step::Working),
+        },
+        Row {
+            name: "health check: a crash forgets the ping",
+            lock: PING,
+            store: SINGLE,
+            worker: "",
+            given: pinging_b,
+            event: In::Notice(Notice::Crashed),
+            want: &[],
+            then: |w| w.pinging.is_none() && w.state == State::Idle,
+        },
     ]
+}
+
+const PING: &str = "ping_timeout_ms = 300";
+
+/// A was refused by B#1's grant and has pinged B.
+fn pinging_b(w: &mut Worker) {
+    w.seq = 1;
+    w.state = State::Acquiring(Attempt {
+        op: None,
+        claimed: None,
+    });
+    w.pinging = Some(B1);
 }
 
 #[test]
