@@ -1,4 +1,4 @@
-// Prints the web build's two budget figures (issue #4) and fails if either is over:
+// Prints the web build's budget figures and fails if any is over:
 //   wasm size gzipped  ≤ 1.43 MB     (gzip -9 of dist/locksim_bg.wasm; the module was 1.416 MB
 //                                     when this was set, with the challenges, the fault editor
 //                                     and the transcript in it, after the fonts lost their
@@ -8,6 +8,13 @@
 //                                     server, fresh profile each: navigation start → the
 //                                     animation frame after the app's first paint, as marked
 //                                     by web/main.js)
+//   in a classroom:                  (the same page loads under Chromium's own emulation of
+//     first painted frame ≤ CLASSROOM_PAINT_BUDGET_MS   school Wi-Fi and an old laptop:
+//     bytes sent ≤ 1.10 MB                              10 Mbit/s, 40 ms round trip, the
+//                                                       CPU 4× slower; the site served as a
+//                                                       static host serves precompressed
+//                                                       files, so the bytes are the page's
+//                                                       bodies as sent, brotli where accepted)
 // Run from web/: `npm run measure` (after web/build.sh). LOCKSIM_RUNS sets the page loads.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +24,16 @@ import { serve, launch, firstFrame, pixelStats, dist } from './test/harness.mjs'
 const MB = 1_000_000; // decimal megabytes
 const SIZE_BUDGET = 1.43 * MB; // decimal: 1 430 000 bytes
 const PAINT_BUDGET_MS = 1200;
+/// Where the classroom's first paint stands today (2 570 ms median when it was set), not yet
+/// the 1 500 ms a class should wait at most; it only ever goes down.
+const CLASSROOM_PAINT_BUDGET_MS = 2800;
+const CLASSROOM_BYTES_BUDGET = 1.1 * MB;
+/// School Wi-Fi: 10 Mbit/s each way (in bytes per second, as the DevTools protocol takes it),
+/// 40 ms round trip; an old laptop: the CPU 4× slower.
+const CLASSROOM = {
+  network: { offline: false, latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6 / 8 },
+  cpuSlowdown: 4,
+};
 const runs = Number(process.env.LOCKSIM_RUNS ?? 5);
 
 const wasm = fs.readFileSync(path.join(dist, 'locksim_bg.wasm'));
@@ -28,31 +45,57 @@ console.log(`glue: locksim.js ${js} bytes`);
 
 const server = await serve();
 const browser = await launch();
-const times = [];
-for (let i = 0; i < runs; i++) {
-  // A new context per run: empty HTTP cache, so every run downloads and compiles the module.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(server.url);
-  await firstFrame(page);
-  const ms = await page.evaluate(
-    () => performance.getEntriesByName('locksim-first-frame')[0].startTime,
-  );
-  const stats = pixelStats(await page.screenshot());
-  if (stats.inked < 0.02) throw new Error(`run ${i + 1}: the first frame is blank`);
-  times.push(ms);
-  await context.close();
+
+/// Loads the page `runs` times, each in a new context (empty HTTP cache, so every load
+/// downloads and compiles the module), under `conditions` if given. Returns the first-paint
+/// times in ms, sorted, and the bytes the server sent for each load, with their encodings.
+async function loads(conditions) {
+  const times = [];
+  const bytes = [];
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    if (conditions) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', conditions.network);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: conditions.cpuSlowdown });
+    }
+    const before = server.sent.length;
+    await page.goto(server.url);
+    await firstFrame(page, 60000);
+    const ms = await page.evaluate(
+      () => performance.getEntriesByName('locksim-first-frame')[0].startTime,
+    );
+    const stats = pixelStats(await page.screenshot());
+    if (stats.inked < 0.02) throw new Error(`run ${i + 1}: the first frame is blank`);
+    times.push(ms);
+    bytes.push(server.sent.slice(before));
+    await context.close();
+  }
+  times.sort((a, b) => a - b);
+  return { times, bytes };
 }
+
+const median = (times) => times[Math.floor(times.length / 2)];
+const spread = (times) => `best ${times[0].toFixed(0)} ms, worst ${times.at(-1).toFixed(0)} ms over ${runs} loads`;
+
+const local = await loads(null);
+console.log(`first painted frame: median ${median(local.times).toFixed(0)} ms, ${spread(local.times)}; budget ${PAINT_BUDGET_MS} ms`);
+
+const classroom = await loads(CLASSROOM);
+const sentBytes = Math.max(...classroom.bytes.map((load) => load.reduce((n, r) => n + r.bytes, 0)));
+const module = classroom.bytes[0].find((r) => r.path.endsWith('/locksim_bg.wasm'));
+console.log(`in a classroom (10 Mbit/s, 40 ms round trip, CPU 4× slower): first painted frame median ${median(classroom.times).toFixed(0)} ms, ${spread(classroom.times)}; budget ${CLASSROOM_PAINT_BUDGET_MS} ms`);
+console.log(`  bytes sent for the page: ${sentBytes} (${mb(sentBytes)}; the module ${module?.bytes} as ${module?.encoding}); budget ${mb(CLASSROOM_BYTES_BUDGET)}`);
 await browser.close();
 await server.close();
 
-times.sort((a, b) => a - b);
-const median = times[Math.floor(times.length / 2)];
-console.log(`first painted frame: median ${median.toFixed(0)} ms, best ${times[0].toFixed(0)} ms, worst ${times.at(-1).toFixed(0)} ms over ${runs} loads; budget ${PAINT_BUDGET_MS} ms`);
-
 const over = [];
 if (gzipped > SIZE_BUDGET) over.push('wasm size');
-if (median > PAINT_BUDGET_MS) over.push('first paint');
+if (median(local.times) > PAINT_BUDGET_MS) over.push('first paint');
+if (median(classroom.times) > CLASSROOM_PAINT_BUDGET_MS) over.push('first paint in a classroom');
+if (sentBytes > CLASSROOM_BYTES_BUDGET) over.push('bytes sent in a classroom');
 if (over.length) {
   console.log(`OVER BUDGET: ${over.join(', ')}`);
   process.exit(1);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the web build and its tests need, from the package registries only:
 #   the wasm32 target (rustup), wasm-bindgen-cli at exactly Cargo.lock's wasm-bindgen version
-#   (cargo install; it also brings wasm-bindgen-test-runner), and with --browser Debian's
+#   (cargo install; it also brings wasm-bindgen-test-runner), Debian's brotli and zopfli (apt:
+#   web/build.sh precompresses the site with them), and with --browser Debian's
 #   Chromium (apt) and web/'s locked npm packages (npm ci: playwright-core, no browser download).
 # Each step is skipped when already done.
 set -euo pipefail
@@ -16,12 +17,20 @@ if [[ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $version" ]]; the
     cargo install wasm-bindgen-cli --version "$version"
 fi
 
+sudo=""
+[[ "$(id -u)" == 0 ]] || sudo="sudo"
+apt_install() {
+    $sudo apt-get update
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y "$@"
+}
+
+if ! command -v brotli >/dev/null || ! command -v zopfli >/dev/null; then
+    apt_install brotli zopfli
+fi
+
 if [[ "${1:-}" == "--browser" ]]; then
     if ! command -v chromium >/dev/null; then
-        sudo=""
-        [[ "$(id -u)" == 0 ]] || sudo="sudo"
-        $sudo apt-get update
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y chromium
+        apt_install chromium
     fi
     (cd web && npm ci --no-audit --no-fund)
 fi

@@ -11,6 +11,8 @@
 // - progress saved by the course before it changed starts afresh with a notice, and keeps
 //   the learner's theme;
 // - the page requests nothing but its own files, and its CSP refuses anything else;
+// - the module arrives precompressed (Content-Encoding br or gzip, as the server chose), and
+//   as it is to a client that accepts neither;
 // - the browser's storage keeps the app's state across a reload;
 // - a pause dragged from the sandbox's fault palette onto a worker's lane is placed there: the
 //   address carries it and the verdict turns UNSAFE;
@@ -26,7 +28,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import {
-  serve, launch, firstFrame, pixelStats, pixelDiff, colourCount, decodePng, repo, SUB_PATH,
+  serve, launch, firstFrame, pixelStats, pixelDiff, colourCount, decodePng, repo, dist, SUB_PATH,
 } from './harness.mjs';
 
 const out = path.join(repo, 'web', 'test', 'out');
@@ -181,6 +183,27 @@ await check('requests only its own files, and its CSP refuses the rest', async (
   assert.match(outcome, /^refused/);
   assert.ok(log.problems.some((p) => p.includes('Content Security Policy')), 'the CSP reported it');
   assert.ok(!log.requests.some((url) => url.includes('192.0.2.1')), 'nothing was sent');
+});
+
+await check('the module arrives precompressed, as a static host sends it', async (page, log) => {
+  const responses = new Map();
+  page.on('response', (r) => responses.set(new URL(r.url()).pathname.slice(SUB_PATH.length), r));
+  await page.goto(server.url);
+  await firstFrame(page);
+  const module = responses.get('locksim_bg.wasm');
+  assert.ok(module, 'the module was fetched');
+  const headers = await module.allHeaders();
+  const sent = server.sent.find((r) => r.path.endsWith('/locksim_bg.wasm'));
+  assert.ok(['br', 'gzip'].includes(headers['content-encoding']), `Content-Encoding: ${headers['content-encoding']}`);
+  assert.equal(headers['content-encoding'], sent.encoding, 'the browser got the encoding the server chose');
+  assert.match(headers.vary ?? '', /Accept-Encoding/i);
+  const raw = fs.statSync(path.join(dist, 'locksim_bg.wasm')).size;
+  assert.ok(sent.bytes < raw * 0.5, `${sent.bytes} bytes sent for a ${raw}-byte module`);
+  // A browser that accepts neither encoding gets the file as it is.
+  const plain = await fetch(`${server.url}locksim_bg.wasm`, { headers: { 'Accept-Encoding': 'identity' } });
+  assert.equal(plain.headers.get('content-encoding'), null);
+  assert.equal(Number(plain.headers.get('content-length')), raw);
+  clean(log);
 });
 
 // Where the course's controls are at 1280×800 (egui draws on a canvas: no DOM to query).

@@ -1,11 +1,11 @@
-// Shared by the browser test and the measurement: a static server for dist/ on loopback, and
-// Debian's Chromium driven by playwright-core (no browser is ever downloaded).
-import http from 'node:http';
-import fs from 'node:fs';
+// Shared by the browser test and the measurement: the site served from dist/ on loopback
+// (web/static.mjs), and Debian's Chromium driven by playwright-core (no browser is ever
+// downloaded).
 import zlib from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { serve as serveDir } from '../static.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repo = path.resolve(here, '..', '..');
@@ -14,44 +14,10 @@ export const dist = path.resolve(process.env.LOCKSIM_DIST ?? path.join(repo, 'di
 /// The site is served under this sub-path, to prove every URL in it is relative.
 export const SUB_PATH = '/course/locksim/';
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.wasm': 'application/wasm',
-};
-
-/// Serves `dist` at http://127.0.0.1:<free port>/course/locksim/. Returns { url, close, served }.
-export async function serve() {
-  if (!fs.existsSync(path.join(dist, 'index.html'))) {
-    throw new Error(`${dist}/index.html is missing: run web/build.sh first`);
-  }
-  const served = [];
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    served.push(url.pathname);
-    let rel = url.pathname.startsWith(SUB_PATH) ? url.pathname.slice(SUB_PATH.length) : null;
-    if (rel === '') rel = 'index.html';
-    const file = rel && path.join(dist, rel);
-    if (!file || !file.startsWith(dist + path.sep) || !fs.existsSync(file)) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, {
-      'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-      'Cache-Control': 'no-store',
-    });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    url: `http://127.0.0.1:${port}${SUB_PATH}`,
-    served,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
+/// Serves `dist` under SUB_PATH on a free loopback port (web/static.mjs), as a static host
+/// would, precompressed files included.
+export function serve() {
+  return serveDir({ root: SUB_PATH, dir: dist });
 }
 
 /// Chromium with the flags that give WebGL2 in a headless container. Playwright gives every
