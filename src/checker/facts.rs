@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::scenario::{DeletedBy, Topology};
+use crate::scenario::Topology;
 use crate::trace::{EventKind, KeyId, Label, LetGoReason, MsgId, NodeId, Role, Token, Trace};
 
 /// "No entry" in the dense lookup tables.
@@ -111,18 +111,8 @@ pub(super) struct Removal {
     pub at_ms: u64,
     pub node: NodeId,
     pub holder: u32,
-    /// The releasing grant, or who deleted the key from outside the protocol
-    /// (`force_release`).
-    pub by: Remover,
-}
-
-/// Who removed a lock that was not theirs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Remover {
-    /// Another grant's release (its index among the run's tokens).
-    Grant(u32),
-    /// An operator, an eviction or a flush (`force_release`).
-    Fault(DeletedBy),
+    /// The releasing grant; `None`: an operator (`force_release`).
+    pub by: Option<u32>,
 }
 
 /// One wait of a worker for a lock: from the first `AcquireStarted` after its previous
@@ -573,17 +563,17 @@ impl Gatherer {
                         at_ms: now,
                         node,
                         holder: h,
-                        by: Remover::Grant(b),
+                        by: Some(b),
                     });
                 }
             }
-            EventKind::ForceReleased { key, holder, by } => {
+            EventKind::ForceReleased { key, holder } => {
                 let Some(slot) = self.slot(node) else {
                     return;
                 };
                 self.store_drops(slot, *key);
                 if let Some(holder) = holder {
-                    // A delete from outside ends the promise: what follows is not a double
+                    // The operator's delete ends the promise: what follows is not a double
                     // grant, but the delete itself is a release by someone who did not own it.
                     let h = self.token(*holder, *key);
                     if let Some(id) = self.valid_lease(h, slot, now) {
@@ -596,7 +586,7 @@ impl Gatherer {
                         at_ms: now,
                         node,
                         holder: h,
-                        by: Remover::Fault(*by),
+                        by: None,
                     });
                 }
             }

@@ -2,7 +2,6 @@
 //! matched, and a late reply recognised as late.
 
 use super::layout::StoreIx;
-use crate::scenario::DeletedBy;
 use crate::trace::{KeyId, Label, Refusal, Token};
 
 /// A store's answer to an acquire request.
@@ -54,10 +53,9 @@ pub enum Command {
         key: KeyId,
         token: Token,
     },
-    /// Someone deleted the key (`force_release`), through the leader like any write.
+    /// An operator deleted the key (`force_release`), through the leader like any write.
     ForceRelease {
         key: KeyId,
-        by: DeletedBy,
     },
 }
 
@@ -220,10 +218,6 @@ pub enum Msg {
         leader: Option<StoreIx>,
     },
     // store ↔ store, `replicated`
-    /// A replica has applied its primary's stream up to `offset` (Redis `REPLCONF ACK`).
-    ReplAck {
-        offset: u64,
-    },
     /// The primary is alive; `offset`: how much of its stream it has sent.
     Heartbeat {
         epoch: u64,
@@ -368,7 +362,6 @@ impl Msg {
             },
             Msg::YourTurn { token, .. } => Label::YourTurn { token: *token },
             Msg::NotLeader { .. } => Label::NotLeader,
-            Msg::ReplAck { offset } => Label::ReplAck { offset: *offset },
             Msg::Heartbeat { epoch, offset, .. } => Label::Heartbeat {
                 epoch: *epoch,
                 offset: *offset,

@@ -142,7 +142,7 @@ impl Span {
                     LeaseEnd::Expired
                     | LeaseEnd::Removed { .. }
                     | LeaseEnd::Forgot
-                    | LeaseEnd::Forced(_)
+                    | LeaseEnd::Forced
                     | LeaseEnd::Replaced { .. }
                     | LeaseEnd::NodeDown => "",
                 });

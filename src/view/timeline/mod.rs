@@ -22,7 +22,6 @@ pub use index::{BIN_PX, Bin, Instants, Intervals, MIN_GAP_PX, crowded};
 pub use legend::{ATTEMPT_NOTE, Swatch};
 
 use crate::checker::Kind;
-use crate::scenario::DeletedBy;
 use crate::trace::{DropReason, KeyId, LetGoReason, NodeId, Refusal, RejectReason, Role, Token};
 
 /// Everything the timeline shows of one run.
@@ -284,9 +283,8 @@ pub enum LeaseEnd {
     },
     /// The node restarted without persistence and forgot it.
     Forgot,
-    /// Someone deleted the key from outside the protocol (`force_release`): an operator, an
-    /// eviction, a flush.
-    Forced(DeletedBy),
+    /// An operator deleted the key (`force_release`).
+    Forced,
     /// The node granted the key to `by` over it.
     Replaced {
         /// The grant that replaced it.
