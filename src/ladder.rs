@@ -3,7 +3,7 @@
 
 use crate::scenario::names::parse_store_name;
 use crate::scenario::{
-    Acquire, Design, Expiry, FaultKind, Lock, Renewal, Scenario, Store, Topology, Waiting,
+    Acquire, Design, Expiry, FaultKind, Lock, Renewal, Scenario, Topology, Waiting,
 };
 
 /// The same scenario on rung `design` of the ladder, changed only as far as that rung needs to
@@ -12,9 +12,7 @@ use crate::scenario::{
 /// the lease's settings; reentrancy needs owner tokens; only `timestamp` settles; `flag` and
 /// `timestamp` have no key for a health check to delete. The store
 /// topology stays unless the rung cannot run on it (flag needs one database, fencing cannot
-/// use Redlock); then it is a single node, the settings of the topology it left (elections,
-/// replica acknowledgements) go back to their defaults, and faults that named the other store
-/// nodes go.
+/// use Redlock); then it is a single node, and faults that named the other store nodes go.
 /// `[expect]` goes too: it describes the original design.
 ///
 /// Returns the validator's message when even that cannot make a valid scenario.
@@ -38,7 +36,6 @@ pub fn rung(scenario: &Scenario, design: Design) -> Result<Scenario, String> {
             s.lock.ttl_ms = defaults.ttl_ms;
         }
         s.lock.lock_delay_ms = 0;
-        s.store.ttl_multiplier = Store::default().ttl_multiplier;
     }
     if s.lock.renewal == Renewal::None {
         s.lock.renew_every_ms = None;
@@ -62,13 +59,8 @@ pub fn rung(scenario: &Scenario, design: Design) -> Result<Scenario, String> {
 /// One store node; faults on nodes that no longer exist are dropped, and partitions lose them
 /// from their groups (a partition left with fewer than two groups cuts nothing and goes).
 fn to_single_store(s: &mut Scenario) {
-    let defaults = Store::default();
     s.store.topology = Topology::Single;
     s.store.nodes = 1;
-    s.store.prevote = defaults.prevote;
-    s.store.check_quorum = defaults.check_quorum;
-    s.store.min_replicas_to_write = defaults.min_replicas_to_write;
-    s.store.min_replicas_max_lag_ms = defaults.min_replicas_max_lag_ms;
     let gone = |node: &str| parse_store_name(node).is_some_and(|n| n > 1);
     s.faults.retain_mut(|fault| match &mut fault.kind {
         FaultKind::Pause { node, .. }
