@@ -93,7 +93,6 @@ impl RunView {
             scenario,
             trace,
             verdict,
-            ..
         } = demo;
         let lanes = Lanes::build(&trace, &verdict);
         let watch = watch::what_to_watch(&trace, &verdict);
@@ -141,7 +140,6 @@ impl RunView {
             scenario,
             trace,
             verdict,
-            ..
         } = demo;
         if trace.simulated_until_ms() != self.trace.simulated_until_ms() {
             let mut playback = Playback::new(trace.simulated_until_ms());
