@@ -26,7 +26,7 @@ const ENCODINGS = [
 /// The encoding to send `file` in for a request's `Accept-Encoding` header, as a static host
 /// that serves precompressed files does: the best one the browser accepts (a q of 0 refuses)
 /// whose file exists; `null` for the file as it is.
-export function negotiate(file, acceptEncoding = '') {
+function negotiate(file, acceptEncoding = '') {
   const accepted = new Set();
   for (const part of acceptEncoding.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
