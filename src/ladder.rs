@@ -9,7 +9,8 @@ use crate::scenario::{
 /// The same scenario on rung `design` of the ladder, changed only as far as that rung needs to
 /// be a valid scenario: fencing is checked at the resource, on reads and writes, on the
 /// `fencing` rung only; designs without a lease get no renewal, store-side expiry and none of
-/// the lease's settings; reentrancy needs owner tokens; only `timestamp` settles. The store
+/// the lease's settings; reentrancy needs owner tokens; only `timestamp` settles; `flag` and
+/// `timestamp` have no key for a health check to delete. The store
 /// topology stays unless the rung cannot run on it (flag needs one database, fencing cannot
 /// use Redlock); then it is a single node, and faults that named the other store nodes go.
 /// `[expect]` goes too: it describes the original design.
@@ -41,6 +42,10 @@ pub fn rung(scenario: &Scenario, design: Design) -> Result<Scenario, String> {
     }
     if design != Design::Timestamp {
         s.lock.settle_ms = defaults.settle_ms;
+    }
+    // A health check deletes the key a holder set; a flag row or a list of claims has none.
+    if matches!(design, Design::Flag | Design::Timestamp) {
+        s.lock.ping_timeout_ms = None;
     }
     s.lock.reentrant &= design.checks_owner();
     s.lock.hold_count |= !s.lock.reentrant;

@@ -58,6 +58,26 @@ pub fn printable(text: &str, newlines: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` followed by spaces up to `width` characters (left-aligned in a column); text as
+/// wide or wider is left whole. Columns whose width comes from input (a name, a path) are
+/// padded here rather than with a format width, which Rust caps at 65 535.
+pub fn pad_end(text: &str, width: usize) -> String {
+    let mut out = String::from(text);
+    out.extend(std::iter::repeat_n(
+        ' ',
+        width.saturating_sub(text.chars().count()),
+    ));
+    out
+}
+
+/// Spaces up to `width` characters, then `text` (right-aligned in a column); see [`pad_end`].
+pub fn pad_start(text: &str, width: usize) -> String {
+    let mut out: String =
+        std::iter::repeat_n(' ', width.saturating_sub(text.chars().count())).collect();
+    out.push_str(text);
+    out
+}
+
 /// The Unicode characters that silently reorder text (embeddings, overrides, isolates).
 pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
@@ -65,7 +85,17 @@ pub fn is_bidi_control(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{fmt_clock_ms, fmt_counted, fmt_ms};
+    use super::{fmt_clock_ms, fmt_counted, fmt_ms, pad_end, pad_start};
+
+    #[test]
+    fn columns_are_padded_by_characters_whatever_their_width() {
+        assert_eq!(pad_end("ab", 4), "ab  ");
+        assert_eq!(pad_start("ab", 4), "  ab");
+        assert_eq!(pad_end("é", 2), "é ", "a character, not a byte, per column");
+        assert_eq!(pad_start("abcdef", 2), "abcdef", "wider text is left whole");
+        // Past what a format width can say.
+        assert_eq!(pad_end("x", 70_000).len(), 70_000);
+    }
 
     #[test]
     fn one_is_singular() {

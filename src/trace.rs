@@ -143,8 +143,9 @@ pub struct Trace {
     pub events: Vec<Event>,
     /// Queue events the engine handled (recorded or not).
     pub steps: u64,
-    /// `Some(t)` when the run hit the engine's event budget ([`crate::engine::MAX_STEPS`])
-    /// before the horizon: every instant before `t` (true ms) was simulated, nothing from `t`
+    /// `Some(t)` when the run hit the engine's budget ([`crate::engine::MAX_STEPS`] steps,
+    /// [`crate::engine::MAX_EVENTS`] events or [`crate::engine::MAX_PENDING`] waiting) before
+    /// the horizon: every instant before `t` (true ms) was simulated, nothing from `t`
     /// on. `None`: the run reached `until_ms`.
     pub cut_short_at_ms: Option<u64>,
 }
@@ -191,6 +192,9 @@ pub enum IgnoredWhy {
     Paused,
     /// The worker's work is already stalled: a second stall does not lengthen the first.
     Stalled,
+    /// A forced delete aimed at a replica or follower: it takes no writes from clients
+    /// (Redis answers `-READONLY`; a follower is not the leader).
+    ReadOnly,
 }
 
 /// Why the resource refused a request (a write, or a read when it fences reads).
@@ -263,6 +267,21 @@ pub enum Label {
     Expire {
         /// The attempt whose key gets a TTL.
         token: Token,
+    },
+    /// `ping_timeout_ms`: a health check's delete of `holder`'s lock.
+    Evict {
+        /// The grant whose lock it deletes.
+        holder: Token,
+    },
+    /// `ping_timeout_ms`: a waiter asks the holder's process whether it is alive.
+    Ping {
+        /// The grant the waiter found holding the lock.
+        holder: Token,
+    },
+    /// `ping_timeout_ms`: the holder's process answers a ping.
+    Pong {
+        /// The grant the ping was about.
+        holder: Token,
     },
     /// A renewal request.
     Renew {
@@ -449,6 +468,11 @@ impl Label {
             Label::Release { token } => format!("release {}", tok(*token)),
             Label::Expire { token } => format!("expire ({})", tok(*token)),
             Label::Renew { token } => format!("renew {}", tok(*token)),
+            Label::Evict { holder } => {
+                format!("delete the lock if {} still holds it", tok(*holder))
+            }
+            Label::Ping { holder } => format!("ping ({} holds the lock: alive?)", tok(*holder)),
+            Label::Pong { holder } => format!("pong ({} is alive)", tok(*holder)),
             Label::FlagRead { token } => format!("read flag ({})", tok(*token)),
             Label::FlagSet { token } => format!("set flag ({})", tok(*token)),
             Label::Granted { token } => format!("granted {}", tok(*token)),
@@ -952,6 +976,17 @@ impl Trace {
     /// The name of a key.
     pub fn key_name(&self, key: KeyId) -> &str {
         &self.keys[key.index()]
+    }
+
+    /// How sentences name the resource's record behind lock `key`: "the record" when the
+    /// run has one lock, else "record 2" (keys numbered from 1 in the order workers name
+    /// them). Never the key's own name, so the data written is not read as the lock itself.
+    pub fn record_name(&self, key: KeyId) -> String {
+        if self.keys.len() <= 1 {
+            "the record".to_string()
+        } else {
+            format!("record {}", key.index() + 1)
+        }
     }
 
     /// The end of simulated time, true ms: the horizon, or where the event budget cut the run.

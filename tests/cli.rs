@@ -1,6 +1,10 @@
 //! The command line's contract, run as a user would: exit statuses, error positions, the JSON
 //! shapes. These tests assert no simulation outcome, so they hold whatever a scenario turns out
 //! to show.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "the Ctrl-C tests time how soon the binary ends after the signal"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -149,6 +153,32 @@ fn verify_reports_an_unusable_file_as_invalid_input() {
         text(&out.stdout).lines().count(),
         1,
         "one line for the good file"
+    );
+}
+
+#[test]
+fn verify_says_a_path_too_long_to_open_is_unreadable() {
+    let long = "x".repeat(65_536);
+    let out = locksim(&[
+        "verify",
+        "assets/scenarios/step5-pause-unfenced.toml",
+        &long,
+    ]);
+    assert_eq!(status(&out), 2, "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!("{long}: cannot read the file")),
+        "{}",
+        &stderr[65_536..]
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("ok    assets/scenarios/step5-pause-unfenced.toml "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.len() < 200,
+        "the long name widens no column: {stdout}"
     );
 }
 
@@ -458,6 +488,75 @@ fn course_plays_every_option_and_passes() {
     assert!(!stdout.contains("teaches the wrong lesson"));
 }
 
+/// The answer key as data: step 0 and the eleven graded decisions, each option with its
+/// scenario file and verdict; no position and no length gives the right call away.
+#[test]
+fn course_json_is_the_answer_key() {
+    let output = locksim(&["course", "--json"]);
+    assert_eq!(status(&output), 0, "{}", text(&output.stderr));
+    let key = json(&output);
+    let decisions = key["decisions"].as_array().expect("a list of decisions");
+    let ids: Vec<&str> = decisions
+        .iter()
+        .map(|d| d["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "0", "1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d", "8"
+        ]
+    );
+    let mut at = [0usize; 8];
+    let mut longest = 0;
+    for d in decisions {
+        for field in ["title", "topic", "question"] {
+            assert!(d[field].as_str().is_some_and(|s| !s.is_empty()), "{field}");
+        }
+        let options = d["options"].as_array().unwrap();
+        for o in options {
+            let file = o["scenario"].as_str().unwrap();
+            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("assets")
+                .join(file);
+            assert!(path.is_file(), "{file} is a file under assets/");
+            assert!(o["verdict"]["safe"].is_boolean() && o["verdict"]["live"].is_boolean());
+            assert!(o["verdict"]["kinds"].is_array());
+        }
+        let rights: Vec<usize> = options
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o["right"] == Value::Bool(true))
+            .map(|(i, _)| i)
+            .collect();
+        if d["id"] == "0" {
+            assert!(rights.is_empty(), "the first question has no right call");
+            continue;
+        }
+        assert_eq!(rights.len(), 1, "decision {}", d["id"]);
+        let right = rights[0];
+        at[right] += 1;
+        let len = |o: &Value| o["label"].as_str().unwrap().chars().count();
+        let right_len = len(&options[right]);
+        if options
+            .iter()
+            .enumerate()
+            .all(|(i, o)| i == right || len(o) < right_len)
+        {
+            longest += 1;
+        }
+        // Step 1 diagnoses a broken design: its right call names both flaws its run shows.
+        let v = &options[right]["verdict"];
+        let shipped = d["id"] != "1";
+        assert_eq!(v["safe"], Value::Bool(shipped), "decision {}", d["id"]);
+        assert_eq!(v["live"], Value::Bool(shipped), "decision {}", d["id"]);
+    }
+    assert!(
+        at.iter().all(|&n| n <= 3),
+        "right calls by position: {at:?}"
+    );
+    assert!(longest <= 3, "the right label is the longest in {longest}");
+}
+
 #[test]
 fn every_library_scenario_meets_its_expectations() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
@@ -550,6 +649,66 @@ fn an_interrupted_check_prints_the_tally_so_far() {
             assert!(stdout.contains("  safe runs "), "{stdout}");
         }
     }
+}
+
+/// Runs `locksim` with `args`, sends it SIGINT after `after_ms`, and returns what it printed
+/// and how long it took to end after the signal.
+#[cfg(unix)]
+fn interrupted(args: &[&str], after_ms: u64) -> (Output, std::time::Duration) {
+    use std::process::Stdio;
+    let child = Command::new(env!("CARGO_BIN_EXE_locksim"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start locksim");
+    std::thread::sleep(std::time::Duration::from_millis(after_ms));
+    let sent_at = std::time::Instant::now();
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("locksim ends");
+    (out, sent_at.elapsed())
+}
+
+/// Ctrl-C during a long `search` prints how far it got, then exits 130, within a second.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_search_says_how_far_it_got() {
+    let path = scenario_file("interrupted-search.toml", MINIMAL);
+    let (out, took) = interrupted(
+        &["search", path.to_str().unwrap(), "--tries", "100000000"],
+        1_500,
+    );
+    assert_eq!(status(&out), 130, "{}", text(&out.stderr));
+    assert!(took.as_secs_f64() < 1.0, "{took:?}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Stopped by Ctrl-C after "), "{stdout}");
+}
+
+/// Ctrl-C while `render` runs or draws ends it at once with exit 130, naming what it wrote.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_render_says_what_it_wrote() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/11-events-per-step.toml");
+    let png = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("interrupted.png");
+    let (out, took) = interrupted(
+        &[
+            "render",
+            path.to_str().unwrap(),
+            "--png",
+            png.to_str().unwrap(),
+        ],
+        500,
+    );
+    assert_eq!(status(&out), 130, "{}", text(&out.stderr));
+    assert!(took.as_secs_f64() < 1.0, "{took:?}");
+    assert_eq!(
+        text(&out.stderr),
+        "locksim render: stopped by Ctrl-C; nothing written\n"
+    );
 }
 
 #[test]

@@ -2,6 +2,10 @@
 //! locksim. Each is pinned to what bounds it now: a bounded run, a bounded verdict, or a refusal
 //! naming the right field, line and column. (Their wall time and memory on a release build are
 //! measured with `/usr/bin/time -v target/release/locksim run FILE --json`.)
+#![allow(
+    clippy::disallowed_methods,
+    reason = "the tests time a run of the engine, which reads no clock"
+)]
 
 use std::path::{Path, PathBuf};
 
@@ -164,4 +168,143 @@ fn terminal_escapes_are_refused() {
         refusal(&hostile("09-terminal-escapes.toml")),
         ":3:1: name: must not contain control characters; found U+001B"
     );
+}
+
+/// A valid scenario with one worker named `name`.
+fn one_worker_named(name: &str) -> String {
+    format!("version = 1\nname = \"x\"\n[[worker]]\nname = \"{name}\"\n")
+}
+
+#[test]
+fn a_name_longer_than_a_line_is_refused_and_every_command_survives_it() {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile-long-name.toml");
+    std::fs::write(&path, one_worker_named(&"W".repeat(65_536))).unwrap();
+    assert_eq!(
+        refusal(&path),
+        ":4:1: worker[0].name: must be at most 64 characters; got 65536"
+    );
+    let file = path.to_str().unwrap();
+    let transcript = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile-long-name.txt");
+    for args in [
+        vec!["run", file, "--all"],
+        vec!["render", file, "--transcript", transcript.to_str().unwrap()],
+    ] {
+        assert_eq!(locksim(&args).status.code(), Some(2), "{args:?}");
+    }
+    // A mathematical letter passes for a plain one; 64 two-byte letters are printed in full.
+    let longest = "𝐀".repeat(64);
+    let sc = scenario::parse(&one_worker_named(&longest));
+    assert!(sc.is_err());
+    let longest = "Ж".repeat(64);
+    let sc = scenario::parse(&one_worker_named(&longest)).expect("64 letters are fine");
+    let run = locksim::run(&sc, 0);
+    let text = locksim::render::transcript::transcript(&run.trace, &run.verdict, None);
+    assert!(text.contains(&longest), "{text}");
+}
+
+#[test]
+fn a_cut_tcp_link_with_a_long_backlog_costs_a_bounded_run() {
+    let sc = load("10-tcp-backlog.toml");
+    let started = std::time::Instant::now();
+    let run = locksim::judged(&sc, sc.seed);
+    // A debug build; the release binary takes a fraction of a second (the lookup of a message
+    // in its connection was a scan of the backlog: 15 to 20 s on a release build).
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(run.steps <= engine::MAX_STEPS);
+}
+
+#[test]
+fn many_events_a_step_stop_at_the_budget_of_recorded_events() {
+    let sc = load("11-events-per-step.toml");
+    let trace = engine::run(&sc, sc.seed);
+    assert!(trace.cut_short_at_ms.is_some(), "the budget ends it");
+    let events = trace.events.len() as u64;
+    // One step records at most a few hundred events, so the cut comes right at the budget.
+    assert!(
+        (engine::MAX_EVENTS..engine::MAX_EVENTS + 1_000).contains(&events),
+        "{events} events"
+    );
+    // A judged run (no trace kept) stops at the same point.
+    let judged = locksim::judged(&sc, sc.seed);
+    assert_eq!(judged.verdict.cut_short_at_ms, trace.cut_short_at_ms);
+    assert_eq!(judged.steps, trace.steps);
+}
+
+#[test]
+fn messages_delayed_past_the_horizon_stop_at_the_budget_of_waiting_events() {
+    // 500 links slowed by the longest delay a fault may add: every message sent on them
+    // waits in the queue, and a run held only by its steps kept millions of them.
+    let mut toml = String::from(
+        "version = 1\nname = \"h\"\nuntil_ms = 10000000\n[store]\ntopology = \"redlock\"\nnodes = 9\n",
+    );
+    for w in 0..50 {
+        toml += &format!("[[worker]]\nname = \"w{w}\"\nrepeat = 0\nwork_ms = 1\n");
+    }
+    for f in 0..500 {
+        toml += &format!(
+            "[[fault]]\nat_ms = {f}\nkind = \"delay\"\nfrom = \"w{}\"\nto = \"store{}\"\n\
+             extra_ms = 10000000\nfor_ms = 10000000\n",
+            f % 50,
+            f % 9 + 1
+        );
+    }
+    let sc = scenario::parse(&toml).expect("valid");
+    let judged = locksim::judged(&sc, sc.seed);
+    assert!(judged.verdict.cut_short_at_ms.is_some());
+    assert!(
+        judged.steps < engine::MAX_STEPS,
+        "cut by what waits, not by steps: {}",
+        judged.steps
+    );
+}
+
+#[test]
+fn a_key_with_an_invisible_character_is_refused_at_that_character() {
+    assert_eq!(
+        refusal(&hostile("12-invisible-key.toml")),
+        ":14:1: worker[1].key: character 5 is U+200B, an invisible character: the name would \
+         print like one without it"
+    );
+}
+
+#[test]
+fn a_worker_name_that_passes_for_a_store_is_refused() {
+    for (name, why) in [
+        (
+            "\u{455}tore1",
+            "character 2 is U+0074, a Latin letter after the Cyrillic letter",
+        ),
+        ("store\u{ff11}", "character 6 is U+FF11, a look-alike"),
+        ("\u{3164}", "character 1 is U+3164, an invisible character"),
+    ] {
+        let err = scenario::parse(&one_worker_named(name)).unwrap_err();
+        assert_eq!(err.field, "worker[0].name");
+        assert!(err.message.starts_with(why), "{name:?}: {}", err.message);
+    }
+}
+
+#[test]
+fn an_unknown_key_is_printed_escaped() {
+    let out = locksim(&[
+        "run",
+        hostile("13-escape-in-unknown-key.toml").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    assert!(err.contains("\\u{1b}]0;pwned\\u{7}\\u{1b}[2J"), "{err}");
+}
+
+#[test]
+fn a_number_below_every_integer_is_too_small_not_too_large() {
+    let err = scenario::parse(
+        "version = 1\nname = \"m\"\nseed = -9223372036854775809\n[[worker]]\nname = \"A\"\n",
+    )
+    .unwrap_err();
+    assert_eq!(err.field, "seed");
+    assert_eq!(err.message, "-9223372036854775809 is too small a number");
 }

@@ -1,6 +1,10 @@
 //! `locksim render` and `locksim run --json --trace`, run as a user would: the files they
 //! write, read back with an XML parser and a PNG decoder, and their errors. Like tests/cli.rs,
 //! these assert no simulation outcome: the verdict words are checked against `run --json`.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "a test times the binary, which reads no clock for the picture"
+)]
 
 use std::io::Cursor;
 use std::path::PathBuf;
@@ -326,5 +330,49 @@ fn two_outputs_to_one_file_are_refused_naming_both_before_any_work() {
         assert!(err.contains("the same file"), "{args:?}: {err}");
         assert!(out.stdout.is_empty(), "{args:?}");
         assert!(!path.exists(), "{args:?}: nothing is written");
+    }
+}
+
+/// Every `<text>` of `svg` with its `textLength`, px.
+fn text_lengths(svg: &str) -> Vec<f32> {
+    let doc = roxmltree::Document::parse(svg).expect("the SVG is well-formed XML");
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.attribute("textLength")?.parse().ok())
+        .collect()
+}
+
+#[test]
+fn a_title_of_one_long_word_or_many_words_is_cut_to_the_picture() {
+    for (file, title) in [
+        ("long-word.toml", "W".repeat(200_000)),
+        ("many-words.toml", "word ".repeat(100_000)),
+    ] {
+        let path = scratch(file);
+        let toml = format!("version = 1\nname = \"{title}\"\n[[worker]]\nname = \"A\"\n");
+        std::fs::write(&path, toml).unwrap();
+        let (svg, png) = (
+            scratch(&format!("{file}.svg")),
+            scratch(&format!("{file}.png")),
+        );
+        let started = std::time::Instant::now();
+        let out = locksim(&[
+            "render",
+            path.to_str().unwrap(),
+            "--svg",
+            svg.to_str().unwrap(),
+            "--png",
+            png.to_str().unwrap(),
+            "--width",
+            "800",
+        ]);
+        assert_eq!(status(&out), 0, "{}", text(&out.stderr));
+        // 81 s for the long word on a release build while it was laid out whole.
+        assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+        let svg = std::fs::read_to_string(&svg).unwrap();
+        let widest = text_lengths(&svg).into_iter().fold(0.0, f32::max);
+        assert!(widest <= 800.0, "{file}: a line {widest} px long");
+        let (_, height) = png_size(&std::fs::read(&png).unwrap());
+        assert!(height < 2_000, "{file}: {height} px tall");
     }
 }

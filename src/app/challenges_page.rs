@@ -141,6 +141,7 @@ impl ChallengesPage {
             scenario: judged.scenario.clone(),
             trace: judged.run.trace.clone(),
             verdict: judged.run.verdict.clone(),
+            price: judged.run.price.clone(),
         };
         match &mut self.shown {
             Some(shown) if shown.id == challenge.id => {

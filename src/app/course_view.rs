@@ -260,19 +260,21 @@ struct Decision<'a> {
 }
 
 impl Decision<'_> {
+    /// Whether the kicker may name the step's topic: once a call has been made (and, in
+    /// Presenter mode, the answer revealed), since the topic names the right call.
+    fn topic_shown(&self) -> bool {
+        !self.record.chosen.is_empty() && (self.answer_shown || !self.presenter)
+    }
+
     /// The step's situation, its question and the options. Returns the option clicked.
     fn question(&self, ui: &mut Ui) -> Option<usize> {
         let step = self.step;
         ui.add_space(8.0);
         ui.label(
-            RichText::new(format!(
-                "STEP {} · {}",
-                step.number,
-                step.topic.to_uppercase()
-            ))
-            .small()
-            .strong()
-            .weak(),
+            RichText::new(course::kicker(step, self.topic_shown()))
+                .small()
+                .strong()
+                .weak(),
         );
         ui.label(RichText::new(step.title).heading().strong().size(26.0));
         ui.add_space(4.0);
@@ -334,9 +336,10 @@ impl Decision<'_> {
                 asked.go = Some(prev);
             }
             self.extras_menu(ui, asked);
-            // Once the answer is out, the learner may try to break it.
+            // Once the answer is out, the learner may try to break it: not on the first
+            // question (no right call) nor on a diagnosis (its right call is a broken design).
             if self.answer_shown
-                && self.step.judge != Judge::Framing
+                && !matches!(self.step.judge, Judge::Framing | Judge::Diagnosis)
                 && course::right_call(self.step).is_some()
                 && ui
                     .button("Break the right call")

@@ -13,6 +13,8 @@ use crate::scenario::{self, Scenario, ScenarioError};
 pub enum Group {
     /// Course step 1 to 8, from the file name's `step<N>-` prefix.
     Step(u8),
+    /// The design the course ends with (`recap-…` files), which the recap's Break it opens.
+    Recap,
     /// A case modelled on a reported incident or analysis.
     Incident,
     /// A course file without a step prefix.
@@ -22,6 +24,9 @@ pub enum Group {
 impl Group {
     /// The step of a course file named `step<N>-…`, N a step of the course.
     fn of_course_file(file: &str) -> Group {
+        if file.starts_with("recap-") {
+            return Group::Recap;
+        }
         file.strip_prefix("step")
             .and_then(|rest| rest.split_once('-'))
             .and_then(|(n, _)| n.parse::<u8>().ok())
@@ -43,6 +48,7 @@ impl Group {
                     }
                 }
             }
+            Group::Recap => "Recap · The lock you built".to_string(),
             Group::Incident => "Documented failure modes and edge cases".to_string(),
             Group::Other => "Other scenarios".to_string(),
         }
@@ -271,6 +277,10 @@ mod tests {
         );
         assert_eq!(Group::of_course_file("stepx-odd.toml"), Group::Other);
         assert_eq!(Group::of_course_file("notes.toml"), Group::Other);
+        assert_eq!(
+            Group::of_course_file("recap-the-lock-you-built.toml"),
+            Group::Recap
+        );
         assert_eq!(Group::Step(5).title(), "Step 5 · The safety hole");
         assert_eq!(Group::of_course_file("step9-beyond.toml"), Group::Other);
     }

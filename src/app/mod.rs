@@ -297,6 +297,9 @@ impl LocksimApp {
             Place::Recap => match pages::recap(ui, &mut self.progress) {
                 Some(pages::Go::Page(p)) => Some(p),
                 Some(pages::Go::BreakIt) => {
+                    if let Ok(built) = crate::scenario::parse(pages::THE_LOCK_YOU_BUILT) {
+                        self.tools.open(Place::Sandbox, built);
+                    }
                     self.tools.open_tab(tools::SandboxTab::BreakIt);
                     Some(Place::Sandbox)
                 }

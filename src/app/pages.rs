@@ -99,6 +99,11 @@ fn resume_at(progress: &Progress) -> Option<usize> {
     progress.steps.iter().position(|s| !s.answered())
 }
 
+/// The design the course ends with, which the recap's "Break it" opens: a consensus store,
+/// fencing, renewal tied to progress, a fair queue.
+pub const THE_LOCK_YOU_BUILT: &str =
+    include_str!("../../assets/scenarios/recap-the-lock-you-built.toml");
+
 /// Where the recap sends the learner.
 pub enum Go {
     /// A page of the app.

@@ -93,6 +93,7 @@ impl RunView {
             scenario,
             trace,
             verdict,
+            ..
         } = demo;
         let lanes = Lanes::build(&trace, &verdict);
         let watch = watch::what_to_watch(&trace, &verdict);
@@ -140,6 +141,7 @@ impl RunView {
             scenario,
             trace,
             verdict,
+            ..
         } = demo;
         if trace.simulated_until_ms() != self.trace.simulated_until_ms() {
             let mut playback = Playback::new(trace.simulated_until_ms());

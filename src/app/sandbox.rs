@@ -1217,6 +1217,29 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         "stop: stops its work once it learns the lock is gone.",
                         |ui, label| pick_named(ui, &p("on_lock_loss"), &mut w.on_lock_loss, label),
                     );
+                    form.row(
+                        ui,
+                        &p("lease_from"),
+                        "lease_from",
+                        "reply: counts its lease from the answer, as etcd's client does.",
+                        |ui, label| pick_named(ui, &p("lease_from"), &mut w.lease_from, label),
+                    );
+                    form.row(
+                        ui,
+                        &p("lease_check_every_ms"),
+                        "lease_check_every_ms",
+                        "With stop: how often it looks at its count (0: at once).",
+                        |ui, label| {
+                            ui.add(ms(&mut w.lease_check_every_ms)).labelled_by(label);
+                        },
+                    );
+                    form.row(
+                        ui,
+                        &p("on_timeout"),
+                        "on_timeout",
+                        "drop_connection: a late grant is never read (redis-py).",
+                        |ui, label| pick_named(ui, &p("on_timeout"), &mut w.on_timeout, label),
+                    );
                 });
         }
         if let Some(i) = remove {

@@ -272,11 +272,15 @@ impl Tools {
         self.tab = SandboxTab::FindFailure;
     }
 
-    /// The sandbox starts on the design the course ends up with — fencing tokens, step 5's
-    /// right call — already run, so that Break it has something to break.
+    /// The sandbox starts on step 5's fencing design (`step5-fencing-token.toml`: a paused
+    /// holder turned away by its fencing token) already run, so that Break it has something
+    /// to break.
     fn start_sandbox(&mut self) {
-        let fenced = course::step("5").and_then(course::right_call);
-        if let Some(Ok(scenario)) = fenced.map(course::Choice::scenario) {
+        let fenced = crate::scenario::library::COURSE
+            .iter()
+            .find(|(file, _)| *file == "step5-fencing-token.toml")
+            .map(|(_, text)| crate::scenario::parse(text));
+        if let Some(Ok(scenario)) = fenced {
             self.sandbox_run = Some(play(scenario.clone()));
             self.sandbox = Some(Sandbox::new(scenario));
         }

@@ -62,6 +62,9 @@ pub(super) struct TokenFacts {
     pub expires: bool,
     /// The last time a store extended its lease (a renewal), true ms.
     pub renewed_ms: Option<u64>,
+    /// Where the worker's own count of its lease ends, true ms: the latest `Acquired` or
+    /// `Renewed` plus the lease it then believed it had (Redlock: the validity left).
+    pub valid_until_ms: Option<u64>,
 }
 
 /// A node-level validity interval `[start_ms, end_ms)` in true ms: what one store node promised
@@ -77,6 +80,13 @@ pub(super) struct Lease {
     pub end_ms: u64,
     /// The `Granted` or `LeaseExtended` event that opened it.
     pub event: usize,
+}
+
+impl TokenFacts {
+    /// The worker counted its lease to `end_ms` (true ms); a later count moves the end.
+    fn counts_until(&mut self, end_ms: u64) {
+        self.valid_until_ms = Some(end_ms);
+    }
 }
 
 impl Lease {
@@ -322,6 +332,16 @@ impl Gatherer {
     }
 
     /// The dense number of `t`, creating its facts on first sight.
+    /// Whether `worker` has crashed and not restarted: its grants died with its process, so
+    /// whoever deletes its lock frees nothing a live holder counts on (what a lease's expiry
+    /// does for a dead holder), and that is no `foreign_release`.
+    fn is_down(&self, worker: NodeId) -> bool {
+        self.facts
+            .nodes
+            .get(worker.index())
+            .is_some_and(|n| n.crashed_since.is_some())
+    }
+
     fn token(&mut self, t: Token, key: KeyId) -> u32 {
         if let Some(n) = self.index.get(t) {
             return n;
@@ -343,6 +363,7 @@ impl Gatherer {
             self_wait_ms: None,
             expires: false,
             renewed_ms: None,
+            valid_until_ms: None,
         });
         self.latest
             .resize(self.latest.len().saturating_add(self.stores), NONE);
@@ -536,7 +557,7 @@ impl Gatherer {
                     }
                 }
                 self.store_drops(slot, *key);
-                if holder != by {
+                if holder != by && !self.is_down(holder.worker) {
                     let b = self.token(*by, *key);
                     self.facts.removals.push(Removal {
                         at_ms: now,
@@ -557,6 +578,9 @@ impl Gatherer {
                     let h = self.token(*holder, *key);
                     if let Some(id) = self.valid_lease(h, slot, now) {
                         self.facts.leases[id].end_ms = now;
+                    }
+                    if self.is_down(holder.worker) {
+                        return;
                     }
                     self.facts.removals.push(Removal {
                         at_ms: now,
@@ -602,12 +626,18 @@ impl Gatherer {
                 n.waiting.get_or_insert((now, t, *key, own));
             }
             EventKind::Acquired {
-                key, token, fence, ..
+                key,
+                token,
+                fence,
+                lease_ms,
             } => {
                 let t = self.token(*token, *key);
                 let f = &mut self.facts.tokens[t as usize];
                 f.fence = f.fence.or(*fence);
                 f.acquired.get_or_insert(at);
+                if let Some(l) = lease_ms {
+                    f.counts_until(now.saturating_add(*l));
+                }
                 let Some(n) = self.facts.nodes.get_mut(node.index()) else {
                     return;
                 };
@@ -632,6 +662,14 @@ impl Gatherer {
                 if !n.holding.contains(&t) {
                     n.holding.push(t);
                 }
+            }
+            EventKind::Renewed {
+                key,
+                token,
+                lease_ms,
+            } => {
+                let t = self.token(*token, *key);
+                self.facts.tokens[t as usize].counts_until(now.saturating_add(*lease_ms));
             }
             EventKind::LetGo { key, token, reason } => {
                 let t = self.token(*token, *key);

@@ -44,9 +44,18 @@ impl Grants {
         leases.sort_unstable_by_key(|l| (l.token, l.key, l.start_ms, l.node));
         let mut held = Vec::new();
         let mut points = Vec::new();
+        let mut capped = Vec::new();
         for group in leases.chunk_by(|a, b| a.token == b.token && a.key == b.key) {
             match majority {
-                Some(m) => majority_periods(group, m, &mut points, &mut held),
+                Some(m) => {
+                    let until = group
+                        .first()
+                        .and_then(|l| facts.tokens.get(l.token as usize))
+                        .and_then(|f| f.valid_until_ms);
+                    capped.clear();
+                    capped.extend(group.iter().map(|l| within_validity(l, until)));
+                    majority_periods(&capped, m, &mut points, &mut held);
+                }
                 None => union_periods(group, &mut held),
             }
         }
@@ -131,11 +140,22 @@ fn union_periods(group: &[&Lease], held: &mut Vec<Held>) {
     held.extend(cur);
 }
 
+/// Redlock: a node's promise lasts while the client's validity does, no longer. The Redlock
+/// safety argument (Redis docs, "Distributed locks with Redis") promises that the keys exist
+/// together for MIN_VALIDITY = TTL − (T2 − T1) − CLOCK_DRIFT, the validity the client counts,
+/// not for each node's TTL: a node whose clock runs fast within the drift allowance drops its
+/// key early but never inside that window. `until`: where the worker's own count ended (true
+/// ms); an attempt its worker never counted as won keeps the nodes' TTLs.
+fn within_validity(lease: &Lease, until: Option<u64>) -> Lease {
+    let end_ms = until.map_or(lease.end_ms, |u| lease.end_ms.min(u).max(lease.start_ms));
+    Lease { end_ms, ..*lease }
+}
+
 /// Redlock: the token is held while at least `majority` distinct nodes' promises cover the
 /// instant (per node, promises to one token never overlap, so counting them counts nodes).
 /// `points` is scratch space reused across tokens.
 fn majority_periods(
-    group: &[&Lease],
+    group: &[Lease],
     majority: usize,
     points: &mut Vec<(u64, i8, usize)>,
     held: &mut Vec<Held>,
@@ -222,8 +242,11 @@ fn one_authority(trace: &Trace, facts: &Facts, a: &Lease, b: &Lease) -> Violatio
     );
     let until = if a.end_ms >= trace.simulated_until_ms() {
         "for the rest of the run".to_string()
-    } else {
+    } else if fa.expires {
         format!("until {}", fmt_ms(a.end_ms))
+    } else {
+        // No expiry: the promise lasted until the grant was let go.
+        format!("until its release at {}", fmt_ms(a.end_ms))
     };
     let granter = if a.node == b.node {
         String::new()
@@ -322,7 +345,7 @@ mod tests {
     use super::Grants;
     use crate::scenario::Topology;
     use crate::testkit::{TraceBuilder, only};
-    use crate::trace::EventKind;
+    use crate::trace::{EventKind, KeyId};
 
     #[test]
     fn clock_jump_expiry_still_counts_as_a_double_grant() {
@@ -482,6 +505,68 @@ mod tests {
             "A#1 (on store1, store2, store3) and B#1 (on store3, store4, store5) each held a \
              majority of the lock nodes for 'lock' at 40 ms."
         );
+    }
+
+    #[test]
+    fn redlock_promises_the_clients_validity_not_each_nodes_ttl() {
+        // A counts its validity to 9 812 ms. store3 runs fast and drops A's key at 9 700 ms;
+        // B then takes store3..5. Only a majority inside A's validity is a double grant.
+        struct Row {
+            b_majority_ms: u64,
+            a_counts_ms: Option<u64>,
+            double_grant: bool,
+        }
+        let rows = [
+            Row {
+                b_majority_ms: 9_800,
+                a_counts_ms: Some(9_800),
+                double_grant: true,
+            },
+            Row {
+                b_majority_ms: 9_812,
+                a_counts_ms: Some(9_800),
+                double_grant: false,
+            },
+            Row {
+                b_majority_ms: 9_900,
+                a_counts_ms: Some(9_800),
+                double_grant: false,
+            },
+            // An attempt its worker never counted as won keeps the nodes' TTLs.
+            Row {
+                b_majority_ms: 9_900,
+                a_counts_ms: None,
+                double_grant: true,
+            },
+        ];
+        for row in rows {
+            let mut t = TraceBuilder::new(&["A", "B"], 5, Topology::Redlock);
+            redlock_a(&mut t);
+            let (a, b) = (t.tok("A", 1), t.tok("B", 1));
+            if let Some(lease_ms) = row.a_counts_ms {
+                t.on(
+                    12,
+                    "A",
+                    EventKind::Acquired {
+                        key: KeyId::new(0),
+                        token: a,
+                        fence: None,
+                        lease_ms: Some(lease_ms),
+                    },
+                );
+            }
+            t.expired(9_700, 3, a)
+                .granted(9_750, 3, b, Some(10_000))
+                .granted(9_760, 4, b, Some(10_000))
+                .granted(row.b_majority_ms, 5, b, Some(10_000));
+            assert_eq!(
+                t.check().has(Kind::DoubleGrant),
+                row.double_grant,
+                "B's majority at {} ms, A counting {:?}",
+                row.b_majority_ms,
+                row.a_counts_ms
+            );
+        }
     }
 
     #[test]

@@ -67,6 +67,10 @@ pub struct Work {
     pub completed: u64,
     /// When the last one finished, true ms (`None`: none did).
     pub last_done_ms: Option<u64>,
+    /// Critical sections the resource refused part-way (a fenced-off read or write, or a
+    /// version that moved): begun, never completed. With fencing, this is what a stale holder
+    /// costs: lost work, not corrupted data.
+    pub refused: u64,
 }
 
 impl Work {
@@ -90,13 +94,19 @@ impl Work {
 
     /// Counts `kind`, at true time `at_ms`, if it finished a critical section.
     fn count(&mut self, at_ms: u64, kind: &EventKind) {
-        if let EventKind::LetGo {
-            reason: LetGoReason::Released,
-            ..
-        } = kind
-        {
-            self.completed += 1;
-            self.last_done_ms = Some(at_ms);
+        match kind {
+            EventKind::LetGo {
+                reason: LetGoReason::Released,
+                ..
+            } => {
+                self.completed += 1;
+                self.last_done_ms = Some(at_ms);
+            }
+            EventKind::LetGo {
+                reason: LetGoReason::Rejected | LetGoReason::ReadRejected,
+                ..
+            } => self.refused += 1,
+            _ => {}
         }
     }
 }

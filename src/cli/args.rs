@@ -54,10 +54,21 @@ pub enum Command {
     /// out.
     ///
     /// Exit 1 if one teaches the wrong lesson: the right call not safe and live, or a wrong
-    /// call that neither fails nor (on a throughput step) runs markedly slower.
-    Course,
+    /// call that neither fails nor costs what its step says (less throughput, lost work, a
+    /// longer wait).
+    Course(CourseArgs),
     /// Print every term the course uses, alphabetically, with its definition.
     Glossary,
+}
+
+/// `locksim course`.
+#[derive(Debug, clap::Args)]
+pub struct CourseArgs {
+    /// Print the answer key as JSON: each decision's id, title, topic and question, and each
+    /// option's label, whether it is the right call, its scenario (a path under `assets/`)
+    /// and its run's verdict.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `locksim run`.

@@ -11,7 +11,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::args::CheckArgs;
 use super::{Status, input, output};
 use crate::checker::Kind;
-use crate::engine;
 use crate::sweep::{self, Tally};
 use crate::text::{fmt_count, fmt_counted, fmt_ms, printable};
 
@@ -44,9 +43,9 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
         bar.set_style(style);
     }
     let mut lines = (!io::stderr().is_terminal()).then(ProgressLines::new);
-    // Ctrl-C ends the sweep between chunks of runs (a run is bounded by the event budget, a
-    // chunk by a number of events), so the tally so far is printed rather than lost. Setting
-    // the handler fails only if one is set already.
+    // Ctrl-C ends the sweep before the next run (a run is bounded by the engine's budget), so
+    // the tally so far is printed rather than lost. Setting the handler fails only if one is
+    // set already.
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
@@ -141,10 +140,10 @@ impl ProgressLines {
 fn write_table(tally: &Tally, out: &mut impl Write, file: &Path) -> io::Result<()> {
     let percent = |n: u64| 100.0 * n as f64 / tally.runs().max(1) as f64;
     if let Some((seed, at)) = tally.first_cut() {
-        let budget = fmt_count(engine::MAX_STEPS);
+        let budget = crate::view::wording::budget();
         writeln!(
             out,
-            "CUT SHORT: {} of {} hit the engine's budget of {} steps before the \
+            "CUT SHORT: {} of {} hit the engine's budget ({}) before the \
              horizon (seed {seed} stopped at {}). Nothing after the cut was simulated: \
              those runs are judged only up to where they stopped.\n  replay: {}\n",
             fmt_count(tally.cut_short()),
@@ -303,8 +302,8 @@ mod tests {
         let text = table(&tally);
         assert!(
             text.starts_with(
-                "CUT SHORT: 2 of 6 runs hit the engine's budget of 500 000 steps before the \
-                 horizon (seed 9 stopped at 1 311 968 ms). Nothing after the cut was simulated: \
+                "CUT SHORT: 2 of 6 runs hit the engine's budget (500 000 steps, 1 000 000 \
+                 recorded events or 200 000 waiting at once) before the horizon (seed 9 stopped at 1 311 968 ms). Nothing after the cut was simulated: \
                  those runs are judged only up to where they stopped.\n  replay: locksim run \
                  s.toml --seed 9\n\n"
             ),

@@ -7,6 +7,7 @@ use std::io::Read;
 use std::path::Path;
 
 use crate::scenario::{self, Scenario, ScenarioError};
+use crate::text::printable;
 
 /// A file the CLI cannot use: unreadable, or not a valid scenario (exit status 2).
 #[derive(Debug)]
@@ -40,9 +41,12 @@ impl InputError {
     }
 }
 
+/// Printed to a terminal: the file name, a field path (a key of the file's) and the message
+/// (which may quote a value or key) are escaped by [`printable`], so none of them can clear
+/// the screen or retitle the window.
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
+        write!(f, "{}", printable(&self.file, false))?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
             if let Some(column) = self.column {
@@ -50,10 +54,10 @@ impl fmt::Display for InputError {
             }
         }
         if !self.field.is_empty() {
-            write!(f, ": {}", self.field)?;
+            write!(f, ": {}", printable(&self.field, false))?;
         }
         // toml's messages end in a newline; the caller ends the line.
-        write!(f, ": {}", self.message.trim_end())
+        write!(f, ": {}", printable(self.message.trim_end(), true))
     }
 }
 

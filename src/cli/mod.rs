@@ -35,7 +35,7 @@ enum Status {
     Fail,
     /// A file could not be read or is not a valid scenario: exit 2.
     Invalid,
-    /// `check` was stopped by Ctrl-C and printed the tally so far: exit 130, as a shell
+    /// `check`, `search` or `render` was stopped by Ctrl-C and said what it had done: exit 130, as a shell
     /// reports a command ended by SIGINT (128 + 2).
     Interrupted,
 }
@@ -44,16 +44,21 @@ impl Status {
     fn of(passed: bool) -> Self {
         if passed { Status::Pass } else { Status::Fail }
     }
-}
 
-impl From<Status> for ExitCode {
-    fn from(status: Status) -> Self {
-        ExitCode::from(match status {
+    /// The process's exit code for it.
+    fn code(self) -> u8 {
+        match self {
             Status::Pass => 0,
             Status::Fail => 1,
             Status::Invalid => 2,
             Status::Interrupted => 130,
-        })
+        }
+    }
+}
+
+impl From<Status> for ExitCode {
+    fn from(status: Status) -> Self {
+        ExitCode::from(status.code())
     }
 }
 
@@ -82,7 +87,8 @@ pub fn execute(command: &Command) -> ExitCode {
         Command::Check(args) => check::check(args, &mut out),
         Command::Search(args) => search::search(args, &mut out),
         Command::Render(args) => render::render(args),
-        Command::Course => course::course(&mut out),
+        Command::Course(args) if args.json => course::course_json(&mut out),
+        Command::Course(_) => course::course(&mut out),
         Command::Glossary => glossary::glossary(&mut out),
     }
     .and_then(|status| out.flush().map(|()| status));

@@ -5,13 +5,17 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::text::printable;
+
 /// The command that replays one run exactly: the scenario file and the seed are the whole
 /// recipe (the engine is deterministic).
 pub fn reproduce(file: &Path, seed: u64) -> String {
-    format!(
-        "locksim run {} --seed {seed}",
-        shell_word(&file.display().to_string())
-    )
+    format!("locksim run {} --seed {seed}", shell_word(&file_name(file)))
+}
+
+/// A file's name as a terminal may show it: its control characters escaped ([`printable`]).
+pub fn file_name(file: &Path) -> String {
+    printable(&file.display().to_string(), false).into_owned()
 }
 
 /// Writes `value` as pretty JSON followed by a newline, so the shell prompt starts on its own line.

@@ -3,9 +3,10 @@
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::args::RenderArgs;
-use super::{Status, input};
+use super::{Status, input, output};
 use crate::render::{png, svg, transcript};
 use crate::text::{fmt_count, fmt_ms};
 use crate::view::timeline::Lanes;
@@ -40,6 +41,7 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
         );
         return Ok(Status::Invalid);
     }
+    let written = stop_on_ctrl_c();
     let seed = args.seed.unwrap_or(scenario.seed);
     let crate::Run { trace, verdict, .. } = crate::run(&scenario, seed);
     let mut stdout = io::stdout().lock();
@@ -52,38 +54,39 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
         };
         let svg = svg::draw(&trace, &verdict, &lanes, &picture);
         if let Some(path) = &args.svg {
-            if let Err(status) = save("--svg", path, svg.as_bytes()) {
+            let said = format!(
+                "{} (SVG, {} px wide)",
+                output::file_name(path),
+                fmt_count(u64::from(args.width))
+            );
+            if let Err(status) = save(&written, "--svg", path, svg.as_bytes(), &said) {
                 return Ok(status);
             }
-            writeln!(
-                stdout,
-                "wrote {} (SVG, {} px wide)",
-                path.display(),
-                fmt_count(u64::from(args.width))
-            )?;
+            writeln!(stdout, "wrote {said}")?;
         }
         if let Some(path) = &args.png {
             let bytes = match png::rasterise(&svg, args.width) {
                 Ok(bytes) => bytes,
                 Err(e) => return Ok(refuse("--png", path, &e.to_string())),
             };
-            if let Err(status) = save("--png", path, &bytes) {
+            let said = format!(
+                "{} (PNG, {} px wide)",
+                output::file_name(path),
+                fmt_count(u64::from(args.width))
+            );
+            if let Err(status) = save(&written, "--png", path, &bytes, &said) {
                 return Ok(status);
             }
-            writeln!(
-                stdout,
-                "wrote {} (PNG, {} px wide)",
-                path.display(),
-                fmt_count(u64::from(args.width))
-            )?;
+            writeln!(stdout, "wrote {said}")?;
         }
     }
     if let Some(path) = &args.transcript {
         let text = transcript::transcript(&trace, &verdict, args.until);
-        if let Err(status) = save("--transcript", path, text.as_bytes()) {
+        let said = format!("{} (transcript)", output::file_name(path));
+        if let Err(status) = save(&written, "--transcript", path, text.as_bytes(), &said) {
             return Ok(status);
         }
-        writeln!(stdout, "wrote {} (transcript)", path.display())?;
+        writeln!(stdout, "wrote {said}")?;
     }
     Ok(Status::Pass)
 }
@@ -108,7 +111,7 @@ fn shared_file(args: &RenderArgs) -> Option<String> {
     let shared: Vec<String> = named
         .iter()
         .filter(|(_, _, at)| at == first)
-        .map(|(flag, path, _)| format!("{flag} {}", path.display()))
+        .map(|(flag, path, _)| format!("{flag} {}", output::file_name(path)))
         .collect();
     let (last, rest) = shared.split_last()?;
     Some(format!("{} and {last}", rest.join(", ")))
@@ -131,9 +134,43 @@ fn resolved(path: &Path) -> PathBuf {
     }
 }
 
-/// Writes `bytes` to `path`, the argument of `flag`; on failure says why on stderr.
-fn save(flag: &str, path: &Path, bytes: &[u8]) -> Result<(), Status> {
-    std::fs::write(path, bytes).map_err(|e| refuse(flag, path, &format!("cannot write it: {e}")))
+/// The files written so far, as `wrote` lines say them.
+type Written = Arc<Mutex<Vec<String>>>;
+
+/// Makes Ctrl-C end `render` at once, whatever it is doing (running, drawing, rasterising),
+/// with exit 130 and a line on stderr naming the files already written. A file being written
+/// is finished first ([`save`] holds the list while it writes), so none is left half made.
+fn stop_on_ctrl_c() -> Written {
+    let written = Written::default();
+    let seen = Arc::clone(&written);
+    // Setting the handler fails only if one is set already.
+    let _ = ctrlc::set_handler(move || {
+        let done = seen.lock().unwrap_or_else(PoisonError::into_inner);
+        let so_far = if done.is_empty() {
+            "nothing written".to_string()
+        } else {
+            format!("wrote {}", done.join(", "))
+        };
+        let _ = writeln!(io::stderr(), "locksim render: stopped by Ctrl-C; {so_far}");
+        std::process::exit(i32::from(Status::Interrupted.code()));
+    });
+    written
+}
+
+/// Writes `bytes` to `path`, the argument of `flag`, and adds `said` to `written`; on failure
+/// says why on stderr.
+fn save(
+    written: &Written,
+    flag: &str,
+    path: &Path,
+    bytes: &[u8],
+    said: &str,
+) -> Result<(), Status> {
+    let mut written = written.lock().unwrap_or_else(PoisonError::into_inner);
+    std::fs::write(path, bytes)
+        .map_err(|e| refuse(flag, path, &format!("cannot write it: {e}")))?;
+    written.push(said.to_string());
+    Ok(())
 }
 
 /// Says on stderr that the file for `flag` was not made, and why; gives the status to end with.
@@ -141,7 +178,7 @@ fn refuse(flag: &str, path: &Path, why: &str) -> Status {
     let _ = writeln!(
         io::stderr(),
         "locksim render: {flag} {}: {why}",
-        path.display()
+        output::file_name(path)
     );
     Status::Invalid
 }

@@ -47,7 +47,7 @@ fn write_header(
         writeln!(out, "{}", printable(&scenario.description, true))?;
     }
     writeln!(out)?;
-    writeln!(out, "  file      {}", file.display())?;
+    writeln!(out, "  file      {}", output::file_name(file))?;
     writeln!(out, "  seed      {seed}")?;
     let lock = &scenario.lock;
     if lock.design.has_lease() {

@@ -13,11 +13,15 @@ use super::args::SearchArgs;
 use super::{Status, input, output};
 use crate::checker::Kind;
 use crate::scenario::{self, Fault, Scenario};
-use crate::search::{Goal, Options, Outcome, headline, narrate, search_until};
+use crate::search::{Goal, Options, Outcome, Stage, headline, narrate, search_until};
 use crate::text::{fmt_count, fmt_counted, printable};
 
 /// The line before the minimal scenario's TOML: everything after it is the file.
 pub const TOML_HEADING: &str = "The smallest failing scenario (save it and `locksim run` it):";
+
+/// The line before the failing scenario's TOML when Ctrl-C stopped the shrinking.
+pub const STOPPED_TOML_HEADING: &str =
+    "The failing scenario as far as it was shrunk (save it and `locksim run` it):";
 
 /// How often a search says how far it is when stderr is not a terminal.
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);
@@ -42,7 +46,9 @@ pub fn search(args: &SearchArgs, out: &mut impl Write) -> io::Result<Status> {
         },
     };
     let bar = ProgressBar::new(args.tries);
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} schedules  {eta} left") {
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} schedules  {eta} left  {msg}")
+    {
         bar.set_style(style);
     }
     let plain = !io::stderr().is_terminal();
@@ -51,15 +57,32 @@ pub fn search(args: &SearchArgs, out: &mut impl Write) -> io::Result<Status> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
-    let outcome = search_until(&scenario, &options, |tried| {
-        bar.set_position(tried);
+    // Asked before each schedule and each shrink run, so a stop is heard within one run.
+    let outcome = search_until(&scenario, &options, |stage| {
+        let said = match stage {
+            Stage::Searching { tries } => {
+                bar.set_position(tries);
+                format!(
+                    "search: {} of {}",
+                    fmt_count(tries),
+                    fmt_counted(args.tries, "schedule")
+                )
+            }
+            Stage::Shrinking { tries, runs } => {
+                let said = format!(
+                    "search: shrinking the failing schedule {}, {} so far",
+                    fmt_count(tries),
+                    fmt_counted(runs, "run")
+                );
+                bar.set_message(said.clone());
+                said
+            }
+        };
         if plain && bar.elapsed() >= next_line {
             next_line = bar.elapsed() + PROGRESS_EVERY;
             let _ = writeln!(
                 io::stderr(),
-                "search: {} of {}, {} s",
-                fmt_count(tried),
-                fmt_counted(args.tries, "schedule"),
+                "{said}, {} s",
                 fmt_count(bar.elapsed().as_secs())
             );
         }
@@ -107,7 +130,11 @@ fn write_text(
         writeln!(out, "{}", printable(&line, false))?;
     }
     writeln!(out)?;
-    writeln!(out, "{TOML_HEADING}")?;
+    if outcome.interrupted {
+        writeln!(out, "{STOPPED_TOML_HEADING}")?;
+    } else {
+        writeln!(out, "{TOML_HEADING}")?;
+    }
     writeln!(out)?;
     write!(out, "{}", scenario::to_toml(&found.scenario))
 }

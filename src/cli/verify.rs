@@ -4,14 +4,24 @@ use std::io::{self, Write};
 
 use super::args::VerifyArgs;
 use super::{Status, input, output};
-use crate::text::{fmt_ms, printable};
+use crate::text::{fmt_ms, pad_end, printable};
+
+/// The widest the file column grows, characters.
+const FILE_COLUMN_MAX: usize = 60;
 
 /// Runs each file with its own seed and compares the verdict with its `[expect]` table. One
 /// line per file on stdout; a file that cannot be used gets its error line on stderr instead.
 /// A file with no `[expect]` table, or an empty one, fails: it would pass whatever it showed.
 pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> io::Result<Status> {
-    let names: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
-    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    let names: Vec<String> = args.files.iter().map(|f| output::file_name(f)).collect();
+    // The file column is as wide as the longest name, up to a line's width: a longer name
+    // runs past it rather than widening every line.
+    let width = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(FILE_COLUMN_MAX);
     let mut status = Status::Pass;
     for (file, name) in args.files.iter().zip(&names) {
         let scenario = match input::load(file) {
@@ -36,7 +46,11 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> io::Result<Status> {
                 run.verdict.unmet(expect)
             }
         };
-        let mut head = format!("{name:<width$}  ({})", printable(&scenario.name, false));
+        let mut head = format!(
+            "{}  ({})",
+            pad_end(name, width),
+            printable(&scenario.name, false)
+        );
         if let Some(at) = cut {
             head += &format!(" [CUT SHORT at {}: judged only up to there]", fmt_ms(at));
         }

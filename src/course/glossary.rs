@@ -479,9 +479,37 @@ pub static ENTRIES: &[Entry] = &[
             "append-only file",
         ],
         definition: "fsync forces written data onto the disk. Redis's append-only file with \
-            appendfsync everysec, its recommended setting, fsyncs once a second, so a crash can \
-            lose about the last second of writes, a fresh lock included.",
-        source: Some("Redis docs: persistence"),
+            appendfsync everysec, its recommended setting, fsyncs once a second: a crash of the \
+            Redis process loses a write at most, but a power loss or an OS crash can lose \
+            about the last second of writes, a fresh lock included (the Redis docs' remedy: \
+            keep a restarted node out for longer than the longest TTL).",
+        source: Some(
+            "Redis docs: persistence; distributed locks (performance, crash recovery and fsync)",
+        ),
+    },
+    Entry {
+        term: "revision",
+        aliases: &["revision", "zxid"],
+        definition: "A consensus store's count of the changes it has committed: etcd's \
+            revision, ZooKeeper's zxid. It only grows, across leader crashes and failovers, \
+            which makes it a safe source of fencing tokens.",
+        source: Some("etcd docs: data model; ZooKeeper programmer's guide"),
+    },
+    Entry {
+        term: "term / epoch",
+        aliases: &["term", "epoch"],
+        definition: "The number of a leader's or primary's reign: each election (Raft's term) \
+            or promotion (a replica's epoch) starts a higher one, so a message from an old \
+            leader can be told apart from the new one's.",
+        source: Some("Raft, Ongaro and Ousterhout 2014, §5.1"),
+    },
+    Entry {
+        term: "starvation bound",
+        aliases: &["starvation bound", "starve bound"],
+        definition: "How long a run lets a worker wait for the lock before the checker calls \
+            it starved: a threshold the scenario sets, not a law. A wait past it is a long \
+            tail when the worker does get turns, and a liveness failure when it never does.",
+        source: None,
     },
     Entry {
         term: "Redlock",

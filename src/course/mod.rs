@@ -13,7 +13,7 @@ mod steps;
 
 pub use steps::{INTRO, PURPOSE_RECAP, RECAP, STEPS};
 
-use crate::checker::Verdict;
+use crate::checker::{Price, Verdict};
 use crate::scenario::{self, Scenario, ScenarioError};
 use crate::trace::Trace;
 
@@ -41,6 +41,11 @@ pub struct Step {
     pub insight: (&'static str, &'static str),
     /// Further scenarios worth playing on this step (file text), e.g. reentrancy in step 7.
     pub extras: &'static [&'static str],
+    /// The scenario fields the decision is about, as dotted paths (`lock.renewal`; a worker's
+    /// field as `worker.check_lease`; a whole table as `store`). Every option's scenario
+    /// differs from the right call's in these fields only, so each run shows what that one
+    /// choice does.
+    pub about: &'static [&'static str],
 }
 
 /// How a step's runs must come out.
@@ -57,7 +62,18 @@ pub enum Judge {
     /// As [`Judge::SafeAndLive`], except a wrong call may instead be safe and live but do the
     /// same work at most [`SLOWER`] times as fast as the right call: its cost is throughput.
     Throughput,
+    /// As [`Judge::SafeAndLive`], except a wrong call may instead be safe and live but finish
+    /// fewer critical sections than the right call: work refused or given up, never done.
+    LostWork,
+    /// As [`Judge::SafeAndLive`], except a wrong call may instead be safe and live but keep
+    /// some worker waiting at least [`LONGER`] times as long as the right call's longest wait:
+    /// its cost is a long tail of waiting, not a lock nobody gets.
+    Latency,
 }
+
+/// How much longer a safe, live wrong call's longest wait for the lock must be than the right
+/// call's on a [`Judge::Latency`] step.
+pub const LONGER: f64 = 1.5;
 
 /// How much slower (critical sections completed per simulated second) a safe, live wrong call
 /// of a [`Judge::Throughput`] step must be than the right call.
@@ -92,12 +108,20 @@ pub struct Demonstration {
     pub trace: Trace,
     /// What the checker says about it.
     pub verdict: Verdict,
+    /// What the lock cost: acquire latencies, throughput, availability.
+    pub price: Price,
 }
 
 impl Demonstration {
     /// Whether the data stayed correct and the lock stayed usable.
     pub fn good(&self) -> bool {
         self.verdict.safe && self.verdict.live
+    }
+
+    /// The longest any worker waited for the lock before getting it, simulated ms (0 when
+    /// nobody got it).
+    pub fn longest_wait_ms(&self) -> u64 {
+        self.price.latencies_ms.last().copied().unwrap_or(0)
     }
 }
 
@@ -109,11 +133,16 @@ pub fn demonstrate(choice: &Choice) -> Result<Demonstration, ScenarioError> {
 
 /// Runs any scenario with its own seed.
 pub fn play(scenario: Scenario) -> Demonstration {
-    let crate::Run { trace, verdict, .. } = crate::run(&scenario, scenario.seed);
+    let crate::Run {
+        trace,
+        verdict,
+        price,
+    } = crate::run(&scenario, scenario.seed);
     Demonstration {
         scenario,
         trace,
         verdict,
+        price,
     }
 }
 
@@ -131,6 +160,26 @@ pub fn teaches(step: &Step, i: usize, demo: &Demonstration, right: Option<&Demon
         Judge::Throughput => {
             !demo.good() || right.is_some_and(|r| v.work.per_s() <= r.verdict.work.per_s() * SLOWER)
         }
+        Judge::LostWork | Judge::Latency if choice.right => demo.good(),
+        Judge::LostWork => {
+            !demo.good() || right.is_some_and(|r| v.work.completed < r.verdict.work.completed)
+        }
+        Judge::Latency => {
+            !demo.good()
+                || right.is_some_and(|r| {
+                    demo.longest_wait_ms() as f64 >= r.longest_wait_ms() as f64 * LONGER
+                })
+        }
+    }
+}
+
+/// The line above a step's title: "STEP 5" until the learner has made a call, then "STEP 5 ·
+/// FENCING TOKENS". The topic names the idea of the right call, so it waits.
+pub fn kicker(step: &Step, topic_shown: bool) -> String {
+    if topic_shown {
+        format!("STEP {} · {}", step.number, step.topic.to_uppercase())
+    } else {
+        format!("STEP {}", step.number)
     }
 }
 
@@ -207,36 +256,254 @@ mod tests {
         );
     }
 
-    /// The right call sits at no one position in more than 40 % of the graded decisions, and
-    /// is the longest label in at most half of them: pressing "1" every time, or picking the
-    /// longest option, must not pass the course.
+    /// Words too common to give anything away.
+    const FUNCTION_WORDS: &[&str] = &[
+        "that", "this", "with", "from", "what", "which", "when", "them", "then", "they", "their",
+        "there", "have", "been", "into", "does", "must", "more", "than", "also", "same", "once",
+        "each", "every", "before", "after", "will", "would", "should", "could", "your", "here",
+        "make", "made",
+    ];
+
+    /// The content words of `text`, each cut to its first five letters so that "refuse" and
+    /// "refuses", "renew" and "renewal" count as one.
+    fn stems(text: &str) -> std::collections::BTreeSet<String> {
+        text.to_lowercase()
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| w.len() >= 4 && !FUNCTION_WORDS.contains(w))
+            .map(|w| w.chars().take(5).collect())
+            .collect()
+    }
+
+    /// The words of the right label that no wrong label of `step` shares.
+    fn only_in_the_right_label(step: &Step) -> std::collections::BTreeSet<String> {
+        let right = stems(right_call(step).unwrap().label);
+        let wrong: std::collections::BTreeSet<String> = step
+            .options
+            .iter()
+            .filter(|c| !c.right)
+            .flat_map(|c| stems(c.label))
+            .collect();
+        right.difference(&wrong).cloned().collect()
+    }
+
+    /// Pressing "1" every time, picking the longest option or matching the step's words to
+    /// the options must not pass the course: the right call sits at no one position in more
+    /// than 3 of the 11 graded decisions, is the strictly longest label in at most 3, and
+    /// shares no word with the topic, the situation or the question that every wrong label
+    /// lacks.
     #[test]
     fn the_right_call_has_no_tell() {
         let steps: Vec<&Step> = graded().collect();
+        assert_eq!(steps.len(), 11);
         let mut at = [0usize; 8];
-        let mut longest = 0;
+        let mut longest = Vec::new();
         for step in &steps {
             let i = step.options.iter().position(|c| c.right).unwrap();
             at[i] += 1;
             let len = |c: &Choice| c.label.chars().count();
             let right = len(&step.options[i]);
             if step.options.iter().all(|c| c.right || len(c) < right) {
-                longest += 1;
+                longest.push(step.number);
             }
+            let only = only_in_the_right_label(step);
+            let echo =
+                |text: &str| -> Vec<String> { stems(text).intersection(&only).cloned().collect() };
+            let topic = echo(step.topic);
+            assert!(
+                topic.is_empty(),
+                "step {}: the topic {:?} shares {topic:?} with the right label only",
+                step.number,
+                step.topic
+            );
+            let asked = echo(&format!("{} {}", step.situation, step.question));
+            assert!(
+                asked.is_empty(),
+                "step {}: the situation or question shares {asked:?} with the right label only",
+                step.number
+            );
         }
         for (i, &n) in at.iter().enumerate() {
             assert!(
-                n * 10 <= steps.len() * 4,
+                n <= 3,
                 "the right call is option {} in {n} of {} decisions",
                 i + 1,
                 steps.len()
             );
         }
         assert!(
-            longest * 2 <= steps.len(),
-            "the right call is the longest label in {longest} of {} decisions",
-            steps.len()
+            longest.len() <= 3,
+            "the right call is the strictly longest label in steps {longest:?}"
         );
+    }
+
+    #[test]
+    fn the_tell_finder_sees_an_echo() {
+        assert!(stems("The resource refuses it").contains("refus"));
+        assert_eq!(stems("it is a lock"), ["lock".to_string()].into());
+        let echoing = Step {
+            number: "x",
+            title: "t",
+            topic: "Renewal",
+            situation: "",
+            question: "",
+            options: &[
+                Choice {
+                    label: "Renew after each batch",
+                    right: true,
+                    feedback: "",
+                    scenario: "",
+                },
+                Choice {
+                    label: "Never",
+                    right: false,
+                    feedback: "",
+                    scenario: "",
+                },
+            ],
+            judge: Judge::SafeAndLive,
+            explanation: "",
+            insight: ("", ""),
+            extras: &[],
+            about: &[],
+        };
+        assert!(only_in_the_right_label(&echoing).contains("renew"));
+    }
+
+    /// A scenario as `path = value` lines, a worker's or fault's fields under `worker[i].x`,
+    /// leaving out what only describes it (name, description, source, expect).
+    fn fields(scenario: &Scenario) -> std::collections::BTreeMap<String, String> {
+        fn walk(
+            path: &str,
+            value: &toml::Value,
+            out: &mut std::collections::BTreeMap<String, String>,
+        ) {
+            match value {
+                toml::Value::Table(t) => {
+                    for (k, v) in t {
+                        let p = if path.is_empty() {
+                            k.clone()
+                        } else {
+                            format!("{path}.{k}")
+                        };
+                        walk(&p, v, out);
+                    }
+                }
+                toml::Value::Array(a) if a.iter().all(toml::Value::is_table) && !a.is_empty() => {
+                    for (i, v) in a.iter().enumerate() {
+                        walk(&format!("{path}[{i}]"), v, out);
+                    }
+                }
+                v => {
+                    out.insert(path.to_string(), v.to_string());
+                }
+            }
+        }
+        let mut value = toml::Value::try_from(scenario).expect("a scenario serialises");
+        if let Some(t) = value.as_table_mut() {
+            for k in ["name", "description", "source", "expect", "version"] {
+                t.remove(k);
+            }
+        }
+        let mut out = std::collections::BTreeMap::new();
+        walk("", &value, &mut out);
+        out
+    }
+
+    /// Whether `path` ("worker[2].retry_ms") is one of the fields `about` names ("worker.retry_ms",
+    /// or a whole table, "store").
+    fn declared(about: &[&str], path: &str) -> bool {
+        let mut plain = String::new();
+        let mut skipping = false;
+        for c in path.chars() {
+            match c {
+                '[' => skipping = true,
+                ']' => skipping = false,
+                c if !skipping => plain.push(c),
+                _ => {}
+            }
+        }
+        about
+            .iter()
+            .any(|a| plain == *a || plain.starts_with(&format!("{a}.")))
+    }
+
+    /// Every wrong option's scenario is the right call's (on the first question, the first
+    /// option's) with only the fields its step is about changed: the same workers, seed,
+    /// horizon, faults, network, store and resource. A difference elsewhere would let the
+    /// runs differ for a reason the step does not teach.
+    #[test]
+    fn every_option_differs_from_the_right_call_only_in_what_the_step_is_about() {
+        for step in STEPS.iter() {
+            let base = right_call(step).unwrap_or(&step.options[0]);
+            let base_fields = fields(&base.scenario().expect("course scenarios parse"));
+            for option in step.options {
+                let option_fields = fields(&option.scenario().expect("course scenarios parse"));
+                let keys: std::collections::BTreeSet<&String> =
+                    base_fields.keys().chain(option_fields.keys()).collect();
+                for k in keys {
+                    let (a, b) = (base_fields.get(k), option_fields.get(k));
+                    assert!(
+                        a == b || declared(step.about, k),
+                        "step {}, option {:?}: `{k}` is {} here and {} in the right call's run, \
+                         but the step is about {:?} only",
+                        step.number,
+                        option.label,
+                        b.map_or("unset", String::as_str),
+                        a.map_or("unset", String::as_str),
+                        step.about
+                    );
+                }
+            }
+        }
+    }
+
+    /// Step 3's health check deletes a lock because its holder does not answer, not because
+    /// the scenario says so: with the pauses taken out, every holder answers and nobody's
+    /// lock is deleted from under it.
+    #[test]
+    fn the_health_check_deletes_only_a_lock_whose_holder_is_silent() {
+        let step = step("3").unwrap();
+        let ping = step
+            .options
+            .iter()
+            .find(|c| c.scenario().unwrap().lock.ping_timeout_ms.is_some())
+            .expect("step 3 has a health check option");
+        let foreign = |d: &Demonstration| {
+            d.verdict
+                .violations
+                .iter()
+                .any(|v| v.kind == crate::checker::Kind::ForeignRelease)
+        };
+        let with_pause = demonstrate(ping).unwrap();
+        assert!(!with_pause.verdict.safe && foreign(&with_pause));
+        let mut scenario = ping.scenario().unwrap();
+        scenario
+            .faults
+            .retain(|f| !matches!(f.kind, scenario::FaultKind::Pause { .. }));
+        let without = play(scenario);
+        assert!(without.good(), "{:?}", without.verdict.violations);
+        assert!(!foreign(&without), "{:?}", without.verdict.violations);
+    }
+
+    /// Step 7a compares renewal policies only: every run fences the same way at the same
+    /// resource, so what differs between the verdicts is renewal's doing.
+    #[test]
+    fn step_7a_runs_share_the_fencing_design_and_resource() {
+        let step = step("7a").unwrap();
+        let right = right_call(step).unwrap().scenario().unwrap();
+        for option in step.options {
+            let s = option.scenario().unwrap();
+            assert_eq!(s.lock.design, right.lock.design, "{}", option.label);
+            assert_eq!(s.resource, right.resource, "{}", option.label);
+        }
+    }
+
+    #[test]
+    fn a_declared_field_covers_every_worker_and_a_whole_table() {
+        assert!(declared(&["worker.key"], "worker[3].key"));
+        assert!(declared(&["store"], "store.topology"));
+        assert!(!declared(&["lock.design"], "lock.ttl_ms"));
+        assert!(!declared(&["store"], "storey"));
     }
 
     #[test]

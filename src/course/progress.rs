@@ -252,12 +252,20 @@ impl Progress {
 }
 
 impl Progress {
-    /// The learner's answer to the first question (what the lock is for), once its run has
-    /// been watched: the option's index.
+    /// The learner's answer to the first question (what the lock is for), once a run of it
+    /// has been watched: the option's index. It is their stance, not a call to grade, so a
+    /// changed mind counts: the option they chose last (the one on screen, or else the latest
+    /// they chose).
     pub fn purpose(&self) -> Option<usize> {
         let n = STEPS.iter().position(|s| s.judge == Judge::Framing)?;
         let record = self.steps.get(n)?;
-        record.answered().then(|| record.chosen.first().copied())?
+        if !record.answered() {
+            return None;
+        }
+        match record.shown {
+            Some(Pick::Option(i)) => Some(i),
+            _ => record.chosen.last().copied(),
+        }
     }
 }
 
@@ -317,6 +325,11 @@ mod tests {
         p.steps[0].judge(1);
         assert_eq!(p.purpose(), Some(1));
         assert_eq!(p.first_call(0), None, "neither right nor wrong");
+        // A changed mind is the stance the recap recalls.
+        p.steps[0].choose(0);
+        assert_eq!(p.purpose(), Some(0));
+        p.steps[0].shown = Some(Pick::Extra(0));
+        assert_eq!(p.purpose(), Some(0), "the latest option chosen");
     }
 
     #[test]

@@ -113,6 +113,7 @@ impl<R: super::Recorder> Sim<'_, R> {
                 let Some(key) = self.keys.iter().position(|k| *k == key) else {
                     return;
                 };
+                let aimed = node.is_some();
                 let targets: Vec<NodeId> = match node {
                     Some(name) => self.node_id(&name).into_iter().collect(),
                     None => self
@@ -122,13 +123,21 @@ impl<R: super::Recorder> Sim<'_, R> {
                         .collect(),
                 };
                 for id in targets {
+                    let serving = self
+                        .layout
+                        .store_ix(id)
+                        .is_some_and(|ix| self.stores[ix.index()].is_serving());
                     // A crashed node deletes nothing; what it kept on disk stays.
-                    if self.nodes[id.index()].alive {
+                    if !self.nodes[id.index()].alive {
+                        self.ignored(id, i, IgnoredWhy::Down);
+                    } else if aimed && !serving {
+                        // A replica refuses writes from clients (Redis answers `-READONLY`),
+                        // a follower sends them to its leader: the delete did nothing there.
+                        self.ignored(id, i, IgnoredWhy::ReadOnly);
+                    } else {
                         self.with_store(id, |s, cx, out| {
                             s.force_release(cx, out, KeyId::from_index(key))
                         });
-                    } else {
-                        self.ignored(id, i, IgnoredWhy::Down);
                     }
                 }
             }
@@ -267,6 +276,11 @@ mod tests {
             (
                 fault(100, &on("crash", "store1")) + &fault(200, &on("force_release", "store1")),
                 vec![("store1", "force_release", IgnoredWhy::Down)],
+            ),
+            (
+                "[store]\ntopology = \"replicated\"\nnodes = 2\n".to_string()
+                    + &fault(200, &on("force_release", "store2")),
+                vec![("store2", "force_release", IgnoredWhy::ReadOnly)],
             ),
             // Each can act: the second crash comes after a restart, the second pause after
             // the first ended.

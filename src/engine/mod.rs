@@ -111,12 +111,25 @@ pub fn run_into<R: Recorder>(
 }
 
 /// Hard bound on handled queue events per run, so a pathological scenario still ends, in time
-/// and memory alike. A run that reaches it stops early and says where
-/// ([`Trace::cut_short_at_ms`]). Why this number: a recorded run keeps about 1.75 events per
-/// step, and engine, trace and checker together peak near 200 bytes per step, so 64 workers
-/// on a `flag` lock take about 1 s and 100 MB natively (a browser tab stays responsive too);
-/// the largest scenario the project ships needs about 65 000 steps.
+/// and memory alike. A run that reaches it, or [`MAX_EVENTS`] or [`MAX_PENDING`], stops early
+/// and says where ([`Trace::cut_short_at_ms`]). Why this number: a recorded run keeps about
+/// 1.75 events per step, and engine, trace and checker together peak near 200 bytes per step,
+/// so 64 workers on a `flag` lock take about 1 s and 100 MB natively (a browser tab stays
+/// responsive too); the largest scenario the project ships needs about 65 000 steps.
 pub const MAX_STEPS: u64 = 500_000;
+
+/// Hard bound on events recorded per run (counted whether or not a recorder keeps them, so a
+/// run kept as a trace and one judged as it goes stop at the same point). One step may record
+/// many events — a retry that sends to nine Redlock nodes over a lossy network records a send
+/// and a loss for each — so the step budget alone would let a trace grow to millions of
+/// events; this keeps a trace near 100 MB and its text and JSON within a few hundred MB.
+pub const MAX_EVENTS: u64 = 1_000_000;
+
+/// Hard bound on events waiting in the queue at once: messages in flight, retransmissions and
+/// timers, each holding memory until it comes due. A run whose messages are delayed far past
+/// its steps' pace (a slowed link, a cut link's retransmissions) would otherwise hold millions
+/// of them. Shipped scenarios keep at most a few hundred waiting.
+pub const MAX_PENDING: usize = 200_000;
 
 /// Something due at a true time. A message waits in [`Sim::mail`], so every event is small.
 enum Ev {
@@ -166,6 +179,10 @@ enum Timer {
         at_ms: u64,
     },
     RenewTick,
+    /// `ping_timeout_ms`: the waiter's ping of `holder` has had its time to be answered.
+    PingTimeout {
+        holder: Token,
+    },
     /// `on_lock_loss = "stop"`: the worker's own count of `token`'s lease may be over.
     LeaseCheck {
         token: Token,
@@ -233,6 +250,8 @@ struct Sim<'a, R> {
     rec: R,
     msg_count: u32,
     steps: u64,
+    /// Events recorded so far, kept or not ([`MAX_EVENTS`]).
+    events: u64,
     /// Where the event budget stopped the run, true ms (see [`Trace::cut_short_at_ms`]).
     cut_short_at_ms: Option<u64>,
 }
@@ -306,6 +325,7 @@ impl<'a, R: Recorder> Sim<'a, R> {
             rec,
             msg_count: 0,
             steps: 0,
+            events: 0,
             cut_short_at_ms: None,
         }
     }
@@ -340,7 +360,10 @@ impl<'a, R: Recorder> Sim<'a, R> {
             if at >= self.sc.until_ms {
                 break;
             }
-            if self.steps >= MAX_STEPS {
+            if self.steps >= MAX_STEPS
+                || self.events >= MAX_EVENTS
+                || self.queue.len() >= MAX_PENDING
+            {
                 // Events are handled in time order: every instant before `at` is complete.
                 self.cut_short_at_ms = Some(at);
                 break;
@@ -359,10 +382,16 @@ impl<'a, R: Recorder> Sim<'a, R> {
                 }
             }
             Ev::Retransmit { from, to, id, msg } => {
+                let give_up = self.sc.network.tcp_give_up_ms;
                 if let Some(msg) = self.mail.take(msg)
                     && self.net.carries(from, to, id)
                 {
-                    self.transmit(from, to, id, msg, true);
+                    if self.net.gave_up(from, to, id, self.now, give_up) {
+                        // The last timer was moved to the give-up time: the connection dies.
+                        self.give_up(from, to);
+                    } else {
+                        self.transmit(from, to, id, msg, true);
+                    }
                 }
             }
             Ev::Receive { from, to, id, msg } => {
@@ -560,6 +589,9 @@ impl<'a, R: Recorder> Sim<'a, R> {
         if R::WANTS_EVENTS {
             let what = msg.label();
             self.record(from, EventKind::Send { msg: id, to, what });
+        } else {
+            // Counted as `record` counts it, so the budget cuts every kind of run alike.
+            self.events += 1;
         }
         match self.sc.network.transport {
             Transport::Tcp => {
@@ -603,11 +635,14 @@ impl<'a, R: Recorder> Sim<'a, R> {
                 let msg = self.mail.put(msg);
                 self.queue.push(at, Ev::Retransmit { from, to, id, msg });
             }
-            None => {
-                for lost in self.net.kill(from, to) {
-                    self.dropped(from, to, lost, DropReason::GaveUp);
-                }
-            }
+            None => self.give_up(from, to),
+        }
+    }
+
+    /// TCP: the connection `from → to` waited `tcp_give_up_ms` and dies with what it carried.
+    fn give_up(&mut self, from: NodeId, to: NodeId) {
+        for lost in self.net.kill(from, to) {
+            self.dropped(from, to, lost, DropReason::GaveUp);
         }
     }
 
@@ -649,6 +684,7 @@ impl<'a, R: Recorder> Sim<'a, R> {
 
     #[inline]
     fn record(&mut self, node: NodeId, kind: EventKind) {
+        self.events += 1;
         if R::WANTS_EVENTS {
             let local_ms = self.nodes[node.index()].clock.wall(self.now);
             self.rec.record(self.now, node, local_ms, kind);

@@ -155,6 +155,25 @@ pub enum Msg {
         key: KeyId,
         token: Token,
     },
+    /// `ping_timeout_ms`: a waiter's health check deletes `holder`'s lock, if `holder` still
+    /// has it. `by` is the waiter's attempt.
+    Evict {
+        key: KeyId,
+        holder: Token,
+        by: Token,
+    },
+    // worker ↔ worker, `ping_timeout_ms`
+    /// A waiter asks the process holding `holder` whether it is alive.
+    Ping {
+        key: KeyId,
+        holder: Token,
+    },
+    /// The process answers: alive. It answers whatever its work is doing; a paused process
+    /// answers only once it wakes, and a crashed one never.
+    Pong {
+        key: KeyId,
+        holder: Token,
+    },
     // store → worker
     /// `timestamp`: the claim is recorded.
     ClaimReply {
@@ -308,6 +327,9 @@ impl Msg {
             Msg::Release { token, .. } => Label::Release { token: *token },
             Msg::Expire { token, .. } => Label::Expire { token: *token },
             Msg::Renew { token, .. } => Label::Renew { token: *token },
+            Msg::Evict { holder, .. } => Label::Evict { holder: *holder },
+            Msg::Ping { holder, .. } => Label::Ping { holder: *holder },
+            Msg::Pong { holder, .. } => Label::Pong { holder: *holder },
             Msg::FlagRead { token, .. } => Label::FlagRead { token: *token },
             Msg::FlagSet { token, .. } => Label::FlagSet { token: *token },
             Msg::AcquireReply { token, answer, .. } => match answer {

@@ -11,7 +11,8 @@
 //! crashes. Kleppmann (2016) uses exactly such a held packet, delivered after the next
 //! holder's write, against timing-based locks.
 
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 use super::msg::Msg;
 use crate::trace::{MsgId, NodeId};
@@ -33,19 +34,19 @@ pub fn retry_offset_ms(n: u32) -> u64 {
     offset
 }
 
-/// One active partition: every node's group, or `None` if it is not listed (unaffected).
+/// One active partition: its groups, to undo it when it ends.
 struct Cut {
     id: u32,
-    group_of: Vec<Option<u16>>,
     groups: Vec<Vec<NodeId>>,
 }
 
-/// A window during which messages on one link take longer.
-struct Slow {
-    from: NodeId,
-    to: NodeId,
+/// The delays added to one link by its active `delay` faults: their sum, and when each ends
+/// (earliest first), so a send reads the sum in constant time however many faults slow the
+/// link, and an ended one is taken off once.
+#[derive(Default)]
+struct Slowed {
     extra_ms: u64,
-    until_ms: u64,
+    ends: BinaryHeap<Reverse<(u64, u64)>>,
 }
 
 /// Where one TCP message is.
@@ -79,10 +80,16 @@ pub struct Flushed {
 /// Link state of the whole run.
 pub struct Net {
     cuts: Vec<Cut>,
-    slows: Vec<Slow>,
+    /// Per (a, b): how many active partitions put `a` and `b` in different groups, so a
+    /// message asks whether its link is cut in constant time, not once per partition.
+    separated: Vec<u16>,
+    /// Per (from, to): the extra delay of its active `delay` faults.
+    slowed: Vec<Slowed>,
     next_cut: u32,
     nodes: usize,
     /// TCP: per (from, to), messages sent and not yet handed to the receiver, oldest first.
+    /// Ids rise with each send, so a connection is sorted by id and a message is found by
+    /// binary search: a cut link's backlog of thousands costs a lookup of a dozen steps.
     conns: Vec<VecDeque<InFlight>>,
 }
 
@@ -91,25 +98,36 @@ impl Net {
     pub fn new(nodes: usize) -> Self {
         Net {
             cuts: Vec::new(),
-            slows: Vec::new(),
+            separated: vec![0; nodes * nodes],
+            slowed: (0..nodes * nodes).map(|_| Slowed::default()).collect(),
             next_cut: 0,
             nodes,
             conns: (0..nodes * nodes).map(|_| VecDeque::new()).collect(),
         }
     }
 
-    /// Starts a partition; returns its id (to end it later).
-    pub fn cut(&mut self, groups: &[Vec<NodeId>]) -> u32 {
-        let mut group_of = vec![None; self.nodes];
+    /// Adds `by` (1 or -1) to the separation of every pair `groups` puts apart.
+    fn separate(&mut self, groups: &[Vec<NodeId>], by: i32) {
         for (g, members) in groups.iter().enumerate() {
-            for &n in members {
-                group_of[n.index()] = Some(g as u16);
+            for other in groups.iter().skip(g + 1) {
+                for &a in members {
+                    for &b in other {
+                        for (x, y) in [(a, b), (b, a)] {
+                            let n = &mut self.separated[x.index() * self.nodes + y.index()];
+                            *n = n.saturating_add_signed(by as i16);
+                        }
+                    }
+                }
             }
         }
+    }
+
+    /// Starts a partition; returns its id (to end it later).
+    pub fn cut(&mut self, groups: &[Vec<NodeId>]) -> u32 {
+        self.separate(groups, 1);
         self.next_cut += 1;
         self.cuts.push(Cut {
             id: self.next_cut,
-            group_of,
             groups: groups.to_vec(),
         });
         self.next_cut
@@ -118,43 +136,43 @@ impl Net {
     /// Ends one partition; returns its groups, or `None` if a heal already ended it.
     pub fn end_cut(&mut self, id: u32) -> Option<Vec<Vec<NodeId>>> {
         let i = self.cuts.iter().position(|c| c.id == id)?;
-        Some(self.cuts.remove(i).groups)
+        let groups = self.cuts.remove(i).groups;
+        self.separate(&groups, -1);
+        Some(groups)
     }
 
     /// Ends every partition.
     pub fn heal(&mut self) {
         self.cuts.clear();
+        self.separated.fill(0);
     }
 
     /// Whether a message between `a` and `b` is blocked now.
     #[inline]
     pub fn is_cut(&self, a: NodeId, b: NodeId) -> bool {
-        self.cuts
-            .iter()
-            .any(|c| match (c.group_of[a.index()], c.group_of[b.index()]) {
-                (Some(x), Some(y)) => x != y,
-                _ => false,
-            })
+        self.separated[a.index() * self.nodes + b.index()] > 0
     }
 
     /// Slows `from → to` by `extra_ms` for messages sent before `until_ms`.
     pub fn slow(&mut self, from: NodeId, to: NodeId, extra_ms: u64, until_ms: u64) {
-        self.slows.push(Slow {
-            from,
-            to,
-            extra_ms,
-            until_ms,
-        });
+        let link = &mut self.slowed[from.index() * self.nodes + to.index()];
+        link.extra_ms = link.extra_ms.saturating_add(extra_ms);
+        link.ends.push(Reverse((until_ms, extra_ms)));
     }
 
-    /// Extra delay for a message sent now on `from → to`, ms.
+    /// Extra delay for a message sent now on `from → to`, ms. Simulated time only moves on,
+    /// so a delay that has ended is taken off for good.
     #[inline]
-    pub fn extra_ms(&self, from: NodeId, to: NodeId, now_ms: u64) -> u64 {
-        self.slows
-            .iter()
-            .filter(|s| s.from == from && s.to == to && now_ms < s.until_ms)
-            .map(|s| s.extra_ms)
-            .sum()
+    pub fn extra_ms(&mut self, from: NodeId, to: NodeId, now_ms: u64) -> u64 {
+        let link = &mut self.slowed[from.index() * self.nodes + to.index()];
+        while let Some(&Reverse((until_ms, extra_ms))) = link.ends.peek() {
+            if now_ms < until_ms {
+                break;
+            }
+            link.ends.pop();
+            link.extra_ms = link.extra_ms.saturating_sub(extra_ms);
+        }
+        link.extra_ms
     }
 
     #[inline]
@@ -164,13 +182,21 @@ impl Net {
 
     #[inline]
     fn find(&mut self, from: NodeId, to: NodeId, id: MsgId) -> Option<&mut InFlight> {
-        self.conn(from, to).iter_mut().find(|m| m.id == id)
+        let conn = self.conn(from, to);
+        let i = conn.binary_search_by_key(&id, |m| m.id).ok()?;
+        conn.get_mut(i)
     }
 
-    /// TCP: a new message enters the connection `from → to` at `now_ms`, on the wire.
+    /// TCP: a new message enters the connection `from → to` at `now_ms`, on the wire. `id` is
+    /// later than every message the connection carries (ids rise with each send).
     #[inline]
     pub fn open(&mut self, from: NodeId, to: NodeId, id: MsgId, now_ms: u64) {
-        self.conn(from, to).push_back(InFlight {
+        let conn = self.conn(from, to);
+        debug_assert!(
+            conn.back().is_none_or(|m| m.id < id),
+            "ids rise with each send"
+        );
+        conn.push_back(InFlight {
             id,
             sent_ms: now_ms,
             retries: 0,
@@ -186,7 +212,10 @@ impl Net {
 
     /// TCP: the transmission of `id` was cut or lost; returns the true ms of its next
     /// retransmission after `now_ms`, or `None` if the message has waited the give-up time,
-    /// in which case the caller kills the connection ([`Net::kill`]).
+    /// in which case the caller kills the connection ([`Net::kill`]). A retransmission that
+    /// would fall past the give-up time is moved to it, where the connection dies: Linux
+    /// shortens the last retransmission timer to the time left (`tcp_clamp_rto_to_user_timeout`)
+    /// and aborts at the limit itself.
     pub fn retry_at(
         &mut self,
         from: NodeId,
@@ -197,16 +226,30 @@ impl Net {
     ) -> Option<u64> {
         let m = self.find(from, to, id)?;
         m.stage = Stage::Retrying;
+        let limit = m.sent_ms.saturating_add(give_up_ms);
+        if now_ms >= limit {
+            return None;
+        }
         loop {
             m.retries += 1;
-            let at = m.sent_ms + retry_offset_ms(m.retries);
-            if at - m.sent_ms >= give_up_ms {
-                return None;
-            }
+            let at = (m.sent_ms + retry_offset_ms(m.retries)).min(limit);
             if at > now_ms {
                 return Some(at);
             }
         }
+    }
+
+    /// TCP: whether `id`, still undelivered, has waited the give-up time at `now_ms`.
+    pub fn gave_up(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        id: MsgId,
+        now_ms: u64,
+        give_up_ms: u64,
+    ) -> bool {
+        self.find(from, to, id)
+            .is_some_and(|m| now_ms >= m.sent_ms.saturating_add(give_up_ms))
     }
 
     /// TCP: a retransmission of `id` goes out now.
@@ -227,7 +270,7 @@ impl Net {
             conn.pop_front();
             return Some(msg);
         }
-        if let Some(m) = conn.iter_mut().find(|m| m.id == id) {
+        if let Some(m) = self.find(from, to, id) {
             m.stage = Stage::Arrived(msg);
         }
         None
@@ -328,8 +371,15 @@ mod tests {
             net.retry_at(node(0), node(1), id(7), 2_000, 900_000),
             Some(2_400)
         );
-        // With a give-up time of 3 s, the retransmission at send + 3 000 never goes out.
-        assert_eq!(net.retry_at(node(0), node(1), id(7), 2_400, 3_000), None);
+        // With a give-up time of 2.5 s, the retransmission due at send + 3 000 is moved to
+        // the limit, send + 2 500, where the connection dies.
+        assert_eq!(
+            net.retry_at(node(0), node(1), id(7), 2_400, 2_500),
+            Some(3_500)
+        );
+        assert!(!net.gave_up(node(0), node(1), id(7), 3_499, 2_500));
+        assert!(net.gave_up(node(0), node(1), id(7), 3_500, 2_500));
+        assert_eq!(net.retry_at(node(0), node(1), id(7), 3_500, 2_500), None);
         assert_eq!(net.kill(node(0), node(1)), vec![id(7)]);
         assert!(!net.carries(node(0), node(1), id(7)));
     }
@@ -375,6 +425,36 @@ mod tests {
             ]
         );
         assert!(net.carries(node(0), node(1), id(1)));
+    }
+
+    #[test]
+    fn a_link_stays_cut_while_any_partition_over_it_lasts() {
+        let mut net = Net::new(3);
+        let first = net.cut(&[vec![node(0)], vec![node(1)]]);
+        let second = net.cut(&[vec![node(0), node(2)], vec![node(1)]]);
+        net.end_cut(first);
+        assert!(
+            net.is_cut(node(1), node(0)),
+            "the second still separates them"
+        );
+        assert!(net.is_cut(node(2), node(1)) && !net.is_cut(node(0), node(2)));
+        net.end_cut(second);
+        assert!(!net.is_cut(node(0), node(1)) && !net.is_cut(node(2), node(1)));
+        net.cut(&[vec![node(0)], vec![node(1)]]);
+        net.heal();
+        assert!(!net.is_cut(node(0), node(1)));
+    }
+
+    #[test]
+    fn delays_on_a_link_add_up_until_each_ends() {
+        let mut net = Net::new(2);
+        net.slow(node(0), node(1), 100, 1_000);
+        net.slow(node(0), node(1), 30, 500);
+        assert_eq!(net.extra_ms(node(0), node(1), 0), 130);
+        assert_eq!(net.extra_ms(node(1), node(0), 0), 0, "one direction only");
+        assert_eq!(net.extra_ms(node(0), node(1), 499), 130);
+        assert_eq!(net.extra_ms(node(0), node(1), 500), 100);
+        assert_eq!(net.extra_ms(node(0), node(1), 1_000), 0);
     }
 
     #[test]

@@ -64,6 +64,11 @@ impl<T> Queue<T> {
         }
     }
 
+    /// How many items are scheduled.
+    pub fn len(&self) -> usize {
+        self.in_ring + self.far_items.len()
+    }
+
     /// The earliest item and its time.
     pub fn pop(&mut self) -> Option<(u64, T)> {
         if self.in_ring == 0 {

@@ -43,9 +43,38 @@ pub fn width(text: &str, size: f32) -> f32 {
     thousandths as f32 / 1000.0 * size
 }
 
+/// `text` cut to fit `max` px at `size` px: whole if it fits, else its longest start that
+/// fits with "…" after it (at least one character). A renderer lays a line out in time that
+/// grows faster than its length, so no line it is given may be wider than the picture.
+pub fn clip(text: &str, size: f32, max: f32) -> String {
+    if width(text, size) <= max {
+        return text.to_string();
+    }
+    let room = max - width("…", size);
+    let mut used = 0.0;
+    let mut end = 0;
+    for (i, c) in text.char_indices() {
+        let w = f32::from(advance(c)) / 1000.0 * size;
+        if i > 0 && used + w > room {
+            break;
+        }
+        used += w;
+        end = i + c.len_utf8();
+    }
+    format!("{}…", &text[..end])
+}
+
 /// `text` broken into lines no wider than `max` px at `size` px, at spaces, but never inside
-/// a number and its unit (`20 000 ms`); a word wider than `max` gets a line of its own.
+/// a number and its unit (`20 000 ms`); a word wider than `max` gets a line of its own, cut to
+/// fit by [`clip`].
 pub fn wrap(text: &str, size: f32, max: f32) -> Vec<String> {
+    wrap_at_most(text, size, max, usize::MAX)
+}
+
+/// [`wrap`], keeping at most `most` lines (at least one): when the text needs more, the last
+/// one kept ends in "…".
+pub fn wrap_at_most(text: &str, size: f32, max: f32, most: usize) -> Vec<String> {
+    let most = most.max(1);
     let mut words: Vec<String> = Vec::new();
     for word in text.split(' ').filter(|w| !w.is_empty()) {
         let digits_before = words
@@ -63,15 +92,25 @@ pub fn wrap(text: &str, size: f32, max: f32) -> Vec<String> {
     }
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
+    let mut more = false;
     for word in words {
-        let wider = format!("{line} {word}");
+        let word = clip(&word, size, max);
         if line.is_empty() {
             line = word;
-        } else if width(&wider, size) <= max {
-            line = wider;
-        } else {
-            lines.push(std::mem::replace(&mut line, word));
+            continue;
         }
+        let wider = format!("{line} {word}");
+        if width(&wider, size) <= max {
+            line = wider;
+        } else if lines.len() + 1 < most {
+            lines.push(std::mem::replace(&mut line, word));
+        } else {
+            more = true;
+            break;
+        }
+    }
+    if more {
+        line = clip(&format!("{line} …"), size, max);
     }
     if !line.is_empty() {
         lines.push(line);
@@ -98,10 +137,33 @@ mod tests {
         assert!(lines.len() > 1, "{lines:?}");
         assert!(lines.iter().all(|l| width(l, 12.0) <= 150.0), "{lines:?}");
         assert_eq!(lines.join(" "), text);
-        assert_eq!(wrap("unbreakable", 12.0, 5.0), ["unbreakable"]);
+        assert_eq!(wrap("unbreakable", 12.0, 5.0), ["u…"]);
+        assert_eq!(wrap("a unbreakable b", 12.0, 40.0), ["a", "unbr…", "b"]);
         assert_eq!(
             wrap("up to 12 000 ms of 20 000 ms", 12.0, 60.0),
             ["up to", "12 000 ms", "of", "20 000 ms"]
+        );
+    }
+
+    #[test]
+    fn a_long_word_or_paragraph_is_cut_to_the_room_it_has() {
+        let word = "W".repeat(200_000);
+        let lines = wrap(&word, 20.0, 1_500.0);
+        assert_eq!(lines.len(), 1);
+        assert!(width(&lines[0], 20.0) <= 1_500.0, "{}", lines[0].len());
+        assert!(lines[0].ends_with("W…"));
+        let words = "word ".repeat(100_000);
+        let lines = wrap_at_most(&words, 20.0, 300.0, 3);
+        assert_eq!(lines.len(), 3);
+        assert!(lines.iter().all(|l| width(l, 20.0) <= 300.0), "{lines:?}");
+        assert!(
+            lines[2].ends_with('…') && !lines[1].ends_with('…'),
+            "{lines:?}"
+        );
+        assert_eq!(
+            wrap_at_most("a b", 12.0, 300.0, 3),
+            ["a b"],
+            "no mark when it all fits"
         );
     }
 }

@@ -288,8 +288,8 @@ mod tests {
         );
         assert!(
             text.ends_with(
-                "\n\nCut short: the engine's budget of 500 000 steps ran out at 12 345 ms. \
-                 Nothing after that was simulated, so liveness is judged only up to 12 345 ms.\n"
+                "\n\nCut short: the engine's budget (500 000 steps, 1 000 000 recorded events \
+                 or 200 000 waiting at once) ran out at 12 345 ms. Nothing after that was simulated, so liveness is judged only up to 12 345 ms.\n"
             ),
             "{text}"
         );

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use super::report;
 use crate::checker::Verdict;
-use crate::text::{fmt_clock_ms, fmt_counted, fmt_ms, printable};
+use crate::text::{fmt_clock_ms, fmt_counted, fmt_ms, pad_end, pad_start, printable};
 use crate::trace::{Event, Trace};
 use crate::view::verdict;
 use crate::view::wording::{Labels, is_network, node_label};
@@ -76,7 +76,7 @@ fn write_events(
         .max("time".len());
     let node_w = shown
         .iter()
-        .map(|e| node_label(trace, e).len())
+        .map(|e| node_label(trace, e).chars().count())
         .max()
         .unwrap_or(0)
         .max("node".len());
@@ -86,29 +86,30 @@ fn write_events(
         .map(|c| c.chars().count())
         .max();
 
+    // The node column's width comes from the scenario's names: padded by `pad_end`, as a
+    // format width would panic past 65 535.
     writeln!(out, "timeline")?;
+    let time = pad_start("time", time_w);
+    let node = pad_end("node", node_w);
     match clock_w {
         Some(w) => writeln!(
             out,
-            "  {:>time_w$}  {:<node_w$}  {:>w$}  event",
-            "time", "node", "own clock"
+            "  {time}  {node}  {}  event",
+            pad_start("own clock", w)
         )?,
-        None => writeln!(out, "  {:>time_w$}  {:<node_w$}  event", "time", "node")?,
+        None => writeln!(out, "  {time}  {node}  event")?,
     }
     let labels = Labels::new(trace);
     for e in &shown {
-        let time = fmt_ms(e.at_ms);
-        let node = node_label(trace, e);
+        let time = pad_start(&fmt_ms(e.at_ms), time_w);
+        let node = pad_end(node_label(trace, e), node_w);
         let what = labels.describe(e);
         match clock_w {
             Some(w) => {
-                let clock = own_clock(e).unwrap_or_default();
-                writeln!(
-                    out,
-                    "  {time:>time_w$}  {node:<node_w$}  {clock:>w$}  {what}"
-                )?
+                let clock = pad_start(&own_clock(e).unwrap_or_default(), w);
+                writeln!(out, "  {time}  {node}  {clock}  {what}")?
             }
-            None => writeln!(out, "  {time:>time_w$}  {node:<node_w$}  {what}")?,
+            None => writeln!(out, "  {time}  {node}  {what}")?,
         }
     }
     if shown.is_empty() {

@@ -167,6 +167,10 @@ impl DeError {
                 let items = if *len == 1 { "item" } else { "items" };
                 format!("must be {}; got {len} {items}", plain_type(expected))
             }
+            // A number past the integer types' edges either way: say which edge.
+            Problem::TooLarge(text) if text.trim_start().starts_with('-') => {
+                format!("{text} is too small a number")
+            }
             Problem::TooLarge(text) => format!("{text} is too large a number"),
             Problem::Other(message) => message.clone(),
         }

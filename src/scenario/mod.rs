@@ -9,6 +9,7 @@
 
 mod de;
 mod fault;
+pub mod honest;
 pub mod library;
 pub mod names;
 mod parse;
@@ -151,6 +152,15 @@ pub struct Lock {
     /// the claims, worker's local ms (ignored by the other designs).
     #[serde(skip_serializing_if = "is_default_settle")]
     pub settle_ms: u64,
+    /// A health check instead of a lease: a waiter refused because another worker holds the
+    /// lock pings that holder, and if no answer comes within this many of its own ms, deletes
+    /// the holder's lock (only if the holder still has it) and asks again. A crashed holder
+    /// never answers, and neither does a paused one until it wakes: the check cannot tell
+    /// them apart. `None` (default): waiters only retry. Needs a single store node and a
+    /// design with an owner token or set-if-absent (`setnx`, `ttl`, `token`, `fencing`).
+    /// Written out only when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ping_timeout_ms: Option<u64>,
 }
 
 /// Reads a duration whose 0 once stood for "the default" as `None`.
@@ -471,6 +481,52 @@ pub struct Worker {
     /// What the worker does once it learns its lock is gone: `continue` (default) or `stop`.
     #[serde(default, skip_serializing_if = "is_default")]
     pub on_lock_loss: OnLockLoss,
+    /// What the worker does with the reply to an acquire it stopped waiting for:
+    /// `hand_back` (default) or `drop_connection`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub on_timeout: OnTimeout,
+    /// Where the worker counts its lease from: the request it sent (default) or the reply.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub lease_from: LeaseFrom,
+    /// With `on_lock_loss = "stop"`: how often the worker looks at its own count, ms on its
+    /// lease clock (ticks at its multiples); 0 (default): the instant the count runs out.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub lease_check_every_ms: u64,
+}
+
+/// Where a worker's own count of its lease starts.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, IntoStaticStr, VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum LeaseFrom {
+    /// From when it sent the acquire or renewal: the store started the lease no earlier, so
+    /// the count never outlasts it (Redlock's validity; a careful client).
+    #[default]
+    Request,
+    /// From when the reply arrived, as etcd's client sets a keepalive's deadline to
+    /// `time.Now().Add(TTL)` on receiving the response (`client/v3/lease.go`,
+    /// `recvKeepAlive`): a reply held up on the way stretches the count past the lease.
+    Reply,
+}
+
+/// What a worker does with a grant that arrives after its acquire timed out.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, IntoStaticStr, VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum OnTimeout {
+    /// Reads the late grant and releases it at once, as a Redlock client unlocks every
+    /// instance after a failed attempt (Redis docs, "Distributed locks with Redis").
+    #[default]
+    HandBack,
+    /// Drops the connection the request went on, as redis-py does on a socket timeout
+    /// (`Connection.read_response` disconnects and raises `TimeoutError`): the late reply is
+    /// never read, and the grant stays on the store, held by a token nobody remembers, until
+    /// its TTL runs out.
+    DropConnection,
 }
 
 /// What a worker does when it learns its lock is gone.
@@ -670,6 +726,7 @@ impl Default for Lock {
             acquire: Acquire::OneStep,
             hold_count: true,
             settle_ms: defaults::SETTLE_MS,
+            ping_timeout_ms: None,
         }
     }
 }
@@ -731,6 +788,9 @@ impl Worker {
             clock_drift_ppm: 0,
             lease_clock: LeaseClock::Monotonic,
             on_lock_loss: OnLockLoss::Continue,
+            on_timeout: OnTimeout::HandBack,
+            lease_from: LeaseFrom::Request,
+            lease_check_every_ms: 0,
         }
     }
 }
@@ -786,6 +846,8 @@ mod tests {
         same_names::<ResourceMode>();
         same_names::<OnLockLoss>();
         same_names::<LeaseClock>();
+        same_names::<OnTimeout>();
+        same_names::<LeaseFrom>();
     }
 
     #[test]

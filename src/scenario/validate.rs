@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use super::names::{RESOURCE, is_reserved_for_stores, parse_store_name, store_name};
 use super::{
-    Acquire, Design, Expect, Expiry, FaultKind, Lock, Network, Persistence, Renewal, Scenario,
-    ScenarioError, Store, Topology, VERSION, Waiting, Worker,
+    Acquire, Design, Expect, Expiry, FaultKind, LeaseFrom, Lock, Network, OnLockLoss, Persistence,
+    Renewal, Scenario, ScenarioError, Store, Topology, VERSION, Waiting, Worker,
 };
 
 /// Longest horizon, ms (a little under 3 simulated hours): every case fits far inside it, and it
@@ -103,6 +103,7 @@ impl Scenario {
                 ));
             }
             check_worker(worker, field)?;
+            self.check_lease_count(worker, field)?;
             ensure(worker.start_ms < self.until_ms, field("start_ms"), || {
                 format!(
                     "must be before until_ms = {}, or the worker never runs; got {}",
@@ -111,6 +112,34 @@ impl Scenario {
             })?;
         }
         Ok(())
+    }
+
+    /// A worker's `lease_from` and `lease_check_every_ms` against the store and its other
+    /// settings.
+    fn check_lease_count(&self, worker: &Worker, field: impl Fn(&str) -> String) -> Check {
+        let every = worker.lease_check_every_ms;
+        at_most_horizon(every, &field("lease_check_every_ms"))?;
+        ensure(
+            every == 0 || worker.on_lock_loss == OnLockLoss::Stop,
+            field("lease_check_every_ms"),
+            || {
+                format!(
+                    "only a worker with on_lock_loss = \"stop\" watches its own count, so \
+                     lease_check_every_ms = {every} would be ignored: leave it out, or add \
+                     on_lock_loss = \"stop\""
+                )
+            },
+        )?;
+        ensure(
+            !(worker.lease_from == LeaseFrom::Reply && self.store.topology == Topology::Redlock),
+            field("lease_from"),
+            || {
+                "Redlock counts its validity from the first request (Redis docs: the TTL minus \
+                 the time spent acquiring), so lease_from = \"reply\" would not be Redlock; \
+                 use it with a single, replicated or consensus store"
+                    .to_string()
+            },
+        )
     }
 
     fn check_faults(&self) -> Check {
@@ -351,6 +380,42 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
             )
         },
     )?;
+    if let Some(timeout) = lock.ping_timeout_ms {
+        at_least_one(timeout, "lock.ping_timeout_ms")?;
+        ensure(
+            matches!(
+                lock.design,
+                Design::Setnx | Design::Ttl | Design::Token | Design::Fencing
+            ),
+            "lock.ping_timeout_ms",
+            || {
+                format!(
+                    "a health check deletes the key a holder set, and {design} locks have no \
+                     key to delete: use setnx, ttl, token or fencing"
+                )
+            },
+        )?;
+        ensure(
+            store.topology == Topology::Single,
+            "lock.ping_timeout_ms",
+            || {
+                format!(
+                    "the health check is modelled with a single store node only; \
+                     store.topology is \"{}\"",
+                    store.topology.as_str()
+                )
+            },
+        )?;
+        ensure(
+            lock.waiting == Waiting::Retry && !lock.reentrant,
+            "lock.ping_timeout_ms",
+            || {
+                "the health check is modelled for waiters that retry (waiting = \"retry\") on \
+                 a lock that is not reentrant"
+                    .to_string()
+            },
+        )?;
+    }
     if lock.expiry == Expiry::Client {
         ensure(has_lease, "lock.expiry", || {
             format!(
@@ -461,6 +526,17 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
         },
     )?;
     ensure(
+        !(lock.waiting == Waiting::Fair && store.topology == Topology::Redlock),
+        "lock.waiting",
+        || {
+            "Redlock's independent nodes keep no shared queue: each would queue the waiters on \
+             its own, in its own order, and no majority would agree whose turn it is (Redis \
+             docs, \"Distributed locks with Redis\": a client that fails retries after a random \
+             delay); use waiting = \"retry\", or a consensus store for a fair queue"
+                .to_string()
+        },
+    )?;
+    ensure(
         !(lock.design == Design::Fencing && store.topology == Topology::Redlock),
         "lock.design",
         || {
@@ -525,10 +601,19 @@ fn plain_text(text: &str, field: &str, newlines: bool) -> Check {
     })
 }
 
+/// A name or key reads as what it is ([`super::honest`]).
+fn honest(text: &str, field: &str) -> Check {
+    match super::honest::dishonesty(text) {
+        Some(why) => Err(ScenarioError::new(field, why)),
+        None => Ok(()),
+    }
+}
+
 /// Names become lanes in the timeline and references in faults, so they must be short words
 /// and must not collide with the store's and the resource's node names.
 fn check_worker_name(name: &str, field: &str) -> Check {
     ensure(!name.is_empty(), field, || "must not be empty".to_string())?;
+    honest(name, field)?;
     ensure(
         name.chars()
             .all(|c| c.is_alphanumeric() || c == '_' || c == '-'),
@@ -557,6 +642,7 @@ fn check_worker(worker: &Worker, field: impl Fn(&str) -> String) -> Check {
         "must not be empty: it names the lock (and the record) the worker wants".to_string()
     })?;
     plain_text(&worker.key, &field("key"), false)?;
+    honest(&worker.key, &field("key"))?;
     at_least_one(worker.write_timeout_ms, &field("write_timeout_ms"))?;
     check_clock(worker.clock_offset_ms, worker.clock_drift_ppm, field)
 }

@@ -105,7 +105,8 @@ pub struct Outcome {
     /// The shrunk counterexample, if a run failed within the budget.
     pub found: Option<Counterexample>,
     /// Whether the caller stopped the search before its budget ran out (see
-    /// [`search_until`]); `tries` then counts the schedules run before it stopped.
+    /// [`search_until`]); `tries` then counts the schedules run before it stopped. With
+    /// `found`, it was stopped while shrinking: that schedule fails but may not be 1-minimal.
     pub interrupted: bool,
 }
 
@@ -157,24 +158,46 @@ pub fn search(scenario: &Scenario, options: &Options) -> Outcome {
     search_until(scenario, options, |_| true)
 }
 
-/// [`search`], asking `go_on` before each schedule with the number of schedules run so far;
-/// it stops, with [`Outcome::interrupted`] set, the first time `go_on` says no. A front end
-/// shows progress and honours a cancel from there (a run is bounded by the engine's event
-/// budget, so `go_on` is asked often).
+/// Where a search is when it asks whether to go on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Drawing schedules.
+    Searching {
+        /// Schedules run so far.
+        tries: u64,
+    },
+    /// Shrinking the failing schedule just drawn.
+    Shrinking {
+        /// Schedules run so far, the failing one included.
+        tries: u64,
+        /// Shrink runs so far.
+        runs: u64,
+    },
+}
+
+/// [`search`], asking `go_on` before each schedule and before each shrink run, where it is;
+/// it stops, with [`Outcome::interrupted`] set, the first time `go_on` says no. Stopped while
+/// shrinking, it reports the failing schedule as far as it was shrunk. A front end shows
+/// progress and honours a cancel from there (a run is bounded by the engine's budget, so
+/// `go_on` is asked often).
 pub fn search_until(
     scenario: &Scenario,
     options: &Options,
-    mut go_on: impl FnMut(u64) -> bool,
+    mut go_on: impl FnMut(Stage) -> bool,
 ) -> Outcome {
     let mut searcher = Searcher::new(scenario, *options);
     loop {
         if let Some(outcome) = searcher.outcome() {
             return outcome.clone();
         }
-        if searcher.started() && !go_on(searcher.tries()) {
+        if searcher.started()
+            && !go_on(Stage::Searching {
+                tries: searcher.tries(),
+            })
+        {
             return searcher.stop();
         }
-        searcher.step();
+        searcher.step_until(&mut go_on);
     }
 }
 
@@ -210,6 +233,12 @@ impl Searcher {
     /// fails. Returns the engine steps it cost ([`crate::trace::Trace::steps`]), shrinking
     /// included; 0 once the search is over.
     pub fn step(&mut self) -> u64 {
+        self.step_until(&mut |_| true)
+    }
+
+    /// [`Searcher::step`], asking `go_on` before each shrink run; stopped, the search is over,
+    /// [`Outcome::interrupted`], with the failing schedule as far as it was shrunk.
+    pub fn step_until(&mut self, go_on: &mut dyn FnMut(Stage) -> bool) -> u64 {
         if self.outcome.is_some() {
             return 0;
         }
@@ -232,15 +261,23 @@ impl Searcher {
             let run = judge.run(&drawn);
             cost = run.steps;
             if judge.failed(&run.verdict) {
-                let (faults, shrink_runs) = shrink::shrink(&mut tree, &judge);
+                let tries = self.tries;
+                let shrunk = shrink::shrink(&mut tree, &judge, &mut |runs| {
+                    go_on(Stage::Shrinking { tries, runs })
+                });
                 // Each shrink run costs about as much as the one that failed.
-                cost = cost.saturating_mul(shrink_runs + 1);
+                cost = cost.saturating_mul(shrunk.runs + 1);
                 self.finish(Some(counterexample(
                     &judge,
-                    faults,
+                    shrunk.faults,
                     drawn.len(),
-                    shrink_runs,
+                    shrunk.runs,
                 )));
+                if !shrunk.finished
+                    && let Some(outcome) = &mut self.outcome
+                {
+                    outcome.interrupted = true;
+                }
                 return cost;
             }
         }
@@ -466,6 +503,39 @@ mod tests {
         let outcome = searcher.stop();
         assert!(outcome.interrupted && outcome.found.is_none());
         assert_eq!(outcome.tries, tries);
+    }
+
+    #[test]
+    fn a_search_stopped_while_shrinking_gives_the_failing_schedule_so_far() {
+        let scenario = course("step5-pause-unfenced.toml", true);
+        let options = Options {
+            seed: 7,
+            ..Options::default()
+        };
+        let whole = search(&scenario, &options);
+        let mut asked = Vec::new();
+        let stopped = search_until(&scenario, &options, |stage| {
+            asked.push(stage);
+            !matches!(stage, Stage::Shrinking { runs: 3, .. })
+        });
+        assert!(stopped.interrupted);
+        assert_eq!(stopped.tries, whole.tries);
+        let found = stopped.found.as_ref().expect("the failing schedule");
+        assert_eq!(found.shrink_runs, 3);
+        assert!(
+            !found.run.verdict.safe,
+            "the schedule as far as it was shrunk still fails"
+        );
+        let shrinking = asked
+            .iter()
+            .filter(|s| matches!(s, Stage::Shrinking { .. }))
+            .count();
+        assert_eq!(shrinking, 4, "asked before each shrink run: {asked:?}");
+        let story = headline(Goal::Unsafe, &stopped, "by Ctrl-C ");
+        assert!(
+            story.contains("stopped by Ctrl-C while shrinking it, after 3 runs"),
+            "{story}"
+        );
     }
 
     #[test]

@@ -52,6 +52,16 @@ pub fn headline(goal: Goal, outcome: &Outcome, stopped_by: &str) -> String {
         0 => String::new(),
         n => format!(" on top of the scenario's own {}", faults(n)),
     };
+    if outcome.interrupted {
+        return format!(
+            "Found {a_failure} run at schedule {} ({}); stopped {stopped_by}while shrinking it, \
+             after {}, at {}{on_top}: it fails, but it may not be the smallest that does.",
+            fmt_count(outcome.tries),
+            faults(found.drawn),
+            fmt_counted(found.shrink_runs, "run"),
+            faults(found.faults.len()),
+        );
+    }
     format!(
         "Found {a_failure} run at schedule {} ({}), shrunk in {} to {}{on_top} ({why}).",
         fmt_count(outcome.tries),

@@ -16,13 +16,36 @@ use crate::scenario::Fault;
 /// hundred; the bound keeps a pathological one from running on.
 pub const MAX_SHRINK_RUNS: u64 = 4_096;
 
-/// Shrinks the failing schedule `tree` holds. Returns the smallest failing schedule found and
-/// how many runs it took.
-pub fn shrink(tree: &mut impl ValueTree<Value = Vec<Fault>>, judge: &Judge) -> (Vec<Fault>, u64) {
+/// How a shrink ended: the smallest failing schedule found, the runs it took, and whether it
+/// finished (1-minimal) or was stopped part-way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shrunk {
+    /// The smallest failing schedule found.
+    pub faults: Vec<Fault>,
+    /// Runs spent shrinking.
+    pub runs: u64,
+    /// Whether the shrink ran to its end (1-minimal), not stopped by its caller.
+    pub finished: bool,
+}
+
+/// Shrinks the failing schedule `tree` holds, asking `go_on` with the runs so far before each
+/// run: the first time it says no, the shrink stops with the smallest failing schedule it had.
+pub fn shrink(
+    tree: &mut impl ValueTree<Value = Vec<Fault>>,
+    judge: &Judge,
+    go_on: &mut dyn FnMut(u64) -> bool,
+) -> Shrunk {
     let mut best = tree.current();
     let mut runs = 0;
     if tree.simplify() {
         while runs < MAX_SHRINK_RUNS {
+            if !go_on(runs) {
+                return Shrunk {
+                    faults: best,
+                    runs,
+                    finished: false,
+                };
+            }
             let candidate = tree.current();
             runs += 1;
             let more = if judge.fails(&candidate) {
@@ -36,17 +59,29 @@ pub fn shrink(tree: &mut impl ValueTree<Value = Vec<Fault>>, judge: &Judge) -> (
             }
         }
     }
-    let (best, removals) = one_minimal(best, judge);
-    (best, runs + removals)
+    let mut shrunk = one_minimal(best, judge, &mut |more| go_on(runs + more));
+    shrunk.runs += runs;
+    shrunk
 }
 
 /// Removes faults from the failing `faults` one at a time, keeping each removal that still
-/// fails, until removing any single fault makes the run pass. Returns the schedule and the
-/// runs it took.
-pub fn one_minimal(mut faults: Vec<Fault>, judge: &Judge) -> (Vec<Fault>, u64) {
+/// fails, until removing any single fault makes the run pass, asking `go_on` before each run
+/// as [`shrink`] does.
+pub fn one_minimal(
+    mut faults: Vec<Fault>,
+    judge: &Judge,
+    go_on: &mut dyn FnMut(u64) -> bool,
+) -> Shrunk {
     let mut runs = 0;
     let mut i = 0;
     while i < faults.len() {
+        if !go_on(runs) {
+            return Shrunk {
+                faults,
+                runs,
+                finished: false,
+            };
+        }
         let mut without = faults.clone();
         without.remove(i);
         runs += 1;
@@ -57,5 +92,9 @@ pub fn one_minimal(mut faults: Vec<Fault>, judge: &Judge) -> (Vec<Fault>, u64) {
             i += 1;
         }
     }
-    (faults, runs)
+    Shrunk {
+        faults,
+        runs,
+        finished: true,
+    }
 }

@@ -26,8 +26,9 @@ const CHUNK_RUNS_PER_THREAD: u64 = 1_024;
 /// Runs and checks every seed of `seeds` on `pool`'s threads and counts them as a
 /// [`Tally`]. The seeds go in chunks: each chunk runs in parallel and is counted in seed
 /// order, so the tally is the one a single thread would give, whatever the number of threads.
-/// Before each chunk the sweep ends, with the tally marked interrupted, if `stop` is set (by
-/// Ctrl-C in `locksim check`); after each, `after_chunk` sees the tally so far.
+/// Before each run the sweep ends, with the tally marked interrupted, if `stop` is set (by
+/// Ctrl-C in `locksim check`): the tally counts the seeds before the first run not made;
+/// after each chunk, `after_chunk` sees the tally so far.
 pub fn on_threads(
     scenario: &Scenario,
     seeds: RangeInclusive<u64>,
@@ -47,14 +48,25 @@ pub fn on_threads(
             break;
         }
         let end = next.saturating_add(chunk - 1).min(last);
-        let outcomes: Vec<Outcome> = pool.install(|| {
+        // Each run asks first, so a stop is heard within one run, not one chunk: the runs
+        // that had started finish, and the tally keeps those before the first that did not.
+        let outcomes: Vec<Option<Outcome>> = pool.install(|| {
             (next..=end)
                 .into_par_iter()
-                .map(|seed| Outcome::of(seed, crate::judged(scenario, seed)))
+                .map(|seed| {
+                    (!stop.load(Ordering::SeqCst))
+                        .then(|| Outcome::of(seed, crate::judged(scenario, seed)))
+                })
                 .collect()
         });
         for outcome in &outcomes {
-            tally.add(outcome);
+            match outcome {
+                Some(outcome) => tally.add(outcome),
+                None => {
+                    tally.interrupt();
+                    return tally;
+                }
+            }
         }
         after_chunk(&tally);
         let mean_events = (tally.events() / tally.runs()).max(1);

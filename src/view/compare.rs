@@ -369,7 +369,7 @@ mod tests {
         let (a, b) = (d.a.unwrap(), d.b.unwrap());
         assert_eq!(
             a.line(),
-            "resource write by A#1 accepted: 'lock' is now 1 (version 2)"
+            "resource write by A#1 accepted: the record is now 1 (version 2)"
         );
         assert_eq!(
             b.line(),
@@ -437,18 +437,21 @@ mod tests {
     }
 
     #[test]
-    fn step_5s_first_call_parts_from_the_right_one_at_the_stale_write_not_at_jitter() {
-        // The two designs draw different network delays from one seed (A's grant lands at
-        // 4 ms on one side, 3 ms on the other); the lesson is the write at 17 s.
+    fn step_5s_first_call_parts_from_the_right_one_where_the_pause_holds_back_a_write() {
+        // The runs share every message until A's first write: the right call's lands at
+        // 2 010 ms, while the lease check's write waits out the pause that fell after it.
         let step = crate::course::STEPS
             .iter()
             .find(|s| s.number == "5")
             .unwrap();
         let right = step.options.iter().position(|o| o.right).unwrap();
         let c = of_options(step, 0, right).unwrap().unwrap();
-        assert_eq!(c.caption(), "First difference at 17 007 ms");
+        assert_eq!(c.caption(), "First difference at 2 010 ms");
         let [_, theirs] = c.details().unwrap();
-        assert!(theirs.contains("rejected: stale fencing token"), "{theirs}");
+        assert!(
+            theirs.contains("write by A#1 (fence 1) accepted"),
+            "{theirs}"
+        );
     }
 
     #[test]

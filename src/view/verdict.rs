@@ -35,10 +35,23 @@ pub fn work(verdict: &Verdict) -> Option<String> {
     let last = w.last_done_ms?;
     let sections = fmt_counted(w.completed, "critical section");
     Some(format!(
-        "{sections} done by {} ({:.2} per simulated second)",
+        "{sections} done by {} ({:.2} per simulated second){}",
         fmt_ms(last),
-        w.per_s()
+        w.per_s(),
+        refused(w)
     ))
+}
+
+/// "; 1 refused by the resource, never completed" when the resource turned work away.
+pub fn refused(work: crate::checker::Work) -> String {
+    if work.refused == 0 {
+        String::new()
+    } else {
+        format!(
+            "; {} refused by the resource, never completed",
+            fmt_counted(work.refused, "critical section")
+        )
+    }
 }
 
 /// What a view of the run cut at `shown_ms` (true ms, before the horizon `until_ms`) says

@@ -22,11 +22,25 @@ pub fn what_to_watch(trace: &Trace, verdict: &Verdict) -> String {
     }
     if let Some(v) = first(Kind::ForeignRelease) {
         let [by, holder] = pair(v);
-        return format!(
-            "Watch {}'s late release delete {}'s lock on the store lane{after_the_fact}.",
-            name(by.worker),
-            name(holder.worker)
-        );
+        let holder_name = name(holder.worker);
+        return if v.grants.len() < 2 {
+            format!(
+                "Watch the operator's delete remove {holder_name}'s lock on the store \
+                 lane{after_the_fact}."
+            )
+        } else if held_ever(trace, by) {
+            format!(
+                "Watch {}'s late release delete {holder_name}'s lock on the store \
+                 lane{after_the_fact}.",
+                name(by.worker)
+            )
+        } else {
+            format!(
+                "Watch {}'s health check delete {holder_name}'s lock while {holder_name} \
+                 cannot answer{after_the_fact}.",
+                name(by.worker)
+            )
+        };
     }
     if let Some(v) = first(Kind::Overlap) {
         let [a, b] = pair(v);
@@ -34,6 +48,11 @@ pub fn what_to_watch(trace: &Trace, verdict: &Verdict) -> String {
             .into_iter()
             .find(|t| lease_gone_before(trace, *t, v.at_ms));
         return match outlived {
+            Some(t) if freed_by_itself(trace, t, v.at_ms) => format!(
+                "Watch the nested release free {}'s lock while {} still works{after_the_fact}.",
+                name(t.worker),
+                name(t.worker)
+            ),
             Some(t) => format!(
                 "Watch {}'s bar outlive its lease{}.",
                 name(t.worker),
@@ -49,13 +68,16 @@ pub fn what_to_watch(trace: &Trace, verdict: &Verdict) -> String {
     let starved = starved(trace, verdict);
     if let Some(v) = first(Kind::Stuck) {
         let holder = name(pair(v)[0].worker);
-        let waiting = starved.map_or(String::new(), |w| format!(", while {w}"));
+        let waiting = starved.as_ref().map_or(String::new(), |w| {
+            let verb = if w.contains(" and ") { "wait" } else { "waits" };
+            format!(", while {w} {verb}")
+        });
         return format!(
             "Watch {holder}'s lock stay on the store lane long after {holder} can use it{waiting}."
         );
     }
     if let Some(w) = starved {
-        return format!("Watch {w} for the lock.");
+        return format!("Watch {w} wait for the lock.");
     }
     if let Some(t) = rejected_writer(trace) {
         return format!(
@@ -78,6 +100,27 @@ fn pair(v: &Violation) -> [Token; 2] {
         seq: 0,
     });
     [a, v.grants.get(1).copied().unwrap_or(a)]
+}
+
+/// Whether `token` was ever granted to its worker.
+fn held_ever(trace: &Trace, token: Token) -> bool {
+    trace
+        .events
+        .iter()
+        .any(|e| matches!(e.kind, EventKind::Acquired { token: t, .. } if t == token))
+}
+
+/// Whether the store freed `token`'s lock at its own release before `at_ms` while its worker
+/// still believed it held it: a nested section's release of a lock that keeps no count.
+fn freed_by_itself(trace: &Trace, token: Token, at_ms: u64) -> bool {
+    trace
+        .events
+        .iter()
+        .take_while(|e| e.at_ms <= at_ms)
+        .any(|e| {
+            matches!(e.kind,
+            EventKind::Removed { holder, by, .. } if holder == token && by == token)
+        })
 }
 
 /// Whether the store side let go of `token` (expiry or someone's release) before `at_ms`.
@@ -139,8 +182,8 @@ fn starved(trace: &Trace, verdict: &Verdict) -> Option<String> {
     }
     match names.as_slice() {
         [] => None,
-        [one] => Some(format!("{one} waits")),
-        [init @ .., last] => Some(format!("{} and {last} wait", init.join(", "))),
+        [one] => Some((*one).to_string()),
+        [init @ .., last] => Some(format!("{} and {last}", init.join(", "))),
     }
 }
 
@@ -206,11 +249,29 @@ mod tests {
     fn a_dead_holder_points_at_the_lock_left_behind() {
         assert_eq!(
             watch_file("step3-setnx-holder-crash"),
-            "Watch A's lock stay on the store lane long after A can use it, while B waits."
+            "Watch A's lock stay on the store lane long after A can use it, while C and B wait."
+        );
+        assert_eq!(
+            watch_file("step3-setnx-then-expire"),
+            "Watch A's lock stay on the store lane long after A can use it, while C and B wait."
         );
         assert_eq!(
             watch_file("step6-single-store-down"),
             "Watch B and A wait for the lock."
+        );
+    }
+
+    #[test]
+    fn a_health_check_and_a_nested_release_are_named_for_what_they_are() {
+        assert_eq!(
+            watch_file("step3-ping-then-delete"),
+            "Watch C's health check delete B's lock while B cannot answer, then the writes \
+             collide on the resource."
+        );
+        assert_eq!(
+            watch_file("step7-uncounted-reentry"),
+            "Watch the nested release free A's lock while A still works, then the writes \
+             collide on the resource."
         );
     }
 

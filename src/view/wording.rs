@@ -18,15 +18,26 @@ use crate::trace::{
     RejectReason, Role, Token, Trace,
 };
 
-/// The sentence every front end shows for a run the engine's budget cut short at `at_ms`
-/// (true ms, see [`crate::trace::Trace::cut_short_at_ms`]). The budget counts the engine's
-/// steps (each handles one queued message, timer or fault and may record several events), so
-/// the sentence says steps: a run's count of recorded events can be larger.
-pub fn cut_short(at_ms: u64) -> String {
-    let budget = fmt_count(crate::engine::MAX_STEPS);
+/// The engine's budget in words: "500 000 steps, 1 000 000 recorded events or 200 000 waiting
+/// at once" ([`crate::engine::MAX_STEPS`], [`crate::engine::MAX_EVENTS`],
+/// [`crate::engine::MAX_PENDING`]). A step handles one queued message, timer or fault and may
+/// record several events; whichever count runs out first stops the run.
+pub fn budget() -> String {
     format!(
-        "Cut short: the engine's budget of {budget} steps ran out at {}. Nothing after that \
-         was simulated, so liveness is judged only up to {}.",
+        "{} steps, {} recorded events or {} waiting at once",
+        fmt_count(crate::engine::MAX_STEPS),
+        fmt_count(crate::engine::MAX_EVENTS),
+        fmt_count(crate::engine::MAX_PENDING as u64),
+    )
+}
+
+/// The sentence every front end shows for a run the engine's budget cut short at `at_ms`
+/// (true ms, see [`crate::trace::Trace::cut_short_at_ms`]).
+pub fn cut_short(at_ms: u64) -> String {
+    format!(
+        "Cut short: the engine's budget ({}) ran out at {}. Nothing after that was \
+         simulated, so liveness is judged only up to {}.",
+        budget(),
         fmt_ms(at_ms),
         fmt_ms(at_ms),
     )
@@ -212,6 +223,9 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
                 IgnoredWhy::Paused => "it is already paused (a pause does not lengthen another)",
                 IgnoredWhy::Stalled => {
                     "its work is already stalled (a stall does not lengthen another)"
+                }
+                IgnoredWhy::ReadOnly => {
+                    "it is a replica or follower, which takes no writes (Redis: -READONLY)"
                 }
             };
             format!("{fault} fault ignored: {why}")
@@ -463,7 +477,7 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             version,
         } => format!(
             "read of {} by {}: value {value} (version {version})",
-            key(*k),
+            trace.record_name(*k),
             requester(trace, *token, *fence)
         ),
         EventKind::ReadRejected { token, fence, .. } => format!(
@@ -479,7 +493,7 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
         } => format!(
             "write by {} accepted: {} is now {value} (version {version})",
             requester(trace, *token, *fence),
-            key(*k)
+            trace.record_name(*k)
         ),
         EventKind::WriteRejected {
             token,

@@ -5,6 +5,48 @@ use crate::{Bad, Good, accepts_all, parse, rejects_all, with};
 
 const CASES: &[Bad] = &[
     (
+        Edit(
+            "design = \"token\"",
+            "design = \"token\"\nping_timeout_ms = 0",
+        ),
+        "lock.ping_timeout_ms",
+        "ping_timeout_ms",
+        "must be at least 1",
+    ),
+    (
+        Edit(
+            "design = \"token\"",
+            "design = \"flag\"\nping_timeout_ms = 1000",
+        ),
+        "lock.ping_timeout_ms",
+        "ping_timeout_ms",
+        "flag locks have no key to delete",
+    ),
+    (
+        Edits(&[
+            (
+                "design = \"token\"",
+                "design = \"token\"\nping_timeout_ms = 1000",
+            ),
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"consensus\"\nnodes = 3",
+            ),
+        ]),
+        "lock.ping_timeout_ms",
+        "ping_timeout_ms",
+        "single store node only",
+    ),
+    (
+        Edit(
+            "design = \"token\"",
+            "design = \"token\"\nping_timeout_ms = 1000\nwaiting = \"fair\"",
+        ),
+        "lock.ping_timeout_ms",
+        "ping_timeout_ms",
+        "waiters that retry",
+    ),
+    (
         Edit("ttl_ms = 10000", "ttl_ms = 0"),
         "lock.ttl_ms",
         "ttl_ms",
@@ -139,6 +181,22 @@ const CASES: &[Bad] = &[
         "lock.design",
         "design",
         "no shared counter to issue fencing tokens",
+    ),
+    // Redlock's nodes share no queue to be fair with.
+    (
+        Edits(&[
+            (
+                "design = \"token\"",
+                "design = \"token\"\nwaiting = \"fair\"",
+            ),
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"redlock\"\nnodes = 3",
+            ),
+        ]),
+        "lock.waiting",
+        "waiting = \"fair\"",
+        "keep no shared queue",
     ),
     // A setting the design has no use for is refused, not silently ignored.
     (

@@ -1,6 +1,6 @@
 //! The `[[worker]]` tables: how many, their names and their settings' ranges.
 
-use crate::File::{Edit, Text};
+use crate::File::{Edit, Edits, Text};
 use crate::{BASE, Bad, Good, accepts_all, rejects, rejects_all, with};
 
 const CASES: &[Bad] = &[
@@ -97,6 +97,48 @@ const CASES: &[Bad] = &[
         "worker[1].clock_drift_ppm",
         "clock_drift_ppm = 500001",
         "within ±500000 ppm",
+    ),
+    (
+        Edit(
+            "clock_drift_ppm = 0",
+            "clock_drift_ppm = 0\non_timeout = \"forget\"",
+        ),
+        "worker[1].on_timeout",
+        "\"forget\"",
+        "must be one of hand_back, drop_connection",
+    ),
+    (
+        Edit(
+            "clock_drift_ppm = 0",
+            "clock_drift_ppm = 0\nlease_check_every_ms = 1000",
+        ),
+        "worker[1].lease_check_every_ms",
+        "lease_check_every_ms = 1000",
+        "would be ignored",
+    ),
+    (
+        Edit(
+            "clock_drift_ppm = 0",
+            "clock_drift_ppm = 0\non_lock_loss = \"stop\"\nlease_check_every_ms = 10000001",
+        ),
+        "worker[1].lease_check_every_ms",
+        "lease_check_every_ms = 10000001",
+        "at most 10000000 ms",
+    ),
+    (
+        Edits(&[
+            (
+                "clock_drift_ppm = 0",
+                "clock_drift_ppm = 0\nlease_from = \"reply\"",
+            ),
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"redlock\"\nnodes = 3",
+            ),
+        ]),
+        "worker[1].lease_from",
+        "lease_from = \"reply\"",
+        "would not be Redlock",
     ),
     (
         Edit("start_ms = 100", "start_ms = 20000"),

@@ -4,9 +4,12 @@
 //! Each case is either a valid scenario from the generator (`generate.rs`, cycling through its
 //! profiles) or the TOML of one, mutated byte by byte: bits flipped, bytes inserted and
 //! deleted, lines repeated, the file cut short, hostile fragments spliced in (bytes that are not
-//! UTF-8, terminal escapes, huge numbers, deep brackets, more workers and faults). Every case
-//! goes through the whole pipeline with the budgets on: parse → engine → checker. Checked:
-//! - nothing panics;
+//! UTF-8, terminal escapes, huge numbers, deep brackets, more workers and faults, names that
+//! pass for others), blocks pasted hundreds of times (faults at one instant, slowed or cut
+//! links, a worker whose writes queue on a cut TCP link) and words tens of thousands of
+//! letters long. Every case goes through the whole pipeline with the budgets on: parse → engine
+//! → checker. Checked:
+//! - nothing panics, the transcript `locksim run` prints included;
 //! - every run stays within the engine's event budget, and the verdict within its per-kind cap;
 //! - the same scenario and seed give the same trace and verdict twice;
 //! - a refused input says why, at a line that exists;
@@ -14,7 +17,7 @@
 //!   match the verdict (0 safe and live, 1 otherwise, 2 refused);
 //! - soundness: fencing checked at a `single` or `consensus` store that keeps its state never
 //!   lets a `stale_write` through; with owner tokens, every `foreign_release` is an operator's
-//!   `force_release`.
+//!   `force_release` or a waiters' health check's delete.
 #![allow(
     clippy::disallowed_methods,
     reason = "the harness times its slowest case; the engine and checker it runs read no clock"
@@ -27,6 +30,7 @@ use std::time::{Duration, Instant};
 
 use locksim::checker::{Kind, MAX_KEPT_PER_KIND, Verdict};
 use locksim::engine;
+use locksim::render::transcript;
 use locksim::scenario::{self, Design, FaultKind, Scenario, Topology};
 use locksim::trace::{EventKind, Trace};
 use proptest::prelude::*;
@@ -34,7 +38,7 @@ use proptest::sample::Index;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 
-use super::generate::{Profile, repro, scenario};
+use super::generate::{Profile, health_check_deletes, repro, scenario};
 
 /// What the campaign saw. Every field after `failures_shown` must end at 0.
 #[derive(Debug, Default)]
@@ -57,6 +61,8 @@ pub struct Counts {
     pub exit_checked: u64,
     /// The slowest case, parse to verdict twice.
     pub slowest: Duration,
+    /// The most events one run recorded: what bounds a run's memory and output.
+    pub largest: u64,
     pub panics: u64,
     pub over_budget: u64,
     pub nondeterministic: u64,
@@ -95,13 +101,14 @@ impl std::fmt::Display for Counts {
             f,
             "{} engine runs ({} cut short by the event budget); {} fenced and {} owner-token \
              cases checked for soundness; {} exit statuses checked through the binary; slowest \
-             case {} ms",
+             case {} ms; largest run {} events",
             self.runs,
             self.cut_short,
             self.fenced,
             self.owner_token,
             self.exit_checked,
-            self.slowest.as_millis()
+            self.slowest.as_millis(),
+            self.largest
         )?;
         writeln!(
             f,
@@ -152,7 +159,30 @@ enum Mutation {
         at: Index,
         number: Index,
     },
+    /// One of [`BLOCKS`] pasted `times` times at the end: many faults at one instant, many
+    /// workers behind a cut link.
+    RepeatBlock {
+        block: Index,
+        times: u16,
+    },
+    /// `len` copies of a letter inside the `at`-th quoted string: a huge name, key or title.
+    LongWord {
+        at: Index,
+        len: u32,
+    },
 }
+
+/// Blocks a generator of hostile files pastes many times over: they found runs whose cost
+/// grew below the step budget (held messages, a cut TCP link's backlog, events per step).
+const BLOCKS: &[&[u8]] = &[
+    b"\n[[fault]]\nat_ms = 0\nkind = \"delay\"\nfrom = \"A\"\nto = \"store1\"\n\
+      extra_ms = 10000000\nfor_ms = 10000000\n",
+    b"\n[[fault]]\nat_ms = 0\nkind = \"pause\"\nnode = \"A\"\nfor_ms = 3\n",
+    b"\n[[fault]]\nat_ms = 0\nkind = \"partition\"\ngroups = [[\"A\"], [\"resource\"]]\n",
+    b"\n[[worker]]\nname = \"W\"\nrepeat = 0\nwork_ms = 1000\nwrites = 200\n\
+      write_timeout_ms = 1\n[[fault]]\nat_ms = 0\nkind = \"partition\"\n\
+      groups = [[\"W\"], [\"resource\"]]\n",
+];
 
 /// Numbers at the edges: zero, one, the bounds the validator sets, the edges of the integer
 /// types. Swapped in for a number of the file, they keep it TOML and often valid.
@@ -211,6 +241,14 @@ const FRAGMENTS: &[&[u8]] = &[
     b"\nkey = \"a\\nb\"\n",
     b"\n[store]\ntopology = \"consensus\"\nnodes = 3\n",
     b"\n[lock]\ndesign = \"flag\"\n",
+    // Names that pass for others: invisible characters, mixed scripts, look-alike digits.
+    "\n[[worker]]\nname = \"\u{455}tore1\"\n".as_bytes(),
+    "\n[[worker]]\nname = \"store\u{ff11}\"\n".as_bytes(),
+    "\n[[worker]]\nname = \"\u{3164}\"\n".as_bytes(),
+    "\nkey = \"lock\u{200b}\"\n".as_bytes(),
+    "\nkey = \"\u{feff}lock\"\n".as_bytes(),
+    b"\n[network]\ntransport = \"datagram\"\nloss = 1.0\n",
+    b"\n[store]\ntopology = \"redlock\"\nnodes = 9\n",
 ];
 
 fn mutation() -> impl Strategy<Value = Mutation> {
@@ -225,6 +263,10 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         1 => any::<Index>().prop_map(|at| Mutation::Truncate { at }),
         4 => (any::<Index>(), any::<Index>())
             .prop_map(|(at, number)| Mutation::Number { at, number }),
+        // Once or twice (a block that names a worker is valid only once), or hundreds of times.
+        1 => (any::<Index>(), prop_oneof![1u16..3, 1u16..700])
+            .prop_map(|(block, times)| Mutation::RepeatBlock { block, times }),
+        1 => (any::<Index>(), 1u32..70_000).prop_map(|(at, len)| Mutation::LongWord { at, len }),
     ]
 }
 
@@ -269,6 +311,19 @@ fn mutate(bytes: &mut Vec<u8>, m: &Mutation) {
             }
         }
         Mutation::Truncate { at } => bytes.truncate(pos(at)),
+        Mutation::RepeatBlock { block, times } => {
+            let block = BLOCKS[block.index(BLOCKS.len())];
+            for _ in 0..*times {
+                bytes.extend_from_slice(block);
+            }
+        }
+        Mutation::LongWord { at, len: n } => {
+            let quotes: Vec<usize> = (0..len).filter(|&i| bytes[i] == b'"').collect();
+            if !quotes.is_empty() {
+                let p = quotes[at.index(quotes.len())] + 1;
+                bytes.splice(p..p, std::iter::repeat_n(b'W', *n as usize));
+            }
+        }
         Mutation::Number { at, number } => {
             let mut runs = Vec::new();
             let mut i = 0;
@@ -375,6 +430,8 @@ fn one(bytes: &[u8], binary: Option<&str>, scratch: &std::path::Path, counts: &m
     let runs = catch_unwind(AssertUnwindSafe(|| {
         let first = run(&sc);
         let second = run(&sc);
+        // What `locksim run` prints of it: names and keys set its columns.
+        let _ = transcript::transcript(&first.0, &first.1, None);
         (first, second)
     }));
     let Ok(((trace, verdict), (again, verdict_again))) = runs else {
@@ -401,18 +458,29 @@ fn run(sc: &Scenario) -> (Trace, Verdict) {
     (run.trace, run.verdict)
 }
 
-/// The event budget ends every run, loudly; the verdict keeps at most its cap of each kind.
+/// Most events one step records: a send and its loss to each of a few hundred recipients, or
+/// a crash's losses of what a connection carried. The event budget is checked between steps.
+const MOST_EVENTS_A_STEP: u64 = 100_000;
+
+/// The engine's budget ends every run, loudly: no more steps than its budget, no more events
+/// than its budget and one step's worth; a run cut short by steps or events stopped at that
+/// budget (or else by what waited in its queue). The verdict keeps at most its cap of each
+/// kind.
 fn within_budget(sc: &Scenario, trace: &Trace, verdict: &Verdict, counts: &mut Counts) {
     counts.cut_short += u64::from(trace.cut_short_at_ms.is_some());
+    let events = trace.events.len() as u64;
+    counts.largest = counts.largest.max(events);
     let cut_right = trace.steps <= engine::MAX_STEPS
-        && (trace.cut_short_at_ms.is_none() || trace.steps == engine::MAX_STEPS);
+        && events <= engine::MAX_EVENTS + MOST_EVENTS_A_STEP
+        && (trace.cut_short_at_ms.is_some()
+            || (trace.steps < engine::MAX_STEPS && events < engine::MAX_EVENTS));
     let kept_right = Kind::ALL
         .iter()
         .all(|&k| verdict.violations.iter().filter(|v| v.kind == k).count() <= MAX_KEPT_PER_KIND);
     if !cut_right || !kept_right || verdict.cut_short_at_ms != trace.cut_short_at_ms {
         counts.over_budget += 1;
         counts.fail(format!(
-            "over budget: {} steps, cut at {:?}\n{}",
+            "over budget: {} steps, {events} events, cut at {:?}\n{}",
             trace.steps,
             trace.cut_short_at_ms,
             repro(sc)
@@ -453,6 +521,7 @@ fn sound(sc: &Scenario, trace: &Trace, verdict: &Verdict, counts: &mut Counts) {
                 )
             })
             .map(|e| e.at_ms)
+            .chain(health_check_deletes(trace))
             .collect();
         let foreign = verdict
             .violations

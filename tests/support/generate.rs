@@ -8,9 +8,9 @@
 
 use locksim::scenario::names::{RESOURCE, store_name};
 use locksim::scenario::{
-    self, Acquire, Check, Design, Expiry, Fault, FaultKind, LeaseClock, Lock, Network, OnLockLoss,
-    Persistence, Renewal, Resource, ResourceMode, Scenario, Store, StoreClock, Topology, Transport,
-    Waiting, Worker,
+    self, Acquire, Check, Design, Expiry, Fault, FaultKind, LeaseClock, LeaseFrom, Lock, Network,
+    OnLockLoss, OnTimeout, Persistence, Renewal, Resource, ResourceMode, Scenario, Store,
+    StoreClock, Topology, Transport, Waiting, Worker,
 };
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -498,6 +498,9 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             } else {
                 OnLockLoss::Continue
             },
+            on_timeout: OnTimeout::HandBack,
+            lease_from: LeaseFrom::Request,
+            lease_check_every_ms: 0,
         })
         .collect();
     let worker_names: Vec<String> = workers.iter().map(|w| w.name.clone()).collect();
@@ -576,8 +579,8 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
     } else {
         Renewal::None
     };
-    // Timestamp order is the only queue a `timestamp` lock has.
-    let fair = lock.fair && design != Design::Timestamp;
+    // Timestamp order is the only queue a `timestamp` lock has; Redlock's nodes share none.
+    let fair = lock.fair && design != Design::Timestamp && topology != Topology::Redlock;
     let defaults = Lock::default();
     Scenario {
         version: scenario::VERSION,
@@ -625,6 +628,17 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             } else {
                 defaults.settle_ms
             },
+            // A waiters' health check on a quarter of the scenarios that can have one (the
+            // seed picks them, so no strategy needs a thirteenth field).
+            ping_timeout_ms: (seed % 4 == 0
+                && matches!(
+                    design,
+                    Design::Setnx | Design::Ttl | Design::Token | Design::Fencing
+                )
+                && topology == Topology::Single
+                && !fair
+                && !(lock.reentrant && design.checks_owner()))
+            .then_some(100 + seed % 900),
         },
         store: Store {
             topology,
@@ -684,6 +698,31 @@ fn groups(names: &[String], sides: &[u8]) -> Vec<Vec<String>> {
 // ---------------------------------------------------------------------------------------------
 
 /// The seed and the whole scenario as TOML: what a failure message must carry.
+/// When a waiters' health check (`lock.ping_timeout_ms`) deleted a lock: the times its
+/// deletes reached a store. Like an operator's `force_release`, such a delete comes from
+/// outside the owner's protocol, so owner tokens do not stop it.
+pub fn health_check_deletes(trace: &locksim::trace::Trace) -> Vec<u64> {
+    use locksim::trace::{EventKind, Label};
+    let sent: Vec<_> = trace
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Send {
+                msg,
+                what: Label::Evict { .. },
+                ..
+            } => Some(*msg),
+            _ => None,
+        })
+        .collect();
+    trace
+        .events
+        .iter()
+        .filter(|e| matches!(&e.kind, EventKind::Deliver { msg, .. } if sent.contains(msg)))
+        .map(|e| e.at_ms)
+        .collect()
+}
+
 pub fn repro(sc: &Scenario) -> String {
     format!(
         "reproduce with seed {} — save this as a file and `locksim run FILE`:\n{}",

@@ -68,6 +68,13 @@ pub struct Raft {
     pub(super) batched: Vec<bool>,
     /// Leader: its own term's first entry is applied, so its lock table is up to date.
     pub(super) ready: bool,
+    /// Leases whose lock key an operator deleted: key, holder, expiry (lease clock, local ms).
+    /// In etcd a lock is a key attached to the holder's session lease; `etcdctl del` of the
+    /// key frees the lock but leaves the lease, which the holder's KeepAlive goes on
+    /// refreshing, so its `Session.Done` never fires (etcd `client/v3/concurrency`). One
+    /// entry per force-release at most; it goes when the lease expires or its holder
+    /// releases.
+    pub(super) orphans: Vec<(KeyId, Token, i64)>,
 }
 
 impl Raft {
@@ -95,6 +102,7 @@ impl Raft {
             unanswered: vec![0; nodes],
             batched: vec![false; nodes],
             ready: first,
+            orphans: Vec::new(),
         }
     }
 
@@ -113,6 +121,18 @@ impl Raft {
     pub fn become_follower(&mut self, leader: Option<StoreIx>) {
         self.role = Role::Follower { leader };
         self.ready = false;
+    }
+
+    /// Extends the lease of `token`, whose key was force-released, to `until` if it is
+    /// still alive at `now` (lease clock, local ms); drops the leases that ran out. Returns
+    /// whether it was alive.
+    fn renew_orphan(&mut self, key: KeyId, token: Token, now: i64, until: i64) -> bool {
+        self.orphans.retain(|&(_, _, expires)| expires > now);
+        let lease = self
+            .orphans
+            .iter_mut()
+            .find(|(k, t, _)| *k == key && *t == token);
+        lease.map(|(_, _, expires)| *expires = until).is_some()
     }
 
     fn last_term(&self) -> u64 {
@@ -181,7 +201,8 @@ impl StoreNode {
                 let k = key.index();
                 let table = &self.table;
                 let holder = table.held[k].as_ref().map(|h| h.token);
-                let delayed = table.delay_until[k] > lease_now(cx);
+                // Lock-delay after an expiry: committed as `delayed` until the leader ends it.
+                let delayed = table.delayed[k];
                 let retry_mode = cx.sc.lock.waiting == Waiting::Retry;
                 // A refusal needs no agreement: a stale leader refusing is still safe. One
                 // that has not heard from a majority lately says so rather than guess.
@@ -224,10 +245,17 @@ impl StoreNode {
                     .is_some_and(|h| h.token == token && h.expires.is_some_and(|e| e > now));
                 let refused = if !ready || !self.leader_has_quorum(cx) {
                     Some(Refusal::NoMajority)
-                } else if !held {
-                    Some(Refusal::LeaseGone)
-                } else {
+                } else if held {
                     None
+                } else if self
+                    .raft()
+                    .renew_orphan(key, token, now, now + cx.sc.lock.ttl_ms as i64)
+                {
+                    // The key is gone, the lease lives on: KeepAlive succeeds.
+                    self.answer_renew(out, from, key, token, None);
+                    return;
+                } else {
+                    Some(Refusal::LeaseGone)
                 };
                 if refused.is_none() {
                     let ttl = cx.sc.lock.ttl_ms;
@@ -505,6 +533,9 @@ impl StoreNode {
             }
             Command::ForceRelease { key } => {
                 let held = self.table.held[key.index()].take();
+                if let Some((token, Some(expires))) = held.as_ref().map(|h| (h.token, h.expires)) {
+                    self.raft().orphans.push((key, token, expires));
+                }
                 if leader {
                     let holder = held.map(|h| h.token);
                     out.record(EventKind::ForceReleased { key, holder });
@@ -562,6 +593,10 @@ impl StoreNode {
             }
             Command::Release { key, token } => {
                 let k = key.index();
+                // Unlocking ends the session's use of its lease.
+                self.raft()
+                    .orphans
+                    .retain(|&(ok, ot, _)| (ok, ot) != (key, token));
                 let table = &mut self.table;
                 table.queue[k].retain(|t| *t != token);
                 if table.turn[k] == Some(token) {

@@ -185,6 +185,10 @@ impl StoreNode {
                 self.release(cx, out, key, token);
                 out.send(from, Msg::ReleaseReply { key, token });
             }
+            Msg::Evict { key, holder, by } => {
+                self.expire_if_due(cx, out, key);
+                self.evict(cx, out, key, holder, by);
+            }
             Msg::Renew {
                 key,
                 token,
@@ -365,6 +369,19 @@ impl StoreNode {
                 self.grant_next(cx, out, key);
             }
         }
+    }
+
+    /// A health check's delete (`ping_timeout_ms`): removes the key if `holder` still has it,
+    /// as `DEL` guarded by the value the waiter saw; `by` is the waiter's attempt.
+    fn evict(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId, holder: Token, by: Token) {
+        if self.table.holder(key.index()) != Some(holder) {
+            out.record(EventKind::ReleaseIgnored { key, by });
+            return;
+        }
+        self.table.held[key.index()] = None;
+        out.record(EventKind::Removed { key, holder, by });
+        self.replicate(cx, out, key);
+        self.grant_next(cx, out, key);
     }
 
     /// Expires the key's lease if this node's lease clock says it is over.

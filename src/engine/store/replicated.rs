@@ -10,9 +10,11 @@
 //! reaches back that far or the histories parted.
 //!
 //! Failover (Redis Sentinel): a replica that has heard nothing from its primary for
-//! `failover_ms` asks the other replicas how far each got and promotes the most up-to-date
-//! one that answers (ties: lowest index); the others follow the new primary when they hear
-//! it, and resync. A grant the old primary acknowledged but the promoted replica had not yet
+//! `failover_ms` asks the other replicas how far each got; those that have not heard from
+//! the primary for as long answer, and each answer is a vote. With the votes of a majority
+//! of the replicas (its own included) it promotes the most up-to-date one that answered
+//! (ties: lowest index), as Sentinel never fails over in a minority partition; the others
+//! follow the new primary when they hear it, and resync. A grant the old primary acknowledged but the promoted replica had not yet
 //! received is lost, so the new primary can grant the same lock again (Redis docs). An old
 //! primary that hears of a newer one becomes its replica and resyncs: a full copy if it had
 //! accepted anything the new primary never saw, which it so drops.
@@ -197,6 +199,12 @@ impl Replication {
     }
 }
 
+/// Votes a failover needs among `stores` store nodes: a majority of the replicas, the
+/// candidate's own included (see `choose_primary`).
+pub(super) fn failover_votes(stores: usize) -> usize {
+    stores.saturating_sub(1) / 2 + 1
+}
+
 impl StoreNode {
     fn repl(&mut self) -> &mut Replication {
         match &mut self.kind {
@@ -269,7 +277,10 @@ impl StoreNode {
                 self.resync(out, from, answer);
             }
             Msg::OffsetQuery { epoch } => {
-                if self.repl().role != Role::Primary {
+                // A Sentinel votes for a failover only if it too finds the primary down
+                // (`is-master-down-by-addr` answers with its own view); the report is the vote.
+                let silent = cx.monotonic() - self.last_heard >= cx.sc.store.failover_ms as i64;
+                if self.repl().role != Role::Primary && silent {
                     let offset = self.repl().offset;
                     out.send(from, Msg::OffsetReport { epoch, offset });
                 }
@@ -499,13 +510,24 @@ impl StoreNode {
     }
 
     /// Promotes the most up-to-date replica that answered (ties: lowest index), as Sentinel
-    /// chooses.
+    /// chooses, if the answers and this node's own vote make a majority of the replicas.
+    ///
+    /// Redis docs, Sentinel, "Configuring Sentinel": a failover needs a Sentinel elected
+    /// "with the vote of the majority of the Sentinel processes", so there is "no failover
+    /// in the minority partition". Each replica's box stands for one Sentinel. The primary's
+    /// box has no say: with an odd number of store nodes a majority of the replicas is a
+    /// majority of all the boxes, and a primary with one replica still fails over when it
+    /// dies, as with a third Sentinel on a client box (Sentinel docs, "Example 3"). Without
+    /// the votes the round ends, and the next leader check tries again.
     fn choose_primary(&mut self, cx: &Ctx, out: &mut Outbox, epoch: u64) {
         let me = self.me;
         let r = self.repl();
         let Some(round) = r.round.take_if(|round| round.epoch == epoch) else {
             return;
         };
+        if round.reports.len() + 1 < failover_votes(cx.layout.stores()) {
+            return;
+        }
         let own = (me, r.offset);
         let (best, _) = round
             .reports

@@ -60,6 +60,15 @@ fn release(token: Token) -> Msg {
     }
 }
 
+/// B#1's health check deletes `holder`'s lock.
+fn evict(holder: Token) -> Msg {
+    Msg::Evict {
+        key: KeyId::new(0),
+        holder,
+        by: B1,
+    }
+}
+
 fn renew(token: Token) -> Msg {
     Msg::Renew {
         key: KeyId::new(0),
@@ -164,6 +173,26 @@ fn rows() -> Vec<Row> {
             event: In::Msg(NodeId::new(0), release(A1)),
             want: &["record Removed", "0 <- released A#1"],
             then: |s| s.table.holder(0).is_none(),
+        },
+        Row {
+            name: "a health check's delete removes the key of the holder it pinged",
+            lock: "ping_timeout_ms = 300",
+            store: SINGLE,
+            node: 0,
+            given: |s| held_by_a(s, 2000),
+            event: In::Msg(NodeId::new(1), evict(A1)),
+            want: &["record Removed"],
+            then: |s| s.table.holder(0).is_none(),
+        },
+        Row {
+            name: "a health check's delete leaves a lock that changed hands alone",
+            lock: "ping_timeout_ms = 300",
+            store: SINGLE,
+            node: 0,
+            given: |s| held_by_a(s, 2000),
+            event: In::Msg(NodeId::new(1), evict(B1)),
+            want: &["record ReleaseIgnored"],
+            then: |s| s.table.holder(0) == Some(A1),
         },
         Row {
             name: "fencing: the grant carries the next token of the key's counter",
@@ -342,6 +371,42 @@ fn rows() -> Vec<Row> {
             then: |s| repl(s).round.is_none() && s.last_heard == 1000,
         },
         Row {
+            name: "failover: a replica nobody answered does not promote itself (no majority)",
+            lock: "",
+            store: REPLICATED,
+            node: 2,
+            given: |s| {
+                repl_mut(s).round = Some(Round {
+                    epoch: 2,
+                    asked: 1,
+                    reports: Vec::new(),
+                })
+            },
+            event: In::Timer(Timer::ChoosePrimary { epoch: 2 }),
+            want: &[],
+            then: |s| repl(s).round.is_none() && matches!(repl(s).role, Role::Replica { .. }),
+        },
+        Row {
+            name: "failover: a replica that has not heard its primary for failover_ms votes",
+            lock: "",
+            store: REPLICATED,
+            node: 2,
+            given: |s| s.last_heard = 600,
+            event: In::Msg(NodeId::new(3), Msg::OffsetQuery { epoch: 2 }),
+            want: &["3 <- my offset is 0"],
+            then: |s| matches!(repl(s).role, Role::Replica { .. }),
+        },
+        Row {
+            name: "failover: a replica that still hears its primary does not vote",
+            lock: "",
+            store: REPLICATED,
+            node: 2,
+            given: |s| s.last_heard = 601,
+            event: In::Msg(NodeId::new(3), Msg::OffsetQuery { epoch: 2 }),
+            want: &[],
+            then: |s| matches!(repl(s).role, Role::Replica { .. }),
+        },
+        Row {
             name: "promoted: primary of a new epoch, on a new history",
             lock: "",
             store: REPLICATED,
@@ -386,6 +451,36 @@ fn rows() -> Vec<Row> {
             event: In::Msg(NodeId::new(0), acquire(A1, false)),
             want: &["3 <- append 1 entries", "4 <- append 1 entries"],
             then: |s| raft(s).log.len() == 1 && raft(s).commit_len == 0,
+        },
+        Row {
+            name: "consensus: the key an operator deleted is gone, its lease lives on (etcd)",
+            lock: "",
+            store: CONSENSUS,
+            node: 0,
+            given: |s| raft_mut(s).orphans.push((KeyId::new(0), A1, 1200)),
+            event: In::Msg(NodeId::new(0), renew(A1)),
+            want: &["0 <- renew A#1 ok"],
+            then: |s| raft(s).orphans == [(KeyId::new(0), A1, 2000)] && s.table.holder(0).is_none(),
+        },
+        Row {
+            name: "consensus: a lease that ran out is not renewed, key or no key",
+            lock: "",
+            store: CONSENSUS,
+            node: 0,
+            given: |s| raft_mut(s).orphans.push((KeyId::new(0), A1, 1000)),
+            event: In::Msg(NodeId::new(0), renew(A1)),
+            want: &["record Refused", "0 <- renew A#1 refused: lease gone"],
+            then: |s| raft(s).orphans.is_empty(),
+        },
+        Row {
+            name: "consensus: during lock-delay the leader refuses at once, logging nothing",
+            lock: "lock_delay_ms = 300",
+            store: CONSENSUS,
+            node: 0,
+            given: |s| s.table.delayed[0] = true,
+            event: In::Msg(NodeId::new(0), acquire(A1, false)),
+            want: &["record Refused", "0 <- refused A#1: lock-delay"],
+            then: |s| raft(s).log.is_empty(),
         },
         Row {
             name: "a follower sends clients to its leader",

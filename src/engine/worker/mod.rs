@@ -9,6 +9,7 @@
 //! store's ground truth. Work advances in the worker's own running time: a pause or a stall
 //! freezes it, so a paused holder resumes exactly where it was — still believing.
 
+mod health_check;
 mod requests;
 mod state;
 mod work;
@@ -21,7 +22,7 @@ pub use state::Worker;
 use super::Timer;
 use super::msg::{AcquireAnswer, Msg};
 use super::outbox::{Ctx, Outbox};
-use crate::scenario::{Acquire, LeaseClock};
+use crate::scenario::{Acquire, LeaseClock, OnTimeout};
 use crate::trace::{EventKind, NodeId, Refusal, Token};
 use state::{Attempt, OpKind, Slot, State, Step};
 
@@ -98,6 +99,7 @@ impl Worker {
             },
             Timer::Deadline { wait, at_ms } => self.deadline_reached(cx, out, wait, at_ms),
             Timer::RenewTick => self.renew_tick(cx, out),
+            Timer::PingTimeout { holder } => self.ping_unanswered(cx, out, holder),
             Timer::LeaseCheck { token } => self.lease_check(cx, out, token),
             Timer::WorkPoint { generation } if self.generation == generation => {
                 self.work_point(cx, out)
@@ -136,7 +138,8 @@ impl Worker {
                     }
                     (Some(op), AcquireAnswer::Granted { fence, lease_ms }) => {
                         self.take_pending(Slot::Main);
-                        let until = lease_ms.map(|l| op.started_local + l as i64);
+                        let start = self.lease_start(cx, &op);
+                        let until = lease_ms.map(|l| start + l as i64);
                         self.acquired(cx, out, token, fence, until, from);
                     }
                     (Some(o), AcquireAnswer::Refused { why }) => {
@@ -145,7 +148,14 @@ impl Worker {
                         if why == Refusal::NoMajority {
                             self.leader = o.target.next(cx.layout.stores());
                         }
-                        self.op_failed(cx, out, Slot::Main);
+                        match why {
+                            Refusal::Held { holder } if self.checks_health_of(cx, holder) => {
+                                self.take_pending(Slot::Main);
+                                out.record(EventKind::AcquireFailed { key, token });
+                                self.ping(cx, out, holder);
+                            }
+                            _ => self.op_failed(cx, out, Slot::Main),
+                        }
                     }
                     (Some(op), AcquireAnswer::Queued) => {
                         // Wait for our turn; after a lease length of silence, ask again (a
@@ -155,6 +165,7 @@ impl Worker {
                         if let Some(o) = self.state.op_mut() {
                             o.req = req;
                             o.queued = true;
+                            o.heard = true;
                         }
                         if !op.queued {
                             out.record(EventKind::Queued { key, token });
@@ -165,8 +176,11 @@ impl Worker {
                     (None, AcquireAnswer::Granted { .. }) => {
                         // A repeated answer for a lock it holds (a new leader answering
                         // again) changes nothing; a grant for an attempt already given up is
-                        // handed back at once.
-                        if !self.state.hold().is_some_and(|h| h.has(token)) {
+                        // handed back at once, unless the client dropped the connection it
+                        // came on and so never reads it.
+                        let drops =
+                            cx.sc.workers[self.id.index()].on_timeout == OnTimeout::DropConnection;
+                        if !drops && !self.state.hold().is_some_and(|h| h.has(token)) {
                             out.send(from, Msg::Release { key, token });
                         }
                     }
@@ -205,7 +219,11 @@ impl Worker {
             Msg::YourTurn { key, token } => {
                 let holds = self.state.hold().is_some_and(|h| h.has(token));
                 if op_for(token).is_some_and(|o| o.queued && !fans_out) {
-                    // Its turn: it sends its acquire now, and its lease counts from this send.
+                    // Its turn: it sends its acquire now, and its lease counts from this send,
+                    // to the node that told it (the one that leads now).
+                    if let Some(ix) = cx.layout.store_ix(from) {
+                        self.leader = ix;
+                    }
                     self.ask_in_turn(cx, out, token);
                 } else if !holds {
                     // An attempt it gave up on: hand the turn back rather than hold up the
@@ -213,6 +231,8 @@ impl Worker {
                     out.send(from, Msg::Release { key, token });
                 }
             }
+            Msg::Ping { key, holder } => out.send(from, Msg::Pong { key, holder }),
+            Msg::Pong { holder, .. } => self.pong(cx, out, holder),
             Msg::NotLeader { token, leader } => {
                 if op_for(token).is_some() {
                     self.redirect(cx, out, Slot::Main, leader);
@@ -302,6 +322,7 @@ impl Worker {
     fn crashed(&mut self, out: &mut Outbox) {
         let hold = self.state.hold().copied();
         self.renewal = None;
+        self.pinging = None;
         self.stalled = false;
         self.generation += 1;
         self.state = State::Idle;

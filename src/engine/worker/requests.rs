@@ -7,7 +7,7 @@ use super::super::msg::Msg;
 use super::super::outbox::{Ctx, Outbox};
 use super::Worker;
 use super::state::{Attempt, Op, OpKind, Slot, State, Wait};
-use crate::scenario::{Design, Renewal, Topology};
+use crate::scenario::{Design, LeaseFrom, Renewal, Topology};
 use crate::trace::{EventKind, NodeId, Token};
 
 /// How many times a worker sends again a release that got no answer from a single store node.
@@ -131,6 +131,7 @@ impl Worker {
             replies: 0,
             oks: 0,
             queued: false,
+            heard: false,
         }
     }
 
@@ -274,7 +275,13 @@ impl Worker {
         let op = self.pending(slot);
         if let Some(o) = op.filter(|o| o.queued && slot == Slot::Main) {
             // A queued waiter that heard nothing asks again, keeping its place: the store
-            // answers "queued" again, or grants it if its turn came.
+            // answers "queued" again, or grants it if its turn came. If its node did not even
+            // answer the last ask (down, or cut off), it asks the next node, as a ZooKeeper
+            // client moves its session to another server of the ensemble and etcd's client
+            // to another endpoint: its place lives in the replicated queue, not on one node.
+            if !o.heard {
+                self.leader = o.target.next(n);
+            }
             self.ask_in_turn(cx, out, o.token);
             return;
         }
@@ -366,7 +373,16 @@ impl Worker {
         match op.kind {
             OpKind::Release => self.after_release(out),
             OpKind::Renew if won => self.renewed(cx, out, op, Some(validity)),
-            OpKind::Renew => out.record(EventKind::RenewFailed { key, token }),
+            OpKind::Renew => {
+                out.record(EventKind::RenewFailed { key, token });
+                // Refused by a majority, the extension cannot succeed (Redis docs, Redlock,
+                // "Extending the lock": it needs a majority; go-redsync's `Extend` returns
+                // `ErrExtendFailed`): the lease is gone. Mere silence proves nothing; the
+                // worker's own count decides then.
+                if op.replies - op.oks >= majority {
+                    self.lock_lost(cx, out, token);
+                }
+            }
             _ if won => {
                 let to = cx.layout.store_id(StoreIx::FIRST);
                 self.acquired(cx, out, token, None, Some(now + validity), to);
@@ -424,6 +440,15 @@ impl Worker {
         self.begin_op(cx, out, OpKind::Renew, token, Slot::Renewal);
     }
 
+    /// Where the worker counts the lease `op` won from, lease clock, local ms: the request's
+    /// send, or now, as the reply arrives (`lease_from = "reply"`, etcd's client).
+    pub(super) fn lease_start(&self, cx: &Ctx, op: &Op) -> i64 {
+        match cx.sc.workers[self.id.index()].lease_from {
+            LeaseFrom::Request => op.started_local,
+            LeaseFrom::Reply => self.lease_now(cx),
+        }
+    }
+
     /// The renewal `op` succeeded: the lease runs `validity` from now (Redlock: what is left
     /// of the TTL after the time the renewal took and the drift allowance), or a TTL from when
     /// the renewal was sent.
@@ -431,10 +456,11 @@ impl Worker {
         let ttl = cx.sc.lock.ttl_ms as i64;
         let now = self.lease_now(cx);
         let key = self.key;
+        let start = self.lease_start(cx, &op);
         let Some(h) = self.state.hold_mut().filter(|h| h.token == op.token) else {
             return;
         };
-        let until = validity.map_or(op.started_local + ttl, |v| now + v);
+        let until = validity.map_or(start + ttl, |v| now + v);
         h.lease_until = Some(until);
         let lease_ms = (until - now).max(0) as u64;
         out.record(EventKind::Renewed {

@@ -38,6 +38,8 @@ pub(super) struct Op {
     pub oks: u32,
     /// `fair`: the store put this acquire in its queue; the worker waits for its turn.
     pub queued: bool,
+    /// `fair`: the target answered this acquire since it was last sent ("queued").
+    pub heard: bool,
 }
 
 /// The lock as the worker believes it holds it.
@@ -258,6 +260,8 @@ pub struct Worker {
     pub(super) generation: u32,
     pub(super) resource_req: u32,
     pub(super) deadlines: Deadlines,
+    /// `ping_timeout_ms`: the holder whose process it pinged and has not heard from yet.
+    pub(super) pinging: Option<Token>,
 }
 
 impl Worker {
@@ -282,6 +286,7 @@ impl Worker {
             generation: 0,
             resource_req: 0,
             deadlines: Deadlines::default(),
+            pinging: None,
         }
     }
 

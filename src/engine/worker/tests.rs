@@ -60,6 +60,7 @@ fn op(kind: OpKind, token: Token, sent: i64) -> Op {
         replies: 0,
         oks: 0,
         queued: false,
+        heard: false,
     }
 }
 
@@ -121,6 +122,7 @@ fn refused(token: Token, why: Refusal) -> Msg {
 
 const SINGLE: &str = "topology = \"single\"";
 const REDLOCK: &str = "topology = \"redlock\"\nnodes = 3";
+const CONSENSUS: &str = "topology = \"consensus\"\nnodes = 3";
 const STOP: &str = "on_lock_loss = \"stop\"";
 
 fn rows() -> Vec<Row> {
@@ -203,6 +205,64 @@ fn rows() -> Vec<Row> {
             ),
             want: &["record Queued", "timer Deadline at 2000"],
             then: |w| w.state.op().is_some_and(|o| o.queued && o.req == 2),
+        },
+        Row {
+            name: "fair: a queued waiter whose ask went unanswered asks the next node",
+            lock: "waiting = \"fair\"",
+            store: CONSENSUS,
+            worker: "",
+            given: |w| {
+                let mut o = acquire(A1);
+                o.queued = true;
+                acquiring(w, o);
+                w.deadlines.due[0] = Some((NOW, 1));
+                w.deadlines.armed[0] = Some(NOW);
+            },
+            event: In::Timer(Timer::Deadline {
+                wait: 0,
+                at_ms: NOW,
+            }),
+            want: &["3 <- acquire A#1", "timer Deadline at 1100"],
+            then: |w| w.leader == StoreIx::new(1) && w.state.op().is_some_and(|o| o.queued),
+        },
+        Row {
+            name: "fair: a queued waiter that heard nothing for a lease asks its node again",
+            lock: "waiting = \"fair\"",
+            store: CONSENSUS,
+            worker: "",
+            given: |w| {
+                let mut o = acquire(A1);
+                (o.queued, o.heard) = (true, true);
+                acquiring(w, o);
+                w.deadlines.due[0] = Some((NOW, 1));
+                w.deadlines.armed[0] = Some(NOW);
+            },
+            event: In::Timer(Timer::Deadline {
+                wait: 0,
+                at_ms: NOW,
+            }),
+            want: &["2 <- acquire A#1", "timer Deadline at 1100"],
+            then: |w| w.leader == StoreIx::FIRST,
+        },
+        Row {
+            name: "fair: told its turn by another node, it asks that node",
+            lock: "waiting = \"fair\"",
+            store: CONSENSUS,
+            worker: "",
+            given: |w| {
+                let mut o = acquire(A1);
+                (o.queued, o.heard) = (true, true);
+                acquiring(w, o);
+            },
+            event: In::Msg(
+                NodeId::new(3),
+                Msg::YourTurn {
+                    key: KeyId::new(0),
+                    token: A1,
+                },
+            ),
+            want: &["3 <- acquire A#1", "timer Deadline at 1100"],
+            then: |w| w.leader == StoreIx::new(1) && w.state.op().is_some_and(|o| o.queued),
         },
         Row {
             name: "flag: the flag is down, so it sets it",
@@ -351,6 +411,55 @@ fn rows() -> Vec<Row> {
                 "timer Deadline at 1100",
             ],
             then: releasing,
+        },
+        Row {
+            name: "redlock: an extension refused by a majority, stop on lock loss: it lets go",
+            lock: "renewal = \"watchdog\"",
+            store: REDLOCK,
+            worker: STOP,
+            given: |w| {
+                holding(w, Step::Working);
+                let mut o = op(OpKind::Renew, A1, 900);
+                (o.replies, o.oks) = (2, 1);
+                w.renewal = Some(o);
+            },
+            event: In::Msg(
+                NodeId::new(4),
+                Msg::RenewReply {
+                    key: KeyId::new(0),
+                    token: A1,
+                    refused: Some(Refusal::LeaseGone),
+                },
+            ),
+            want: &[
+                "record RenewFailed",
+                "record LetGo",
+                "2 <- release A#1",
+                "3 <- release A#1",
+                "4 <- release A#1",
+                "timer Deadline at 1100",
+            ],
+            then: |w| w.renewal.is_none() && !matches!(w.state, State::Holding { .. }),
+        },
+        Row {
+            name: "redlock: an extension that timed out on a majority proves nothing: it holds",
+            lock: "renewal = \"watchdog\"",
+            store: REDLOCK,
+            worker: STOP,
+            given: |w| {
+                holding(w, Step::Working);
+                let mut o = op(OpKind::Renew, A1, 900);
+                (o.replies, o.oks) = (1, 0);
+                w.renewal = Some(o);
+                w.deadlines.due[1] = Some((NOW, 1));
+                w.deadlines.armed[1] = Some(NOW);
+            },
+            event: In::Timer(Timer::Deadline {
+                wait: 1,
+                at_ms: NOW,
+            }),
+            want: &["record RenewFailed"],
+            then: |w| w.renewal.is_none() && w.state.step() == Some(Step::Working),
         },
         Row {
             name: "renewal refused without stop: it goes on believing",
@@ -631,7 +740,114 @@ fn rows() -> Vec<Row> {
             want: &[],
             then: |w| w.stalled && hold(w).work_done == 300 && w.generation == 1,
         },
+        Row {
+            name: "health check: refused by B's grant, A pings B and waits for the answer",
+            lock: PING,
+            store: SINGLE,
+            worker: "",
+            given: |w| acquiring(w, acquire(A1)),
+            event: In::Msg(NodeId::new(2), refused(A1, Refusal::Held { holder: B1 })),
+            want: &[
+                "record AcquireFailed",
+                "1 <- ping (B#1 holds the lock: alive?)",
+                "timer PingTimeout in 300",
+            ],
+            then: |w| backing_off(w) && w.pinging == Some(B1),
+        },
+        Row {
+            name: "health check: its own grant is no one to ping",
+            lock: PING,
+            store: SINGLE,
+            worker: "",
+            given: |w| acquiring(w, acquire(A2)),
+            event: In::Msg(NodeId::new(2), refused(A2, Refusal::Held { holder: A1 })),
+            want: &["record AcquireFailed", "timer Retry in 50+0..=25"],
+            then: |w| backing_off(w) && w.pinging.is_none(),
+        },
+        Row {
+            name: "health check: B answers, so A leaves B's lock alone and asks again later",
+            lock: PING,
+            store: SINGLE,
+            worker: "",
+            given: pinging_b,
+            event: In::Msg(
+                NodeId::new(1),
+                Msg::Pong {
+                    key: KeyId::new(0),
+                    holder: B1,
+                },
+            ),
+            want: &["timer Retry in 50+0..=25"],
+            then: |w| backing_off(w) && w.pinging.is_none(),
+        },
+        Row {
+            name: "health check: no answer in time, A deletes B's lock if B still has it",
+            lock: PING,
+            store: SINGLE,
+            worker: "",
+            given: pinging_b,
+            event: In::Timer(Timer::PingTimeout { holder: B1 }),
+            want: &[
+                "2 <- delete the lock if B#1 still holds it",
+                "timer Retry in 50+0..=25",
+            ],
+            then: |w| backing_off(w) && w.pinging.is_none(),
+        },
+        Row {
+            name: "health check: an answer after A gave up changes nothing",
+            lock: PING,
+            store: SINGLE,
+            worker: "",
+            given: |w| acquiring(w, acquire(A1)),
+            event: In::Msg(
+                NodeId::new(1),
+                Msg::Pong {
+                    key: KeyId::new(0),
+                    holder: B1,
+                },
+            ),
+            want: &[],
+            then: |w| w.state.op().is_some(),
+        },
+        Row {
+            name: "health check: a holder answers a ping, whatever its work is doing",
+            lock: PING,
+            store: SINGLE,
+            worker: "",
+            given: |w| holding(w, Step::Working),
+            event: In::Msg(
+                NodeId::new(1),
+                Msg::Ping {
+                    key: KeyId::new(0),
+                    holder: A1,
+                },
+            ),
+            want: &["1 <- pong (A#1 is alive)"],
+            then: |w| w.state.step() == Some(Step::Working),
+        },
+        Row {
+            name: "health check: a crash forgets the ping",
+            lock: PING,
+            store: SINGLE,
+            worker: "",
+            given: pinging_b,
+            event: In::Notice(Notice::Crashed),
+            want: &[],
+            then: |w| w.pinging.is_none() && w.state == State::Idle,
+        },
     ]
+}
+
+const PING: &str = "ping_timeout_ms = 300";
+
+/// A was refused by B#1's grant and has pinged B.
+fn pinging_b(w: &mut Worker) {
+    w.seq = 1;
+    w.state = State::Acquiring(Attempt {
+        op: None,
+        claimed: None,
+    });
+    w.pinging = Some(B1);
 }
 
 #[test]

@@ -308,18 +308,28 @@ impl Worker {
     }
 
     /// `on_lock_loss = "stop"`: arms a check for when the worker's own count of its lease runs
-    /// out (renewals move that moment on; the check then looks again).
+    /// out (renewals move that moment on; the check then looks again). With
+    /// `lease_check_every_ms`, the check comes at the first tick of that period after the
+    /// count ran out, as etcd's client looks at its keepalive deadlines once a second
+    /// (`client/v3/lease.go`, `deadlineLoop`: `deadline.Before(now)`).
     fn arm_lease_check(&mut self, cx: &Ctx, out: &mut Outbox) {
-        if cx.sc.workers[self.id.index()].on_lock_loss != OnLockLoss::Stop {
+        let w = &cx.sc.workers[self.id.index()];
+        if w.on_lock_loss != OnLockLoss::Stop {
             return;
         }
+        let every = w.lease_check_every_ms as i64;
         let now = self.lease_now(cx);
         let Some(h) = self.state.hold() else {
             return;
         };
         if let Some(until) = h.lease_until {
             let token = h.token;
-            out.timer(until - now, Timer::LeaseCheck { token });
+            let at = if every > 0 {
+                (until.div_euclid(every) + 1) * every
+            } else {
+                until
+            };
+            out.timer(at - now, Timer::LeaseCheck { token });
         }
     }
 

@@ -76,7 +76,7 @@ pub(super) fn draw(
             ATTEMPT_NOTE,
             (area.x0, y + 4.0),
             NOTE,
-            max,
+            (max, usize::MAX),
             theme::WEAK,
         );
     }

@@ -194,23 +194,27 @@ fn ink(c: Rgba) -> Rgba {
     Rgba::rgb(f(c.r), f(c.g), f(c.b))
 }
 
+/// The most lines the scenario's name takes in the header.
+const TITLE_LINES: usize = 3;
+
 /// A line of text's height at `size` px.
 fn line_h(size: f32) -> f32 {
     size * 1.2
 }
 
-/// Draws `text` at `size` px in `color`, wrapped to `max` px wide, its first line's top at
-/// `(x, top)`; returns the y under its last line.
+/// Draws `text` at `size` px in `color`, wrapped to `max` px wide in at most `most` lines
+/// ([`measure::wrap_at_most`]), its first line's top at `(x, top)`; returns the y under its
+/// last line.
 fn paragraph(
     out: &mut Element,
     text: &str,
     (x, top): (f32, f32),
     size: f32,
-    max: f32,
+    (max, most): (f32, usize),
     color: Rgba,
 ) -> f32 {
     let mut y = top;
-    for line in measure::wrap(text, size, max) {
+    for line in measure::wrap_at_most(text, size, max, most) {
         out.append(paint::text(
             x,
             y + line_h(size) / 2.0,
@@ -392,14 +396,15 @@ fn draw_header(
     until_ms: u64,
 ) -> f32 {
     let inner = width - 2.0 * MARGIN;
-    let mut lines = |text: &str, size: f32, y: f32| {
-        paragraph(out, text, (MARGIN, y), size, inner, theme::STRONG) + 6.0
+    let mut lines = |text: &str, size: f32, y: f32, most: usize| {
+        paragraph(out, text, (MARGIN, y), size, (inner, most), theme::STRONG) + 6.0
     };
-    let mut y = lines(&trace.scenario, 20.0, MARGIN);
+    // A scenario's name may be a whole file long: the picture shows its start.
+    let mut y = lines(&trace.scenario, 20.0, MARGIN, TITLE_LINES);
     // A picture cut before the horizon shows no more than the run so far, but the verdict is
     // the whole run's: say both, or the badges read as a verdict on what is drawn.
     if end_ms < until_ms {
-        y = lines(&shown_up_to(verdict, end_ms, until_ms), 14.5, y);
+        y = lines(&shown_up_to(verdict, end_ms, until_ms), 14.5, y, usize::MAX);
     }
     // The verdict in words, not only in colour.
     let (safe, safe_color) = if verdict.safe {
