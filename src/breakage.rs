@@ -4,7 +4,7 @@
 //!
 //! Pure: every change gives a new scenario or says why it cannot be made.
 
-use crate::scenario::{Design, Fault, FaultKind, Lock, NodeClock, Scenario, StoreClock};
+use crate::scenario::{DeletedBy, Design, Fault, FaultKind, Lock, NodeClock, Scenario, StoreClock};
 use crate::text::fmt_ms;
 use crate::trace::{EventKind, Trace};
 
@@ -250,7 +250,15 @@ pub fn apply(scenario: &Scenario, change: &Breakage) -> Result<Scenario, String>
         }
         Breakage::ForceRelease { at_ms } => {
             let key = s.workers.first().map(|w| w.key.clone()).unwrap_or_default();
-            add_fault(&mut s, *at_ms, FaultKind::ForceRelease { key, node: None });
+            add_fault(
+                &mut s,
+                *at_ms,
+                FaultKind::ForceRelease {
+                    key,
+                    node: None,
+                    by: DeletedBy::Operator,
+                },
+            );
         }
         Breakage::DriftClock { node, drift_ppm } => {
             if !s.store_names().contains(node) {

@@ -7,7 +7,7 @@
 use serde::ser::{SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 
-use crate::scenario::{Design, Topology};
+use crate::scenario::{DeletedBy, Design, Topology};
 use crate::text::fmt_clock_ms;
 
 /// Declares an id newtype over `u32` whose JSON form is the bare number, so traces (and
@@ -229,6 +229,9 @@ pub enum Refusal {
     NoMajority,
     /// A renewal came for a lease this node no longer holds.
     LeaseGone,
+    /// `min_replicas_to_write`: too few replicas acknowledged the primary lately for it to
+    /// take a write (Redis answers `-NOREPLICAS`).
+    NoReplicas,
 }
 
 impl Refusal {
@@ -240,6 +243,7 @@ impl Refusal {
             Refusal::Turn { next } => format!("{}'s turn", token_name(*next)),
             Refusal::NoMajority => "no majority".to_string(),
             Refusal::LeaseGone => "lease gone".to_string(),
+            Refusal::NoReplicas => "not enough good replicas".to_string(),
         }
     }
 }
@@ -366,6 +370,11 @@ pub enum Label {
     },
     /// The node cannot serve the request.
     NotLeader,
+    /// `replicated`: a replica acknowledges its primary's stream up to `offset`.
+    ReplAck {
+        /// How much of the stream it has applied.
+        offset: u64,
+    },
     /// `replicated`: the primary's heartbeat.
     Heartbeat {
         /// Its epoch.
@@ -501,6 +510,7 @@ impl Label {
             }
             Label::YourTurn { token } => format!("your turn, {}", tok(*token)),
             Label::NotLeader => "not the leader".to_string(),
+            Label::ReplAck { offset } => format!("ack (offset {offset})"),
             Label::Heartbeat { epoch, offset } => {
                 format!("heartbeat (epoch {epoch}, offset {offset})")
             }
@@ -831,13 +841,15 @@ pub enum EventKind {
         /// The TTL set, ms from now.
         lease_ms: u64,
     },
-    /// An operator deleted `key` on this node (`force_release`), whoever held it: `holder`,
-    /// or nobody.
+    /// `by` (an operator, an eviction, a flush) deleted `key` on this node (`force_release`),
+    /// whoever held it: `holder`, or nobody.
     ForceReleased {
         /// The lock key.
         key: KeyId,
         /// Who held it (`None`: nobody).
         holder: Option<Token>,
+        /// Who or what deleted it.
+        by: DeletedBy,
     },
     /// `timestamp`: this store node recorded `token`'s claim on `key`, stamped `stamp_ms` by
     /// the claimant's own wall clock. The store decides nothing: each claimant reads the

@@ -13,7 +13,8 @@ use super::style;
 use crate::checker::Kind;
 use crate::scenario::names::{RESOURCE, store_name};
 use crate::scenario::{
-    self, Expect, Fault, FaultKind, NodeClock, Scenario, ScenarioError, StoreClock, Worker,
+    self, DeletedBy, Expect, Fault, FaultKind, NodeClock, Scenario, ScenarioError, StoreClock,
+    Worker,
 };
 
 /// Width of the label column, in points: the widgets of every section line up after it.
@@ -114,6 +115,7 @@ fn fault_kind(name: &str, old: Option<&FaultKind>, workers: &[Worker]) -> Option
                 .first()
                 .map_or_else(|| "lock".to_string(), |w| w.key.clone()),
             node: None,
+            by: DeletedBy::Operator,
         },
         _ => return None,
     })
@@ -958,6 +960,53 @@ fn store(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                 ui.add(ms(&mut st.failover_ms)).labelled_by(label);
             },
         );
+        form.row(
+            ui,
+            "store.ttl_multiplier",
+            "ttl_multiplier",
+            "The store keeps a lease this many TTLs; the client counts one (Consul: 2).",
+            |ui, label| {
+                ui.add(count(&mut st.ttl_multiplier)).labelled_by(label);
+            },
+        );
+        form.row(
+            ui,
+            "store.min_replicas_to_write",
+            "min_replicas_to_write",
+            "replicated: the primary refuses writes unless this many replicas acknowledged it lately (0: never).",
+            |ui, label| {
+                ui.add(count(&mut st.min_replicas_to_write)).labelled_by(label);
+            },
+        );
+        form.row(
+            ui,
+            "store.min_replicas_max_lag_ms",
+            "min_replicas_max_lag_ms",
+            "How old a replica's last acknowledgement may be for it to count.",
+            |ui, label| {
+                ui.add(ms(&mut st.min_replicas_max_lag_ms))
+                    .labelled_by(label);
+            },
+        );
+        form.row(
+            ui,
+            "store.prevote",
+            "prevote",
+            "consensus: ask whether it could win before raising its term (etcd's PreVote).",
+            |ui, label| {
+                ui.checkbox(&mut st.prevote, "").labelled_by(label);
+            },
+        );
+        form.row(
+            ui,
+            "store.check_quorum",
+            "check_quorum",
+            "consensus: a leader no majority answers steps down; a node hearing its leader \
+             ignores bids (etcd's CheckQuorum).",
+            |ui, label| {
+                ui.checkbox(&mut st.check_quorum, "").labelled_by(label);
+            },
+        );
     });
 }
 
@@ -1423,11 +1472,26 @@ fn fault_fields(
                 ui.add(ms(for_ms)).labelled_by(label);
             });
         }
-        FaultKind::ForceRelease { key, node } => {
-            form.row(ui, &p("key"), "key", "The lock to delete.", |ui, label| {
-                ui.add(egui::TextEdit::singleline(key).desired_width(120.0))
-                    .labelled_by(label);
-            });
+        FaultKind::ForceRelease { key, node, by } => {
+            form.row(
+                ui,
+                &p("by"),
+                "by",
+                "Who deletes it: a person, the store's memory limit, or a flush of every key.",
+                |ui, label| pick_named::<DeletedBy>(ui, &p("by"), by, label),
+            );
+            // A flush names no key (it deletes them all); the others need one back.
+            if *by == DeletedBy::Flush {
+                key.clear();
+            } else if key.is_empty() {
+                *key = "lock".to_string();
+            }
+            if *by != DeletedBy::Flush {
+                form.row(ui, &p("key"), "key", "The lock to delete.", |ui, label| {
+                    ui.add(egui::TextEdit::singleline(key).desired_width(120.0))
+                        .labelled_by(label);
+                });
+            }
             form.row(
                 ui,
                 &p("node"),

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::scenario::Topology;
+use crate::scenario::{DeletedBy, Topology};
 use crate::trace::{EventKind, KeyId, Label, LetGoReason, MsgId, NodeId, Role, Token, Trace};
 
 /// "No entry" in the dense lookup tables.
@@ -111,8 +111,18 @@ pub(super) struct Removal {
     pub at_ms: u64,
     pub node: NodeId,
     pub holder: u32,
-    /// The releasing grant; `None`: an operator (`force_release`).
-    pub by: Option<u32>,
+    /// The releasing grant, or who deleted the key from outside the protocol
+    /// (`force_release`).
+    pub by: Remover,
+}
+
+/// Who removed a lock that was not theirs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Remover {
+    /// Another grant's release (its index among the run's tokens).
+    Grant(u32),
+    /// An operator, an eviction or a flush (`force_release`).
+    Fault(DeletedBy),
 }
 
 /// One wait of a worker for a lock: from the first `AcquireStarted` after its previous
@@ -563,17 +573,17 @@ impl Gatherer {
                         at_ms: now,
                         node,
                         holder: h,
-                        by: Some(b),
+                        by: Remover::Grant(b),
                     });
                 }
             }
-            EventKind::ForceReleased { key, holder } => {
+            EventKind::ForceReleased { key, holder, by } => {
                 let Some(slot) = self.slot(node) else {
                     return;
                 };
                 self.store_drops(slot, *key);
                 if let Some(holder) = holder {
-                    // The operator's delete ends the promise: what follows is not a double
+                    // A delete from outside ends the promise: what follows is not a double
                     // grant, but the delete itself is a release by someone who did not own it.
                     let h = self.token(*holder, *key);
                     if let Some(id) = self.valid_lease(h, slot, now) {
@@ -586,7 +596,7 @@ impl Gatherer {
                         at_ms: now,
                         node,
                         holder: h,
-                        by: None,
+                        by: Remover::Fault(*by),
                     });
                 }
             }

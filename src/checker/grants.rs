@@ -7,9 +7,9 @@
 use std::collections::BTreeSet;
 
 use super::explain;
-use super::facts::{Facts, Lease, Stamp};
+use super::facts::{Facts, Lease, Remover, Stamp};
 use super::{Found, Kind, Violation, for_overlapping};
-use crate::scenario::Topology;
+use crate::scenario::{DeletedBy, Topology};
 use crate::text::fmt_ms;
 use crate::trace::{KeyId, NodeId, Trace};
 
@@ -307,21 +307,31 @@ pub(super) fn foreign_release(trace: &Trace, facts: &Facts, out: &mut Found) {
             continue;
         }
         let holder = facts.tokens[r.holder as usize].token;
-        let Some(by) = r.by.map(|b| facts.tokens[b as usize].token) else {
-            out.push(Violation {
-                kind: Kind::ForeignRelease,
-                at_ms: r.at_ms,
-                nodes: explain::nodes(vec![holder.worker, r.node]),
-                grants: vec![holder],
-                explanation: format!(
-                    "An operator deleted '{}' on {} at {} while {} held it.",
-                    trace.key_name(facts.tokens[r.holder as usize].key),
-                    explain::node(trace, r.node),
-                    fmt_ms(r.at_ms),
-                    explain::token(trace, holder),
-                ),
-            });
-            continue;
+        let by = match r.by {
+            Remover::Grant(b) => facts.tokens[b as usize].token,
+            Remover::Fault(deleter) => {
+                let key = trace.key_name(facts.tokens[r.holder as usize].key);
+                let node = explain::node(trace, r.node);
+                let (at, holder_name) = (fmt_ms(r.at_ms), explain::token(trace, holder));
+                out.push(Violation {
+                    kind: Kind::ForeignRelease,
+                    at_ms: r.at_ms,
+                    nodes: explain::nodes(vec![holder.worker, r.node]),
+                    grants: vec![holder],
+                    explanation: match deleter {
+                        DeletedBy::Operator => format!(
+                            "An operator deleted '{key}' on {node} at {at} while {holder_name} held it."
+                        ),
+                        DeletedBy::Eviction => format!(
+                            "{node} evicted '{key}' to free memory at {at} while {holder_name} held it."
+                        ),
+                        DeletedBy::Flush => format!(
+                            "A flush emptied {node} at {at}, deleting '{key}' while {holder_name} held it."
+                        ),
+                    },
+                });
+                continue;
+            }
         };
         out.push(Violation {
             kind: Kind::ForeignRelease,

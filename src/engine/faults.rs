@@ -2,7 +2,7 @@
 
 use super::worker::Notice;
 use super::{Ev, Sim};
-use crate::scenario::{FaultKind, Transport};
+use crate::scenario::{DeletedBy, FaultKind, Transport};
 use crate::trace::{DropReason, EventKind, IgnoredWhy, KeyId, NodeId};
 
 impl<R: super::Recorder> Sim<'_, R> {
@@ -109,9 +109,15 @@ impl<R: super::Recorder> Sim<'_, R> {
                     },
                 );
             }
-            FaultKind::ForceRelease { key, node } => {
-                let Some(key) = self.keys.iter().position(|k| *k == key) else {
-                    return;
+            FaultKind::ForceRelease { key, node, by } => {
+                // A flush empties the node: every key goes, in key order.
+                let keys: Vec<KeyId> = if by == DeletedBy::Flush {
+                    KeyId::all(self.keys.len()).collect()
+                } else {
+                    let Some(key) = self.keys.iter().position(|k| *k == key) else {
+                        return;
+                    };
+                    vec![KeyId::from_index(key)]
                 };
                 let aimed = node.is_some();
                 let targets: Vec<NodeId> = match node {
@@ -135,9 +141,9 @@ impl<R: super::Recorder> Sim<'_, R> {
                         // a follower sends them to its leader: the delete did nothing there.
                         self.ignored(id, i, IgnoredWhy::ReadOnly);
                     } else {
-                        self.with_store(id, |s, cx, out| {
-                            s.force_release(cx, out, KeyId::from_index(key))
-                        });
+                        for &key in &keys {
+                            self.with_store(id, |s, cx, out| s.force_release(cx, out, key, by));
+                        }
                     }
                 }
             }
@@ -229,7 +235,91 @@ impl<R: super::Recorder> Sim<'_, R> {
 
 #[cfg(test)]
 mod tests {
+    use crate::scenario::DeletedBy;
     use crate::trace::{EventKind, IgnoredWhy};
+
+    /// One row per `by` and topology: the keys the fault deletes, each with its holder and who
+    /// deleted it, as the trace records them. A holds `lock` and B holds `other` when the
+    /// fault strikes at 1 000 ms.
+    #[test]
+    fn a_force_release_says_who_deleted_which_keys() {
+        type Deleted = (&'static str, Option<&'static str>, DeletedBy);
+        let rows: [(&str, &str, &str, Vec<Deleted>); 5] = [
+            (
+                "single",
+                "",
+                "",
+                vec![("lock", Some("A#1"), DeletedBy::Operator)],
+            ),
+            (
+                "single",
+                "",
+                "by = \"eviction\"",
+                vec![("lock", Some("A#1"), DeletedBy::Eviction)],
+            ),
+            // A flush empties the node: both keys go, in key order, whichever was named.
+            (
+                "single",
+                "",
+                "by = \"flush\"",
+                vec![
+                    ("lock", Some("A#1"), DeletedBy::Flush),
+                    ("other", Some("B#1"), DeletedBy::Flush),
+                ],
+            ),
+            // The primary's eviction reaches the replica as a delete; the replica records
+            // nothing of its own (it never evicts).
+            (
+                "replicated",
+                "nodes = 2",
+                "by = \"eviction\"",
+                vec![("lock", Some("A#1"), DeletedBy::Eviction)],
+            ),
+            // On consensus the delete is committed through the leader, which records it.
+            (
+                "consensus",
+                "nodes = 3",
+                "by = \"flush\"",
+                vec![
+                    ("lock", Some("A#1"), DeletedBy::Flush),
+                    ("other", Some("B#1"), DeletedBy::Flush),
+                ],
+            ),
+        ];
+        for (topology, nodes, by, expected) in rows {
+            let key = if by.contains("flush") {
+                String::new()
+            } else {
+                "key = \"lock\"\n".to_string()
+            };
+            let src = format!(
+                "version = 1\nname = \"t\"\nuntil_ms = 3000\n\
+                 [lock]\nttl_ms = 30000\n\
+                 [store]\ntopology = \"{topology}\"\n{nodes}\n\
+                 [[worker]]\nname = \"A\"\nwork_ms = 2000\n\
+                 [[worker]]\nname = \"B\"\nwork_ms = 2000\nkey = \"other\"\n\
+                 [[fault]]\nat_ms = 1000\nkind = \"force_release\"\n{key}{by}\n"
+            );
+            let trace = super::super::run_src(&src);
+            let deleted: Vec<(String, Option<String>, DeletedBy)> = trace
+                .events
+                .iter()
+                .filter_map(|e| match e.kind {
+                    EventKind::ForceReleased { key, holder, by } => Some((
+                        trace.key_name(key).to_string(),
+                        holder.map(|t| trace.token_name(t)),
+                        by,
+                    )),
+                    _ => None,
+                })
+                .collect();
+            let expected: Vec<(String, Option<String>, DeletedBy)> = expected
+                .into_iter()
+                .map(|(k, h, b)| (k.to_string(), h.map(str::to_string), b))
+                .collect();
+            assert_eq!(deleted, expected, "{topology} {by}");
+        }
+    }
 
     /// A fault ignored: the node it is recorded at, the fault's kind, why.
     type Ignored<'a> = (&'a str, &'static str, IgnoredWhy);

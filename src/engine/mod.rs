@@ -202,6 +202,8 @@ enum Timer {
     Replicate {
         up_to: u64,
     },
+    /// `replicated` with `min_replicas_to_write`: a replica's second to acknowledge.
+    ReplAck,
     /// `replicated`: the failover of `epoch` has waited long enough for replicas' offsets.
     ChoosePrimary {
         epoch: u64,

@@ -2,6 +2,7 @@
 //! matched, and a late reply recognised as late.
 
 use super::layout::StoreIx;
+use crate::scenario::DeletedBy;
 use crate::trace::{KeyId, Label, Refusal, Token};
 
 /// A store's answer to an acquire request.
@@ -53,9 +54,10 @@ pub enum Command {
         key: KeyId,
         token: Token,
     },
-    /// An operator deleted the key (`force_release`), through the leader like any write.
+    /// Someone deleted the key (`force_release`), through the leader like any write.
     ForceRelease {
         key: KeyId,
+        by: DeletedBy,
     },
 }
 
@@ -218,6 +220,10 @@ pub enum Msg {
         leader: Option<StoreIx>,
     },
     // store ↔ store, `replicated`
+    /// A replica has applied its primary's stream up to `offset` (Redis `REPLCONF ACK`).
+    ReplAck {
+        offset: u64,
+    },
     /// The primary is alive; `offset`: how much of its stream it has sent.
     Heartbeat {
         epoch: u64,
@@ -362,6 +368,7 @@ impl Msg {
             },
             Msg::YourTurn { token, .. } => Label::YourTurn { token: *token },
             Msg::NotLeader { .. } => Label::NotLeader,
+            Msg::ReplAck { offset } => Label::ReplAck { offset: *offset },
             Msg::Heartbeat { epoch, offset, .. } => Label::Heartbeat {
                 epoch: *epoch,
                 offset: *offset,

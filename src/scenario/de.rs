@@ -147,6 +147,11 @@ impl DeError {
                     format!(
                         "unknown field `{field}` {table}; a heal fault takes only at_ms and kind"
                     )
+                } else if *expected == super::fault::FLUSH_KEYS {
+                    format!(
+                        "unknown field `{field}` {table}: a flush (by = \"flush\") deletes every \
+                         key on the node, so it names none; leave `key` out, or use by = \"operator\""
+                    )
                 } else if expected.is_empty() {
                     format!("unknown field `{field}`: nothing can be set {table}")
                 } else {

@@ -11,7 +11,7 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
-use super::{Fault, FaultKind, defaults};
+use super::{DeletedBy, Fault, FaultKind, defaults};
 
 /// Every key a fault table can have, in any kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,10 +26,11 @@ enum Field {
     To,
     ExtraMs,
     Key,
+    By,
 }
 
 impl Field {
-    const ALL: [Field; 10] = [
+    const ALL: [Field; 11] = [
         Field::AtMs,
         Field::Kind,
         Field::Node,
@@ -40,6 +41,7 @@ impl Field {
         Field::To,
         Field::ExtraMs,
         Field::Key,
+        Field::By,
     ];
 
     fn name(self) -> &'static str {
@@ -54,6 +56,7 @@ impl Field {
             Field::To => "to",
             Field::ExtraMs => "extra_ms",
             Field::Key => "key",
+            Field::By => "by",
         }
     }
 }
@@ -86,10 +89,14 @@ impl Tag {
             Tag::Heal => &[],
             Tag::ClockJump => &["node", "delta_ms"],
             Tag::Delay => &["from", "to", "extra_ms", "for_ms"],
-            Tag::ForceRelease => &["key", "node"],
+            Tag::ForceRelease => &["key", "node", "by"],
         }
     }
 }
+
+/// The keys a `force_release` with `by = "flush"` takes: a flush empties the node, so it
+/// names no `key` (the error for one says so, see `de.rs`).
+pub(super) const FLUSH_KEYS: &[&str] = &["node", "by"];
 
 /// What the table held, each key typed, before `kind` sorts them out.
 #[derive(Default)]
@@ -107,6 +114,7 @@ struct Raw {
     to: Option<String>,
     extra_ms: Option<u64>,
     key: Option<String>,
+    by: Option<DeletedBy>,
 }
 
 impl Raw {
@@ -119,6 +127,10 @@ impl Raw {
         });
         if let Some((name, _)) = stray {
             return Err(E::unknown_field(name, kind.keys()));
+        }
+        if self.by == Some(DeletedBy::Flush) && self.key.is_some() {
+            // A flush empties the node: naming one key would promise the others survive.
+            return Err(E::unknown_field("key", FLUSH_KEYS));
         }
         let kind = match kind {
             Tag::Pause => FaultKind::Pause {
@@ -153,9 +165,15 @@ impl Raw {
                 extra_ms: need::<_, E>(self.extra_ms, "extra_ms")?,
                 for_ms: need::<_, E>(self.for_ms, "for_ms")?,
             },
+            Tag::ForceRelease if self.by == Some(DeletedBy::Flush) => FaultKind::ForceRelease {
+                key: String::new(),
+                node: self.node,
+                by: DeletedBy::Flush,
+            },
             Tag::ForceRelease => FaultKind::ForceRelease {
                 key: self.key.unwrap_or_else(defaults::key),
                 node: self.node,
+                by: self.by.unwrap_or_default(),
             },
         };
         Ok(Fault { at_ms, kind })
@@ -191,6 +209,7 @@ impl<'de> Visitor<'de> for FaultVisitor {
                 Field::To => raw.to = Some(map.next_value()?),
                 Field::ExtraMs => raw.extra_ms = Some(map.next_value()?),
                 Field::Key => raw.key = Some(map.next_value()?),
+                Field::By => raw.by = Some(map.next_value()?),
             }
         }
         raw.into_fault()

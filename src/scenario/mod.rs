@@ -21,6 +21,10 @@ pub use parse::{MAX_BYTES, ScenarioError, parse, parse_bytes, to_toml, too_large
 use serde::{Deserialize, Serialize};
 use strum::{IntoStaticStr, VariantArray, VariantNames};
 
+/// How often a `replicated` replica acknowledges its primary's stream, ms (Redis's replicas
+/// send `REPLCONF ACK` once a second), which `store.min_replicas_to_write` counts.
+pub const REPLICA_ACK_EVERY_MS: u64 = 1_000;
+
 /// The only scenario file version this build reads.
 pub const VERSION: u32 = 1;
 
@@ -323,6 +327,51 @@ pub struct Store {
     /// simulation plays Sentinel's part);
     /// `consensus`: a follower that has not heard from a leader this long starts an election. ms.
     pub failover_ms: u64,
+    /// `consensus`: a node first asks whether it could win before it raises its term and
+    /// stands for election (etcd raft's `Config.PreVote`; Raft thesis §9.6). `false`, for
+    /// teaching: a node that cannot reach the leader raises its term at every timeout, and
+    /// the higher term it sends deposes the leader. Written out only when `false`.
+    #[serde(skip_serializing_if = "is_true")]
+    pub prevote: bool,
+    /// `consensus`: a leader that no majority has answered for `failover_ms` steps down, and a
+    /// node that hears a live leader ignores bids for a newer term (etcd raft's
+    /// `Config.CheckQuorum`). `false`, for teaching: an isolated leader keeps its role, and
+    /// any node's bid for a newer term deposes a working leader. Written out only when `false`.
+    #[serde(skip_serializing_if = "is_true")]
+    pub check_quorum: bool,
+    /// The store keeps each lease `ttl_ms` times this before it ends it; the client still
+    /// counts `ttl_ms` (1: exactly the TTL). Consul arms a session's timer for its TTL times
+    /// `SessionTTLMultiplier` = 2, so its session docs promise the TTL only as a lower bound on
+    /// when a dead holder's session ends. Written out only when not 1.
+    #[serde(skip_serializing_if = "is_one")]
+    pub ttl_multiplier: u32,
+    /// `replicated`: the primary refuses every write (a grant, a renewal, a release) unless at
+    /// least this many replicas acknowledged its stream within `min_replicas_max_lag_ms`
+    /// (Redis `min-replicas-to-write`; replicas acknowledge once a second). 0: it never refuses.
+    /// Written out only when set.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub min_replicas_to_write: u32,
+    /// `replicated`, with `min_replicas_to_write`: how old a replica's last acknowledgement may
+    /// be for it to count, ms (Redis `min-replicas-max-lag`, 10 s). Written out only when not
+    /// the default.
+    #[serde(skip_serializing_if = "is_default_max_lag")]
+    pub min_replicas_max_lag_ms: u64,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
+}
+
+fn is_default_max_lag(ms: &u64) -> bool {
+    *ms == defaults::MIN_REPLICAS_MAX_LAG_MS
+}
+
+fn is_one(value: &u32) -> bool {
+    *value == 1
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
 }
 
 /// Store topologies.
@@ -656,13 +705,51 @@ pub enum FaultKind {
     /// Someone deletes the lock key `key` whoever holds it (`terraform force-unlock`, a `DEL`
     /// from a console): on store node `node`, or on every store node if none is named.
     ForceRelease {
-        /// The lock key deleted (`lock`).
-        #[serde(default = "defaults::key")]
+        /// The lock key deleted (`lock`); empty for a flush, which deletes every key.
+        #[serde(default = "defaults::key", skip_serializing_if = "String::is_empty")]
         key: String,
         /// The one store node it is deleted on; `None`: every store node.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         node: Option<String>,
+        /// Who or what deletes it: `operator` (default), `eviction` or `flush` (which deletes
+        /// every key on the node, so it names no `key`).
+        #[serde(default, skip_serializing_if = "is_default")]
+        by: DeletedBy,
     },
+}
+
+/// Who deletes a lock key from outside the lock's protocol (`force_release`'s `by`). The
+/// verdict is the same for all three: the holder was not asked. What differs is what the
+/// learner is told, and which keys go.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    IntoStaticStr,
+    VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum DeletedBy {
+    /// A person deletes the one key: a force-unlock (`terraform force-unlock`), a `DEL` from
+    /// a console, a health check that clears a lock it thinks is stale.
+    #[default]
+    Operator,
+    /// The store itself drops the key to stay under its memory limit: Redis with `maxmemory`
+    /// and a `volatile-*` or `allkeys-*` eviction policy evicts keys that have a TTL, lock keys
+    /// included, and a primary sends the eviction to its replicas as a `DEL` (Redis docs, "Key
+    /// eviction"). Consensus stores (etcd, ZooKeeper) never evict, so `consensus` refuses it.
+    Eviction,
+    /// Someone empties the node (`FLUSHALL` / `FLUSHDB`, Redis docs): every lock key on it
+    /// goes at once, whoever held each.
+    Flush,
 }
 
 impl FaultKind {
@@ -748,6 +835,11 @@ impl Default for Store {
             persistence: Persistence::Fsync,
             replication_lag_ms: 0,
             failover_ms: 1000,
+            prevote: true,
+            check_quorum: true,
+            ttl_multiplier: 1,
+            min_replicas_to_write: 0,
+            min_replicas_max_lag_ms: defaults::MIN_REPLICAS_MAX_LAG_MS,
         }
     }
 }
@@ -798,6 +890,8 @@ impl Worker {
 mod defaults {
     /// `lock.settle_ms` when the file does not say.
     pub const SETTLE_MS: u64 = 50;
+    /// `store.min_replicas_max_lag_ms` when the file does not say: Redis's 10 s.
+    pub const MIN_REPLICAS_MAX_LAG_MS: u64 = 10_000;
     pub fn until_ms() -> u64 {
         20_000
     }
@@ -848,6 +942,7 @@ mod tests {
         same_names::<LeaseClock>();
         same_names::<OnTimeout>();
         same_names::<LeaseFrom>();
+        same_names::<DeletedBy>();
     }
 
     #[test]
@@ -910,6 +1005,7 @@ mod tests {
             FaultKind::ForceRelease {
                 key: "lock".to_string(),
                 node: None,
+                by: DeletedBy::Operator,
             },
         ];
         let names: Vec<&str> = one_of_each.iter().map(FaultKind::name).collect();

@@ -7,8 +7,9 @@ use std::collections::HashMap;
 
 use super::names::{RESOURCE, is_reserved_for_stores, parse_store_name, store_name};
 use super::{
-    Acquire, Design, Expect, Expiry, FaultKind, LeaseFrom, Lock, Network, OnLockLoss, Persistence,
-    Renewal, Scenario, ScenarioError, Store, Topology, VERSION, Waiting, Worker,
+    Acquire, DeletedBy, Design, Expect, Expiry, FaultKind, LeaseFrom, Lock, Network, OnLockLoss,
+    Persistence, REPLICA_ACK_EVERY_MS, Renewal, Scenario, ScenarioError, Store, Topology, VERSION,
+    Waiting, Worker,
 };
 
 /// Longest horizon, ms (a little under 3 simulated hours): every case fits far inside it, and it
@@ -24,6 +25,8 @@ const MAX_FAULTS: usize = 1000;
 const MAX_CLOCK_STEP_MS: u64 = 1_000_000_000;
 /// Largest clock drift, ppm: a clock running at half or one and a half times true speed.
 const MAX_DRIFT_PPM: u64 = 500_000;
+/// Largest `store.ttl_multiplier`: Consul's is 2; ten times the TTL is past any store's grace.
+const MAX_TTL_MULTIPLIER: u32 = 10;
 
 type Check = Result<(), ScenarioError>;
 
@@ -51,6 +54,8 @@ impl Scenario {
         check_network(&self.network)?;
         check_lock(&self.lock, &self.store)?;
         check_store(&self.store)?;
+        check_ttl_multiplier(&self.lock, &self.store)?;
+        check_min_replicas(&self.lock, &self.store)?;
         ensure(
             !self.resource.fencing || self.lock.design == Design::Fencing,
             "resource.fencing",
@@ -211,9 +216,26 @@ impl Scenario {
                     })?;
                     at_least_one(*for_ms, &field("for_ms"))?;
                 }
-                FaultKind::ForceRelease { key, node } => {
+                FaultKind::ForceRelease { key, node, by } => {
                     ensure(
-                        self.workers.iter().any(|w| w.key == *key),
+                        *by != DeletedBy::Eviction || self.store.topology != Topology::Consensus,
+                        field("by"),
+                        || {
+                            "a consensus store (etcd, ZooKeeper) never evicts a key to free \
+                             memory; eviction is Redis's maxmemory policy: use by = \"operator\" \
+                             or another topology"
+                                .to_string()
+                        },
+                    )?;
+                    if *by == DeletedBy::Flush {
+                        ensure(key.is_empty(), field("key"), || {
+                            "a flush deletes every key on the node, so it names none: leave \
+                             it empty"
+                                .to_string()
+                        })?;
+                    }
+                    ensure(
+                        *by == DeletedBy::Flush || self.workers.iter().any(|w| w.key == *key),
                         field("key"),
                         || {
                             let mut keys: Vec<&str> =
@@ -579,7 +601,100 @@ fn check_store(store: &Store) -> Check {
                 .to_string()
         },
     )?;
+    for (off, field, what) in [
+        (!store.prevote, "store.prevote", "PreVote"),
+        (!store.check_quorum, "store.check_quorum", "CheckQuorum"),
+    ] {
+        ensure(!off || store.topology == Topology::Consensus, field, || {
+            format!(
+                "{what} is part of the consensus store's elections; a {} store holds none: \
+                 leave it out or use topology = \"consensus\"",
+                store.topology.as_str()
+            )
+        })?;
+    }
     at_least_one(store.failover_ms, "store.failover_ms")
+}
+
+/// The store's own lease length: a multiple of the TTL the client counts, on a store that
+/// times leases at all.
+fn check_ttl_multiplier(lock: &Lock, store: &Store) -> Check {
+    let m = store.ttl_multiplier;
+    let field = "store.ttl_multiplier";
+    ensure((1..=MAX_TTL_MULTIPLIER).contains(&m), field, || {
+        format!("must be from 1 to {MAX_TTL_MULTIPLIER}; got {m}")
+    })?;
+    if m == 1 {
+        return Ok(());
+    }
+    ensure(lock.design.has_lease(), field, || {
+        format!(
+            "the {} design has no lease for the store to keep longer: leave it out, or use a \
+             design with one (ttl, token, fencing)",
+            lock.design.as_str()
+        )
+    })?;
+    ensure(lock.expiry == Expiry::Store, field, || {
+        "with expiry = \"client\" the store does not time the lease, so it has nothing to \
+         multiply: leave it out, or use expiry = \"store\""
+            .to_string()
+    })?;
+    at_most_horizon(lock.ttl_ms * u64::from(m), field)
+}
+
+/// `min_replicas_to_write`: a primary's replicas, at most all of them, counted over a lag no
+/// shorter than the second between their acknowledgements.
+fn check_min_replicas(lock: &Lock, store: &Store) -> Check {
+    let (n, lag) = (store.min_replicas_to_write, store.min_replicas_max_lag_ms);
+    if n == 0 {
+        return ensure(
+            lag == Store::default().min_replicas_max_lag_ms,
+            "store.min_replicas_max_lag_ms",
+            || {
+                "only matters with min_replicas_to_write: set that too, or leave this out"
+                    .to_string()
+            },
+        );
+    }
+    ensure(
+        store.topology == Topology::Replicated,
+        "store.min_replicas_to_write",
+        || {
+            format!(
+                "is a primary's check on its replicas, and a {} store has none: use topology \
+                 = \"replicated\"",
+                store.topology.as_str()
+            )
+        },
+    )?;
+    ensure(
+        !matches!(lock.design, Design::Flag | Design::Timestamp),
+        "store.min_replicas_to_write",
+        || {
+            format!(
+                "guards the lock commands from setnx up; the {} design's writes are not among \
+                 them: use another design or leave it out",
+                lock.design.as_str()
+            )
+        },
+    )?;
+    ensure(n < store.nodes, "store.min_replicas_to_write", || {
+        format!(
+            "the primary has {} replicas, so it could never write with {n}",
+            store.nodes.saturating_sub(1)
+        )
+    })?;
+    ensure(
+        lag >= REPLICA_ACK_EVERY_MS,
+        "store.min_replicas_max_lag_ms",
+        || {
+            format!(
+                "must be at least {REPLICA_ACK_EVERY_MS}: replicas acknowledge once a second, so \
+                 a shorter lag would count none between two acknowledgements; got {lag}"
+            )
+        },
+    )?;
+    at_most_horizon(lag, "store.min_replicas_max_lag_ms")
 }
 
 /// Text shown to people (a title, a lock's name, a description) holds no control characters:

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use crate::challenge::Budget;
 use crate::challenge::budget::paused_ms;
-use crate::scenario::{Fault, FaultKind, Scenario};
+use crate::scenario::{DeletedBy, Fault, FaultKind, Scenario};
 
 /// The longest duration a validated scenario takes for a delay's `extra_ms`, ms.
 const MAX_FIELD_MS: u64 = 10_000_000;
@@ -162,7 +162,11 @@ impl Space {
                 select(self.keys.clone()),
                 proptest::option::of(select(self.stores.clone())),
             )
-                .prop_map(|(key, node)| FaultKind::ForceRelease { key, node })
+                .prop_map(|(key, node)| FaultKind::ForceRelease {
+                    key,
+                    node,
+                    by: DeletedBy::Operator,
+                })
                 .boxed(),
             _ => Just(FaultKind::Heal).boxed(),
         }

@@ -8,7 +8,7 @@
 //! time is true simulated time, ms.
 
 use crate::scenario::names::{RESOURCE, store_name};
-use crate::scenario::{Fault, FaultKind, Scenario};
+use crate::scenario::{DeletedBy, Fault, FaultKind, Scenario};
 use crate::text::fmt_ms;
 
 /// The kinds of fault one can place, in the palette's order; each is one of the scenario
@@ -292,6 +292,7 @@ pub fn dropped(scenario: &Scenario, kind: Kind, lane: usize, at_ms: u64) -> Resu
                 .or(scenario.workers.first())
                 .map_or_else(|| "lock".to_string(), |w| w.key.clone()),
             node: None,
+            by: DeletedBy::Operator,
         },
     };
     let fault = Fault { at_ms, kind };
@@ -528,10 +529,15 @@ pub fn describe(fault: &Fault) -> String {
             fmt_ms(*for_ms)
         ),
         FaultKind::KillStore { for_ms } => format!("kill store at {at}{}", lasting(for_ms)),
-        FaultKind::ForceRelease { key, node } => format!(
-            "force release of {key:?} on {} at {at}",
-            node.as_deref().unwrap_or("every store node")
-        ),
+        FaultKind::ForceRelease { key, node, by } => {
+            let what = match by {
+                DeletedBy::Operator => format!("force release of {key:?}"),
+                DeletedBy::Eviction => format!("eviction of {key:?}"),
+                DeletedBy::Flush => "flush".to_string(),
+            };
+            let node = node.as_deref().unwrap_or("every store node");
+            format!("{what} on {node} at {at}")
+        }
     }
 }
 
@@ -676,7 +682,8 @@ mod tests {
             release.kind,
             FaultKind::ForceRelease {
                 key: "lock".to_string(),
-                node: None
+                node: None,
+                by: DeletedBy::Operator,
             }
         );
         for global in [Kind::Heal, Kind::KillStore, Kind::ForceRelease] {
@@ -758,6 +765,7 @@ mod tests {
             kind: FaultKind::ForceRelease {
                 key: "lock".to_string(),
                 node: Some("store1".to_string()),
+                by: DeletedBy::Operator,
             },
         };
         assert!(

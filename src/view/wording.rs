@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use crate::checker::Kind;
-use crate::scenario::Topology;
+use crate::scenario::{DeletedBy, Topology};
 use crate::text::{fmt_clock_ms, fmt_count, fmt_ms, printable};
 use crate::trace::{
     DropReason, Event, EventKind, IgnoredWhy, KeyId, Label, LetGoReason, MsgId, NodeId,
@@ -422,10 +422,17 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             key(*k),
             tok(*token)
         ),
-        EventKind::ForceReleased { key: k, holder } => match holder {
-            Some(t) => format!("an operator deleted {} while {} held it", key(*k), tok(*t)),
-            None => format!("an operator deleted {}; nobody held it", key(*k)),
-        },
+        EventKind::ForceReleased { key: k, holder, by } => {
+            let deleted = match by {
+                DeletedBy::Operator => format!("an operator deleted {}", key(*k)),
+                DeletedBy::Eviction => format!("evicted {} to free memory", key(*k)),
+                DeletedBy::Flush => format!("a flush deleted {}", key(*k)),
+            };
+            match holder {
+                Some(t) => format!("{deleted} while {} held it", tok(*t)),
+                None => format!("{deleted}; nobody held it"),
+            }
+        }
         EventKind::Claimed {
             key: k,
             token,

@@ -113,14 +113,53 @@ const CASES: &[Bad] = &[
         "delta_ms",
         "within ±1000000000 ms",
     ),
+    // force_release's `by`: a name from its list, a flush names no key, and a consensus
+    // store never evicts.
+    (
+        Fault("at_ms = 10\nkind = \"force_release\"\nby = \"gc\""),
+        "fault[1].by",
+        "by = \"gc\"",
+        "must be one of operator, eviction, flush; got \"gc\"",
+    ),
+    (
+        Fault("at_ms = 10\nkind = \"force_release\"\nkey = \"other\"\nby = \"flush\""),
+        "fault[1].key",
+        "key = \"other\"",
+        "a flush (by = \"flush\") deletes every key on the node, so it names none",
+    ),
+    (
+        Edits(&[
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"consensus\"\nnodes = 3",
+            ),
+            (
+                "[expect]",
+                "[[fault]]\nat_ms = 10\nkind = \"force_release\"\nby = \"eviction\"\n\n[expect]",
+            ),
+        ]),
+        "fault[1].by",
+        "by = \"eviction\"",
+        "never evicts a key to free memory",
+    ),
 ];
 
-const FINE: &[Good] = &[(
-    Fault(
-        "at_ms = 10\nkind = \"delay\"\nfrom = \"A\"\nto = \"resource\"\nextra_ms = 5\nfor_ms = 10",
+const FINE: &[Good] = &[
+    (
+        Fault("at_ms = 10\nkind = \"force_release\"\nby = \"flush\""),
+        "a flush of every key",
     ),
-    "a link to the resource",
-)];
+    (
+        Fault("at_ms = 10\nkind = \"force_release\"\nkey = \"lock\"\nby = \"eviction\""),
+        "an eviction of the lock key",
+    ),
+    (
+        Fault(
+            "at_ms = 10\nkind = \"delay\"\nfrom = \"A\"\nto = \"resource\"\nextra_ms = 5\nfor_ms = 10",
+        ),
+        "a link to the resource",
+    ),
+];
 
 #[test]
 fn faults_name_real_nodes_and_last_a_while() {

@@ -8,8 +8,8 @@
 
 use locksim::scenario::names::{RESOURCE, store_name};
 use locksim::scenario::{
-    self, Acquire, Check, Design, Expiry, Fault, FaultKind, LeaseClock, LeaseFrom, Lock, Network,
-    OnLockLoss, OnTimeout, Persistence, Renewal, Resource, ResourceMode, Scenario, Store,
+    self, Acquire, Check, DeletedBy, Design, Expiry, Fault, FaultKind, LeaseClock, LeaseFrom, Lock,
+    Network, OnLockLoss, OnTimeout, Persistence, Renewal, Resource, ResourceMode, Scenario, Store,
     StoreClock, Topology, Transport, Waiting, Worker,
 };
 use proptest::prelude::*;
@@ -562,6 +562,7 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
                 RawFault::ForceRelease { node } => FaultKind::ForceRelease {
                     key: first_key.clone(),
                     node: node.map(|i| store_name(i.index(nodes as usize) as u32 + 1)),
+                    by: DeletedBy::Operator,
                 },
             };
             Fault {
@@ -657,6 +658,10 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             },
             replication_lag_ms: store.replication_lag_ms,
             failover_ms: store.failover_ms,
+            prevote: true,
+            check_quorum: true,
+            ttl_multiplier: 1,
+            ..Store::default()
         },
         resource: {
             let fencing = match profile {

@@ -1,7 +1,7 @@
 //! A winning attempt for each challenge that can be won, as a learner might place it: shared
 //! by the challenge tests and the Challenges page's UI tests.
 
-use locksim::scenario::{Fault, FaultKind};
+use locksim::scenario::{DeletedBy, Fault, FaultKind};
 
 pub fn at(at_ms: u64, kind: FaultKind) -> Fault {
     Fault { at_ms, kind }
@@ -50,6 +50,7 @@ pub fn winning(id: &str) -> Option<Vec<Fault>> {
             FaultKind::ForceRelease {
                 key: "lock".into(),
                 node: None,
+                by: DeletedBy::Operator,
             },
         )],
         "redlock-two-majorities" => vec![

@@ -12,6 +12,13 @@
 //! asks whether it could win before it raises its term, so one that was cut off rejoins
 //! without deposing the majority's leader. A refusal says why: "no majority", "held by A#1",
 //! "lease gone".
+//!
+//! `[store] prevote = false` and `check_quorum = false` turn each off, as etcd's raft library
+//! leaves them unless its `Config` asks (`PreVote`, `CheckQuorum`): then a node that cannot hear
+//! the leader but can reach the others raises its term at each timeout and deposes whoever
+//! leads, and under a partial partition the leadership changes hands again and again (the
+//! Cloudflare control-plane outage of 2 November 2020, "A Byzantine failure in the real
+//! world").
 
 use super::super::Timer;
 use super::super::layout::StoreIx;
@@ -19,8 +26,8 @@ use super::super::msg::{AcquireAnswer, Command, LogEntry, Msg};
 use super::super::outbox::{Ctx, Outbox};
 use super::replicated::client_token;
 use super::table::Held;
-use super::{Kind, StoreNode, heartbeat_ms, lease_ms, lease_now};
-use crate::scenario::{Design, Waiting};
+use super::{Kind, StoreNode, heartbeat_ms, lease_ms, lease_now, store_lease_ms, store_ttl_ms};
+use crate::scenario::{DeletedBy, Design, Waiting};
 use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 
 /// Most log entries one append carries, as etcd's `MaxSizePerMsg` caps the bytes of one (our
@@ -258,7 +265,7 @@ impl StoreNode {
                     Some(Refusal::LeaseGone)
                 };
                 if refused.is_none() {
-                    let ttl = cx.sc.lock.ttl_ms;
+                    let ttl = store_ttl_ms(cx);
                     if let Some(h) = self.table.held[key.index()].as_mut() {
                         h.expires = Some(now + ttl as i64);
                     }
@@ -531,14 +538,14 @@ impl StoreNode {
                     self.raft_grant_next(cx, out, key, leader);
                 }
             }
-            Command::ForceRelease { key } => {
+            Command::ForceRelease { key, by } => {
                 let held = self.table.held[key.index()].take();
                 if let Some((token, Some(expires))) = held.as_ref().map(|h| (h.token, h.expires)) {
                     self.raft().orphans.push((key, token, expires));
                 }
                 if leader {
                     let holder = held.map(|h| h.token);
-                    out.record(EventKind::ForceReleased { key, holder });
+                    out.record(EventKind::ForceReleased { key, holder, by });
                 }
                 self.raft_grant_next(cx, out, key, leader);
             }
@@ -666,7 +673,7 @@ impl StoreNode {
     ) -> Option<u64> {
         let fence = (cx.sc.lock.design == Design::Fencing).then_some(index);
         let mut held = Held::new(token, fence);
-        let lease_ms = lease_ms(cx);
+        let lease_ms = store_lease_ms(cx);
         if leader && let Some(ttl) = lease_ms {
             held.expires = Some(lease_now(cx) + ttl as i64);
         }
@@ -697,10 +704,16 @@ impl StoreNode {
         }
     }
 
-    /// An operator deletes `key`: proposed on the leader, applied by every node.
-    pub(super) fn raft_force_release(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId) {
+    /// Someone (`by`) deletes `key`: proposed on the leader, applied by every node.
+    pub(super) fn raft_force_release(
+        &mut self,
+        cx: &Ctx,
+        out: &mut Outbox,
+        key: KeyId,
+        by: DeletedBy,
+    ) {
         if self.raft().role == Role::Leader {
-            self.propose(cx, out, Command::ForceRelease { key });
+            self.propose(cx, out, Command::ForceRelease { key, by });
         }
     }
 
@@ -727,7 +740,7 @@ impl StoreNode {
             Timer::LeaderCheck => {
                 out.timer(heartbeat_ms(cx), Timer::LeaderCheck);
                 if self.raft().role == Role::Leader {
-                    if !self.leader_has_quorum(cx) {
+                    if cx.sc.store.check_quorum && !self.leader_has_quorum(cx) {
                         self.lost_quorum(cx, out);
                     }
                     return;
@@ -735,7 +748,7 @@ impl StoreNode {
                 let patience =
                     cx.sc.store.failover_ms as i64 + self.me.index() as i64 * heartbeat_ms(cx);
                 if cx.monotonic() - self.last_heard >= patience {
-                    self.campaign(cx, out, true);
+                    self.campaign(cx, out, cx.sc.store.prevote);
                 }
             }
             Timer::LockDelayOver { key } if self.raft().role == Role::Leader => {
@@ -815,13 +828,14 @@ impl StoreNode {
         let window = cx.sc.store.failover_ms as i64;
         let heard = mono - self.last_heard < window;
         let r = self.raft();
-        // CheckQuorum's other half (etcd): a node that has a live leader ignores a bid for a
-        // newer term, so a node that was cut off cannot depose it.
-        let in_lease = match r.role {
-            Role::Leader => true,
-            Role::Follower { leader: Some(_) } => heard,
-            _ => false,
-        };
+        // CheckQuorum's other half (etcd raft's `inLease`): a node that has a live leader
+        // ignores a bid for a newer term, so a node that was cut off cannot depose it.
+        let in_lease = cx.sc.store.check_quorum
+            && match r.role {
+                Role::Leader => true,
+                Role::Follower { leader: Some(_) } => heard,
+                _ => false,
+            };
         if term > r.term && in_lease {
             return;
         }
@@ -920,7 +934,7 @@ impl StoreNode {
                 self.tell_turn(cx, out, key, token);
             }
         }
-        let lease_ms = lease_ms(cx);
+        let lease_ms = store_lease_ms(cx);
         let now = lease_now(cx);
         for key in KeyId::all(self.table.keys()) {
             if let Some(h) = self.table.held[key.index()].as_mut() {

@@ -11,12 +11,15 @@ mod tests;
 
 pub use table::{Acquire, LockTable, Release};
 
+use std::borrow::Cow;
+
 use super::Timer;
 use super::layout::StoreIx;
 use super::msg::{AcquireAnswer, Msg};
 use super::outbox::{Ctx, Outbox};
 use crate::scenario::{
-    Acquire as AcquireSteps, Design, Persistence, Scenario, StoreClock, Topology, Waiting,
+    Acquire as AcquireSteps, DeletedBy, Design, Lock, Persistence, REPLICA_ACK_EVERY_MS, Scenario,
+    StoreClock, Topology, Waiting,
 };
 use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 use consensus::Raft;
@@ -78,11 +81,15 @@ impl StoreNode {
         out.timer(FLUSH_EVERY_MS, Timer::Flush);
     }
 
-    /// Starts the timers the topology needs (heartbeats, failure detectors).
+    /// Starts the timers the topology needs (heartbeats, failure detectors, and with
+    /// `min_replicas_to_write` each replica's acknowledgements).
     pub fn start_watching(&mut self, cx: &Ctx, out: &mut Outbox) {
         if !matches!(self.kind, Kind::Table) {
             out.timer(0, Timer::Heartbeat);
             out.timer(heartbeat_ms(cx), Timer::LeaderCheck);
+        }
+        if matches!(self.kind, Kind::Replicated(_)) && cx.sc.store.min_replicas_to_write > 0 {
+            out.timer(REPLICA_ACK_EVERY_MS as i64, Timer::ReplAck);
         }
     }
 
@@ -109,9 +116,36 @@ fn lease_now(cx: &Ctx) -> i64 {
     }
 }
 
-/// The lease a grant carries, ms (`None`: the design has no lease).
+/// The lease a grant carries as its client is told, ms (`None`: the design has no lease).
 fn lease_ms(cx: &Ctx) -> Option<u64> {
     cx.sc.lock.design.has_lease().then_some(cx.sc.lock.ttl_ms)
+}
+
+/// How long the store itself keeps a lease before it ends it, ms: the TTL the client asked
+/// for, times `store.ttl_multiplier`. Consul arms each session's timer for the TTL times its
+/// `SessionTTLMultiplier` (2): its session docs promise the TTL only as a lower bound on
+/// invalidation, so a holder that died is let go up to twice the TTL later, and lock-delay
+/// comes on top. The client still counts the TTL alone.
+fn store_ttl_ms(cx: &Ctx) -> u64 {
+    cx.sc.lock.ttl_ms * u64::from(cx.sc.store.ttl_multiplier)
+}
+
+/// [`store_ttl_ms`] for a grant (`None`: the design has no lease).
+fn store_lease_ms(cx: &Ctx) -> Option<u64> {
+    lease_ms(cx).map(|_| store_ttl_ms(cx))
+}
+
+/// The lock's settings as the store applies them to its table: its own lease length,
+/// [`store_ttl_ms`]. Borrowed unless a multiplier is set.
+fn store_lock<'a>(cx: &Ctx<'a>) -> Cow<'a, Lock> {
+    let lock = &cx.sc.lock;
+    if cx.sc.store.ttl_multiplier == 1 {
+        return Cow::Borrowed(lock);
+    }
+    Cow::Owned(Lock {
+        ttl_ms: store_ttl_ms(cx),
+        ..lock.clone()
+    })
 }
 
 impl StoreNode {
@@ -196,9 +230,9 @@ impl StoreNode {
             } => {
                 self.expire_if_due(cx, out, key);
                 let now = lease_now(cx);
-                let renewed = self
-                    .table
-                    .renew(&cx.sc.lock, key.index(), token, now, client_now);
+                let renewed =
+                    self.table
+                        .renew(&store_lock(cx), key.index(), token, now, client_now);
                 if let Some(holder) = renewed {
                     self.lease_extended(cx, out, key, holder);
                     self.replicate(cx, out, key);
@@ -208,7 +242,7 @@ impl StoreNode {
             }
             Msg::Expire { key, token } => {
                 self.expire_if_due(cx, out, key);
-                let ttl = cx.sc.lock.ttl_ms;
+                let ttl = store_ttl_ms(cx);
                 let now = lease_now(cx);
                 let mine = self.table.held[key.index()]
                     .as_mut()
@@ -287,9 +321,14 @@ impl StoreNode {
     ) -> AcquireAnswer {
         self.expire_if_due(cx, out, key);
         let now = lease_now(cx);
-        let outcome = self
-            .table
-            .acquire(&cx.sc.lock, key.index(), token, reenter, now, client_now);
+        let outcome = self.table.acquire(
+            &store_lock(cx),
+            key.index(),
+            token,
+            reenter,
+            now,
+            client_now,
+        );
         match outcome {
             Acquire::Own { fence, reentered } => {
                 if reentered {
@@ -343,7 +382,7 @@ impl StoreNode {
         fence: Option<u64>,
     ) {
         // Two-step (SETNX, then EXPIRE): the key has no TTL until the EXPIRE arrives.
-        let lease_ms = lease_ms(cx).filter(|_| cx.sc.lock.acquire == AcquireSteps::OneStep);
+        let lease_ms = store_lease_ms(cx).filter(|_| cx.sc.lock.acquire == AcquireSteps::OneStep);
         self.announce_grant(cx, out, key, token, fence, lease_ms);
         self.replicate(cx, out, key);
     }
@@ -396,15 +435,18 @@ impl StoreNode {
         self.grant_next(cx, out, key);
     }
 
-    /// An operator deletes `key` on this node, whoever holds it (`force_release`). A replica
-    /// or follower takes writes only from its primary or leader, so there it does nothing;
-    /// the primary's delete reaches its replicas as usual.
-    pub fn force_release(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId) {
+    /// `by` deletes `key` on this node, whoever holds it (`force_release`): an operator, an
+    /// eviction or a flush, which the engine applies to every key. A replica or follower takes
+    /// writes only from its primary or leader, so there it does nothing; the primary's delete
+    /// reaches its replicas as usual (a primary sends its evictions to its replicas as `DEL`s
+    /// too, and replicas do not evict on their own: Redis docs, "Key eviction" and
+    /// `replica-ignore-maxmemory`).
+    pub fn force_release(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId, by: DeletedBy) {
         if !self.is_serving() {
             return;
         }
         if let Kind::Consensus(_) = self.kind {
-            self.raft_force_release(cx, out, key);
+            self.raft_force_release(cx, out, key, by);
             return;
         }
         self.expire_if_due(cx, out, key);
@@ -413,7 +455,7 @@ impl StoreNode {
             // one whose lock that deletes.
             let claims = std::mem::take(&mut self.table.claims[key.index()]);
             let holder = claims.first().map(|&(t, _)| t);
-            out.record(EventKind::ForceReleased { key, holder });
+            out.record(EventKind::ForceReleased { key, holder, by });
             for (token, _) in claims {
                 out.record(EventKind::Unclaimed { key, token });
             }
@@ -423,6 +465,7 @@ impl StoreNode {
         out.record(EventKind::ForceReleased {
             key,
             holder: held.map(|h| h.token),
+            by,
         });
         self.replicate(cx, out, key);
         self.grant_next(cx, out, key);
@@ -518,9 +561,10 @@ impl StoreNode {
         }
     }
 
-    /// Records that `token`'s lease on `key` runs a full TTL from now, and re-arms its expiry.
+    /// Records that `token`'s lease on `key` runs a full TTL from now (the store's own,
+    /// [`store_ttl_ms`]), and re-arms its expiry.
     fn lease_extended(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId, token: Token) {
-        let lease_ms = cx.sc.lock.ttl_ms;
+        let lease_ms = store_ttl_ms(cx);
         out.record(EventKind::LeaseExtended {
             key,
             token,

@@ -24,12 +24,12 @@ use std::collections::VecDeque;
 
 use super::super::Timer;
 use super::super::layout::StoreIx;
-use super::super::msg::{Copy, Msg, ReplEntry, ReplId, SyncAnswer};
+use super::super::msg::{AcquireAnswer, Copy, Msg, ReplEntry, ReplId, SyncAnswer};
 use super::super::outbox::{Ctx, Outbox};
 use super::table::{Held, LockTable};
 use super::{Kind, StoreNode, heartbeat_ms};
-use crate::scenario::Persistence;
-use crate::trace::{EventKind, KeyId, NodeId};
+use crate::scenario::{Persistence, REPLICA_ACK_EVERY_MS};
+use crate::trace::{EventKind, KeyId, NodeId, Refusal};
 
 /// Commands a backlog keeps. Redis's default `repl-backlog-size` is 1 MB: some ten thousand
 /// lock commands of about a hundred bytes.
@@ -76,6 +76,10 @@ pub struct Replication {
     pub(super) round: Option<Round>,
     /// Highest epoch this node has proposed in a failover.
     pub(super) proposed: u64,
+    /// Primary, with `min_replicas_to_write`: when each store node's last acknowledgement
+    /// arrived, monotonic local ms, by index (a node not listed: at the start, when every
+    /// replica was in sync).
+    pub(super) acked: Vec<i64>,
 }
 
 /// A failover in progress: the offsets of the replicas that answered so far.
@@ -123,7 +127,18 @@ impl Replication {
             requests: 0,
             round: None,
             proposed: 0,
+            acked: Vec::new(),
         }
+    }
+
+    /// How many other nodes acknowledged this primary at most `max_lag_ms` before `now`
+    /// (monotonic local ms), of `nodes` store nodes.
+    fn good_replicas(&self, nodes: usize, now: i64, max_lag_ms: u64) -> u32 {
+        let fresh = (0..nodes)
+            .filter(|&i| i != self.node.index())
+            .filter(|&i| now - self.acked.get(i).copied().unwrap_or(0) <= max_lag_ms as i64)
+            .count();
+        u32::try_from(fresh).unwrap_or(u32::MAX)
     }
 
     /// Offset of the last command before the backlog.
@@ -303,15 +318,68 @@ impl StoreNode {
                     self.promote(cx, out, epoch);
                 }
             }
-            _ => match self.repl().role {
-                Role::Primary => self.serve(cx, out, from, msg),
-                Role::Replica { primary } => {
-                    if let Some(token) = client_token(&msg) {
-                        let leader = primary;
-                        out.send(from, Msg::NotLeader { token, leader });
+            Msg::ReplAck { .. } => {
+                let (Some(i), now) = (cx.layout.store_ix(from), cx.monotonic()) else {
+                    return;
+                };
+                let r = self.repl();
+                if r.role == Role::Primary {
+                    if r.acked.len() <= i.index() {
+                        r.acked.resize(i.index() + 1, 0);
+                    }
+                    r.acked[i.index()] = now;
+                }
+            }
+            _ => {
+                let role = self.repl().role;
+                match role {
+                    Role::Primary if self.refuses_writes(cx) && is_write(&msg) => {
+                        self.refuse_write(out, from, msg);
+                    }
+                    Role::Primary => self.serve(cx, out, from, msg),
+                    Role::Replica { primary } => {
+                        if let Some(token) = client_token(&msg) {
+                            let leader = primary;
+                            out.send(from, Msg::NotLeader { token, leader });
+                        }
                     }
                 }
-            },
+            }
+        }
+    }
+
+    /// `min_replicas_to_write` (Redis docs, "Replication", "Allow writes only with N attached
+    /// replicas"): a primary that fewer than that many replicas acknowledged within
+    /// `min_replicas_max_lag_ms` takes no write, so a primary cut off from its replicas stops
+    /// granting within the lag, before a failover can promote one of them (Redis Sentinel docs,
+    /// "Example 2"). Without the setting it never refuses.
+    fn refuses_writes(&mut self, cx: &Ctx) -> bool {
+        let store = &cx.sc.store;
+        let need = store.min_replicas_to_write;
+        let (nodes, now, lag) = (
+            cx.layout.stores(),
+            cx.monotonic(),
+            store.min_replicas_max_lag_ms,
+        );
+        need > 0 && self.repl().good_replicas(nodes, now, lag) < need
+    }
+
+    /// Answers a write with Redis's `-NOREPLICAS`: nothing changes, and the refusal is recorded.
+    fn refuse_write(&mut self, out: &mut Outbox, from: NodeId, msg: Msg) {
+        let why = Refusal::NoReplicas;
+        match msg {
+            Msg::Acquire { key, token, .. } => {
+                out.record(EventKind::Refused { key, token, why });
+                let answer = AcquireAnswer::Refused { why };
+                out.send(from, Msg::AcquireReply { key, token, answer });
+            }
+            Msg::Renew { key, token, .. } => self.answer_renew(out, from, key, token, Some(why)),
+            Msg::Release { key, token } => {
+                out.record(EventKind::Refused { key, token, why });
+                out.send(from, Msg::ReleaseReply { key, token });
+            }
+            Msg::Expire { key, token } => out.record(EventKind::Refused { key, token, why }),
+            _ => {}
         }
     }
 
@@ -470,6 +538,18 @@ impl StoreNode {
                 if mono - self.last_heard >= patience {
                     self.start_failover(cx, out);
                 }
+            }
+            Timer::ReplAck => {
+                // Redis's replicas send `REPLCONF ACK <offset>` once a second.
+                let r = self.repl();
+                if let Role::Replica {
+                    primary: Some(primary),
+                } = r.role
+                {
+                    let offset = r.offset;
+                    out.send(cx.layout.store_id(primary), Msg::ReplAck { offset });
+                }
+                out.timer(REPLICA_ACK_EVERY_MS as i64, Timer::ReplAck);
             }
             Timer::ChoosePrimary { epoch } => self.choose_primary(cx, out, epoch),
             Timer::Replicate { up_to } => self.send_stream(cx, out, up_to),
@@ -677,6 +757,14 @@ fn set_key(table: &mut LockTable, e: &ReplEntry) {
 }
 
 /// The token a client request concerns, if `msg` is a client request.
+/// Whether a client's request changes the data set: what `min_replicas_to_write` refuses.
+fn is_write(msg: &Msg) -> bool {
+    matches!(
+        msg,
+        Msg::Acquire { .. } | Msg::Renew { .. } | Msg::Release { .. } | Msg::Expire { .. }
+    )
+}
+
 pub(super) fn client_token(msg: &Msg) -> Option<crate::trace::Token> {
     match msg {
         Msg::Acquire { token, .. }

@@ -115,6 +115,11 @@ fn repl_mut(s: &mut StoreNode) -> &mut Replication {
 const SINGLE: &str = "topology = \"single\"";
 const REPLICATED: &str = "topology = \"replicated\"\nnodes = 3\nfailover_ms = 400";
 const CONSENSUS: &str = "topology = \"consensus\"\nnodes = 3\nfailover_ms = 2000";
+const MIN_REPLICAS: &str = "topology = \"replicated\"\nnodes = 3\nfailover_ms = 400\n\
+                            min_replicas_to_write = 1\nmin_replicas_max_lag_ms = 1000";
+const NO_PREVOTE: &str = "topology = \"consensus\"\nnodes = 3\nfailover_ms = 2000\nprevote = false";
+const NO_CHECK_QUORUM: &str =
+    "topology = \"consensus\"\nnodes = 3\nfailover_ms = 2000\ncheck_quorum = false";
 
 fn rows() -> Vec<Row> {
     vec![
@@ -333,6 +338,75 @@ fn rows() -> Vec<Row> {
                 "0 <- granted A#1",
             ],
             then: |s| repl(s).offset == 1 && repl(s).sent == 1,
+        },
+        Row {
+            name: "min-replicas: a primary no replica acknowledged within the lag refuses a grant",
+            lock: "",
+            store: MIN_REPLICAS,
+            node: 0,
+            given: |s| repl_mut(s).acked = vec![0, -5000, -5000],
+            event: In::Msg(NodeId::new(0), acquire(A1, false)),
+            want: &[
+                "record Refused",
+                "0 <- refused A#1: not enough good replicas",
+            ],
+            then: |s| s.table.holder(0).is_none(),
+        },
+        Row {
+            name: "min-replicas: a primary refuses a renewal too, and the lease stays as it was",
+            lock: "",
+            store: MIN_REPLICAS,
+            node: 0,
+            given: |s| {
+                held_by_a(s, 1500);
+                repl_mut(s).acked = vec![0, -5000, -5000];
+            },
+            event: In::Msg(NodeId::new(0), renew(A1)),
+            want: &[
+                "record Refused",
+                "0 <- renew A#1 refused: not enough good replicas",
+            ],
+            then: |s| {
+                s.table.held[0]
+                    .as_ref()
+                    .is_some_and(|h| h.expires == Some(1500))
+            },
+        },
+        Row {
+            name: "min-replicas: one replica's fresh acknowledgement lets the grant through",
+            lock: "",
+            store: MIN_REPLICAS,
+            node: 0,
+            given: |s| repl_mut(s).acked = vec![0, 500, -5000],
+            event: In::Msg(NodeId::new(0), acquire(A1, false)),
+            want: &[
+                "record Granted",
+                "timer Expire in 1000",
+                "3 <- command 1",
+                "4 <- command 1",
+                "0 <- granted A#1",
+            ],
+            then: |s| s.table.holder(0) == Some(A1),
+        },
+        Row {
+            name: "min-replicas: a replica acknowledges its primary's stream each second",
+            lock: "",
+            store: MIN_REPLICAS,
+            node: 1,
+            given: |_| {},
+            event: In::Timer(Timer::ReplAck),
+            want: &["2 <- ack (offset 0)", "timer ReplAck in 1000"],
+            then: |_| true,
+        },
+        Row {
+            name: "min-replicas: the primary notes when each acknowledgement arrived",
+            lock: "",
+            store: MIN_REPLICAS,
+            node: 0,
+            given: |_| {},
+            event: In::Msg(NodeId::new(3), Msg::ReplAck { offset: 0 }),
+            want: &[],
+            then: |s| repl(s).acked.get(1) == Some(&1000),
         },
         Row {
             name: "failover: a replica that heard nothing asks the others how far they got",
@@ -638,6 +712,80 @@ fn rows() -> Vec<Row> {
             event: In::Timer(Timer::LeaderCheck),
             want: &["timer LeaderCheck in 500", "record SteppedDown"],
             then: |s| !s.is_serving(),
+        },
+        Row {
+            name: "leader check without CheckQuorum: a leader no majority answered keeps leading",
+            lock: "",
+            store: NO_CHECK_QUORUM,
+            node: 0,
+            given: |s| raft_mut(s).last_ack = vec![-5000; 3],
+            event: In::Timer(Timer::LeaderCheck),
+            want: &["timer LeaderCheck in 500"],
+            then: |s| s.is_serving(),
+        },
+        Row {
+            name: "leader check: a follower that lost its leader asks for pre-votes, term unchanged",
+            lock: "",
+            store: CONSENSUS,
+            node: 1,
+            given: |s| s.last_heard = -5000,
+            event: In::Timer(Timer::LeaderCheck),
+            want: &[
+                "timer LeaderCheck in 500",
+                "2 <- would you vote for me? (term 2)",
+                "4 <- would you vote for me? (term 2)",
+            ],
+            then: |s| raft(s).term == 1 && raft(s).role == RaftRole::PreCandidate,
+        },
+        Row {
+            name: "leader check without PreVote: a follower that lost its leader raises its term",
+            lock: "",
+            store: NO_PREVOTE,
+            node: 1,
+            given: |s| s.last_heard = -5000,
+            event: In::Timer(Timer::LeaderCheck),
+            want: &[
+                "timer LeaderCheck in 500",
+                "2 <- vote for me (term 2)",
+                "4 <- vote for me (term 2)",
+            ],
+            then: |s| raft(s).term == 2 && raft(s).role == RaftRole::Candidate,
+        },
+        Row {
+            name: "vote without CheckQuorum: a node that hears its leader takes the newer term",
+            lock: "",
+            store: NO_CHECK_QUORUM,
+            node: 1,
+            given: |s| s.last_heard = 900,
+            event: In::Msg(
+                NodeId::new(4),
+                Msg::Vote {
+                    term: 2,
+                    last_len: 0,
+                    last_term: 0,
+                    pre: false,
+                },
+            ),
+            want: &["4 <- vote yes"],
+            then: |s| raft(s).term == 2 && raft(s).voted_for == Some(StoreIx::new(2)),
+        },
+        Row {
+            name: "vote without CheckQuorum: a leader asked for a newer term steps down and votes",
+            lock: "",
+            store: NO_CHECK_QUORUM,
+            node: 0,
+            given: |_| {},
+            event: In::Msg(
+                NodeId::new(4),
+                Msg::Vote {
+                    term: 2,
+                    last_len: 0,
+                    last_term: 0,
+                    pre: false,
+                },
+            ),
+            want: &["record SteppedDown", "4 <- vote yes"],
+            then: |s| !s.is_serving() && raft(s).term == 2,
         },
     ]
 }

@@ -142,7 +142,7 @@ impl Span {
                     LeaseEnd::Expired
                     | LeaseEnd::Removed { .. }
                     | LeaseEnd::Forgot
-                    | LeaseEnd::Forced
+                    | LeaseEnd::Forced(_)
                     | LeaseEnd::Replaced { .. }
                     | LeaseEnd::NodeDown => "",
                 });

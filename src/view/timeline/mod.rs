@@ -22,6 +22,7 @@ pub use index::{BIN_PX, Bin, Instants, Intervals, MIN_GAP_PX, crowded};
 pub use legend::{ATTEMPT_NOTE, Swatch};
 
 use crate::checker::Kind;
+use crate::scenario::DeletedBy;
 use crate::trace::{DropReason, KeyId, LetGoReason, NodeId, Refusal, RejectReason, Role, Token};
 
 /// Everything the timeline shows of one run.
@@ -283,8 +284,9 @@ pub enum LeaseEnd {
     },
     /// The node restarted without persistence and forgot it.
     Forgot,
-    /// An operator deleted the key (`force_release`).
-    Forced,
+    /// Someone deleted the key from outside the protocol (`force_release`): an operator, an
+    /// eviction, a flush.
+    Forced(DeletedBy),
     /// The node granted the key to `by` over it.
     Replaced {
         /// The grant that replaced it.

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::Builder;
-use crate::scenario::Topology;
+use crate::scenario::{DeletedBy, Topology};
 use crate::trace::{KeyId, NodeId, Token, Trace};
 use crate::view::timeline::{LeaseEnd, LeaseLost, Span, SpanKind};
 
@@ -256,7 +256,9 @@ pub(super) fn lease_lost_from(
         Some(LeaseEnd::RanOut) => "lease ran out".to_string(),
         Some(LeaseEnd::Removed { by }) => format!("removed by {}", trace.token_name(by)),
         Some(LeaseEnd::Forgot) => "store forgot it".to_string(),
-        Some(LeaseEnd::Forced) => "an operator deleted it".to_string(),
+        Some(LeaseEnd::Forced(DeletedBy::Operator)) => "an operator deleted it".to_string(),
+        Some(LeaseEnd::Forced(DeletedBy::Eviction)) => "evicted to free memory".to_string(),
+        Some(LeaseEnd::Forced(DeletedBy::Flush)) => "a flush deleted it".to_string(),
         Some(LeaseEnd::Replaced { by }) => format!("overwritten by {}", trace.token_name(by)),
         Some(LeaseEnd::BackAsFollower) => "its node came back as a follower".to_string(),
         Some(LeaseEnd::Horizon | LeaseEnd::NodeDown | LeaseEnd::NodeUp) | None => {

@@ -18,7 +18,7 @@ use super::{
     Refused, Span, SpanKind, WriteOutcome,
 };
 use crate::checker::{Kind, Verdict};
-use crate::scenario::Design;
+use crate::scenario::{DeletedBy, Design};
 use crate::text::{fmt_clock_ms, fmt_ms};
 use crate::trace::{DropReason, EventKind, KeyId, LetGoReason, MsgId, NodeId, Role, Token, Trace};
 
@@ -425,10 +425,11 @@ impl<'a> Builder<'a> {
             EventKind::ForceReleased {
                 key,
                 holder: Some(holder),
+                by,
             } => {
                 self.grant_ended(at, key, holder);
                 if self.lease_holder(node, key) == Some(holder) {
-                    self.close_lease(at, node, key, LeaseEnd::Forced, Some(self.current));
+                    self.close_lease(at, node, key, LeaseEnd::Forced(by), Some(self.current));
                 }
             }
             EventKind::Expired { key, token } => {
@@ -710,7 +711,9 @@ fn end_label(trace: &Trace, kind: &SpanKind) -> String {
             LeaseEnd::Removed { by } if by == token => "released".to_string(),
             LeaseEnd::Removed { by } => format!("removed by {}", trace.token_name(by)),
             LeaseEnd::Forgot => "forgotten".to_string(),
-            LeaseEnd::Forced => "force-released".to_string(),
+            LeaseEnd::Forced(DeletedBy::Operator) => "force-released".to_string(),
+            LeaseEnd::Forced(DeletedBy::Eviction) => "evicted".to_string(),
+            LeaseEnd::Forced(DeletedBy::Flush) => "flushed".to_string(),
             LeaseEnd::Replaced { by } => format!("overwritten by {}", trace.token_name(by)),
             LeaseEnd::RanOut => "ran out".to_string(),
             LeaseEnd::BackAsFollower => "back, not leading".to_string(),
