@@ -2,6 +2,7 @@
 //!
 //! Strings are only built for violations that are reported, never per event.
 
+use crate::order;
 use crate::text::{fmt_ms, printable};
 use crate::trace::{KeyId, NodeId, Token, Trace};
 
@@ -50,7 +51,7 @@ pub(super) fn horizon(trace: &Trace) -> String {
 
 /// Sorts and deduplicates the node list of a violation (the contract of `Violation::nodes`).
 pub(super) fn nodes(mut ids: Vec<NodeId>) -> Vec<NodeId> {
-    ids.sort_unstable();
+    order::sort(&mut ids);
     ids.dedup();
     ids
 }

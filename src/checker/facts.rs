@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::order;
 use crate::scenario::{DeletedBy, Topology};
 use crate::trace::{EventKind, KeyId, Label, LetGoReason, MsgId, NodeId, Role, Token, Trace};
 
@@ -857,7 +858,7 @@ impl Gatherer {
                 end.holds.push((node, key, t));
             }
         }
-        end.holds.sort_by_key(|&(node, ..)| node);
+        order::sort_by_key(&mut end.holds, |&(node, ..)| node);
         let mut primaries: Vec<(usize, NodeId)> = self
             .primary_since
             .iter()
@@ -865,7 +866,7 @@ impl Gatherer {
             .filter_map(|(since, &node)| Some(((*since)?, node)))
             .collect();
         // Most recently promoted first.
-        primaries.sort_unstable_by(|a, b| b.cmp(a));
+        order::sort_by(&mut primaries, |a, b| b.cmp(a));
         end.primaries = primaries.into_iter().map(|(_, n)| n).collect();
         end.committed = self
             .committed
@@ -881,7 +882,7 @@ impl Gatherer {
 
 /// `[start, end)` stretches sorted and merged where they overlap or touch.
 pub(super) fn merged(mut spans: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
-    spans.sort_unstable();
+    order::sort(&mut spans);
     let mut out: Vec<(u64, u64)> = Vec::with_capacity(spans.len());
     for (s, e) in spans {
         match out.last_mut() {

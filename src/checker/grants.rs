@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use super::explain;
 use super::facts::{Facts, Lease, Remover, Stamp};
 use super::{Found, Kind, Violation, for_overlapping};
+use crate::order;
 use crate::scenario::{DeletedBy, Topology};
 use crate::text::fmt_ms;
 use crate::trace::{KeyId, NodeId, Trace};
@@ -41,7 +42,7 @@ impl Grants {
     pub fn compute(trace: &Trace, facts: &Facts) -> Grants {
         let majority = (trace.topology == Topology::Redlock).then(|| trace.store_nodes() / 2 + 1);
         let mut leases: Vec<&Lease> = facts.leases.iter().collect();
-        leases.sort_unstable_by_key(|l| (l.token, l.key, l.start_ms, l.node));
+        order::sort_by_key(&mut leases, |l| (l.token, l.key, l.start_ms, l.node));
         let mut held = Vec::new();
         let mut points = Vec::new();
         let mut capped = Vec::new();
@@ -87,7 +88,7 @@ impl Grants {
                     .unwrap_or(Stamp::NEVER)
             })
             .collect();
-        held.sort_unstable_by_key(|h| (h.key, h.start_ms, h.event, h.token));
+        order::sort_by_key(&mut held, |h| (h.key, h.start_ms, h.event, h.token));
         Grants {
             majority,
             held,
@@ -169,7 +170,7 @@ fn majority_periods(
         points.push((l.end_ms, -1, l.event));
     }
     // Ends before starts at one instant: intervals are half-open.
-    points.sort_unstable();
+    order::sort(points);
     let mut count = 0usize;
     let mut open: Option<(u64, usize)> = None;
     for &(at, delta, event) in points.iter() {
@@ -205,7 +206,7 @@ pub(super) fn double_grant(trace: &Trace, facts: &Facts, grants: &Grants, out: &
         None => {
             let mut leases: Vec<&Lease> = facts.leases.iter().collect();
             // At one instant, in the order the trace granted them: the earlier is the promise.
-            leases.sort_unstable_by_key(|l| (l.key, l.start_ms, l.event, l.node));
+            order::sort_by_key(&mut leases, |l| (l.key, l.start_ms, l.event, l.node));
             for_overlapping(
                 &leases,
                 |l| (l.key, l.start_ms, l.end_ms),

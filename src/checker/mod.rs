@@ -21,6 +21,7 @@ use serde::Serialize;
 pub use crate::violation::Kind;
 pub use price::{Price, nearest_rank};
 
+use crate::order;
 use crate::scenario::{ResourceMode, Scenario};
 use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, Token, Trace};
 
@@ -147,7 +148,7 @@ impl Found {
             }
             violations.extend(heap.into_iter().map(|r| r.0));
         }
-        violations.sort_by(|a, b| {
+        order::sort_by(&mut violations, |a, b| {
             (a.at_ms, a.kind)
                 .cmp(&(b.at_ms, b.kind))
                 .then_with(|| a.grants.cmp(&b.grants))

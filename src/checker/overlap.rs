@@ -7,6 +7,7 @@
 use super::explain;
 use super::facts::Facts;
 use super::{Found, Kind, Violation, for_overlapping};
+use crate::order;
 use crate::text::fmt_ms;
 use crate::trace::{KeyId, NodeId, Trace};
 
@@ -44,7 +45,7 @@ pub(super) fn overlap(trace: &Trace, facts: &Facts, out: &mut Found) {
             })
         })
         .collect();
-    beliefs.sort_unstable_by_key(|b| (b.key, b.start_ms, b.token));
+    order::sort_by_key(&mut beliefs, |b| (b.key, b.start_ms, b.token));
     for_overlapping(
         &beliefs,
         |b| (b.key, b.start_ms, b.end_ms),

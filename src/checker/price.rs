@@ -8,6 +8,7 @@
 
 use super::Work;
 use super::facts::{Facts, merged};
+use crate::order;
 use crate::trace::{KeyId, Trace};
 
 /// The price of the lock in one run.
@@ -40,7 +41,7 @@ impl Price {
             .filter(|w| w.acquired)
             .map(|w| w.end_ms.saturating_sub(w.start_ms))
             .collect();
-        latencies_ms.sort_unstable();
+        order::sort(&mut latencies_ms);
         let until = trace.simulated_until_ms();
         let availability = if until == 0 {
             1.0

@@ -11,6 +11,7 @@ use super::explain;
 use super::facts::Facts;
 use super::grants::Grants;
 use super::{Found, Kind, Violation, for_overlapping};
+use crate::order;
 use crate::text::fmt_ms;
 use crate::trace::{KeyId, NodeId, Role, Token, Trace};
 
@@ -100,7 +101,7 @@ pub(super) fn interleaved_writes(trace: &Trace, facts: &Facts, out: &mut Found) 
             })
         })
         .collect();
-    spans.sort_unstable_by_key(|s| (s.key, s.start_ms, s.token));
+    order::sort_by_key(&mut spans, |s| (s.key, s.start_ms, s.token));
     let resource = trace.first_with_role(Role::Resource);
     let by_token = writes_by_token(facts);
     for_overlapping(
