@@ -29,14 +29,16 @@ symbols="$symbols,U+25A0-25A1,U+25B2,U+25B6,U+25BC,U+25C0,U+25CB,U+25CF,U+FFFD"
 # a letter beyond ASCII in a scenario's text falls back to Ubuntu's glyph.
 code="U+0020-007E,U+2010-2027"
 # --no-hinting drops the glyphs' instructions and the tables only hinting reads (fpgm, prep,
-# cvt, hdmx, VDMX, Hack's ttfautohint control table). Of the layout features only Ubuntu's
-# kerning stays: its ligatures, fractions and superiors, and the glyphs only they reach, are
-# ≈ 6 KB of the gzipped wasm that no text of locksim's needs; Hack is monospaced.
+# cvt, hdmx, VDMX, Hack's ttfautohint control table). No layout feature stays: Ubuntu's
+# ligatures, fractions and superiors, and the glyphs only they reach, are ≈ 6 KB of the
+# gzipped wasm that no text of locksim's needs, and its kerning (a third of the cut font,
+# ≈ 3 KB gzipped) moves a letter pair such as "To" by under a pixel at the app's 13–14 px;
+# Hack is monospaced.
 subset() {
     python3 -m fontTools.subset "$src/$1.ttf" --unicodes="$2" --layout-features="$3" \
         --no-hinting --output-file="$out/$1.subset.ttf"
 }
-subset Ubuntu-Light "$text,$symbols" kern
+subset Ubuntu-Light "$text,$symbols" ""
 subset Hack-Regular "$code,$symbols" ""
 # The Ubuntu Font Licence (2c) asks a modified font that is not substantially changed to keep
 # its name with "derivative <name of the new work>" appended.

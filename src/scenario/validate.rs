@@ -3,7 +3,7 @@
 //!
 //! Each check names the field to change. The first problem found is reported, in file order.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use super::names::{RESOURCE, is_reserved_for_stores, parse_store_name, store_name};
 use super::{
@@ -97,7 +97,7 @@ impl Scenario {
                 )
             },
         )?;
-        let mut first_named: HashMap<&str, usize> = HashMap::new();
+        let mut first_named: BTreeMap<&str, usize> = BTreeMap::new();
         for (i, worker) in self.workers.iter().enumerate() {
             let field = |name: &str| format!("worker[{i}].{name}");
             check_worker_name(&worker.name, &field("name"))?;
@@ -272,7 +272,7 @@ impl Scenario {
     }
 
     fn check_store_clocks(&self) -> Check {
-        let mut first_named: HashMap<&str, usize> = HashMap::new();
+        let mut first_named: BTreeMap<&str, usize> = BTreeMap::new();
         for (i, node) in self.store_clocks.iter().enumerate() {
             let field = |name: &str| format!("node[{i}].{name}");
             self.check_store_node(&node.name, field("name"))?;
@@ -294,7 +294,7 @@ impl Scenario {
                 groups.len()
             )
         })?;
-        let mut group_of: HashMap<&str, usize> = HashMap::new();
+        let mut group_of: BTreeMap<&str, usize> = BTreeMap::new();
         for (g, group) in groups.iter().enumerate() {
             ensure(!group.is_empty(), format!("{field}[{g}]"), || {
                 "an empty group cuts nothing: name at least one node".to_string()
