@@ -50,6 +50,8 @@ pub struct Tools {
     library_run: Option<RunView>,
     /// The sandbox's scenario and another, asked to be seen side by side.
     compare: Option<(Scenario, Scenario)>,
+    /// Why the form saved last time could not be put back, said when the sandbox opens.
+    form_notice: Option<String>,
 }
 
 /// What a tool panel asked for this frame.
@@ -225,9 +227,26 @@ impl Tools {
         self.compare.take()
     }
 
-    /// The sandbox form's scenario as edited so far, once the sandbox has been opened.
+    /// The sandbox form's scenario as edited so far, once the sandbox has been opened (or
+    /// restored from a save).
     pub fn draft(&self) -> Option<&Scenario> {
         self.sandbox.as_ref().map(Sandbox::draft)
+    }
+
+    /// The sandbox form as it is kept between visits: its scenario and the one its edit
+    /// started from.
+    pub fn form(&self) -> Option<(&Scenario, &Scenario)> {
+        self.sandbox.as_ref().map(|s| (s.draft(), s.origin()))
+    }
+
+    /// Puts back the sandbox form saved last time (not run: the learner runs it), or says in
+    /// the form's status, once the sandbox opens, why it could not be.
+    pub fn restore_form(&mut self, saved: Result<Option<super::saved::Draft>, String>) {
+        match saved {
+            Ok(Some((draft, origin))) => self.sandbox = Some(Sandbox::restored(draft, origin)),
+            Ok(None) => {}
+            Err(notice) => self.form_notice = Some(notice),
+        }
     }
 
     /// The scenario of the run on screen at tool page `place` (a shared link carries it).
@@ -242,9 +261,21 @@ impl Tools {
 
     /// Opens tool page `place` on a run of `scenario` (a shared link); on the sandbox page
     /// the form holds it too.
+    /// A form the learner has edited (a reload of a run not yet run, or another's link opened
+    /// on top) keeps their edit, and says the run shown is the link's.
     pub fn open(&mut self, place: Place, scenario: Scenario) {
         if place == Place::Sandbox {
-            self.sandbox = Some(Sandbox::new(scenario.clone()));
+            match &mut self.sandbox {
+                Some(sandbox) if sandbox.draft() != sandbox.origin() => {
+                    if *sandbox.draft() != scenario {
+                        sandbox.say(
+                            "The run shown is the link's; the form keeps your own edit.",
+                            false,
+                        );
+                    }
+                }
+                _ => self.sandbox = Some(Sandbox::new(scenario.clone())),
+            }
         }
         *self.run_slot(place) = Some(play(scenario));
     }
@@ -282,7 +313,11 @@ impl Tools {
             .map(|(_, text)| crate::scenario::parse(text));
         if let Some(Ok(scenario)) = fenced {
             self.sandbox_run = Some(play(scenario.clone()));
-            self.sandbox = Some(Sandbox::new(scenario));
+            let mut sandbox = Sandbox::new(scenario);
+            if let Some(notice) = self.form_notice.take() {
+                sandbox.say(notice, true);
+            }
+            self.sandbox = Some(sandbox);
         }
     }
 }
