@@ -471,6 +471,27 @@ fn a_damaged_sandbox_save_is_told() {
     );
 }
 
+/// A save from a newer course revision is kept as it was: the app starts afresh beside it.
+#[test]
+fn a_save_from_a_newer_revision_is_not_overwritten() {
+    let newer = "(course:99,place:Step(5),dark:true)".to_string();
+    let mut storage = Memory::default();
+    eframe::Storage::set_string(&mut storage, "locksim-progress", newer.clone());
+    let notice = LocksimApp::storage_notice(Some(&storage)).unwrap_or_default();
+    assert!(notice.contains("newer locksim"), "{notice}");
+    let mut h = harness(LocksimApp::restore(Some(&storage)));
+    assert!(shows(&h, "Locks across machines"), "a fresh start");
+    let n = step("1");
+    go_to_step(&mut h, n);
+    eframe::App::save(h.state_mut(), &mut storage);
+    assert_eq!(storage.0.get("locksim-progress"), Some(&newer));
+    let h = harness(LocksimApp::restore(Some(&storage)));
+    assert!(
+        shows(&h, STEPS[n].question),
+        "this revision carries on from its own save"
+    );
+}
+
 #[test]
 fn more_to_explore_plays_a_steps_extra_scenario() {
     let mut h = fresh();
