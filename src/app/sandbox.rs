@@ -316,8 +316,7 @@ impl Sandbox {
         }
     }
 
-    /// The form as the learner left it last time: `draft`, edited from `origin`. It is not
-    /// run until the learner runs it.
+    /// The form as the learner left it last time: `draft`, edited from `origin`.
     pub fn restored(draft: Scenario, origin: Scenario) -> Sandbox {
         let mut sandbox = Sandbox::new(origin);
         sandbox.text = scenario::to_toml(&draft);

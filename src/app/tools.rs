@@ -52,6 +52,8 @@ pub struct Tools {
     compare: Option<(Scenario, Scenario)>,
     /// Why the form saved last time could not be put back, said when the sandbox opens.
     form_notice: Option<String>,
+    /// The form was put back from a save and has not been shown yet.
+    replay_form: bool,
 }
 
 /// What a tool panel asked for this frame.
@@ -99,6 +101,20 @@ impl Tools {
     pub fn show(&mut self, ui: &mut Ui, place: Place) -> Option<Place> {
         if place == Place::Sandbox && self.sandbox.is_none() {
             self.start_sandbox();
+        }
+        // A form put back from a save is run when the sandbox is first shown, as step 5's
+        // design is on a first visit, unless a link or the course already put a run there.
+        if place == Place::Sandbox && std::mem::take(&mut self.replay_form) {
+            let valid = self
+                .sandbox
+                .as_ref()
+                .map(Sandbox::draft)
+                .filter(|d| d.validate().is_ok());
+            if let Some(draft) = valid
+                && self.sandbox_run.is_none()
+            {
+                self.sandbox_run = Some(play(draft.clone()));
+            }
         }
         let Tools {
             sandbox,
@@ -239,11 +255,15 @@ impl Tools {
         self.sandbox.as_ref().map(|s| (s.draft(), s.origin()))
     }
 
-    /// Puts back the sandbox form saved last time (not run: the learner runs it), or says in
-    /// the form's status, once the sandbox opens, why it could not be.
+    /// Puts back the sandbox form saved last time (run when the sandbox is first shown, if
+    /// it is valid), or says in the form's status, once the sandbox opens, why it could not
+    /// be.
     pub fn restore_form(&mut self, saved: Result<Option<super::saved::Draft>, String>) {
         match saved {
-            Ok(Some((draft, origin))) => self.sandbox = Some(Sandbox::restored(draft, origin)),
+            Ok(Some((draft, origin))) => {
+                self.sandbox = Some(Sandbox::restored(draft, origin));
+                self.replay_form = true;
+            }
             Ok(None) => {}
             Err(notice) => self.form_notice = Some(notice),
         }
