@@ -287,6 +287,58 @@ fn a_worker_name_that_passes_for_a_store_is_refused() {
     }
 }
 
+/// Names and keys that pass for others, each kind refused at its field, line and column,
+/// naming the character at fault.
+#[test]
+fn names_and_keys_that_pass_for_others_are_refused_where_they_are() {
+    for (name, key, at, why) in [
+        // Mixed scripts: a Greek omicron in a Latin name, a Cyrillic dze in a Latin key.
+        (
+            "st\u{3bf}re",
+            "lock",
+            ":4:1: worker[0].name: character 3 is U+03BF, a Greek letter after the Latin",
+            "",
+        ),
+        (
+            "A",
+            "\u{455}tore",
+            ":5:1: worker[0].key: character 2 is U+0074, a Latin letter after the Cyrillic",
+            "",
+        ),
+        // Wholly of Latin twins: a Cyrillic name "А" beside the Latin worker "A" would be two
+        // workers printed alike.
+        (
+            "\u{410}",
+            "lock",
+            ":4:1: worker[0].name: character 1 is U+0410, a Cyrillic letter, and every letter",
+            "pass for the Latin name \"A\"",
+        ),
+        (
+            "A",
+            "\u{3a4}\u{39f}\u{39a}",
+            ":5:1: worker[0].key: character 1 is U+03A4, a Greek letter, and every letter",
+            "pass for the Latin name \"TOK\"",
+        ),
+        // An accent apart from its letter.
+        (
+            "A",
+            "Zoe\u{308}",
+            ":5:1: worker[0].key: character 4 is U+0308, an accent written apart",
+            "",
+        ),
+    ] {
+        let file =
+            format!("version = 1\nname = \"x\"\n[[worker]]\nname = \"{name}\"\nkey = \"{key}\"\n");
+        let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile-look-alike.toml");
+        std::fs::write(&path, file).unwrap();
+        let got = refusal(&path);
+        assert!(
+            got.starts_with(at) && got.contains(why),
+            "{name:?} {key:?}: {got}"
+        );
+    }
+}
+
 #[test]
 fn an_unknown_key_is_printed_escaped() {
     let out = locksim(&[

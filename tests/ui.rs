@@ -411,6 +411,87 @@ fn a_save_from_another_version_is_ignored_not_fatal() {
     assert!(shows(&h, "Locks across machines"), "a fresh start");
 }
 
+/// The Sandbox's form, edited and not run, survives leaving the page and a restart; a run
+/// edit too, with what it started from.
+#[test]
+fn the_sandbox_s_edit_survives_leaving_the_page_and_a_restart() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    type_into(&mut h, "ttl_ms", "4321");
+    assert_eq!(h.state().sandbox_draft().unwrap().lock.ttl_ms, 4_321);
+    click(&mut h, "1");
+    click(&mut h, "Sandbox");
+    assert_eq!(
+        h.state().sandbox_draft().unwrap().lock.ttl_ms,
+        4_321,
+        "left and back"
+    );
+
+    let mut storage = Memory::default();
+    eframe::App::save(h.state_mut(), &mut storage);
+    drop(h);
+    let mut h = harness(LocksimApp::restore(Some(&storage)));
+    assert!(h.state().on_tool_page(), "back on the Sandbox");
+    assert!(shows(&h, "The form is as you left it last time."));
+    assert_eq!(h.state().sandbox_draft().unwrap().lock.ttl_ms, 4_321);
+    // "Compare with…" still offers what the edit started from.
+    click(&mut h, "Compare with…");
+    assert!(
+        !h.get_by_label("The scenario this edit started from")
+            .accesskit_node()
+            .is_disabled(),
+        "the form is still an edit of step 5's design"
+    );
+    h.key_press(Key::Escape);
+    settle(&mut h);
+    click(&mut h, "Run");
+    let mut storage = Memory::default();
+    eframe::App::save(h.state_mut(), &mut storage);
+    drop(h);
+    let h = harness(LocksimApp::restore(Some(&storage)));
+    assert_eq!(
+        h.state().sandbox_draft().unwrap().lock.ttl_ms,
+        4_321,
+        "run, then restarted"
+    );
+}
+
+/// A Sandbox form saved by a damaged record starts on step 5's design and says why.
+#[test]
+fn a_damaged_sandbox_save_is_told() {
+    let mut storage = Memory::default();
+    eframe::Storage::set_string(&mut storage, "locksim-sandbox", "(junk".to_string());
+    let mut h = harness(LocksimApp::restore(Some(&storage)));
+    click(&mut h, "Sandbox");
+    assert!(shows(&h, "could not be read"));
+    assert!(
+        h.state()
+            .sandbox_draft()
+            .is_some_and(|d| d.name.starts_with("Step 5"))
+    );
+}
+
+/// A save from a newer course revision is kept as it was: the app starts afresh beside it.
+#[test]
+fn a_save_from_a_newer_revision_is_not_overwritten() {
+    let newer = "(course:99,place:Step(5),dark:true)".to_string();
+    let mut storage = Memory::default();
+    eframe::Storage::set_string(&mut storage, "locksim-progress", newer.clone());
+    let notice = LocksimApp::storage_notice(Some(&storage)).unwrap_or_default();
+    assert!(notice.contains("newer locksim"), "{notice}");
+    let mut h = harness(LocksimApp::restore(Some(&storage)));
+    assert!(shows(&h, "Locks across machines"), "a fresh start");
+    let n = step("1");
+    go_to_step(&mut h, n);
+    eframe::App::save(h.state_mut(), &mut storage);
+    assert_eq!(storage.0.get("locksim-progress"), Some(&newer));
+    let h = harness(LocksimApp::restore(Some(&storage)));
+    assert!(
+        shows(&h, STEPS[n].question),
+        "this revision carries on from its own save"
+    );
+}
+
 #[test]
 fn more_to_explore_plays_a_steps_extra_scenario() {
     let mut h = fresh();

@@ -11,6 +11,7 @@ use crate::checker::Verdict;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::render::report::RunJson;
 use crate::render::{svg, transcript};
+use crate::scenario::Scenario;
 use crate::trace::Trace;
 use crate::view::timeline::Lanes;
 
@@ -28,6 +29,9 @@ enum Export {
     #[cfg(not(target_arch = "wasm32"))]
     Json,
     Transcript,
+    /// The scenario that was run, as `locksim run` reads it: the way to share a scenario too
+    /// large for a link.
+    Scenario,
 }
 
 impl Export {
@@ -38,6 +42,7 @@ impl Export {
         #[cfg(not(target_arch = "wasm32"))]
         Export::Json,
         Export::Transcript,
+        Export::Scenario,
     ];
 
     /// The menu's words for it.
@@ -49,6 +54,7 @@ impl Export {
             #[cfg(not(target_arch = "wasm32"))]
             Export::Json => "Verdict and trace (JSON)",
             Export::Transcript => "Transcript (text)",
+            Export::Scenario => "Scenario file (TOML)",
         }
     }
 
@@ -60,11 +66,17 @@ impl Export {
             #[cfg(not(target_arch = "wasm32"))]
             Export::Json => "json",
             Export::Transcript => "txt",
+            Export::Scenario => "toml",
         }
     }
 
     /// The file's contents.
-    fn bytes(self, trace: &Trace, verdict: &Verdict) -> Result<Vec<u8>, String> {
+    fn bytes(self, run: &Run<'_>) -> Result<Vec<u8>, String> {
+        let Run {
+            scenario,
+            trace,
+            verdict,
+        } = *run;
         let picture = || {
             let lanes = Lanes::build(trace, verdict);
             svg::draw(trace, verdict, &lanes, &svg::Picture::default())
@@ -77,6 +89,7 @@ impl Export {
             #[cfg(not(target_arch = "wasm32"))]
             Export::Json => RunJson::with_trace(trace, verdict).to_pretty().into_bytes(),
             Export::Transcript => transcript::transcript(trace, verdict, None).into_bytes(),
+            Export::Scenario => crate::scenario::to_toml(scenario).into_bytes(),
         })
     }
 }
@@ -106,8 +119,18 @@ fn notice_id() -> Id {
     Id::unique("locksim.export.notice")
 }
 
+/// A finished run, as the Export menu makes its files from it.
+#[derive(Clone, Copy)]
+pub struct Run<'a> {
+    /// The scenario as it was run.
+    pub scenario: &'a Scenario,
+    pub trace: &'a Trace,
+    pub verdict: &'a Verdict,
+}
+
 /// The Export menu, and what became of the last export.
-pub fn menu(ui: &mut Ui, trace: &Trace, verdict: &Verdict) {
+pub fn menu(ui: &mut Ui, run: Run<'_>) {
+    let trace = run.trace;
     let mut chosen = None;
     menu::button(ui, "Export", &mut |ui| {
         for &export in Export::ALL {
@@ -117,10 +140,10 @@ pub fn menu(ui: &mut Ui, trace: &Trace, verdict: &Verdict) {
             }
         }
     })
-    .on_hover_text("Save this run for slides and handouts: the timeline as a picture, the trace, the transcript.");
+    .on_hover_text("Save this run for slides and handouts: the timeline as a picture, the trace, the transcript; or its scenario, to share or run again.");
     if let Some(export) = chosen {
         let notice = export
-            .bytes(trace, verdict)
+            .bytes(&run)
             .and_then(|bytes| save(&file_name(trace, export), export, &bytes));
         ui.ctx().data_mut(|d| {
             d.insert_temp(
@@ -163,7 +186,7 @@ fn save(name: &str, export: Export, bytes: &[u8]) -> Result<Option<String>, Stri
     let fail = |e: wasm_bindgen::JsValue| format!("{e:?}");
     let mime = match export {
         Export::Svg => "image/svg+xml",
-        Export::Transcript => "text/plain;charset=utf-8",
+        Export::Transcript | Export::Scenario => "text/plain;charset=utf-8",
     };
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
     let options = web_sys::BlobPropertyBag::new();
@@ -211,11 +234,22 @@ mod tests {
         ))
         .unwrap();
         let crate::Run { trace, verdict, .. } = crate::run(&scenario, scenario.seed);
+        let run = Run {
+            scenario: &scenario,
+            trace: &trace,
+            verdict: &verdict,
+        };
         for &export in Export::ALL {
-            let bytes = export.bytes(&trace, &verdict).unwrap();
+            let bytes = export.bytes(&run).unwrap();
             assert!(!bytes.is_empty(), "{export:?}");
         }
-        let json = Export::Json.bytes(&trace, &verdict).unwrap();
+        let toml = Export::Scenario.bytes(&run).unwrap();
+        let read = crate::scenario::parse_bytes(&toml).unwrap();
+        assert_eq!(
+            read, scenario,
+            "the scenario file reads back as the scenario run"
+        );
+        let json = Export::Json.bytes(&run).unwrap();
         let doc: serde_json::Value = serde_json::from_slice(&json).unwrap();
         assert_eq!(
             doc["trace"]["events"].as_array().unwrap().len(),

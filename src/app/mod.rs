@@ -54,6 +54,9 @@ use tools::Tools;
 /// The key the learner's progress is saved under.
 const PROGRESS_KEY: &str = "locksim-progress";
 
+/// The key the Sandbox's form is saved under.
+const SANDBOX_KEY: &str = "locksim-sandbox";
+
 /// Opens the desktop window, where the learner left off. The window follows the OS scale
 /// factor (egui's native pixels per point); Ctrl+plus / Ctrl+minus and presenter mode zoom on
 /// top of it.
@@ -172,6 +175,13 @@ pub struct LocksimApp {
     glossary_filter: String,
     /// What a screen reader should hear of the run on screen, as of the last frame.
     announcement: String,
+    /// Where the progress is saved.
+    slot: saved::Slot,
+    /// The Sandbox's form as last saved, so an unchanged one is not packed again.
+    form_saved: Option<saved::Draft>,
+    /// Why the address leaves out the scenario on screen (too large for a link), as the web
+    /// build last wrote it ([`Self::written_link`]).
+    link_notice: Option<String>,
 }
 
 impl LocksimApp {
@@ -184,11 +194,13 @@ impl LocksimApp {
     /// Starts the app from `storage` (none: a first visit). What [`Self::new`] does, without
     /// a window; UI tests use it.
     pub fn restore(storage: Option<&dyn eframe::Storage>) -> Self {
-        let (progress, _) = saved::load(storage, PROGRESS_KEY);
+        let (progress, _, slot) = saved::load(storage, PROGRESS_KEY);
+        let mut tools = Tools::default();
+        tools.restore_form(saved::load_draft(storage, SANDBOX_KEY));
         LocksimApp {
             progress,
             course: CourseView::default(),
-            tools: Tools::default(),
+            tools,
             challenges: ChallengesPage::default(),
             compare: None,
             help_open: false,
@@ -196,6 +208,9 @@ impl LocksimApp {
             top_bar: Vec::new(),
             glossary_filter: String::new(),
             announcement: String::new(),
+            slot,
+            form_saved: None,
+            link_notice: None,
         }
     }
 
@@ -205,7 +220,24 @@ impl LocksimApp {
         saved::load(storage, PROGRESS_KEY).1
     }
 
-    /// The sandbox form's scenario as edited so far (`None` before the sandbox was opened).
+    /// Saves the progress and the Sandbox's form (run or not) in `storage`.
+    fn save_to(&mut self, storage: &mut dyn eframe::Storage) {
+        saved::save(storage, &mut self.slot, &self.progress);
+        let Some((draft, origin)) = self.tools.form() else {
+            return;
+        };
+        let unchanged = self
+            .form_saved
+            .as_ref()
+            .is_some_and(|(d, o)| d == draft && o == origin);
+        if !unchanged {
+            storage.set_string(SANDBOX_KEY, saved::draft_record(draft, origin));
+            self.form_saved = Some((draft.clone(), origin.clone()));
+        }
+    }
+
+    /// The sandbox form's scenario as edited so far (`None` before the sandbox was opened,
+    /// unless a form was saved last time).
     /// UI tests watch it: nothing but the learner's own edits, or an explicit pick from the
     /// library, may replace it.
     pub fn sandbox_draft(&self) -> Option<&crate::scenario::Scenario> {
@@ -245,6 +277,11 @@ impl LocksimApp {
             });
             ui.add_space(2.0);
         });
+        if let Some(notice) = &self.link_notice {
+            egui::Panel::top("link_notice").show(ui, |ui| {
+                ui.label(egui::RichText::new(notice).color(style::ANOMALY));
+            });
+        }
         let place = self.progress.place;
         // Another page was chosen (the top bar, a page key): the comparison stays behind.
         if self.compare.as_ref().is_some_and(|c| c.place() != place) {
@@ -368,7 +405,7 @@ impl eframe::App for LocksimApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        saved::save(storage, PROGRESS_KEY, &self.progress);
+        self.save_to(storage);
     }
 
     /// Every 5 s rather than eframe's 30: a laptop that sleeps or a window that is killed

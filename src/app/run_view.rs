@@ -773,7 +773,12 @@ fn verdict_body(ui: &mut Ui, run: Option<&mut RunView>, note: impl FnOnce(&mut U
         // menu: on a phone the panel is short.
         note(ui);
         ui.add_space(8.0);
-        super::export::menu(ui, run.trace(), run.verdict());
+        let exported = super::export::Run {
+            scenario: run.scenario(),
+            trace: run.trace(),
+            verdict: run.verdict(),
+        };
+        super::export::menu(ui, exported);
         ui.add_space(8.0);
     }
     ui.separator();

@@ -316,6 +316,15 @@ impl Sandbox {
         }
     }
 
+    /// The form as the learner left it last time: `draft`, edited from `origin`.
+    pub fn restored(draft: Scenario, origin: Scenario) -> Sandbox {
+        let mut sandbox = Sandbox::new(origin);
+        sandbox.text = scenario::to_toml(&draft);
+        sandbox.draft = draft;
+        sandbox.say("The form is as you left it last time.", false);
+        sandbox
+    }
+
     /// Replaces the form's contents with `scenario`.
     pub fn load(&mut self, scenario: Scenario) {
         *self = Sandbox {
@@ -338,7 +347,7 @@ impl Sandbox {
         self.draft.faults = after.faults.clone();
         self.notice = None;
         if overridden {
-            self.tell(
+            self.say(
                 "The faults edited in the form since the last run gave way to the faults \
                  placed on the timeline.",
                 true,
@@ -347,8 +356,8 @@ impl Sandbox {
     }
 
     /// Says `message` (`bad`: something went wrong) in the status line, about the draft as
-    /// it is now.
-    fn tell(&mut self, message: impl Into<String>, bad: bool) {
+    /// it is now: once the form is edited, its own status shows again.
+    pub fn say(&mut self, message: impl Into<String>, bad: bool) {
         self.notice = Some(Notice {
             message: message.into(),
             bad,
@@ -374,12 +383,12 @@ impl Sandbox {
             Ok(s) => {
                 self.draft = s;
                 self.text_error = None;
-                self.tell("The form now holds this TOML.", false);
+                self.say("The form now holds this TOML.", false);
             }
             Err(e) => {
                 self.text_error = Some(e);
                 self.text_open = true;
-                self.tell(
+                self.say(
                     "That TOML is not a scenario yet; the form is unchanged.",
                     true,
                 );
@@ -472,7 +481,7 @@ impl Sandbox {
             if let Some(path) = picked {
                 match crate::cli::read_scenario_file(&path) {
                     Ok(bytes) => self.take_bytes(&bytes),
-                    Err(e) => self.tell(format!("Could not load {e}"), true),
+                    Err(e) => self.say(format!("Could not load {e}"), true),
                 }
             }
         }
@@ -483,8 +492,8 @@ impl Sandbox {
                 .save_file();
             if let Some(path) = picked {
                 match std::fs::write(&path, scenario::to_toml(&self.draft)) {
-                    Ok(()) => self.tell(format!("Saved {}.", path.display()), false),
-                    Err(e) => self.tell(format!("Could not write {}: {e}", path.display()), true),
+                    Ok(()) => self.say(format!("Saved {}.", path.display()), false),
+                    Err(e) => self.say(format!("Could not write {}: {e}", path.display()), true),
                 }
             }
         }
@@ -513,7 +522,7 @@ impl Sandbox {
                 }
                 if ui.button("Copy to clipboard").clicked() {
                     ui.ctx().copy_text(self.text.clone());
-                    self.tell("Copied the TOML.", false);
+                    self.say("Copied the TOML.", false);
                 }
                 if ui.button("Use this TOML").clicked() {
                     self.take_text(self.text.clone());

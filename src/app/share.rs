@@ -104,9 +104,45 @@ impl super::LocksimApp {
         ))
     }
 
-    /// The fragment of a link to the current view (without the `#`).
+    /// The fragment of a link to the current view (without the `#`), as the web build writes
+    /// it into the address bar: see [`Self::written_link`].
     pub fn link(&self) -> String {
-        crate::view::link::encode(&self.shared_state())
+        self.written_link().0
+    }
+
+    /// The fragment the web build writes for the current view, and, when the scenario on
+    /// screen is too large for a link to carry, what to tell the learner. Such a link is
+    /// never written, as the app could not read it back: the fragment then names the page
+    /// alone (the Sandbox's own form is saved apart, with the progress), and the notice
+    /// offers the scenario as a file instead.
+    pub fn written_link(&self) -> (String, Option<String>) {
+        Self::link_of(self.shared_state())
+    }
+
+    /// [`Self::written_link`] for the view `state` describes.
+    pub(super) fn link_of(state: SharedState) -> (String, Option<String>) {
+        match crate::view::link::encode_readable(&state) {
+            Ok(fragment) => (fragment, None),
+            Err(too_large) => {
+                let page = SharedState {
+                    scenario: None,
+                    seed: None,
+                    compare: state.compare.filter(|c| matches!(c, Compared::Options(..))),
+                    ..state
+                };
+                let notice = format!(
+                    "This scenario is too large to share as a link ({too_large}), so the \
+                     address names this page without it. To share it, save it as a file: \
+                     Export › Scenario file (TOML), under the verdict."
+                );
+                (crate::view::link::encode(&page), Some(notice))
+            }
+        }
+    }
+
+    /// Shows `notice` (from [`Self::written_link`]) over the page until the next one.
+    pub(super) fn set_link_notice(&mut self, notice: Option<String>) {
+        self.link_notice = notice;
     }
 
     /// The page title for the current view.
@@ -274,6 +310,131 @@ mod tests {
             assert!(app.compare.is_none());
             assert_eq!(app.shared_state().compare, None);
         }
+    }
+
+    /// A scenario of `n` pauses of two workers (the shape of the learner's 64 KB scenario the
+    /// app once wrote a link for that it then refused), described by `description`.
+    fn paused(n: usize, description: &str) -> String {
+        let mut toml = format!(
+            "version = 1\nname = \"many pauses\"\ndescription = \"{description}\"\n\
+             until_ms = 100000\n[[worker]]\nname = \"A\"\n[[worker]]\nname = \"B\"\n"
+        );
+        for i in 0..n {
+            let node = ["A", "B"][i % 2];
+            toml.push_str(&format!(
+                "[[fault]]\nat_ms = {}\nkind = \"pause\"\nnode = \"{node}\"\nfor_ms = {}\n",
+                (i * 7_919) % 100_000,
+                100 + (i * 31) % 4_000
+            ));
+        }
+        toml
+    }
+
+    /// `bytes` letters of words that deflate poorly (a seeded LCG's picks).
+    fn babble(bytes: usize) -> String {
+        let mut x: u64 = 7;
+        let mut out = String::new();
+        while out.len() < bytes {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            out.push(if x >> 60 == 0 {
+                ' '
+            } else {
+                (b'a' + (x >> 40) as u8 % 26) as char
+            });
+        }
+        out
+    }
+
+    /// A link the app writes is a link it reads: for scenarios up to the largest the app
+    /// accepts (1 000 faults, a 1 MB file), the address either carries the scenario and opens
+    /// it again, or leaves it out, names the page, and the app says why and offers the file.
+    #[test]
+    fn the_app_writes_only_links_it_reads() {
+        let sandbox = page_number(Place::Sandbox);
+        let room = scenario::MAX_BYTES - paused(1_000, "").len();
+        let cases = [
+            paused(0, ""),
+            paused(10, ""),
+            paused(600, ""),
+            paused(900, ""),
+            paused(1_000, ""),
+            paused(10, &babble(12_000)),
+            paused(10, &babble(30_000)),
+            paused(1_000, &"a".repeat(room)),
+            paused(1_000, &babble(room)),
+        ];
+        let mut told = 0;
+        for text in cases {
+            let n = text.len();
+            assert!(n <= scenario::MAX_BYTES);
+            let shown = scenario::parse(&text).unwrap();
+            let state = SharedState {
+                step: sandbox,
+                scenario: Some(shown.clone()),
+                ..SharedState::default()
+            };
+            let (fragment, notice) = super::super::LocksimApp::link_of(state);
+            let read = decode(&fragment).unwrap_or_else(|e| panic!("{n} bytes: {e}"));
+            assert_eq!(read.step, sandbox, "{n} bytes");
+            match notice {
+                None => assert_eq!(read.scenario, Some(shown), "{n} bytes"),
+                Some(notice) => {
+                    told += 1;
+                    assert_eq!(read.scenario, None, "{n} bytes");
+                    assert!(
+                        notice.starts_with("This scenario is too large to share as a link")
+                            && notice.contains("Export › Scenario file (TOML)"),
+                        "{notice}"
+                    );
+                }
+            }
+        }
+        assert_eq!(told, 4, "the learner's 64 KB scenario and larger are told");
+        // The learner's 64 KB scenario: its TOML spelled out is past what a link unpacks.
+        let state = SharedState {
+            step: sandbox,
+            scenario: Some(scenario::parse(&paused(1_000, "")).unwrap()),
+            ..SharedState::default()
+        };
+        let (_, notice) = super::super::LocksimApp::link_of(state);
+        assert!(notice.is_some_and(|n| n.contains("bytes of TOML, and a link carries at most 65")),);
+    }
+
+    /// A reload of the Sandbox page, whose address carries the last run, keeps the form's
+    /// edit that was not run yet.
+    #[test]
+    fn a_reload_keeps_the_form_s_edit_not_yet_run() {
+        use super::super::saved::{self, tests::Memory};
+        let run = scenario::parse(STEP5).unwrap();
+        let mut edit = run.clone();
+        edit.name = "MYEDIT".to_string();
+        let mut storage = Memory::default();
+        eframe::Storage::set_string(
+            &mut storage,
+            super::super::SANDBOX_KEY,
+            saved::draft_record(&edit, &run),
+        );
+        let state = SharedState {
+            step: page_number(Place::Sandbox),
+            scenario: Some(run.clone()),
+            ..SharedState::default()
+        };
+        let app = super::super::LocksimApp::from_shared(state.clone(), Some(&storage));
+        assert_eq!(app.sandbox_draft(), Some(&edit));
+        assert_eq!(
+            app.shared_state().scenario,
+            Some(run.clone()),
+            "the run is the link's"
+        );
+        // A form not edited takes the link's scenario.
+        let mut storage = Memory::default();
+        eframe::Storage::set_string(
+            &mut storage,
+            super::super::SANDBOX_KEY,
+            saved::draft_record(&edit, &edit),
+        );
+        let app = super::super::LocksimApp::from_shared(state, Some(&storage));
+        assert_eq!(app.sandbox_draft(), Some(&run));
     }
 
     proptest::proptest! {

@@ -50,6 +50,10 @@ pub struct Tools {
     library_run: Option<RunView>,
     /// The sandbox's scenario and another, asked to be seen side by side.
     compare: Option<(Scenario, Scenario)>,
+    /// Why the form saved last time could not be put back, said when the sandbox opens.
+    form_notice: Option<String>,
+    /// The form was put back from a save and has not been shown yet.
+    replay_form: bool,
 }
 
 /// What a tool panel asked for this frame.
@@ -97,6 +101,20 @@ impl Tools {
     pub fn show(&mut self, ui: &mut Ui, place: Place) -> Option<Place> {
         if place == Place::Sandbox && self.sandbox.is_none() {
             self.start_sandbox();
+        }
+        // A form put back from a save is run when the sandbox is first shown, as step 5's
+        // design is on a first visit, unless a link or the course already put a run there.
+        if place == Place::Sandbox && std::mem::take(&mut self.replay_form) {
+            let valid = self
+                .sandbox
+                .as_ref()
+                .map(Sandbox::draft)
+                .filter(|d| d.validate().is_ok());
+            if let Some(draft) = valid
+                && self.sandbox_run.is_none()
+            {
+                self.sandbox_run = Some(play(draft.clone()));
+            }
         }
         let Tools {
             sandbox,
@@ -225,9 +243,30 @@ impl Tools {
         self.compare.take()
     }
 
-    /// The sandbox form's scenario as edited so far, once the sandbox has been opened.
+    /// The sandbox form's scenario as edited so far, once the sandbox has been opened (or
+    /// restored from a save).
     pub fn draft(&self) -> Option<&Scenario> {
         self.sandbox.as_ref().map(Sandbox::draft)
+    }
+
+    /// The sandbox form as it is kept between visits: its scenario and the one its edit
+    /// started from.
+    pub fn form(&self) -> Option<(&Scenario, &Scenario)> {
+        self.sandbox.as_ref().map(|s| (s.draft(), s.origin()))
+    }
+
+    /// Puts back the sandbox form saved last time (run when the sandbox is first shown, if
+    /// it is valid), or says in the form's status, once the sandbox opens, why it could not
+    /// be.
+    pub fn restore_form(&mut self, saved: Result<Option<super::saved::Draft>, String>) {
+        match saved {
+            Ok(Some((draft, origin))) => {
+                self.sandbox = Some(Sandbox::restored(draft, origin));
+                self.replay_form = true;
+            }
+            Ok(None) => {}
+            Err(notice) => self.form_notice = Some(notice),
+        }
     }
 
     /// The scenario of the run on screen at tool page `place` (a shared link carries it).
@@ -242,9 +281,21 @@ impl Tools {
 
     /// Opens tool page `place` on a run of `scenario` (a shared link); on the sandbox page
     /// the form holds it too.
+    /// A form the learner has edited (a reload of a run not yet run, or another's link opened
+    /// on top) keeps their edit, and says the run shown is the link's.
     pub fn open(&mut self, place: Place, scenario: Scenario) {
         if place == Place::Sandbox {
-            self.sandbox = Some(Sandbox::new(scenario.clone()));
+            match &mut self.sandbox {
+                Some(sandbox) if sandbox.draft() != sandbox.origin() => {
+                    if *sandbox.draft() != scenario {
+                        sandbox.say(
+                            "The run shown is the link's; the form keeps your own edit.",
+                            false,
+                        );
+                    }
+                }
+                _ => self.sandbox = Some(Sandbox::new(scenario.clone())),
+            }
         }
         *self.run_slot(place) = Some(play(scenario));
     }
@@ -282,7 +333,11 @@ impl Tools {
             .map(|(_, text)| crate::scenario::parse(text));
         if let Some(Ok(scenario)) = fenced {
             self.sandbox_run = Some(play(scenario.clone()));
-            self.sandbox = Some(Sandbox::new(scenario));
+            let mut sandbox = Sandbox::new(scenario);
+            if let Some(notice) = self.form_notice.take() {
+                sandbox.say(notice, true);
+            }
+            self.sandbox = Some(sandbox);
         }
     }
 }

@@ -72,6 +72,7 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
                     app,
                     canvas: page_canvas,
                     published: None,
+                    shared: None,
                     layout: String::new(),
                     announced: String::new(),
                 }))
@@ -130,6 +131,8 @@ struct WebApp {
     canvas: web_sys::HtmlCanvasElement,
     /// The fragment last written to the address bar (`None` before the first frame).
     published: Option<String>,
+    /// The view that fragment was written for.
+    shared: Option<SharedState>,
     /// The layout last written into the page for tests (see [`WebApp::publish_layout`]).
     layout: String,
     /// The text last written into the page's live region (see [`WebApp::announce`]).
@@ -140,12 +143,19 @@ impl WebApp {
     /// Writes the view's fragment and title into the page, when they changed.
     fn publish(&mut self, ctx: &egui::Context) {
         let state = self.app.shared_state();
+        // The view is packed into a fragment only when it changed: a large scenario takes
+        // milliseconds to deflate, too long to spend on every frame.
+        if self.shared.as_ref() == Some(&state) {
+            return;
+        }
+        self.shared = Some(state.clone());
         // The start of the course needs no fragment: a bare address opens it.
-        let fragment = if state == SharedState::default() {
-            String::new()
+        let (fragment, notice) = if state == SharedState::default() {
+            (String::new(), None)
         } else {
-            share::encode(&state)
+            LocksimApp::link_of(state)
         };
+        self.app.set_link_notice(notice);
         if self.published.as_ref() == Some(&fragment) {
             return;
         }

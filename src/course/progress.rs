@@ -178,6 +178,9 @@ pub enum Saved {
     Damaged,
     /// A record as it was written.
     Read(Progress),
+    /// This revision's own record, kept beside a record from course revision `.1` (which
+    /// holds the usual place: a newer locksim wrote it).
+    Beside(Progress, u32),
 }
 
 impl Progress {
@@ -203,8 +206,8 @@ impl Progress {
     /// The progress to start from, given what storage held, and a notice for the learner when
     /// a record was there but cannot be used: damaged or written by something else (the app
     /// starts afresh and says so rather than failing or pretending), or made on another
-    /// revision of the course (its choices are dropped; the theme, presenter mode and where
-    /// transcripts are shown stay).
+    /// revision of the course (its choices are not carried over, and the notice says the
+    /// record itself is kept; the theme, presenter mode and where transcripts are shown stay).
     /// A readable save of this revision always comes back as it was, fitted to the course.
     pub fn restore(saved: Saved) -> (Progress, Option<String>) {
         match saved {
@@ -217,22 +220,40 @@ impl Progress {
                         .to_string(),
                 ),
             ),
-            Saved::Read(progress) if progress.course != COURSE_REVISION => (
-                Progress {
+            Saved::Read(progress) if progress.course != COURSE_REVISION => {
+                let notice = if progress.course > COURSE_REVISION {
+                    format!(
+                        "Your progress was saved by a newer locksim (course revision {}; this \
+                         one has revision {COURSE_REVISION}), whose steps this one does not \
+                         have, so the course starts afresh here. That progress is kept as it \
+                         is for the newer locksim; this one saves its own beside it.",
+                        progress.course
+                    )
+                } else {
+                    "The course has changed since your last visit: it now opens with a \
+                     question on what your lock is for, and step 7 is four decisions. Your \
+                     earlier answers were for the old steps, so the course starts afresh; \
+                     they stay saved apart, not erased."
+                        .to_string()
+                };
+                let settings = Progress {
                     dark: progress.dark,
                     presenter: progress.presenter,
                     challenges: progress.challenges,
                     transcript: progress.transcript,
                     ..Progress::default()
-                },
-                Some(
-                    "The course has changed since your last visit: it now opens with a \
-                     question on what your lock is for, and step 7 is four decisions. Your \
-                     earlier answers were for the old steps, so the course starts afresh."
-                        .to_string(),
-                ),
-            ),
+                };
+                (settings, Some(notice))
+            }
             Saved::Read(progress) => (progress.fit_to_course(), None),
+            Saved::Beside(own, other) => (
+                own.fit_to_course(),
+                Some(format!(
+                    "This browser also holds progress saved by another locksim (course \
+                     revision {other}); it is kept as it is, and this one carries on from its \
+                     own."
+                )),
+            ),
         }
     }
 

@@ -10,6 +10,12 @@
 //! characters NFKC would rewrite), digits 0–9 only, and letters of one script among those
 //! whose letters pass for one another (Latin, Greek, Cyrillic, Armenian, Cherokee: `ѕtore1`
 //! with a Cyrillic dze reads as `store1`).
+//!
+//! Two more from the same report: a name of one of those scripts but Latin whose every letter
+//! has a Latin twin is a whole-script confusable (§4: a Cyrillic `А` passes for the Latin
+//! `A`; the twins are `confusables.txt`'s prototypes, as [`latin_twin`] lists them), and an
+//! accent written as a combining mark after its letter (`e` + U+0308) prints as the one
+//! character NFC composes (`ë`), which §3's identifiers are required to be in.
 
 /// Longest name or key, characters: a lane label and a line of the transcript stay a line.
 pub const MAX_NAME_CHARS: usize = 64;
@@ -39,6 +45,12 @@ pub fn dishonesty(text: &str) -> Option<String> {
                  the plain one (digits 0-9)"
             ));
         }
+        if is_combining_accent(c) {
+            return Some(format!(
+                "character {at} is U+{code:04X}, an accent written apart from its letter: the \
+                 name would print like one with the accented letter; write that letter instead"
+            ));
+        }
         let Some(script) = look_alike_script(c) else {
             continue;
         };
@@ -46,8 +58,9 @@ pub fn dishonesty(text: &str) -> Option<String> {
             None => first_script = Some((script, at)),
             Some((first, first_at)) if first != script => {
                 return Some(format!(
-                    "character {at} is U+{code:04X}, a {} letter after the {} letter at \
+                    "character {at} is U+{code:04X}, {} {} letter after the {} letter at \
                      character {first_at}: a name of mixed scripts can pass for another name",
+                    script.article(),
                     script.name(),
                     first.name()
                 ));
@@ -55,7 +68,119 @@ pub fn dishonesty(text: &str) -> Option<String> {
             Some(_) => {}
         }
     }
-    None
+    let (script, at) = first_script.filter(|(script, _)| *script != Script::Latin)?;
+    let twin: Option<String> = text
+        .chars()
+        .map(|c| match c.is_alphabetic() {
+            true => latin_twin(c),
+            false => Some(c),
+        })
+        .collect();
+    let twin = twin?;
+    let c = text.chars().nth(at - 1).map_or(0, |c| c as u32);
+    Some(format!(
+        "character {at} is U+{c:04X}, {} {} letter, and every letter of the name has a \
+         Latin twin: it would pass for the Latin name \"{twin}\"",
+        script.article(),
+        script.name()
+    ))
+}
+
+/// The Latin letter `c` (of Greek, Cyrillic, Armenian or Cherokee) is confusable with, by
+/// Unicode's `confusables.txt` (UTS #39's data); `None` for a letter that has none.
+fn latin_twin(c: char) -> Option<char> {
+    const TWINS: &[(char, char)] = &[
+        // Cyrillic
+        ('\u{405}', 'S'),
+        ('\u{406}', 'I'),
+        ('\u{408}', 'J'),
+        ('\u{410}', 'A'),
+        ('\u{412}', 'B'),
+        ('\u{415}', 'E'),
+        ('\u{41a}', 'K'),
+        ('\u{41c}', 'M'),
+        ('\u{41d}', 'H'),
+        ('\u{41e}', 'O'),
+        ('\u{420}', 'P'),
+        ('\u{421}', 'C'),
+        ('\u{422}', 'T'),
+        ('\u{425}', 'X'),
+        ('\u{430}', 'a'),
+        ('\u{435}', 'e'),
+        ('\u{43e}', 'o'),
+        ('\u{440}', 'p'),
+        ('\u{441}', 'c'),
+        ('\u{443}', 'y'),
+        ('\u{445}', 'x'),
+        ('\u{455}', 's'),
+        ('\u{456}', 'i'),
+        ('\u{458}', 'j'),
+        ('\u{4ae}', 'Y'),
+        ('\u{4af}', 'y'),
+        ('\u{4bb}', 'h'),
+        ('\u{4c0}', 'l'),
+        ('\u{4cf}', 'l'),
+        ('\u{501}', 'd'),
+        ('\u{51a}', 'Q'),
+        ('\u{51b}', 'q'),
+        ('\u{51c}', 'W'),
+        ('\u{51d}', 'w'),
+        // Greek
+        ('\u{391}', 'A'),
+        ('\u{392}', 'B'),
+        ('\u{395}', 'E'),
+        ('\u{396}', 'Z'),
+        ('\u{397}', 'H'),
+        ('\u{399}', 'I'),
+        ('\u{39a}', 'K'),
+        ('\u{39c}', 'M'),
+        ('\u{39d}', 'N'),
+        ('\u{39f}', 'O'),
+        ('\u{3a1}', 'P'),
+        ('\u{3a4}', 'T'),
+        ('\u{3a5}', 'Y'),
+        ('\u{3a7}', 'X'),
+        ('\u{3bd}', 'v'),
+        ('\u{3bf}', 'o'),
+        ('\u{3f2}', 'c'),
+        ('\u{3f3}', 'j'),
+        // Armenian
+        ('\u{54d}', 'U'),
+        ('\u{54f}', 'S'),
+        ('\u{555}', 'O'),
+        ('\u{566}', 'q'),
+        ('\u{570}', 'h'),
+        ('\u{578}', 'n'),
+        ('\u{57d}', 'u'),
+        ('\u{581}', 'g'),
+        ('\u{585}', 'o'),
+        // Cherokee
+        ('\u{13a2}', 'T'),
+        ('\u{13aa}', 'A'),
+        ('\u{13ab}', 'J'),
+        ('\u{13ac}', 'E'),
+        ('\u{13b3}', 'W'),
+        ('\u{13b7}', 'M'),
+        ('\u{13bb}', 'H'),
+        ('\u{13c3}', 'Z'),
+        ('\u{13da}', 'S'),
+        ('\u{13df}', 'C'),
+        ('\u{13e2}', 'P'),
+        ('\u{13e6}', 'K'),
+        ('\u{13f4}', 'B'),
+    ];
+    TWINS
+        .iter()
+        .find_map(|&(letter, latin)| (letter == c).then_some(latin))
+}
+
+/// The combining marks that accent Latin, Greek and Cyrillic letters (Combining Diacritical
+/// Marks and its extensions): after a letter they print as the precomposed letter NFC makes.
+fn is_combining_accent(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x300..=0x36F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F
+    )
 }
 
 /// The scripts whose letters are confusable with one another's.
@@ -69,6 +194,14 @@ enum Script {
 }
 
 impl Script {
+    /// "a" or "an", as the name reads.
+    fn article(self) -> &'static str {
+        match self {
+            Script::Armenian => "an",
+            _ => "a",
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Script::Latin => "Latin",
@@ -190,6 +323,71 @@ mod tests {
             let got = dishonesty(name).unwrap_or_default();
             assert!(got.starts_with(why), "{name:?}: {got}");
         }
+    }
+
+    /// One of each pair of look-alike scripts, in either order, is refused at the first
+    /// letter of the second script.
+    #[test]
+    fn each_mix_of_look_alike_scripts_is_refused_at_its_letter() {
+        let cases = [
+            // Latin with a Cyrillic dze, a Greek omicron, an Armenian oh, a Cherokee a.
+            ("\u{455}tore1", 2, "Latin", "Cyrillic", 1),
+            ("st\u{3bf}re1", 3, "Greek", "Latin", 1),
+            ("st\u{585}re1", 3, "Armenian", "Latin", 1),
+            ("\u{585}k", 2, "Latin", "Armenian", 1),
+            ("lock\u{13aa}", 5, "Cherokee", "Latin", 1),
+            // A Cyrillic name with a Latin a, a Greek one with a Cyrillic o.
+            ("\u{43c}a\u{448}", 2, "Latin", "Cyrillic", 1),
+            ("\u{3bb}\u{43e}", 2, "Cyrillic", "Greek", 1),
+        ];
+        for (name, at, second, first, first_at) in cases {
+            let got = dishonesty(name).unwrap_or_default();
+            let code = name.chars().nth(at - 1).unwrap() as u32;
+            let a = if second == "Armenian" { "an" } else { "a" };
+            let want = format!(
+                "character {at} is U+{code:04X}, {a} {second} letter after the {first} letter at \
+                 character {first_at}"
+            );
+            assert!(got.starts_with(&want), "{name:?}: {got}");
+        }
+    }
+
+    /// A name all of whose letters are twins of Latin ones, in one other script, passes for
+    /// the Latin name; a name of that script with a letter of its own does not.
+    #[test]
+    fn a_name_wholly_of_latin_twins_is_refused_as_the_name_it_passes_for() {
+        let cases = [
+            ("\u{410}", "U+0410, a Cyrillic letter", "\"A\""),
+            (
+                "\u{455}\u{435}\u{445}1",
+                "U+0455, a Cyrillic letter",
+                "\"sex1\"",
+            ),
+            ("\u{39a}\u{39f}-2", "U+039A, a Greek letter", "\"KO-2\""),
+            ("\u{570}\u{578}", "U+0570, an Armenian letter", "\"hn\""),
+            ("\u{13aa}\u{13f4}", "U+13AA, a Cherokee letter", "\"AB\""),
+        ];
+        for (name, letter, latin) in cases {
+            let got = dishonesty(name).unwrap_or_default();
+            assert!(
+                got.starts_with(&format!("character 1 is {letter}"))
+                    && got.ends_with(&format!("pass for the Latin name {latin}")),
+                "{name:?}: {got}"
+            );
+        }
+        // A Cyrillic, a Greek name with a letter that has no Latin twin.
+        assert_eq!(dishonesty("\u{410}\u{43d}\u{44f}"), None);
+        assert_eq!(dishonesty("\u{39f}\u{3bb}"), None);
+    }
+
+    #[test]
+    fn an_accent_apart_from_its_letter_is_refused() {
+        let got = dishonesty("Zoe\u{308}").unwrap_or_default();
+        assert!(
+            got.starts_with("character 4 is U+0308, an accent written apart"),
+            "{got}"
+        );
+        assert_eq!(dishonesty("Zo\u{eb}"), None, "the accented letter itself");
     }
 
     #[test]

@@ -130,14 +130,28 @@ pub fn parse(src: &str) -> Result<Scenario, ScenarioError> {
     if src.len() > MAX_BYTES {
         return Err(too_large(Some(src.len() as u64)));
     }
+    let (scenario, root) = read(src)?;
+    scenario.validate().map_err(|e| e.located(src, &root))?;
+    Ok(scenario)
+}
+
+/// Reads a scenario without validating it: a draft the Sandbox's form kept, which may be
+/// invalid in the ways [`Scenario::validate`] describes (the form shows where). Text that is
+/// not TOML, or not of a scenario's shape, is an error as in [`parse`]. There is no size
+/// limit: the caller bounds what it reads.
+pub fn parse_draft(src: &str) -> Result<Scenario, ScenarioError> {
+    read(src).map(|(scenario, _)| scenario)
+}
+
+/// The scenario `src` spells, unvalidated, and the tree it was read from.
+fn read(src: &str) -> Result<(Scenario, Spanned<DeValue<'_>>), ScenarioError> {
     let (table, syntax_errors) = DeTable::parse_recoverable(src);
     let root = Spanned::new(table.span(), DeValue::Table(table.into_inner()));
     if let Some(error) = syntax_errors.first() {
         return Err(syntax_error(src, &root, error));
     }
     let scenario: Scenario = de::from_tree(&root).map_err(|e| type_error(src, e))?;
-    scenario.validate().map_err(|e| e.located(src, &root))?;
-    Ok(scenario)
+    Ok((scenario, root))
 }
 
 /// Writes a scenario as TOML that [`parse`] reads back to the same value.

@@ -118,8 +118,62 @@ impl std::fmt::Display for ShareError {
 
 impl std::error::Error for ShareError {}
 
-/// Writes `state` as a URL fragment, without the leading `#`. [`decode`] reads it back equal.
+/// Writes `state` as a URL fragment, without the leading `#`. [`decode`] reads it back equal
+/// when [`encode_readable`] accepts it.
 pub fn encode(state: &SharedState) -> String {
+    write(state).0
+}
+
+/// Why a view is too large for a link: a link [`encode`] wrote for it, [`decode`] would
+/// refuse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TooLarge {
+    /// A scenario it carries is this many bytes of TOML, more than a link unpacks.
+    Scenario(usize),
+    /// The fragment is this many bytes long, more than [`MAX_FRAGMENT_BYTES`].
+    Fragment(usize),
+}
+
+impl std::fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let count = |n: usize| crate::text::fmt_count(n as u64);
+        match *self {
+            TooLarge::Scenario(bytes) => write!(
+                f,
+                "its scenario is {} bytes of TOML, and a link carries at most {}",
+                count(bytes),
+                count(MAX_SCENARIO_BYTES)
+            ),
+            TooLarge::Fragment(bytes) => write!(
+                f,
+                "its link would be {} bytes long, and a link may be at most {}",
+                count(bytes),
+                count(MAX_FRAGMENT_BYTES)
+            ),
+        }
+    }
+}
+
+/// [`encode`]'s fragment if [`decode`] reads it back, else why not.
+pub fn encode_readable(state: &SharedState) -> Result<String, TooLarge> {
+    let (fragment, toml) = write(state);
+    if toml > MAX_SCENARIO_BYTES {
+        Err(TooLarge::Scenario(toml))
+    } else if fragment.len() > MAX_FRAGMENT_BYTES {
+        Err(TooLarge::Fragment(fragment.len()))
+    } else {
+        Ok(fragment)
+    }
+}
+
+/// The fragment for `state`, and the length of the longest scenario TOML in it, bytes.
+fn write(state: &SharedState) -> (String, usize) {
+    let mut longest = 0;
+    let mut pack = |scenario: &Scenario| {
+        let toml = scenario::to_toml(scenario);
+        longest = longest.max(toml.len());
+        deflated(&toml)
+    };
     let mut query = form_urlencoded::Serializer::new(String::new());
     query.append_pair("v", &VERSION.to_string());
     query.append_pair("step", &state.step.to_string());
@@ -149,14 +203,34 @@ pub fn encode(state: &SharedState) -> String {
         }
         None => {}
     }
-    query.finish()
+    (query.finish(), longest)
 }
 
 /// `scenario` as a link carries it: its TOML, raw-deflated, in base64url without padding.
-fn pack(scenario: &Scenario) -> String {
-    let toml = scenario::to_toml(scenario);
-    let packed = miniz_oxide::deflate::compress_to_vec(toml.as_bytes(), 9);
+/// The app's saved Sandbox draft is packed the same way.
+pub fn pack(scenario: &Scenario) -> String {
+    deflated(&scenario::to_toml(scenario))
+}
+
+/// `text` raw-deflated, in base64url without padding.
+fn deflated(text: &str) -> String {
+    let packed = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 9);
     URL_SAFE_NO_PAD.encode(packed)
+}
+
+/// The text [`pack`] packed into `value`, if it unpacks to at most `limit` bytes of UTF-8.
+pub fn unpack(value: &str, limit: usize) -> Result<String, ShareError> {
+    // The engine refuses stray bits past the end, so each byte string has one encoding.
+    let packed = URL_SAFE_NO_PAD
+        .decode(value)
+        .map_err(|_| malformed("its scenario is not base64url text".to_string()))?;
+    let toml =
+        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, limit).map_err(|_| {
+            malformed(format!(
+                "its scenario is damaged or unpacks to more than {limit} bytes"
+            ))
+        })?;
+    String::from_utf8(toml).map_err(|_| malformed("its scenario is not text".to_string()))
 }
 
 /// Reads a fragment written by [`encode`]. A leading `#` is ignored; an empty fragment is the
@@ -297,19 +371,7 @@ fn options(value: &str) -> Result<Compared, ShareError> {
 }
 
 fn scenario_from(value: &str) -> Result<Scenario, ShareError> {
-    // The engine refuses stray bits past the end, so each byte string has one encoding.
-    let packed = URL_SAFE_NO_PAD
-        .decode(value)
-        .map_err(|_| malformed("its scenario is not base64url text".to_string()))?;
-    let toml = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_SCENARIO_BYTES)
-        .map_err(|_| {
-            malformed(format!(
-                "its scenario is damaged or unpacks to more than {MAX_SCENARIO_BYTES} bytes"
-            ))
-        })?;
-    let toml =
-        String::from_utf8(toml).map_err(|_| malformed("its scenario is not text".to_string()))?;
-    scenario::parse(&toml).map_err(ShareError::Scenario)
+    scenario::parse(&unpack(value, MAX_SCENARIO_BYTES)?).map_err(ShareError::Scenario)
 }
 
 /// The number a link gives `place`: 0 the introduction, then each of the course's decisions
