@@ -63,6 +63,7 @@ pub const COURSE: &[(&str, &str)] = embed!("scenarios":
     "step7-watchdog-renews.toml",
     "step7-watchdog-stalled-holder.toml",
     "step8-cas-instead.toml",
+    "step8-cas-no-lock.toml",
     "step8-client-clock-skew.toml",
     "step8-idempotent-write.toml",
     "step8-leader-by-lock.toml",
