@@ -135,6 +135,9 @@ pub struct Trace {
     pub design: Design,
     /// The store topology it ran.
     pub topology: Topology,
+    /// A reentrant lock whose store keeps no hold count (`lock.hold_count = false`): a repeat
+    /// acquire is let in uncounted, so the first release frees the lock.
+    pub uncounted_reentry: bool,
     /// Workers first (scenario order), then `store1..N`, then `resource`.
     pub nodes: Vec<NodeInfo>,
     /// Lock keys in order of first appearance among workers.

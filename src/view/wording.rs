@@ -293,6 +293,11 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             };
             format!("no longer holds {} ({}): {why}", key(*k), tok(*token))
         }
+        EventKind::Reentered { key: k, token, .. } if trace.uncounted_reentry => format!(
+            "re-entered {} as {}: let in, not counted",
+            key(*k),
+            tok(*token)
+        ),
         EventKind::Reentered {
             key: k,
             token,
@@ -304,6 +309,12 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
         ),
         EventKind::WriteTimedOut { key: k, token } => format!(
             "no answer to its write to {} as {} in time: goes on as if it landed",
+            key(*k),
+            tok(*token)
+        ),
+        EventKind::LeftNested { key: k, token, .. } if trace.uncounted_reentry => format!(
+            "left the nested section: released {} as {}; nothing counted the re-entry, so \
+             this frees the lock",
             key(*k),
             tok(*token)
         ),

@@ -469,7 +469,11 @@ impl<'a> Builder<'a> {
                         count,
                         entered,
                     },
-                    label: format!("holds ×{count}"),
+                    label: match (self.trace.uncounted_reentry, entered) {
+                        (false, _) => format!("holds ×{count}"),
+                        (true, true) => "in again, uncounted".to_string(),
+                        (true, false) => "released: lock free".to_string(),
+                    },
                     event: Some(self.current),
                 });
             }

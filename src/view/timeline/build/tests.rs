@@ -228,6 +228,34 @@ fn a_reentrant_holder_shows_its_hold_count_rise_and_fall() {
 }
 
 #[test]
+fn an_uncounted_reentry_shows_no_hold_count_and_its_release_frees_the_lock() {
+    let (trace, lanes) = engine_run(include_str!(
+        "../../../../assets/scenarios/step7-uncounted-reentry.toml"
+    ));
+    let a = trace.nodes.iter().position(|n| n.name == "A").unwrap();
+    let labels: Vec<&str> = lanes.lanes[a]
+        .marks
+        .iter()
+        .filter(|m| matches!(m.kind, MarkKind::Hold { .. }))
+        .map(|m| m.label.as_str())
+        .collect();
+    assert_eq!(labels, ["in again, uncounted", "released: lock free"]);
+    let words: Vec<String> = trace
+        .events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EventKind::Reentered { .. } | EventKind::LeftNested { .. }
+            )
+        })
+        .map(|e| crate::view::wording::describe(&trace, e))
+        .collect();
+    assert!(words.iter().all(|w| !w.contains("hold count")), "{words:?}");
+    assert!(words[1].contains("this frees the lock"), "{words:?}");
+}
+
+#[test]
 fn a_write_held_by_tcp_waits_then_lands_and_its_partition_ends() {
     let (_, lanes) = engine_run(include_str!(
         "../../../../assets/cases/partition-holds-write-until-heal.toml"
