@@ -825,6 +825,21 @@ pub enum EventKind {
         /// The attempt (its owner token).
         token: Token,
     },
+    /// `expiry = "client"`: `asker` found `token`'s lease on `key` over by its own clock, which
+    /// read `asker_ms` when it asked, past the "held until" `until_ms` that `token`'s holder
+    /// wrote from its clock; the store removed the lock. No clock of the store's decided it.
+    ExpiredByClient {
+        /// The lock key.
+        key: KeyId,
+        /// The attempt whose lease was judged over.
+        token: Token,
+        /// The "held until" its holder wrote, the holder's wall clock, ms.
+        until_ms: i64,
+        /// The attempt that judged it.
+        asker: Token,
+        /// The asker's wall clock when it asked, ms.
+        asker_ms: i64,
+    },
     /// A restart without persistence: the node forgot every lock it had.
     Forgot,
     /// `persistence = "everysec"`: the node restarted from its log as last flushed, which

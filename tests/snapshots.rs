@@ -58,6 +58,7 @@ fn matters(kind: &EventKind) -> bool {
     match kind {
         K::Granted { .. }
         | K::Expired { .. }
+        | K::ExpiredByClient { .. }
         | K::LeaseExtended { .. }
         | K::Removed { .. }
         | K::ReleaseIgnored { .. }

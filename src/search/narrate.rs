@@ -158,6 +158,7 @@ fn tells(event: &Event) -> bool {
         | EventKind::DelayStarted { .. }
         | EventKind::Acquired { .. }
         | EventKind::Expired { .. }
+        | EventKind::ExpiredByClient { .. }
         | EventKind::ForceReleased { .. }
         | EventKind::Forgot
         | EventKind::Reloaded { .. }

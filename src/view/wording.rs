@@ -411,6 +411,20 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             tok(*token),
             key(*k)
         ),
+        EventKind::ExpiredByClient {
+            key: k,
+            token,
+            until_ms,
+            asker,
+            asker_ms,
+        } => format!(
+            "by {}'s clock ({}), {}'s 'held until' on {} ({}) has passed: lock removed",
+            name(asker.worker),
+            fmt_clock_ms(*asker_ms),
+            tok(*token),
+            key(*k),
+            fmt_clock_ms(*until_ms),
+        ),
         EventKind::Forgot => "forgot every lock (restarted without persistence)".to_string(),
         EventKind::Reloaded { key: k, holder } => match holder {
             Some(t) => format!(
