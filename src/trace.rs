@@ -840,6 +840,15 @@ pub enum EventKind {
         /// The asker's wall clock when it asked, ms.
         asker_ms: i64,
     },
+    /// `persistence = "everysec"`: the node is crashing before its log was flushed with
+    /// `token`'s grant of `key`, so the crash loses the grant (its disk does not hold it).
+    /// Recorded just before [`EventKind::Crashed`]; the restart then reloads without it.
+    Unflushed {
+        /// The lock key.
+        key: KeyId,
+        /// The grant the crash loses.
+        token: Token,
+    },
     /// A restart without persistence: the node forgot every lock it had.
     Forgot,
     /// `persistence = "everysec"`: the node restarted from its log as last flushed, which

@@ -70,6 +70,7 @@ fn matters(kind: &EventKind) -> bool {
         | K::Reentered { .. }
         | K::LeftNested { .. }
         | K::WriteTimedOut { .. }
+        | K::Unflushed { .. }
         | K::Reloaded { .. }
         | K::TtlSet { .. }
         | K::ForceReleased { .. }

@@ -161,6 +161,7 @@ fn tells(event: &Event) -> bool {
         | EventKind::ExpiredByClient { .. }
         | EventKind::ForceReleased { .. }
         | EventKind::Forgot
+        | EventKind::Unflushed { .. }
         | EventKind::Reloaded { .. }
         | EventKind::BecameLeader { .. }
         | EventKind::WriteAccepted { .. }

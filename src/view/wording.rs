@@ -425,6 +425,11 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             key(*k),
             fmt_clock_ms(*until_ms),
         ),
+        EventKind::Unflushed { key: k, token } => format!(
+            "crashing before its log was flushed to disk: the grant of {} to {} is lost",
+            key(*k),
+            tok(*token)
+        ),
         EventKind::Forgot => "forgot every lock (restarted without persistence)".to_string(),
         EventKind::Reloaded { key: k, holder } => match holder {
             Some(t) => format!(

@@ -641,6 +641,25 @@ impl StoreNode {
         out.timer(FLUSH_EVERY_MS, Timer::Flush);
     }
 
+    /// `everysec`: the node crashes now; each grant its table holds that its last flush did
+    /// not is lost with it (Redis's `appendfsync everysec` loses up to the last second).
+    pub fn crashing(&mut self, cx: &Ctx, out: &mut Outbox) {
+        if cx.sc.store.persistence != Persistence::Everysec {
+            return;
+        }
+        for key in KeyId::all(self.table.keys()) {
+            let held = self.table.held[key.index()].as_ref().map(|h| h.token);
+            let on_disk = self
+                .disk
+                .as_ref()
+                .and_then(|d| d.held[key.index()].as_ref())
+                .map(|h| h.token);
+            if let Some(token) = held.filter(|&t| on_disk != Some(t)) {
+                out.record(EventKind::Unflushed { key, token });
+            }
+        }
+    }
+
     /// A store node comes back: with its locks (fsync) or having forgotten them.
     pub fn restarted(&mut self, cx: &Ctx, out: &mut Outbox) {
         if cx.sc.store.persistence == Persistence::Everysec {

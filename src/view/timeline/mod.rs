@@ -284,6 +284,9 @@ pub enum LeaseEnd {
     },
     /// The node restarted without persistence and forgot it.
     Forgot,
+    /// The node crashed before its log was flushed with the grant (`everysec`): the crash
+    /// lost it, so nothing of it stays on disk.
+    Unflushed,
     /// Someone deleted the key from outside the protocol (`force_release`): an operator, an
     /// eviction, a flush.
     Forced(DeletedBy),

@@ -391,6 +391,9 @@ impl<'a> Builder<'a> {
                 let i = self.push_span(node, Span::new(at, horizon, kind, label));
                 self.logged.insert((node, key), i);
             }
+            EventKind::Unflushed { key, .. } => {
+                self.close_lease(at, node, key, LeaseEnd::Unflushed, Some(self.current));
+            }
             EventKind::Reloaded { key, holder } => {
                 // `everysec`: the log as last flushed lacked the latest change to `key`.
                 self.close_lease(at, node, key, LeaseEnd::Forgot, Some(self.current));
@@ -715,6 +718,7 @@ fn end_label(trace: &Trace, kind: &SpanKind) -> String {
             LeaseEnd::Removed { by } if by == token => "released".to_string(),
             LeaseEnd::Removed { by } => format!("removed by {}", trace.token_name(by)),
             LeaseEnd::Forgot => "forgotten".to_string(),
+            LeaseEnd::Unflushed => "lost: not yet on disk".to_string(),
             LeaseEnd::Forced(DeletedBy::Operator) => "force-released".to_string(),
             LeaseEnd::Forced(DeletedBy::Eviction) => "evicted".to_string(),
             LeaseEnd::Forced(DeletedBy::Flush) => "flushed".to_string(),
