@@ -541,6 +541,41 @@ mod tests {
         );
     }
 
+    /// Step 7d's hot path is paced by the lock, not the work: each turn's 5 ms of work is a
+    /// small part of it, and a consensus store, which commits every grant and release on a
+    /// majority, makes each turn slower still.
+    #[test]
+    fn step_7d_times_a_hot_path_that_the_lock_paces() {
+        let runs: Vec<Demonstration> = step("7d")
+            .unwrap()
+            .extras
+            .iter()
+            .map(|text| play(scenario::parse(text).unwrap()))
+            .collect();
+        let [single, consensus] = &runs[..] else {
+            panic!("two hot-path runs");
+        };
+        for run in [single, consensus] {
+            assert!(run.good(), "{:?}", run.verdict.violations);
+            let work = run.verdict.work;
+            let busy = work.completed * run.scenario.workers[0].work_ms;
+            assert!(
+                busy * 3 < work.last_done_ms.unwrap(),
+                "{}: {} updates of {} ms are most of {} ms",
+                run.scenario.name,
+                work.completed,
+                run.scenario.workers[0].work_ms,
+                work.last_done_ms.unwrap()
+            );
+        }
+        assert_eq!(single.scenario.store.topology, scenario::Topology::Single);
+        assert_eq!(
+            consensus.scenario.store.topology,
+            scenario::Topology::Consensus
+        );
+        assert!(consensus.verdict.work.per_s() < single.verdict.work.per_s());
+    }
+
     /// Step 7a compares renewal policies only: every run fences the same way at the same
     /// resource, so what differs between the verdicts is renewal's doing.
     #[test]

@@ -575,12 +575,16 @@ pub static STEPS: [Step; 12] = [
             table. Every job under one lock waits for the one before, so the lock caps the work \
             at what it lets through: here the table lock halves it. Keep critical sections \
             short, lock per record or partition, keep hot paths off the lock (one writer per \
-            partition), and never shorten the lease below the work to win speed.",
+            partition; More to explore times a hot path), and never shorten the lease below the \
+            work to win speed.",
         insight: (
             "Lock narrowly",
             "The lock's price is throughput. Pay it only for what must not run twice at once.",
         ),
-        extras: &[],
+        extras: &[
+            scenario!("step7-hot-path-single"),
+            scenario!("step7-hot-path-consensus"),
+        ],
         about: &["worker.key", "lock.ttl_ms"],
     },
     Step {

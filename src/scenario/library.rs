@@ -48,6 +48,8 @@ pub const COURSE: &[(&str, &str)] = embed!("scenarios":
     "step6-single-store-down.toml",
     "step7-fair-queue.toml",
     "step7-fair-turns.toml",
+    "step7-hot-path-consensus.toml",
+    "step7-hot-path-single.toml",
     "step7-four-workers-token-fair.toml",
     "step7-four-workers-token-shared.toml",
     "step7-jitter-starves.toml",
