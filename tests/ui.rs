@@ -655,7 +655,7 @@ fn find_a_failure_breaks_redlock_and_shows_the_shrunk_run_on_the_timeline() {
     assert!(shows(&h, "double_grant"), "the story ends with what broke");
     press(&mut h, Key::End);
     assert!(
-        shows(&h, "a failure locksim search found"),
+        shows(&h, "Failure found by search in: "),
         "the shrunk run is on the timeline"
     );
     assert!(shows_exactly(&h, "UNSAFE"));
@@ -701,13 +701,13 @@ fn edits_not_yet_run_are_told_apart_from_the_run_shown() {
     for tab in ["Break it", "Across seeds", "Find a failure"] {
         click(&mut h, tab);
         assert!(
-            shows(&h, "These work on the run shown, not on the form's edits."),
+            shows(&h, "Your form edits are not in this run yet."),
             "{tab}"
         );
     }
     click(&mut h, "Run the form's scenario");
     assert!(
-        !shows(&h, "These work on the run shown"),
+        !shows(&h, "Your form edits are not in this run yet"),
         "the edits are run"
     );
     click(&mut h, "Edit");

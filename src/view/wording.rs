@@ -57,8 +57,18 @@ pub fn verdict_line(trace: &Trace, verdict: &crate::checker::Verdict) -> String 
     let live = if verdict.live { "LIVE" } else { "NOT LIVE" };
     let more: u64 = verdict.more.iter().map(|(_, n)| n).sum();
     let n = verdict.violations.len() as u64 + more;
+    // A safe run whose only violations are the lock's (an overlap that fencing turned away)
+    // says whose they are, so "SAFE, 1 violation" does not read as a contradiction.
+    let lock_only = verdict.safe
+        && verdict
+            .violations
+            .iter()
+            .all(|v| v.kind.is_lock_misbehaviour())
+        && verdict.more.iter().all(|(k, _)| k.is_lock_misbehaviour());
     let found = match n {
         0 => "no violations".to_string(),
+        1 if lock_only => "1 lock violation".to_string(),
+        _ if lock_only && more == 0 => format!("{} lock violations", fmt_count(n)),
         1 => "1 violation".to_string(),
         _ if more > 0 => format!(
             "{} violations (the first {} of each kind listed)",
