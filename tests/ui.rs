@@ -546,6 +546,19 @@ fn the_legend_says_attempt_ids_are_not_fencing_tokens() {
 }
 
 #[test]
+fn a_run_without_fencing_tokens_does_not_explain_one() {
+    let mut h = fresh();
+    let n = step("4");
+    go_to_step(&mut h, n);
+    choose_and_watch(&mut h, n, right_of(n));
+    assert!(shows_exactly(
+        &h,
+        locksim::app::timeline::ATTEMPT_NOTE_UNFENCED
+    ));
+    assert!(!shows(&h, "\"fence 4\""));
+}
+
+#[test]
 fn across_seeds_shows_each_rungs_cost_beside_its_safety_even_on_a_phone() {
     let mut h = fresh();
     click(&mut h, "Sandbox");

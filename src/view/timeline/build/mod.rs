@@ -671,6 +671,7 @@ impl<'a> Builder<'a> {
             partitions: self.partitions,
             moments,
             legend,
+            fenced: self.trace.design == Design::Fencing,
             messages,
             flights,
             held,
