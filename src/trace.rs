@@ -135,6 +135,9 @@ pub struct Trace {
     pub design: Design,
     /// The store topology it ran.
     pub topology: Topology,
+    /// A reentrant lock whose store keeps no hold count (`lock.hold_count = false`): a repeat
+    /// acquire is let in uncounted, so the first release frees the lock.
+    pub uncounted_reentry: bool,
     /// Workers first (scenario order), then `store1..N`, then `resource`.
     pub nodes: Vec<NodeInfo>,
     /// Lock keys in order of first appearance among workers.
@@ -820,6 +823,30 @@ pub enum EventKind {
         /// The lock key.
         key: KeyId,
         /// The attempt (its owner token).
+        token: Token,
+    },
+    /// `expiry = "client"`: `asker` found `token`'s lease on `key` over by its own clock, which
+    /// read `asker_ms` when it asked, past the "held until" `until_ms` that `token`'s holder
+    /// wrote from its clock; the store removed the lock. No clock of the store's decided it.
+    ExpiredByClient {
+        /// The lock key.
+        key: KeyId,
+        /// The attempt whose lease was judged over.
+        token: Token,
+        /// The "held until" its holder wrote, the holder's wall clock, ms.
+        until_ms: i64,
+        /// The attempt that judged it.
+        asker: Token,
+        /// The asker's wall clock when it asked, ms.
+        asker_ms: i64,
+    },
+    /// `persistence = "everysec"`: the node is crashing before its log was flushed with
+    /// `token`'s grant of `key`, so the crash loses the grant (its disk does not hold it).
+    /// Recorded just before [`EventKind::Crashed`]; the restart then reloads without it.
+    Unflushed {
+        /// The lock key.
+        key: KeyId,
+        /// The grant the crash loses.
         token: Token,
     },
     /// A restart without persistence: the node forgot every lock it had.

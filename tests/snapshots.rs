@@ -58,6 +58,7 @@ fn matters(kind: &EventKind) -> bool {
     match kind {
         K::Granted { .. }
         | K::Expired { .. }
+        | K::ExpiredByClient { .. }
         | K::LeaseExtended { .. }
         | K::Removed { .. }
         | K::ReleaseIgnored { .. }
@@ -69,6 +70,7 @@ fn matters(kind: &EventKind) -> bool {
         | K::Reentered { .. }
         | K::LeftNested { .. }
         | K::WriteTimedOut { .. }
+        | K::Unflushed { .. }
         | K::Reloaded { .. }
         | K::TtlSet { .. }
         | K::ForceReleased { .. }

@@ -169,8 +169,8 @@ fn the_selected_entry_follows_the_playhead() {
     let current = selected(&h).expect("the last entry is selected");
     assert!(time_of(&current) <= playhead(&h));
     // Fencing tokens: the lock misbehaved (an overlap), the data stayed correct.
-    let verdict = "verdict: SAFE, LIVE, 1 violation. The protected data stayed correct, although \
-                   the lock itself misbehaved.";
+    let verdict = "verdict: SAFE, LIVE, 1 lock violation. The protected data stayed correct, \
+                   though mutual exclusion broke: two workers held the lock at once.";
     assert!(
         shows(&h, &format!(" ms · {verdict}")),
         "the verdict, in words, last {:?}",

@@ -627,6 +627,19 @@ fn the_legend_says_attempt_ids_are_not_fencing_tokens() {
 }
 
 #[test]
+fn a_run_without_fencing_tokens_does_not_explain_one() {
+    let mut h = fresh();
+    let n = step("4");
+    go_to_step(&mut h, n);
+    choose_and_watch(&mut h, n, right_of(n));
+    assert!(shows_exactly(
+        &h,
+        locksim::app::timeline::ATTEMPT_NOTE_UNFENCED
+    ));
+    assert!(!shows(&h, "\"fence 4\""));
+}
+
+#[test]
 fn across_seeds_shows_each_rungs_cost_beside_its_safety_even_on_a_phone() {
     let mut h = fresh();
     click(&mut h, "Sandbox");
@@ -736,7 +749,7 @@ fn find_a_failure_breaks_redlock_and_shows_the_shrunk_run_on_the_timeline() {
     assert!(shows(&h, "double_grant"), "the story ends with what broke");
     press(&mut h, Key::End);
     assert!(
-        shows(&h, "a failure locksim search found"),
+        shows(&h, "Failure found by search in: "),
         "the shrunk run is on the timeline"
     );
     assert!(shows_exactly(&h, "UNSAFE"));
@@ -782,13 +795,13 @@ fn edits_not_yet_run_are_told_apart_from_the_run_shown() {
     for tab in ["Break it", "Across seeds", "Find a failure"] {
         click(&mut h, tab);
         assert!(
-            shows(&h, "These work on the run shown, not on the form's edits."),
+            shows(&h, "Your form edits are not in this run yet."),
             "{tab}"
         );
     }
     click(&mut h, "Run the form's scenario");
     assert!(
-        !shows(&h, "These work on the run shown"),
+        !shows(&h, "Your form edits are not in this run yet"),
         "the edits are run"
     );
     click(&mut h, "Edit");

@@ -83,6 +83,7 @@ fn giving_up_tells_why_an_impossible_challenge_cannot_be_won() {
         h.get_by_label("Give up: can it be done?").click();
         h.run_steps(3);
         assert!(shows(&h, "It cannot be done"), "{}", c.id);
+        assert!(!shows(&h, "Not yet."), "{}: no promise beside it", c.id);
         let why = c.impossible.as_deref().unwrap_or_default();
         assert!(shows(&h, &why[..40]), "{}: the explanation", c.id);
     }

@@ -107,11 +107,14 @@ impl ChallengesPage {
         let note = |ui: &mut Ui| {
             if stacked {
                 ui.add_space(4.0);
-                status_line(ui, chosen, judged);
+                status_line(ui, chosen, judged, told_impossible(progress, chosen));
             }
         };
         run_view::show_run(ui, "challenges", Some(&mut shown.run), left, "", note);
-        let status = format!("Challenge: {}", shown.judged.status(chosen));
+        let status = format!(
+            "Challenge: {}",
+            status_text(chosen, &shown.judged, told_impossible(progress, chosen))
+        );
         transcript_panel::announce_also(ui.ctx(), &status);
         if let Some(change) = shown.run.take_change() {
             asked = Some(Asked::Try(change.scenario.faults));
@@ -268,8 +271,19 @@ fn chooser(ui: &mut Ui, progress: &Progress, chosen: &Challenge) -> Option<Strin
         .map(|c| c.id.clone())
 }
 
-/// Where the attempt stands (won, over budget, not yet), in the colour of its outcome.
-fn status_line(ui: &mut Ui, chosen: &Challenge, judged: &Judgement) {
+/// Whether the learner gave up on `chosen` and was told it cannot be done.
+fn told_impossible(progress: &Progress, chosen: &Challenge) -> bool {
+    chosen.impossible.is_some()
+        && progress
+            .challenges
+            .get(&chosen.id)
+            .is_some_and(|r| r.gave_up)
+}
+
+/// Where the attempt stands (won, over budget, not yet), in the colour of its outcome. Once
+/// the learner has been told it `cannot_be_done`, "Not yet" would promise otherwise: the line
+/// says only what the checker reports.
+fn status_line(ui: &mut Ui, chosen: &Challenge, judged: &Judgement, cannot_be_done: bool) {
     let colour = if judged.won {
         style::SAFE
     } else if judged.overruns.is_empty() {
@@ -277,7 +291,17 @@ fn status_line(ui: &mut Ui, chosen: &Challenge, judged: &Judgement) {
     } else {
         style::ANOMALY
     };
-    ui.label(RichText::new(judged.status(chosen)).strong().color(colour));
+    let status = status_text(chosen, judged, cannot_be_done);
+    ui.label(RichText::new(status).strong().color(colour));
+}
+
+/// [`Judgement::status`], less its "Not yet" once the learner knows it `cannot_be_done`.
+fn status_text(chosen: &Challenge, judged: &Judgement, cannot_be_done: bool) -> String {
+    let status = judged.status(chosen);
+    match status.strip_prefix("Not yet. ") {
+        Some(rest) if cannot_be_done => rest.to_string(),
+        _ => status,
+    }
 }
 
 /// The chosen challenge: what to do, the budget, the faults placed, where the attempt
@@ -305,7 +329,7 @@ fn card(ui: &mut Ui, progress: &Progress, chosen: &Challenge, judged: &Judgement
         ui.label(text);
         ui.add_space(6.0);
     }
-    status_line(ui, chosen, judged);
+    status_line(ui, chosen, judged, told_impossible(progress, chosen));
     ui.add_space(6.0);
     let faults = &judged.scenario.faults;
     if faults.is_empty() {

@@ -176,7 +176,8 @@ impl CompareView {
                     } else {
                         self.playback.now_ms()
                     };
-                    timeline::legend(ui, &self.comparison.legend, shown_until);
+                    let fenced = self.comparison.a.lanes.fenced || self.comparison.b.lanes.fenced;
+                    timeline::legend(ui, &self.comparison.legend, shown_until, fenced);
                     ui.add_space(4.0);
                     timelines
                 });

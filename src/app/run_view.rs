@@ -285,7 +285,12 @@ impl RunView {
         self.palette(ui);
         // Keep room for the whole legend under the lanes, so the lanes do not jump as the
         // legend grows while the run plays, and its last rows are not cut off.
-        let legend = timeline::legend_height(ui, &self.lanes.legend, ui.available_width());
+        let legend = timeline::legend_height(
+            ui,
+            &self.lanes.legend,
+            ui.available_width(),
+            self.lanes.fenced,
+        );
         let inspector = if self.edit.is_on() { INSPECTOR_H } else { 0.0 };
         let max_height = (ui.available_height() - 10.0 - legend.max(60.0) - inspector).max(0.0);
         self.lanes_and_legend(ui, max_height);
@@ -421,7 +426,7 @@ impl RunView {
         } else {
             self.playback.now_ms()
         };
-        timeline::legend(ui, &self.lanes.legend, shown_until);
+        timeline::legend(ui, &self.lanes.legend, shown_until, self.lanes.fenced);
     }
 
     /// The verdict once the run has been seen to its end (until then, a note that it is

@@ -22,7 +22,7 @@ use crate::checker::{Kind, Verdict};
 use crate::text::fmt_ms;
 use crate::trace::{NodeId, RejectReason, Role, Trace};
 use crate::view::timeline::legend::role_caption;
-pub use crate::view::timeline::{ATTEMPT_NOTE, Lanes};
+pub use crate::view::timeline::{ATTEMPT_NOTE, ATTEMPT_NOTE_UNFENCED, Lanes, attempt_note};
 use crate::view::timeline::{Partition, Swatch, WriteOutcome, tick_label, tick_step};
 
 /// Width of the lane-name column, px.
@@ -695,7 +695,7 @@ fn ink(painter: &Painter, color: Color32) -> Color32 {
 
 /// A row of swatches explaining what the timeline shows up to `shown_until_ms`, drawn with
 /// the timeline's own code. Later kinds join as they appear, so the legend gives nothing away.
-pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
+pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64, fenced: bool) {
     let worker = style::worker(NodeId::new(0));
     let font = FontId::proportional(13.0);
     let text_color = ui.visuals().text_color();
@@ -815,7 +815,7 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
             // On a row of its own, as `legend_height` counts it: after the last entry it read
             // as one more entry, and its wrapped lines ran past the room kept for it.
             ui.end_row();
-            ui.label(egui::RichText::new(ATTEMPT_NOTE).size(12.0).weak());
+            ui.label(egui::RichText::new(attempt_note(fenced)).size(12.0).weak());
         }
     });
 }
@@ -823,7 +823,7 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64) {
 /// How tall the legend gets at `width` once every entry of `swatches` is shown, points: the
 /// room a page keeps under the lanes so that neither the lanes jump nor the legend is cut
 /// as it grows while the run plays.
-pub fn legend_height(ui: &Ui, swatches: &[(Swatch, u64)], width: f32) -> f32 {
+pub fn legend_height(ui: &Ui, swatches: &[(Swatch, u64)], width: f32, fenced: bool) -> f32 {
     let font = FontId::proportional(13.0);
     let messages = messages_shown(ui.ctx());
     let spacing = ui.spacing().item_spacing;
@@ -849,7 +849,7 @@ pub fn legend_height(ui: &Ui, swatches: &[(Swatch, u64)], width: f32) -> f32 {
     let mut height = rows as f32 * (18.0 + spacing.y);
     if grants {
         let note = ui.painter().layout(
-            ATTEMPT_NOTE.to_string(),
+            attempt_note(fenced).to_string(),
             FontId::proportional(12.0),
             Color32::WHITE,
             width,

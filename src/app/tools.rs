@@ -495,7 +495,7 @@ fn tab_body(
                 let mut play = false;
                 ui.horizontal_wrapped(|ui| {
                     ui.label(
-                        RichText::new("These work on the run shown, not on the form's edits.")
+                        RichText::new("Your form edits are not in this run yet.")
                             .color(style::ANOMALY),
                     );
                     play = ui.button("Run the form's scenario").clicked();

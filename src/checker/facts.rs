@@ -753,7 +753,7 @@ impl Gatherer {
                     n.off.push((since, now));
                 }
             }
-            EventKind::Expired { key, .. } => {
+            EventKind::Expired { key, .. } | EventKind::ExpiredByClient { key, .. } => {
                 if let Some(slot) = self.slot(node) {
                     self.store_drops(slot, *key);
                 }

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use super::Status;
-use crate::checker::Verdict;
+use crate::checker::{Kind, Verdict};
 use crate::course::{self, Judge, STEPS};
 use crate::scenario::library;
 use crate::text::{fmt_counted, fmt_ms};
@@ -33,7 +33,14 @@ pub fn course(out: &mut impl Write) -> io::Result<Status> {
                         status = Status::Fail;
                     }
                     let v = &demo.verdict;
-                    let kinds = kinds(v);
+                    let (data, lock): (Vec<_>, Vec<_>) = kinds(v)
+                        .into_iter()
+                        .partition(|k| !k.is_lock_misbehaviour());
+                    let exclusion = if lock.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; exclusion broken ({})", names(&lock))
+                    };
                     let work = match step.judge {
                         Judge::Throughput | Judge::LostWork => format!("; {}", work_done(v)),
                         Judge::Latency => {
@@ -42,13 +49,13 @@ pub fn course(out: &mut impl Write) -> io::Result<Status> {
                         _ => String::new(),
                     };
                     format!(
-                        "{}, {}{}{work}{}",
+                        "{}, {}{}{exclusion}{work}{}",
                         if v.safe { "SAFE" } else { "UNSAFE" },
                         if v.live { "LIVE" } else { "NOT LIVE" },
-                        if kinds.is_empty() {
+                        if data.is_empty() {
                             String::new()
                         } else {
-                            format!(" ({})", kinds.join(", "))
+                            format!(" ({})", names(&data))
                         },
                         if ok {
                             ""
@@ -120,7 +127,7 @@ pub fn course_json(out: &mut impl Write) -> io::Result<Status> {
                     Some(ShortVerdict {
                         safe: demo.verdict.safe,
                         live: demo.verdict.live,
-                        kinds: kinds(&demo.verdict),
+                        kinds: kinds(&demo.verdict).iter().map(|k| k.as_str()).collect(),
                     })
                 }
                 Err(_) => {
@@ -160,14 +167,23 @@ fn asset_path(text: &str) -> String {
 }
 
 /// Each kind of violation in `verdict`, once, in the order first found.
-fn kinds(verdict: &Verdict) -> Vec<&'static str> {
-    let mut kinds: Vec<&'static str> = Vec::new();
-    for k in verdict.violations.iter().map(|x| x.kind.as_str()) {
+fn kinds(verdict: &Verdict) -> Vec<Kind> {
+    let mut kinds: Vec<Kind> = Vec::new();
+    for k in verdict.violations.iter().map(|x| x.kind) {
         if !kinds.contains(&k) {
             kinds.push(k);
         }
     }
     kinds
+}
+
+/// "overlap, double_grant".
+fn names(kinds: &[Kind]) -> String {
+    kinds
+        .iter()
+        .map(|k| k.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The work a run let through, for a throughput step: "4 critical sections done by 5 027 ms,

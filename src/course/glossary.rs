@@ -675,10 +675,12 @@ pub static ENTRIES: &[Entry] = &[
     Entry {
         term: "safety",
         aliases: &["safety", "UNSAFE"],
-        definition: "Nothing bad happens to the data: the resource takes no stale write and \
-            no interleaved writes, or the run is UNSAFE. A double grant or an overlap is \
-            reported too, but does no harm where the resource fences off the bad writes.",
-        source: None,
+        definition: "In locksim, SAFE speaks for the data: the resource took no stale write \
+            and no interleaved writes, or the run is UNSAFE. Other texts (the Redis docs, for \
+            one) call mutual exclusion itself a lock's safety property; here a broken \
+            exclusion is reported apart, as an overlap or a double grant, and does no harm \
+            only where the resource fences off the bad writes.",
+        source: Some("Redis docs, distributed locks: safety and liveness guarantees"),
     },
     Entry {
         term: "liveness",

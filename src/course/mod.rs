@@ -485,6 +485,97 @@ mod tests {
         assert!(!foreign(&without), "{:?}", without.verdict.violations);
     }
 
+    /// Step 8 says a lock may not be needed, and plays it: a compare-and-swap with no lock
+    /// asks no store, and its retry loop lands every worker's increment. The compare-and-swap
+    /// is what keeps it right: the same run with plain writes loses an update.
+    #[test]
+    fn step_8_plays_a_compare_and_swap_with_no_lock() {
+        let lock_free = step("8")
+            .unwrap()
+            .extras
+            .iter()
+            .map(|text| scenario::parse(text).unwrap())
+            .find(|s| {
+                s.lock.design == scenario::Design::None
+                    && s.resource.mode == scenario::ResourceMode::Cas
+            })
+            .expect("step 8 has a lock-free compare-and-swap run");
+        let demo = play(lock_free.clone());
+        assert!(demo.good(), "{:?}", demo.verdict.violations);
+        let mut accepted = std::collections::BTreeSet::new();
+        let mut last_value = 0;
+        for e in &demo.trace.events {
+            match &e.kind {
+                crate::trace::EventKind::AcquireStarted { .. }
+                | crate::trace::EventKind::Acquired { .. }
+                | crate::trace::EventKind::Granted { .. } => {
+                    panic!("a lock-free run takes no lock: {:?}", e.kind)
+                }
+                crate::trace::EventKind::WriteAccepted { token, value, .. } => {
+                    accepted.insert(token.worker);
+                    last_value = *value;
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(
+            accepted.len(),
+            lock_free.workers.len(),
+            "every worker's write lands"
+        );
+        assert_eq!(
+            last_value,
+            lock_free.workers.len() as u64,
+            "no increment is lost"
+        );
+        let mut plain = lock_free;
+        plain.resource.mode = scenario::ResourceMode::Plain;
+        let unchecked = play(plain);
+        assert!(!unchecked.verdict.safe);
+        assert!(
+            unchecked
+                .verdict
+                .violations
+                .iter()
+                .any(|v| v.kind == crate::checker::Kind::InterleavedWrites)
+        );
+    }
+
+    /// Step 7d's hot path is paced by the lock, not the work: each turn's 5 ms of work is a
+    /// small part of it, and a consensus store, which commits every grant and release on a
+    /// majority, makes each turn slower still.
+    #[test]
+    fn step_7d_times_a_hot_path_that_the_lock_paces() {
+        let runs: Vec<Demonstration> = step("7d")
+            .unwrap()
+            .extras
+            .iter()
+            .map(|text| play(scenario::parse(text).unwrap()))
+            .collect();
+        let [single, consensus] = &runs[..] else {
+            panic!("two hot-path runs");
+        };
+        for run in [single, consensus] {
+            assert!(run.good(), "{:?}", run.verdict.violations);
+            let work = run.verdict.work;
+            let busy = work.completed * run.scenario.workers[0].work_ms;
+            assert!(
+                busy * 3 < work.last_done_ms.unwrap(),
+                "{}: {} updates of {} ms are most of {} ms",
+                run.scenario.name,
+                work.completed,
+                run.scenario.workers[0].work_ms,
+                work.last_done_ms.unwrap()
+            );
+        }
+        assert_eq!(single.scenario.store.topology, scenario::Topology::Single);
+        assert_eq!(
+            consensus.scenario.store.topology,
+            scenario::Topology::Consensus
+        );
+        assert!(consensus.verdict.work.per_s() < single.verdict.work.per_s());
+    }
+
     /// Step 7a compares renewal policies only: every run fences the same way at the same
     /// resource, so what differs between the verdicts is renewal's doing.
     #[test]

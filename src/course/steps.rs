@@ -575,12 +575,16 @@ pub static STEPS: [Step; 12] = [
             table. Every job under one lock waits for the one before, so the lock caps the work \
             at what it lets through: here the table lock halves it. Keep critical sections \
             short, lock per record or partition, keep hot paths off the lock (one writer per \
-            partition), and never shorten the lease below the work to win speed.",
+            partition; More to explore times a hot path), and never shorten the lease below the \
+            work to win speed.",
         insight: (
             "Lock narrowly",
             "The lock's price is throughput. Pay it only for what must not run twice at once.",
         ),
-        extras: &[],
+        extras: &[
+            scenario!("step7-hot-path-single"),
+            scenario!("step7-hot-path-consensus"),
+        ],
         about: &["worker.key", "lock.ttl_ms"],
     },
     Step {
@@ -622,16 +626,18 @@ pub static STEPS: [Step; 12] = [
             its wall clock, so have NTP slew rather than step it; etcd's clock is monotonic. \
             Pauses can outlast any TTL, so correctness needs fencing or a check where the data \
             lives. And ask whether you need a lock at all: a compare-and-swap on a version, \
-            or an operation that is safe to repeat (\"mark invoice 42 as sent\", not \"add 10 \
-            to the balance\"), is often simpler and safer.",
+            retried from a fresh read when it fails, or an operation that is safe to repeat \
+            (\"mark invoice 42 as sent\", not \"add 10 to the balance\"), is often simpler and \
+            safer. More to explore plays both with no lock.",
         insight: (
             "Design for the unhappy path",
             "Clock skew: let the store time leases. Pause longer than the TTL: fence. Partition: a majority, and fence. Maybe no lock: compare-and-swap, an idempotent write, a single writer. Use a distributed lock when you must, and avoid it when something cheaper gives the same guarantee.",
         ),
         extras: &[
+            scenario!("step8-cas-no-lock"),
+            scenario!("step8-idempotent-write"),
             scenario!("step8-store-expiry"),
             scenario!("step8-monotonic-clock"),
-            scenario!("step8-idempotent-write"),
             case!("partitioned-holder-unfenced"),
             case!("partitioned-holder-fenced"),
         ],

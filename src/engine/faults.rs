@@ -188,10 +188,12 @@ impl<R: super::Recorder> Sim<'_, R> {
     }
 
     fn crash(&mut self, id: NodeId) {
-        let node = &mut self.nodes[id.index()];
-        if !node.alive {
+        if !self.nodes[id.index()].alive {
             return;
         }
+        // A store node's unflushed grants go with it: told while it can still say so.
+        self.with_store(id, |s, cx, out| s.crashing(cx, out));
+        let node = &mut self.nodes[id.index()];
         node.alive = false;
         node.paused = false;
         // What arrived while it was paused is lost with it.

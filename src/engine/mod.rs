@@ -741,6 +741,7 @@ fn skeleton(sc: &Scenario, seed: u64) -> Trace {
         until_ms: sc.until_ms,
         design: sc.lock.design,
         topology: sc.store.topology,
+        uncounted_reentry: sc.lock.reentrant && !sc.lock.hold_count,
         nodes,
         keys: keys_of(sc),
         events: Vec::new(),

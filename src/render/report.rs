@@ -282,7 +282,7 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(
             text.contains(
-                "\nverdict: SAFE, LIVE, 1 violation, CUT SHORT at 12 345 ms of 20 000 ms\n"
+                "\nverdict: SAFE, LIVE, 1 lock violation, CUT SHORT at 12 345 ms of 20 000 ms\n"
             ),
             "{text}"
         );
@@ -330,7 +330,7 @@ mod tests {
         let mut out = Vec::new();
         write_verdict(&mut out, &granted_twice(), &verdict()).unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert!(text.contains("verdict: SAFE, LIVE, 1 violation\n"));
+        assert!(text.contains("verdict: SAFE, LIVE, 1 lock violation\n"));
         assert!(text.contains("  overlap  10 100 ms  A and B both believed they held 'lock'.\n"));
     }
 }

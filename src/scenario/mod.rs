@@ -232,6 +232,13 @@ pub enum Design {
     /// disagree, a request made later can carry an earlier stamp and go in while the earlier
     /// requester is already inside.
     Timestamp,
+    /// No lock at all (step 8's "do you need a lock?"): a worker never asks the store; it
+    /// reads the record, works and writes. With `[resource] mode = "cas"` a write whose version
+    /// moved is refused, and the worker tries again from a fresh read with a new attempt id:
+    /// the optimistic retry loop of a compare-and-swap (etcd's transactions compare a key's
+    /// revision, "notes on the usage of lock and lease"; Kleppmann 2016 names compare-and-set
+    /// as the alternative). Nothing is held, so no belief is recorded.
+    None,
 }
 
 impl Design {
@@ -244,7 +251,8 @@ impl Design {
         Design::Fencing,
     ];
 
-    /// Every design a scenario may name: the ladder, then the step 2 strawman `timestamp`.
+    /// Every design a scenario may name: the ladder, the step 2 strawman `timestamp`, then
+    /// step 8's `none`.
     /// Derived from the enum, so it cannot miss a design.
     pub const PICKABLE: &'static [Design] = <Design as VariantArray>::VARIANTS;
 

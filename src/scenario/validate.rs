@@ -109,6 +109,19 @@ impl Scenario {
             }
             check_worker(worker, field)?;
             self.check_lease_count(worker, field)?;
+            ensure(
+                self.lock.design != Design::None || !(worker.nested || worker.check_lease),
+                field(if worker.nested {
+                    "nested"
+                } else {
+                    "check_lease"
+                }),
+                || {
+                    "needs a lock (a nested acquire, a check of the lease before each write), and \
+                     with lock.design = \"none\" there is none: leave it out"
+                        .to_string()
+                },
+            )?;
             ensure(worker.start_ms < self.until_ms, field("start_ms"), || {
                 format!(
                     "must be before until_ms = {}, or the worker never runs; got {}",
@@ -488,6 +501,15 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
                 .to_string()
         })?;
     }
+    ensure(
+        lock.design != Design::None || lock.waiting == Waiting::Retry,
+        "lock.waiting",
+        || {
+            "with design = \"none\" nobody waits for a lock: use waiting = \"retry\" (a write \
+             refused by a compare-and-swap is tried again from a fresh read)"
+                .to_string()
+        },
+    )?;
     at_most_horizon(lock.settle_ms, "lock.settle_ms")?;
     ensure(
         lock.design == Design::Timestamp || lock.settle_ms == Lock::default().settle_ms,
@@ -668,7 +690,7 @@ fn check_min_replicas(lock: &Lock, store: &Store) -> Check {
         },
     )?;
     ensure(
-        !matches!(lock.design, Design::Flag | Design::Timestamp),
+        !matches!(lock.design, Design::Flag | Design::Timestamp | Design::None),
         "store.min_replicas_to_write",
         || {
             format!(

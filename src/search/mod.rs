@@ -372,7 +372,7 @@ fn counterexample(
     let setup = judge.with(&faults);
     let mut scenario = Scenario {
         expect: None,
-        name: format!("{} — a failure locksim search found", setup.name),
+        name: format!("Failure found by search in: {}", setup.name),
         description: format!(
             "Found by locksim search: the setup of \"{}\" with the faults below, the smallest \
              schedule that still fails.",

@@ -158,8 +158,10 @@ fn tells(event: &Event) -> bool {
         | EventKind::DelayStarted { .. }
         | EventKind::Acquired { .. }
         | EventKind::Expired { .. }
+        | EventKind::ExpiredByClient { .. }
         | EventKind::ForceReleased { .. }
         | EventKind::Forgot
+        | EventKind::Unflushed { .. }
         | EventKind::Reloaded { .. }
         | EventKind::BecameLeader { .. }
         | EventKind::WriteAccepted { .. }

@@ -81,6 +81,7 @@ impl TraceBuilder {
                 until_ms: 20_000,
                 design: Design::Fencing,
                 topology,
+                uncounted_reentry: false,
                 nodes,
                 keys: vec!["lock".into()],
                 events: Vec::new(),

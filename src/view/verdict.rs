@@ -3,7 +3,7 @@
 //! checker's ([`crate::checker::Violation::explanation`]); what its kind means is
 //! [`crate::view::wording::gloss`].
 
-use crate::checker::Verdict;
+use crate::checker::{Kind, Verdict};
 use crate::text::{fmt_counted, fmt_ms};
 
 /// One sentence under the badges: what the verdict means for the data and the lock.
@@ -13,8 +13,18 @@ pub fn summary(verdict: &Verdict) -> String {
         .iter()
         .filter(|v| !v.kind.breaks_safety() && !v.kind.breaks_liveness())
         .count();
+    // SAFE speaks for the data. Mutual exclusion, which other texts call a lock's safety
+    // property, is said apart when it broke.
+    let exclusion_broke = verdict
+        .violations
+        .iter()
+        .any(|v| matches!(v.kind, Kind::Overlap | Kind::DoubleGrant));
     let data = match (verdict.safe, anomalies) {
         (true, 0) => "The protected data stayed correct",
+        (true, _) if exclusion_broke => {
+            "The protected data stayed correct, though mutual exclusion broke: two workers \
+             held the lock at once"
+        }
         (true, _) => "The protected data stayed correct, although the lock itself misbehaved",
         (false, _) => {
             "The protected data went wrong: the resource accepted a write it should have refused"
@@ -92,6 +102,25 @@ mod tests {
     use super::*;
     use crate::checker::Kind;
     use crate::testkit::verdict;
+
+    /// SAFE speaks for the data; a broken mutual exclusion is said apart, so a learner who
+    /// reads "safety" as exclusion elsewhere is not misled.
+    #[test]
+    fn a_safe_run_whose_exclusion_broke_says_so() {
+        assert_eq!(
+            summary(&verdict(true, &[])),
+            "The protected data stayed correct."
+        );
+        assert_eq!(
+            summary(&verdict(true, &[Kind::Overlap])),
+            "The protected data stayed correct, though mutual exclusion broke: two workers \
+             held the lock at once."
+        );
+        assert_eq!(
+            summary(&verdict(true, &[Kind::ForeignRelease])),
+            "The protected data stayed correct, although the lock itself misbehaved."
+        );
+    }
 
     #[test]
     fn a_cut_view_says_how_far_it_shows_and_what_was_found_by_then() {

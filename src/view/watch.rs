@@ -125,10 +125,16 @@ fn freed_by_itself(trace: &Trace, token: Token, at_ms: u64) -> bool {
 
 /// Whether the store side let go of `token` (expiry or someone's release) before `at_ms`.
 fn lease_gone_before(trace: &Trace, token: Token, at_ms: u64) -> bool {
-    trace.events.iter().take_while(|e| e.at_ms <= at_ms).any(|e| {
-        matches!(e.kind,
-            EventKind::Expired { token: t, .. } | EventKind::Removed { holder: t, .. } if t == token)
-    })
+    trace
+        .events
+        .iter()
+        .take_while(|e| e.at_ms <= at_ms)
+        .any(|e| {
+            matches!(e.kind,
+            EventKind::Expired { token: t, .. }
+                | EventKind::ExpiredByClient { token: t, .. }
+                | EventKind::Removed { holder: t, .. } if t == token)
+        })
 }
 
 /// What the holder of `token` did late, as the end of the sentence about its outlived lease:

@@ -57,8 +57,18 @@ pub fn verdict_line(trace: &Trace, verdict: &crate::checker::Verdict) -> String 
     let live = if verdict.live { "LIVE" } else { "NOT LIVE" };
     let more: u64 = verdict.more.iter().map(|(_, n)| n).sum();
     let n = verdict.violations.len() as u64 + more;
+    // A safe run whose only violations are the lock's (an overlap that fencing turned away)
+    // says whose they are, so "SAFE, 1 violation" does not read as a contradiction.
+    let lock_only = verdict.safe
+        && verdict
+            .violations
+            .iter()
+            .all(|v| v.kind.is_lock_misbehaviour())
+        && verdict.more.iter().all(|(k, _)| k.is_lock_misbehaviour());
     let found = match n {
         0 => "no violations".to_string(),
+        1 if lock_only => "1 lock violation".to_string(),
+        _ if lock_only && more == 0 => format!("{} lock violations", fmt_count(n)),
         1 => "1 violation".to_string(),
         _ if more > 0 => format!(
             "{} violations (the first {} of each kind listed)",
@@ -293,6 +303,11 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             };
             format!("no longer holds {} ({}): {why}", key(*k), tok(*token))
         }
+        EventKind::Reentered { key: k, token, .. } if trace.uncounted_reentry => format!(
+            "re-entered {} as {}: let in, not counted",
+            key(*k),
+            tok(*token)
+        ),
         EventKind::Reentered {
             key: k,
             token,
@@ -304,6 +319,12 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
         ),
         EventKind::WriteTimedOut { key: k, token } => format!(
             "no answer to its write to {} as {} in time: goes on as if it landed",
+            key(*k),
+            tok(*token)
+        ),
+        EventKind::LeftNested { key: k, token, .. } if trace.uncounted_reentry => format!(
+            "left the nested section: released {} as {}; nothing counted the re-entry, so \
+             this frees the lock",
             key(*k),
             tok(*token)
         ),
@@ -399,6 +420,25 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             "lease of {} on {} expired: lock removed",
             tok(*token),
             key(*k)
+        ),
+        EventKind::ExpiredByClient {
+            key: k,
+            token,
+            until_ms,
+            asker,
+            asker_ms,
+        } => format!(
+            "by {}'s clock ({}), {}'s 'held until' on {} ({}) has passed: lock removed",
+            name(asker.worker),
+            fmt_clock_ms(*asker_ms),
+            tok(*token),
+            key(*k),
+            fmt_clock_ms(*until_ms),
+        ),
+        EventKind::Unflushed { key: k, token } => format!(
+            "crashing before its log was flushed to disk: the grant of {} to {} is lost",
+            key(*k),
+            tok(*token)
         ),
         EventKind::Forgot => "forgot every lock (restarted without persistence)".to_string(),
         EventKind::Reloaded { key: k, holder } => match holder {

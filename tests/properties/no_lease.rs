@@ -19,7 +19,9 @@ proptest! {
         for e in &trace.events {
             let leased = match &e.kind {
                 EventKind::Granted { lease_ms, .. } => lease_ms.is_some(),
-                EventKind::Expired { .. } | EventKind::LeaseExtended { .. } => true,
+                EventKind::Expired { .. }
+                | EventKind::ExpiredByClient { .. }
+                | EventKind::LeaseExtended { .. } => true,
                 _ => false,
             };
             prop_assert!(

@@ -145,6 +145,34 @@ const CASES: &[Bad] = &[
         "waiting",
         "orders waiters by their stamps",
     ),
+    // With no lock, nobody waits for one, takes it again or checks its lease.
+    (
+        Edit(
+            "design = \"token\"\nttl_ms = 10000",
+            "design = \"none\"\nwaiting = \"fair\"",
+        ),
+        "lock.waiting",
+        "waiting",
+        "nobody waits for a lock",
+    ),
+    (
+        Edits(&[
+            ("design = \"token\"\nttl_ms = 10000", "design = \"none\""),
+            ("work_ms = 2000", "work_ms = 2000\nnested = true"),
+        ]),
+        "worker[0].nested",
+        "nested",
+        "with lock.design = \"none\" there is none",
+    ),
+    (
+        Edits(&[
+            ("design = \"token\"\nttl_ms = 10000", "design = \"none\""),
+            ("work_ms = 2000", "work_ms = 2000\ncheck_lease = true"),
+        ]),
+        "worker[0].check_lease",
+        "check_lease",
+        "with lock.design = \"none\" there is none",
+    ),
     // A reentrant lock recognises its holder by the owner token.
     (
         Text(
@@ -251,6 +279,13 @@ const FINE: &[Good] = &[
     (
         Edit("design = \"token\"", "design = \"timestamp\""),
         "ttl_ms at its default, as every saved file spells it out",
+    ),
+    (
+        Edits(&[
+            ("design = \"token\"\nttl_ms = 10000", "design = \"none\""),
+            ("fencing = false", "fencing = false\nmode = \"cas\""),
+        ]),
+        "no lock, and a compare-and-swap at the resource",
     ),
     (
         Edit(

@@ -137,7 +137,8 @@ struct Raw {
     faults: Vec<(u64, RawFault)>,
 }
 
-/// Every design a scenario may name: the ladder and the step 2 `timestamp` strawman.
+/// Every design a scenario may name: the ladder, the step 2 `timestamp` strawman and step 8's
+/// `none` (no lock).
 fn design() -> impl Strategy<Value = Design> {
     proptest::sample::select(Design::PICKABLE.to_vec())
 }
@@ -472,6 +473,8 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
         Topology::Redlock | Topology::Consensus => 3 + store.extra_nodes,
     };
     let has_lease = design.has_lease();
+    // Without a lock there is nothing to take again, and no lease to check.
+    let locked = design != Design::None;
     let workers: Vec<Worker> = workers
         .into_iter()
         .enumerate()
@@ -483,8 +486,8 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             repeat: w.repeat,
             retry_ms: w.retry_ms,
             key: if w.other_key { "other" } else { "lock" }.to_string(),
-            nested: w.nested,
-            check_lease: w.check_lease,
+            nested: w.nested && locked,
+            check_lease: w.check_lease && locked,
             write_timeout_ms: w.write_timeout_ms,
             clock_offset_ms: w.clock_offset_ms,
             clock_drift_ppm: w.clock_drift_ppm,
@@ -580,8 +583,11 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
     } else {
         Renewal::None
     };
-    // Timestamp order is the only queue a `timestamp` lock has; Redlock's nodes share none.
-    let fair = lock.fair && design != Design::Timestamp && topology != Topology::Redlock;
+    // Timestamp order is the only queue a `timestamp` lock has; Redlock's nodes share none;
+    // without a lock nobody queues.
+    let fair = lock.fair
+        && !matches!(design, Design::Timestamp | Design::None)
+        && topology != Topology::Redlock;
     let defaults = Lock::default();
     Scenario {
         version: scenario::VERSION,

@@ -116,6 +116,24 @@ fn lease_now(cx: &Ctx) -> i64 {
     }
 }
 
+/// `expiry = "client"`: `asker`'s clock read `asker_ms` when it asked, past the `until_ms`
+/// that `holder` wrote, so the store took the lock from `holder`.
+fn client_expired(
+    key: KeyId,
+    holder: Token,
+    until_ms: i64,
+    asker: Token,
+    asker_ms: i64,
+) -> EventKind {
+    EventKind::ExpiredByClient {
+        key,
+        token: holder,
+        until_ms,
+        asker,
+        asker_ms,
+    }
+}
+
 /// The lease a grant carries as its client is told, ms (`None`: the design has no lease).
 fn lease_ms(cx: &Ctx) -> Option<u64> {
     cx.sc.lock.design.has_lease().then_some(cx.sc.lock.ttl_ms)
@@ -343,8 +361,8 @@ impl StoreNode {
                 }
             }
             Acquire::Granted { fence, expired } => {
-                if let Some(old) = expired {
-                    out.record(EventKind::Expired { key, token: old });
+                if let Some((old, until)) = expired {
+                    out.record(client_expired(key, old, until, token, client_now));
                 }
                 self.granted(cx, out, key, token, fence);
                 AcquireAnswer::Granted {
@@ -357,8 +375,8 @@ impl StoreNode {
                 queued,
                 expired,
             } => {
-                if let Some(old) = expired {
-                    out.record(EventKind::Expired { key, token: old });
+                if let Some((old, until)) = expired {
+                    out.record(client_expired(key, old, until, token, client_now));
                 }
                 out.record(EventKind::Refused { key, token, why });
                 if !queued {
@@ -621,6 +639,25 @@ impl StoreNode {
             }
         }
         out.timer(FLUSH_EVERY_MS, Timer::Flush);
+    }
+
+    /// `everysec`: the node crashes now; each grant its table holds that its last flush did
+    /// not is lost with it (Redis's `appendfsync everysec` loses up to the last second).
+    pub fn crashing(&mut self, cx: &Ctx, out: &mut Outbox) {
+        if cx.sc.store.persistence != Persistence::Everysec {
+            return;
+        }
+        for key in KeyId::all(self.table.keys()) {
+            let held = self.table.held[key.index()].as_ref().map(|h| h.token);
+            let on_disk = self
+                .disk
+                .as_ref()
+                .and_then(|d| d.held[key.index()].as_ref())
+                .map(|h| h.token);
+            if let Some(token) = held.filter(|&t| on_disk != Some(t)) {
+                out.record(EventKind::Unflushed { key, token });
+            }
+        }
     }
 
     /// A store node comes back: with its locks (fsync) or having forgotten them.

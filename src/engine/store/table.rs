@@ -52,12 +52,14 @@ pub enum Acquire {
         reentered: bool,
     },
     /// A new grant. `expired`: the grant before it, whose lease the requester found over by its
-    /// own clock (`expiry = "client"`).
+    /// own clock (`expiry = "client"`), with the "held until" its holder wrote (its wall clock,
+    /// ms).
     Granted {
         /// The new grant's fencing token, if the design issues one.
         fence: Option<u64>,
-        /// The grant before it, found over by the requester's clock (`expiry = "client"`).
-        expired: Option<Token>,
+        /// The grant before it, found over by the requester's clock (`expiry = "client"`), and
+        /// the "held until" its holder wrote.
+        expired: Option<(Token, i64)>,
     },
     /// Refused, for `why`: another grant holds the key, lock-delay runs after an expiry, or
     /// (`fair`) the free key awaits the waiter whose turn it is. `queued`: the requester now
@@ -68,7 +70,7 @@ pub enum Acquire {
         /// Whether the requester now waits in the key's fair queue.
         queued: bool,
         /// As for [`Acquire::Granted`].
-        expired: Option<Token>,
+        expired: Option<(Token, i64)>,
     },
 }
 
@@ -220,14 +222,15 @@ impl LockTable {
                 };
             }
             let holder = h.token;
-            let client_expired = lock.expiry == Expiry::Client
-                && h.client_until.is_some_and(|until| until < client_now_ms);
-            if !client_expired {
+            let client_expired = h
+                .client_until
+                .filter(|&until| lock.expiry == Expiry::Client && until < client_now_ms);
+            let Some(until) = client_expired else {
                 return self.refuse(lock, key, token, Refusal::Held { holder }, None);
-            }
+            };
             // The contender judged the lease over by comparing with ITS clock.
             self.held[key] = None;
-            expired = Some(holder);
+            expired = Some((holder, until));
         }
         if self.delay_until[key] > now_ms {
             return self.refuse(lock, key, token, Refusal::LockDelay, expired);
@@ -249,7 +252,7 @@ impl LockTable {
         key: usize,
         token: Token,
         why: Refusal,
-        expired: Option<Token>,
+        expired: Option<(Token, i64)>,
     ) -> Acquire {
         let queued = lock.waiting == Waiting::Fair;
         if queued {
@@ -546,7 +549,7 @@ mod tests {
                         acq(B, 101),
                         Out::Acquire(Acquire::Granted {
                             fence: None,
-                            expired: Some(A),
+                            expired: Some((A, TTL_MS as i64)),
                         }),
                     ),
                 ],

@@ -6,7 +6,7 @@ use super::super::msg::Msg;
 use super::super::outbox::{Ctx, Outbox};
 use super::Worker;
 use super::state::{Attempt, Hold, OpKind, Slot, State, Step, Wait};
-use crate::scenario::{OnLockLoss, Renewal};
+use crate::scenario::{Design, OnLockLoss, Renewal};
 use crate::trace::{EventKind, LetGoReason, NodeId, Token};
 
 /// Running time at which the nested section ends: it begins halfway through the outer
@@ -67,18 +67,32 @@ impl Worker {
             State::Acquiring(_) => {}
             _ => return,
         }
-        self.state = State::Holding {
-            hold: Hold::new(token, fence, lease_until),
-            step: Step::Reading,
-        };
-        self.resource_req += 1;
-        let req = self.resource_req;
         out.record(EventKind::Acquired {
             key,
             token,
             fence,
             lease_ms,
         });
+        self.enter(cx, out, token, fence, lease_until);
+    }
+
+    /// Opens the critical section under `token`: reads the record, then works. Without a lock
+    /// (`design = "none"`) every try of the read-modify-write opens here, with nothing held.
+    pub(super) fn enter(
+        &mut self,
+        cx: &Ctx,
+        out: &mut Outbox,
+        token: Token,
+        fence: Option<u64>,
+        lease_until: Option<i64>,
+    ) {
+        let key = self.key;
+        self.state = State::Holding {
+            hold: Hold::new(token, fence, lease_until),
+            step: Step::Reading,
+        };
+        self.resource_req += 1;
+        let req = self.resource_req;
         // The token travels with the read only where the resource checks it there.
         let read_fence = fence.filter(|_| cx.sc.resource.fence_reads);
         out.send(
@@ -278,13 +292,24 @@ impl Worker {
         self.set_deadline(cx, out, Wait::Resource, timeout, req);
     }
 
-    /// The worker stops believing it holds the lock, and releases it.
+    /// The worker stops believing it holds the lock, and releases it. Without a lock there is
+    /// nothing to let go: a finished section is done, and a write the compare-and-swap refused
+    /// is tried again at once from a fresh read (the optimistic retry loop).
     pub(super) fn let_go(&mut self, cx: &Ctx, out: &mut Outbox, reason: LetGoReason) {
         let Some(h) = self.state.hold().copied() else {
             return;
         };
         let key = self.key;
         self.generation += 1;
+        if cx.sc.lock.design == Design::None {
+            if reason == LetGoReason::Released {
+                self.after_release(out);
+            } else {
+                self.state = State::Idle;
+                out.timer(0, Timer::Retry);
+            }
+            return;
+        }
         if let Some(inner) = h.inner {
             out.record(EventKind::LetGo {
                 key,

@@ -11,7 +11,7 @@ use crate::checker::Kind;
 use crate::render::measure;
 use crate::trace::{NodeId, RejectReason};
 use crate::view::palette;
-use crate::view::timeline::{ATTEMPT_NOTE, Swatch, WriteOutcome};
+use crate::view::timeline::{Swatch, WriteOutcome, attempt_note};
 
 /// A swatch's size, px (the app's).
 const SWATCH: (f32, f32) = (34.0, 16.0);
@@ -23,11 +23,12 @@ const NOTE: f32 = 12.0;
 const ROW: f32 = 21.0;
 
 /// Draws the legend of what the picture shows up to `shown_until_ms` (messages are not
-/// drawn, so neither are their entries) inside `area`'s width from its top; returns its
-/// height, px.
+/// drawn, so neither are their entries) inside `area`'s width from its top, with the note on
+/// attempt ids for a run that is `fenced` or not; returns its height, px.
 pub(super) fn draw(
     out: &mut Element,
     swatches: &[(Swatch, u64)],
+    fenced: bool,
     shown_until_ms: u64,
     area: Rect,
 ) -> f32 {
@@ -73,7 +74,7 @@ pub(super) fn draw(
         let max = area.width() / measure::SLACK;
         y = paragraph(
             out,
-            ATTEMPT_NOTE,
+            attempt_note(fenced),
             (area.x0, y + 4.0),
             NOTE,
             (max, usize::MAX),

@@ -295,6 +295,7 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
     let legend_h = legend::draw(
         &mut legend,
         &lanes.legend,
+        lanes.fenced,
         end_ms,
         Rect::new(MARGIN, legend_top, width - MARGIN, legend_top),
     );

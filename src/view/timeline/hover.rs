@@ -142,6 +142,7 @@ impl Span {
                     LeaseEnd::Expired
                     | LeaseEnd::Removed { .. }
                     | LeaseEnd::Forgot
+                    | LeaseEnd::Unflushed
                     | LeaseEnd::Forced(_)
                     | LeaseEnd::Replaced { .. }
                     | LeaseEnd::NodeDown => "",

@@ -99,9 +99,22 @@ impl Swatch {
     }
 }
 
-/// The legend's note on how grants are named, once a bar is shown.
+/// The legend's note on how grants are named, once a bar is shown, in a run whose bars carry
+/// fencing tokens.
 pub const ATTEMPT_NOTE: &str = "A#3 is worker A's third try at the lock, not a fencing token; \
      \"fence 4\" is the fencing token, which only has to grow, not go up by one.";
+
+/// The note in a run without fencing tokens: no "fence 4" to explain.
+pub const ATTEMPT_NOTE_UNFENCED: &str = "A#3 is worker A's third try at the lock.";
+
+/// The note for a run that is `fenced` ([`Lanes::fenced`](super::Lanes::fenced)) or not.
+pub fn attempt_note(fenced: bool) -> &'static str {
+    if fenced {
+        ATTEMPT_NOTE
+    } else {
+        ATTEMPT_NOTE_UNFENCED
+    }
+}
 
 /// What the bars on a lane of this role mean, under the lane's name; `short` for a narrow
 /// column (a phone).

@@ -19,7 +19,7 @@ pub mod place;
 mod rows;
 
 pub use index::{BIN_PX, Bin, Instants, Intervals, MIN_GAP_PX, crowded};
-pub use legend::{ATTEMPT_NOTE, Swatch};
+pub use legend::{ATTEMPT_NOTE, ATTEMPT_NOTE_UNFENCED, Swatch, attempt_note};
 
 use crate::checker::Kind;
 use crate::scenario::DeletedBy;
@@ -42,6 +42,8 @@ pub struct Lanes {
     /// What kinds of thing this run shows, in legend order, each with the true time it first
     /// appears: the legend explains exactly what has been shown so far.
     pub legend: Vec<(Swatch, u64)>,
+    /// Whether the run's design issues fencing tokens, so its bars read "fence N".
+    pub fenced: bool,
     /// Every message that arrived or was lost within the run, in send order.
     pub messages: Vec<Message>,
     /// The messages' flights, send to arrival, in the same order.
@@ -284,6 +286,9 @@ pub enum LeaseEnd {
     },
     /// The node restarted without persistence and forgot it.
     Forgot,
+    /// The node crashed before its log was flushed with the grant (`everysec`): the crash
+    /// lost it, so nothing of it stays on disk.
+    Unflushed,
     /// Someone deleted the key from outside the protocol (`force_release`): an operator, an
     /// eviction, a flush.
     Forced(DeletedBy),

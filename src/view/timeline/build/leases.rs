@@ -256,6 +256,7 @@ pub(super) fn lease_lost_from(
         Some(LeaseEnd::RanOut) => "lease ran out".to_string(),
         Some(LeaseEnd::Removed { by }) => format!("removed by {}", trace.token_name(by)),
         Some(LeaseEnd::Forgot) => "store forgot it".to_string(),
+        Some(LeaseEnd::Unflushed) => "lost in the store's crash".to_string(),
         Some(LeaseEnd::Forced(DeletedBy::Operator)) => "an operator deleted it".to_string(),
         Some(LeaseEnd::Forced(DeletedBy::Eviction)) => "evicted to free memory".to_string(),
         Some(LeaseEnd::Forced(DeletedBy::Flush)) => "a flush deleted it".to_string(),

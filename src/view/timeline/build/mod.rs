@@ -391,6 +391,9 @@ impl<'a> Builder<'a> {
                 let i = self.push_span(node, Span::new(at, horizon, kind, label));
                 self.logged.insert((node, key), i);
             }
+            EventKind::Unflushed { key, .. } => {
+                self.close_lease(at, node, key, LeaseEnd::Unflushed, Some(self.current));
+            }
             EventKind::Reloaded { key, holder } => {
                 // `everysec`: the log as last flushed lacked the latest change to `key`.
                 self.close_lease(at, node, key, LeaseEnd::Forgot, Some(self.current));
@@ -432,7 +435,7 @@ impl<'a> Builder<'a> {
                     self.close_lease(at, node, key, LeaseEnd::Forced(by), Some(self.current));
                 }
             }
-            EventKind::Expired { key, token } => {
+            EventKind::Expired { key, token } | EventKind::ExpiredByClient { key, token, .. } => {
                 self.grant_ended(at, key, token);
                 if self.lease_holder(node, key) == Some(token) {
                     self.close_lease(at, node, key, LeaseEnd::Expired, Some(self.current));
@@ -469,7 +472,11 @@ impl<'a> Builder<'a> {
                         count,
                         entered,
                     },
-                    label: format!("holds ×{count}"),
+                    label: match (self.trace.uncounted_reentry, entered) {
+                        (false, _) => format!("holds ×{count}"),
+                        (true, true) => "in again, uncounted".to_string(),
+                        (true, false) => "released: lock free".to_string(),
+                    },
                     event: Some(self.current),
                 });
             }
@@ -664,6 +671,7 @@ impl<'a> Builder<'a> {
             partitions: self.partitions,
             moments,
             legend,
+            fenced: self.trace.design == Design::Fencing,
             messages,
             flights,
             held,
@@ -711,6 +719,7 @@ fn end_label(trace: &Trace, kind: &SpanKind) -> String {
             LeaseEnd::Removed { by } if by == token => "released".to_string(),
             LeaseEnd::Removed { by } => format!("removed by {}", trace.token_name(by)),
             LeaseEnd::Forgot => "forgotten".to_string(),
+            LeaseEnd::Unflushed => "lost: not yet on disk".to_string(),
             LeaseEnd::Forced(DeletedBy::Operator) => "force-released".to_string(),
             LeaseEnd::Forced(DeletedBy::Eviction) => "evicted".to_string(),
             LeaseEnd::Forced(DeletedBy::Flush) => "flushed".to_string(),

@@ -228,6 +228,34 @@ fn a_reentrant_holder_shows_its_hold_count_rise_and_fall() {
 }
 
 #[test]
+fn an_uncounted_reentry_shows_no_hold_count_and_its_release_frees_the_lock() {
+    let (trace, lanes) = engine_run(include_str!(
+        "../../../../assets/scenarios/step7-uncounted-reentry.toml"
+    ));
+    let a = trace.nodes.iter().position(|n| n.name == "A").unwrap();
+    let labels: Vec<&str> = lanes.lanes[a]
+        .marks
+        .iter()
+        .filter(|m| matches!(m.kind, MarkKind::Hold { .. }))
+        .map(|m| m.label.as_str())
+        .collect();
+    assert_eq!(labels, ["in again, uncounted", "released: lock free"]);
+    let words: Vec<String> = trace
+        .events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EventKind::Reentered { .. } | EventKind::LeftNested { .. }
+            )
+        })
+        .map(|e| crate::view::wording::describe(&trace, e))
+        .collect();
+    assert!(words.iter().all(|w| !w.contains("hold count")), "{words:?}");
+    assert!(words[1].contains("this frees the lock"), "{words:?}");
+}
+
+#[test]
 fn a_write_held_by_tcp_waits_then_lands_and_its_partition_ends() {
     let (_, lanes) = engine_run(include_str!(
         "../../../../assets/cases/partition-holds-write-until-heal.toml"
@@ -395,27 +423,59 @@ fn a_single_store_comes_back_live_with_what_its_disk_holds() {
 }
 
 #[test]
-fn an_everysec_restart_that_lost_the_grant_ends_the_frozen_bar_as_forgotten() {
+fn an_everysec_crash_before_the_flush_ends_the_grant_at_the_crash_with_nothing_on_disk() {
+    // store1 grants A at 2 ms and crashes at 500 ms, before its first flush at 1 000 ms.
     let (trace, lanes) = engine_run(include_str!(
         "../../../../assets/scenarios/step6-aof-everysec-restart.toml"
     ));
     let store = bars(&trace, &lanes, "store1");
+    assert_eq!(store[0], (2, 500, "A#1".to_string()), "{store:?}");
     assert!(
-        store[1].2.starts_with("on disk, node down: A#1"),
-        "{store:?}"
+        store.iter().all(|b| !b.2.starts_with("on disk")),
+        "nothing of A#1 is drawn on disk: {store:?}"
     );
     let node = trace.nodes.iter().position(|n| n.name == "store1").unwrap();
-    let frozen = &lanes.lanes[node]
+    let lost = lanes.lanes[node]
         .spans
         .iter()
-        .filter(|s| s.kind.bar_row().is_some())
-        .nth(1)
+        .find(|s| s.kind.bar_row().is_some())
         .unwrap();
-    assert_eq!(frozen.end_label, "forgotten", "{store:?}");
+    assert_eq!(lost.end_label, "lost: not yet on disk", "{store:?}");
     assert!(
-        !store[2].2.starts_with("A#1"),
+        !store[1].2.starts_with("A#1"),
         "no live bar for A after the restart: {store:?}"
     );
+}
+
+#[test]
+fn a_grant_already_flushed_stays_on_disk_through_an_everysec_crash() {
+    let source = r#"
+        version = 1
+        name = "crash after the flush"
+        seed = 1
+        until_ms = 8000
+        [lock]
+        design = "token"
+        ttl_ms = 30000
+        [store]
+        persistence = "everysec"
+        [[worker]]
+        name = "A"
+        work_ms = 6000
+        [[fault]]
+        at_ms = 1500
+        kind = "crash"
+        node = "store1"
+        [[fault]]
+        at_ms = 3000
+        kind = "restart"
+        node = "store1"
+    "#;
+    let (trace, lanes) = engine_run(source);
+    let store = bars(&trace, &lanes, "store1");
+    assert_eq!((store[1].0, store[1].1), (1_500, 3_000), "{store:?}");
+    assert!(store[1].2.starts_with("on disk, node down"), "{store:?}");
+    assert_eq!(store[2].2, "A#1", "{store:?}");
 }
 
 #[test]
