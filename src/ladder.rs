@@ -3,7 +3,7 @@
 
 use crate::scenario::names::parse_store_name;
 use crate::scenario::{
-    Acquire, Design, Expiry, FaultKind, Lock, Renewal, Scenario, Topology, Waiting,
+    Acquire, Design, Expiry, FaultKind, Lock, Renewal, Scenario, Store, Topology, Waiting,
 };
 
 /// The same scenario on rung `design` of the ladder, changed only as far as that rung needs to
@@ -36,6 +36,7 @@ pub fn rung(scenario: &Scenario, design: Design) -> Result<Scenario, String> {
             s.lock.ttl_ms = defaults.ttl_ms;
         }
         s.lock.lock_delay_ms = 0;
+        s.store.ttl_multiplier = Store::default().ttl_multiplier;
     }
     if s.lock.renewal == Renewal::None {
         s.lock.renew_every_ms = None;
@@ -61,6 +62,12 @@ pub fn rung(scenario: &Scenario, design: Design) -> Result<Scenario, String> {
 fn to_single_store(s: &mut Scenario) {
     s.store.topology = Topology::Single;
     s.store.nodes = 1;
+    // Election switches and a primary's replica quorum belong to the topologies left behind.
+    let settled = Store::default();
+    s.store.prevote = settled.prevote;
+    s.store.check_quorum = settled.check_quorum;
+    s.store.min_replicas_to_write = settled.min_replicas_to_write;
+    s.store.min_replicas_max_lag_ms = settled.min_replicas_max_lag_ms;
     let gone = |node: &str| parse_store_name(node).is_some_and(|n| n > 1);
     s.faults.retain_mut(|fault| match &mut fault.kind {
         FaultKind::Pause { node, .. }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates assets/fonts/: the web build's fonts, which are egui's own (Ubuntu-Light for text,
-# Hack for code; not egui-icons, whose five brand logos locksim never shows), cut down to what
-# locksim shows — the Latin letters and punctuation any text may hold, and of the symbol blocks
-# only the symbols locksim and egui draw (← → ▶ ● ≈ …) and their nearest kin. The cut keeps Ubuntu's kerning but drops the other
-# layout features and the TrueType hinting programs: egui's rasteriser (skrifa) then fits the
+# Regenerates assets/fonts/: the web build's fonts, which are egui's own (Ubuntu-Light for text
+# and code, and of Hack the symbols Ubuntu lacks; not egui-icons, whose five brand logos
+# locksim never shows), cut down to what locksim shows — the Latin letters and punctuation any
+# text may hold, and of the symbol blocks only the symbols locksim and egui draw (← → ▶ ● ≈ …)
+# and their nearest kin. The cut drops the layout features and the TrueType hinting programs: egui's rasteriser (skrifa) then fits the
 # outlines to the pixel grid with its autohinter, and the hints were over half of each font's
 # bytes. Together the cut saves ≈ 280 KB of the gzipped wasm (the budget is 1.43 MB).
 # `app::web_fonts`'s test fails if the app's text holds a character the cut left out.
@@ -25,9 +25,11 @@ text="U+0020-007E,U+00A0-017F,U+0192,U+2000-203A,U+20AC"
 # (`app::theme::with_hack_fallback`). Neither font has check marks, ⚠ or egui's key names.
 symbols="U+2190-2195,U+21D0-21D4,U+21E7,U+2212,U+221E,U+2248,U+2260,U+2264-2265"
 symbols="$symbols,U+25A0-25A1,U+25B2,U+25B6,U+25BC,U+25C0,U+25CB,U+25CF,U+FFFD"
-# Hack, the code font, keeps ASCII, dashes, quotes, bullet and ellipsis, and the symbols:
-# a letter beyond ASCII in a scenario's text falls back to Ubuntu's glyph.
-code="U+0020-007E,U+2010-2027"
+# Of Hack, egui's code font, the web keeps only what Ubuntu lacks: the symbols and the dashes,
+# quotes and bullets of U+2010–2027. Code (the Sandbox's TOML, key names) is set in Ubuntu on
+# the web: its digits are all one width, so columns of numbers still line up, and the whole
+# of Hack was 10 KB of the gzipped module. The desktop keeps egui's full fonts.
+code="U+2010-2027"
 # --no-hinting drops the glyphs' instructions and the tables only hinting reads (fpgm, prep,
 # cvt, hdmx, VDMX, Hack's ttfautohint control table). No layout feature stays: Ubuntu's
 # ligatures, fractions and superiors, and the glyphs only they reach, are ≈ 6 KB of the
@@ -35,11 +37,11 @@ code="U+0020-007E,U+2010-2027"
 # ≈ 3 KB gzipped) moves a letter pair such as "To" by under a pixel at the app's 13–14 px;
 # Hack is monospaced.
 subset() {
-    python3 -m fontTools.subset "$src/$1.ttf" --unicodes="$2" --layout-features="$3" \
-        --no-hinting --output-file="$out/$1.subset.ttf"
+    python3 -m fontTools.subset "$src/$1.ttf" --unicodes="$3" --layout-features="$4" \
+        --no-hinting --output-file="$out/$2.subset.ttf"
 }
-subset Ubuntu-Light "$text,$symbols" ""
-subset Hack-Regular "$code,$symbols" ""
+subset Ubuntu-Light Ubuntu-Light "$text,$symbols" ""
+subset Hack-Regular Hack-Symbols "$code,$symbols" ""
 # The Ubuntu Font Licence (2c) asks a modified font that is not substantially changed to keep
 # its name with "derivative <name of the new work>" appended.
 python3 - "$out/Ubuntu-Light.subset.ttf" <<'PY'
