@@ -15,11 +15,12 @@ version="$(awk '/^name = "epaint_default_fonts"$/ { getline; gsub(/version = |"/
 cargo fetch --quiet
 src="$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"epaint_default_fonts-$version"/fonts | head -n 1)"
 out=assets/fonts
-# Text: Latin, Latin-1, Latin Extended-A, the common punctuation (spaces, dashes, quotes,
-# bullets, ellipsis, per mille, primes, angle quotes) and the euro sign. No text of locksim
-# uses the rest of those blocks (super- and subscripts, letterlike symbols, spacing accents);
-# a learner typing one sees the fallback glyph.
-text="U+0020-007E,U+00A0-017F,U+0192,U+2000-203A,U+20AC"
+# Text: ASCII; of Latin-1 the letters (À–ÿ, with × and ÷), the no-break space and the signs
+# locksim writes (§ ° ± ·); the common punctuation (spaces, dashes, quotes, bullets, ellipsis,
+# per mille, primes, angle quotes) and the euro sign. Latin Extended-A (Ł ő č …) and the rest of
+# Latin-1's signs (© « ¿ …) were 4.9 KB of the gzipped module that no text of locksim's
+# needs; a learner typing one sees the fallback glyph.
+text="U+0020-007E,U+00A0,U+00A7,U+00B0-00B1,U+00B7,U+00C0-00FF,U+0192,U+2000-203A,U+20AC"
 # Symbols: arrows (← ↑ → ↓ ↔ ↕, ⇐ ⇒ ⇔, egui's ⇧), maths (egui's minus −, ≈ ≠ ≤ ≥ ∞) and
 # shapes (■ □ ▲ ▶ ▼ ◀ ○ ●). Ubuntu has few of them; the app falls back to Hack for the rest
 # (`app::theme::with_hack_fallback`). Neither font has check marks, ⚠ or egui's key names.
