@@ -558,7 +558,7 @@ await check('Find a failure breaks Redlock and opens the shrunk run', async (pag
   await settle(page);
   await shot(page, 'find-a-failure-ready');
   await page.mouse.click(SEARCH.x, SEARCH.y);
-  await page.waitForFunction(() => document.title.includes('a failure locksim search found'), null, {
+  await page.waitForFunction(() => document.title.includes('Failure found by search in: '), null, {
     timeout: 60000,
   });
   await page.waitForTimeout(500);
@@ -678,7 +678,7 @@ await check('the live region tells screen readers the run: an event, then the ve
   await settle(page);
   const told = await live.textContent();
   assert.match(told, /ms · \S+: .+/, `an event sentence: ${told}`);
-  assert.match(told, /verdict: SAFE, LIVE, 1 violation\. The protected data stayed correct/, told);
+  assert.match(told, /verdict: SAFE, LIVE, 1 lock violation\. The protected data stayed correct, though mutual exclusion broke/, told);
   await shot(page, 'transcript-laptop');
   // On a phone, the same run with its transcript under the playback bar.
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3 });

@@ -26,10 +26,12 @@ use crate::scenario::{Scenario, parse, to_toml};
 use crate::search::{Counterexample, Options, Searcher};
 use crate::sweep::{EVENTS_PER_BATCH, Outcome, Sweep};
 
-/// How often the page repaints for a job's progress: a few times a second is enough to watch
-/// the counts move, and every repaint of the whole window is work taken from painting
-/// anything else (in a browser without a GPU, much of a core).
-pub const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
+/// How often the page repaints for a job's progress: once a second is enough to watch the
+/// counts move, and every repaint of the whole window is work taken from painting anything
+/// else. In a browser that renders in software (no GPU, or one it does not trust), while the
+/// job's worker keeps a core busy, one repaint stalls the page for a tenth of a second or
+/// more: at two a second the page painted about 40 frames a second, at one about 50.
+pub const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(1000);
 
 /// One batch of a sweep's runs: each with the index of its row.
 pub type Batch = Vec<(usize, Outcome)>;
@@ -165,29 +167,58 @@ pub fn start(
     Ok((scenario, job))
 }
 
-/// Does `work`, a batch at a time, telling `send` the news after each — and whether it is
-/// the last, which the page should show at once rather than within [`PROGRESS_EVERY`];
-/// stops early when `send` says the page no longer listens.
-///
-/// # Errors
-/// When the work's scenario cannot be read.
-fn perform(work: Work, mut send: impl FnMut(News, bool) -> bool) -> Result<(), String> {
-    match work {
-        Work::Sweep { scenario, seeds } => {
-            let scenario = parse(&scenario).map_err(|e| e.to_string())?;
-            let mut sweep = Sweep::new(&scenario, seeds);
-            while !sweep.is_done() {
-                let batch = sweep.run_next(EVENTS_PER_BATCH);
-                sweep.count(&batch)?;
-                if !send(News::Batch(batch), sweep.is_done()) {
-                    break;
+/// A job's work, done a batch of [`EVENTS_PER_BATCH`] events at a time: a thread does the
+/// batches back to back; a Web Worker paces them from `web/worker.js`.
+enum Performer {
+    /// Across seeds.
+    Sweep(Sweep),
+    /// Find a failure, with the scenario searched (a counterexample is told against it).
+    Search {
+        scenario: Box<Scenario>,
+        search: Box<Searcher>,
+    },
+}
+
+impl Performer {
+    /// The work `work` asks for, not yet begun.
+    ///
+    /// # Errors
+    /// When the work's scenario cannot be read.
+    fn new(work: Work) -> Result<Performer, String> {
+        Ok(match work {
+            Work::Sweep { scenario, seeds } => {
+                let scenario = parse(&scenario).map_err(|e| e.to_string())?;
+                Performer::Sweep(Sweep::new(&scenario, seeds))
+            }
+            Work::Search { scenario, options } => {
+                let scenario = parse(&scenario).map_err(|e| e.to_string())?;
+                let search = Box::new(Searcher::new(&scenario, options));
+                Performer::Search {
+                    scenario: Box::new(scenario),
+                    search,
                 }
             }
-        }
-        Work::Search { scenario, options } => {
-            let scenario = parse(&scenario).map_err(|e| e.to_string())?;
-            let mut search = Searcher::new(&scenario, options);
-            loop {
+        })
+    }
+
+    /// Does the next batch and tells `send` its news, and whether it is the last, which the
+    /// page should show at once rather than within [`PROGRESS_EVERY`]. Returns whether the
+    /// work is over: done, or `send` said the page no longer listens.
+    ///
+    /// # Errors
+    /// When a batch cannot be counted (a bug).
+    fn step(&mut self, send: &mut impl FnMut(News, bool) -> bool) -> Result<bool, String> {
+        match self {
+            Performer::Sweep(sweep) => {
+                if sweep.is_done() {
+                    return Ok(true);
+                }
+                let batch = sweep.run_next(EVENTS_PER_BATCH);
+                sweep.count(&batch)?;
+                let done = sweep.is_done();
+                Ok(!send(News::Batch(batch), done) || done)
+            }
+            Performer::Search { scenario, search } => {
                 search.advance(EVENTS_PER_BATCH);
                 let news = match search.outcome() {
                     None => News::Searched(search.tries()),
@@ -196,16 +227,25 @@ fn perform(work: Work, mut send: impl FnMut(News, bool) -> bool) -> Result<(), S
                         found: outcome
                             .found
                             .as_ref()
-                            .map(|found| Found::of(&scenario, found)),
+                            .map(|found| Found::of(scenario, found)),
                     },
                 };
                 let over = matches!(news, News::SearchOver { .. });
-                if !send(news, over) || over {
-                    break;
-                }
+                Ok(!send(news, over) || over)
             }
         }
     }
+}
+
+/// Does `work` to its end, a batch after another, telling `send` the news of each
+/// ([`Performer::step`]).
+///
+/// # Errors
+/// When the work's scenario cannot be read.
+#[cfg(not(target_arch = "wasm32"))]
+fn perform(work: Work, mut send: impl FnMut(News, bool) -> bool) -> Result<(), String> {
+    let mut performer = Performer::new(work)?;
+    while !performer.step(&mut send)? {}
     Ok(())
 }
 

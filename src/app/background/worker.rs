@@ -11,7 +11,7 @@ use std::time::Duration;
 use eframe::egui;
 use wasm_bindgen::prelude::*;
 
-use super::{News, PROGRESS_EVERY, Work, decode, encode, perform};
+use super::{News, PROGRESS_EVERY, Performer, Work, decode, encode};
 
 /// What came from the worker, each message as it came: a piece of news as text, or why the
 /// work stopped.
@@ -104,20 +104,42 @@ impl Drop for Job {
     }
 }
 
-/// The worker's side (called by `web/worker.js` with the page's message): does the work the
-/// page asked for to its end, calling `post` with the text of each piece of news and whether
-/// it is the last.
-///
-/// # Errors
-/// When the work cannot be read; `web/worker.js` posts the reason to the page.
+/// The worker's side of a job, made by `web/worker.js` from the page's message and done a
+/// batch at a time, each batch's news posted through `post` (its text, and whether it is the
+/// last).
 #[wasm_bindgen]
-pub fn work_in_worker(work: &str, post: &js_sys::Function) -> Result<(), JsValue> {
-    let work: Work = decode(work)?;
-    perform(work, |news, last| {
-        encode(&news).is_ok_and(|text| {
-            post.call2(&JsValue::NULL, &JsValue::from_str(&text), &last.into())
-                .is_ok()
+pub struct WorkerJob {
+    performer: Performer,
+    post: js_sys::Function,
+}
+
+#[wasm_bindgen]
+impl WorkerJob {
+    /// The job the page's message `work` asks for.
+    ///
+    /// # Errors
+    /// When the work cannot be read; `web/worker.js` posts the reason to the page.
+    #[wasm_bindgen(constructor)]
+    pub fn new(work: &str, post: js_sys::Function) -> Result<WorkerJob, JsValue> {
+        let work: Work = decode(work)?;
+        Ok(WorkerJob {
+            performer: Performer::new(work)?,
+            post,
         })
-    })?;
-    Ok(())
+    }
+
+    /// Does the next batch and posts its news; whether the job is over.
+    ///
+    /// # Errors
+    /// When a batch cannot be counted (a bug).
+    pub fn step(&mut self) -> Result<bool, JsValue> {
+        let post = &self.post;
+        let over = self.performer.step(&mut |news, last| {
+            encode(&news).is_ok_and(|text| {
+                post.call2(&JsValue::NULL, &JsValue::from_str(&text), &last.into())
+                    .is_ok()
+            })
+        })?;
+        Ok(over)
+    }
 }
