@@ -388,33 +388,41 @@ fn a_crashed_leaders_grant_is_frozen_on_its_disk_not_live() {
     assert_eq!(*lease_lost, None);
 }
 
-#[test]
-fn a_single_store_comes_back_live_with_what_its_disk_holds() {
-    // fsync: the restarted node still holds A's grant, so its bar is live again.
-    let source = r#"
+/// One worker holding a 30 s lease on a single store that crashes at `crash_ms` and restarts
+/// at 3 000 ms, keeping what `persistence` keeps; store1's bars.
+fn crash_and_restart(persistence: &str, crash_ms: u64) -> Vec<(u64, u64, String)> {
+    let source = format!(
+        r#"
         version = 1
-        name = "crash and restart with fsync"
+        name = "crash and restart with {persistence}"
         seed = 1
         until_ms = 8000
         [lock]
         design = "token"
         ttl_ms = 30000
         [store]
-        persistence = "fsync"
+        persistence = "{persistence}"
         [[worker]]
         name = "A"
         work_ms = 6000
         [[fault]]
-        at_ms = 1000
+        at_ms = {crash_ms}
         kind = "crash"
         node = "store1"
         [[fault]]
         at_ms = 3000
         kind = "restart"
         node = "store1"
-    "#;
-    let (trace, lanes) = engine_run(source);
-    let store = bars(&trace, &lanes, "store1");
+    "#
+    );
+    let (trace, lanes) = engine_run(&source);
+    bars(&trace, &lanes, "store1")
+}
+
+#[test]
+fn a_single_store_comes_back_live_with_what_its_disk_holds() {
+    // fsync: the restarted node still holds A's grant, so its bar is live again.
+    let store = crash_and_restart("fsync", 1_000);
     assert_eq!(store[0].1, 1_000, "{store:?}");
     assert_eq!((store[1].0, store[1].1), (1_000, 3_000), "{store:?}");
     assert!(store[1].2.starts_with("on disk, node down"), "{store:?}");
@@ -449,30 +457,7 @@ fn an_everysec_crash_before_the_flush_ends_the_grant_at_the_crash_with_nothing_o
 
 #[test]
 fn a_grant_already_flushed_stays_on_disk_through_an_everysec_crash() {
-    let source = r#"
-        version = 1
-        name = "crash after the flush"
-        seed = 1
-        until_ms = 8000
-        [lock]
-        design = "token"
-        ttl_ms = 30000
-        [store]
-        persistence = "everysec"
-        [[worker]]
-        name = "A"
-        work_ms = 6000
-        [[fault]]
-        at_ms = 1500
-        kind = "crash"
-        node = "store1"
-        [[fault]]
-        at_ms = 3000
-        kind = "restart"
-        node = "store1"
-    "#;
-    let (trace, lanes) = engine_run(source);
-    let store = bars(&trace, &lanes, "store1");
+    let store = crash_and_restart("everysec", 1_500);
     assert_eq!((store[1].0, store[1].1), (1_500, 3_000), "{store:?}");
     assert!(store[1].2.starts_with("on disk, node down"), "{store:?}");
     assert_eq!(store[2].2, "A#1", "{store:?}");
