@@ -23,6 +23,16 @@ window.addEventListener('hashchange', () => {
   address.textContent = location.href;
 });
 
+// A fault of the module that is not a panic (memory exhausted, which ends in a trap) stops the
+// app too, with the same page a panic shows (src/app/web.rs), unless a panic already said why.
+window.addEventListener('error', ({ error }) => {
+  const root = document.documentElement;
+  if (!(error instanceof WebAssembly.RuntimeError) || root.hasAttribute('data-stopped')) return;
+  document.getElementById('stopped-reason').textContent =
+    `locksim stopped: its WebAssembly failed (${error.message}), most often because the page ran out of memory`;
+  root.setAttribute('data-stopped', '');
+});
+
 // The app keeps the fragment in step with the view without firing `hashchange`; the event
 // means the learner pasted or followed a link to another view of this page. Opening it anew
 // restores that view exactly as a fresh visit would (the module comes from the cache).

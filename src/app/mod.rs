@@ -250,6 +250,17 @@ impl LocksimApp {
         matches!(self.progress.place, Place::Sandbox | Place::Library)
     }
 
+    /// A frame that only says `what`, in the middle of the page and in the learner's theme:
+    /// what the web build paints first while the view a link names is made.
+    #[cfg(target_arch = "wasm32")]
+    fn show_waiting(&mut self, ui: &mut Ui, what: &str) {
+        self.look
+            .apply(ui.ctx(), self.progress.dark, self.progress.presenter);
+        egui::CentralPanel::default().show(ui, |ui| {
+            ui.centered_and_justified(|ui| ui.heading(what));
+        });
+    }
+
     /// Draws one frame of the whole window into `ui`.
     pub fn show(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();

@@ -64,12 +64,9 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
                 noted.set(LocksimApp::storage_notice(cc.storage));
                 // Before the first frame lays out any text: there are no fonts until then.
                 cc.egui_ctx.set_fonts(super::web_fonts::definitions());
-                let app = match state {
-                    Some(state) => LocksimApp::from_shared(state, cc.storage),
-                    None => LocksimApp::new(cc),
-                };
                 Ok(Box::new(WebApp {
-                    app,
+                    app: LocksimApp::new(cc),
+                    opening: state,
                     canvas: page_canvas,
                     published: None,
                     shared: None,
@@ -124,9 +121,21 @@ pub fn panic_for_test() {
     panic!("a panic on purpose, for the browser test");
 }
 
+/// Traps on purpose, as a module out of memory does (an abort, not a panic). The browser test
+/// calls it from a timer, as the page's own event handlers would meet a trap.
+#[wasm_bindgen]
+pub fn trap_for_test() {
+    std::process::abort();
+}
+
 /// The app, plus the address bar kept in step with it.
 struct WebApp {
     app: LocksimApp,
+    /// The view the page's link names, opened on the second frame: the first paints a notice
+    /// (`LocksimApp::show_waiting`), because opening the view runs the scenarios the link carries on
+    /// this thread, up to a few seconds for the largest runs the engine allows
+    /// ([`crate::engine::MAX_STEPS`]).
+    opening: Option<SharedState>,
     /// The page's canvas, which eframe draws on.
     canvas: web_sys::HtmlCanvasElement,
     /// The fragment last written to the address bar (`None` before the first frame).
@@ -283,6 +292,17 @@ impl eframe::App for WebApp {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        if let Some(state) = self.opening.take() {
+            // Counted in painted frames: egui lays the first one out twice before painting it.
+            if ui.ctx().cumulative_frame_nr() == 0 {
+                self.app
+                    .show_waiting(ui, "Opening the link: running the scenario it carries…");
+                self.opening = Some(state);
+                ui.ctx().request_repaint();
+                return;
+            }
+            self.app = LocksimApp::from_shared(state, frame.storage());
+        }
         self.app.ui(ui, frame);
         self.publish(ui.ctx());
         self.publish_layout(ui.ctx());

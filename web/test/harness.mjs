@@ -40,11 +40,16 @@ export async function launch() {
   return browser;
 }
 
-/// Waits until the app's first frame has been painted (web/main.js sets the marker).
+/// Waits until the app has painted its first frame and drawn its view (web/main.js and
+/// src/app/web.rs set the markers).
 export async function firstFrame(page, timeout = 30000) {
-  await page.waitForFunction(() => document.documentElement.dataset.firstFrame === 'painted', null, {
-    timeout,
-  });
+  // A page opened on a link paints a notice first and the link's view on the next frame,
+  // which writes the app's layout (`data-screen`, src/app/web.rs).
+  await page.waitForFunction(
+    () => document.documentElement.dataset.firstFrame === 'painted' && document.documentElement.dataset.screen,
+    null,
+    { timeout },
+  );
 }
 
 /// Decodes a PNG (8-bit RGB or RGBA, not interlaced, as Chromium writes screenshots) into

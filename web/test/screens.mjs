@@ -201,6 +201,32 @@ if (!only.length) {
   }
 }
 
+// A trap (what running out of memory ends in) stops the app with the same page, not a dead
+// canvas.
+if (!only.length) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${server.url}#v=2&step=2`);
+    await firstFrame(page);
+    await page.evaluate(() => import('./locksim.js').then((m) => setTimeout(() => m.trap_for_test())));
+    await page.locator('#stopped').waitFor({ state: 'visible', timeout: 5000 });
+    assert.ok(await page.locator('canvas').isHidden(), 'the dead canvas is hidden');
+    assert.match(
+      await page.locator('#stopped-reason').textContent(),
+      /^locksim stopped: its WebAssembly failed \(.+\), most often because the page ran out of memory$/,
+    );
+    assert.equal(await page.locator('#stopped-address').getAttribute('href'), page.url(), 'the address is kept');
+    results.push(true);
+    console.log('ok   a trap shows the stopped page with the address');
+  } catch (error) {
+    results.push(false);
+    console.log(`FAIL a trap\n     ${String(error.stack ?? error).replaceAll('\n', '\n     ')}`);
+  } finally {
+    await context.close();
+  }
+}
+
 await browser.close();
 await server.close();
 const failed = results.filter((ok) => !ok).length;
