@@ -8,7 +8,7 @@ use crate::view::palette::Rgba;
 pub struct Theme {
     /// The page behind everything.
     pub panel: Rgba,
-    /// Every other lane, a shade off the page.
+    /// Every other lane, a shade off the page (egui's `faint_bg_color` added to the page).
     pub faint: Rgba,
     /// Lines between lanes and the grid.
     pub line: Rgba,
@@ -31,6 +31,17 @@ impl Theme {
         text: Rgba::rgb(80, 80, 80),
         strong: Rgba::rgb(0, 0, 0),
         weak: Rgba::translucent(80, 80, 80, 153),
+        white: Rgba::rgb(255, 255, 255),
+    };
+
+    /// The dark theme: egui's dark visuals, which the app uses when the system asks for dark.
+    pub const DARK: Theme = Theme {
+        panel: Rgba::rgb(27, 27, 27),
+        faint: Rgba::rgb(32, 32, 32),
+        line: Rgba::rgb(60, 60, 60),
+        text: Rgba::rgb(140, 140, 140),
+        strong: Rgba::rgb(255, 255, 255),
+        weak: Rgba::translucent(140, 140, 140, 153),
         white: Rgba::rgb(255, 255, 255),
     };
 }
