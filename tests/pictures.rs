@@ -174,6 +174,7 @@ fn the_calls_for_a_whole_run() {
         plot,
         axis: Area::new(plot.x0, top, plot.x1, plot_top),
         lane_h,
+        start_ms: 0.0,
         end_ms: lanes.until_ms as f64,
         narrow: false,
     };

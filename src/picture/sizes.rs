@@ -2,10 +2,20 @@
 
 /// Width of the lane-name column.
 pub const GUTTER: f32 = 150.0;
-/// The lane-name column of a picture narrower than [`NARROW`], with short captions.
+/// The lane-name column of a timeline narrower than [`NARROW`], with short captions: on a
+/// phone the names must not take 40 % of the screen from the plot.
 pub const NARROW_GUTTER: f32 = 100.0;
 /// Below this width of the timeline the picture uses [`NARROW_GUTTER`].
 pub const NARROW: f32 = 560.0;
+
+/// The lane-name column's width for a timeline `width` px wide.
+pub fn gutter(width: f32) -> f32 {
+    if width < NARROW {
+        NARROW_GUTTER
+    } else {
+        GUTTER
+    }
+}
 /// Height of the time axis above the lanes.
 pub const AXIS: f32 = 46.0;
 /// Free space right of the plot so the last tick label fits.

@@ -14,7 +14,7 @@ use svg::Node;
 use self::pen::{Element, SvgPen, With, add, element, hatch_id};
 use crate::checker::Verdict;
 use crate::picture::sizes::{
-    AXIS, GUTTER, MIN_PLOT, NARROW, NARROW_GUTTER, RIGHT_PAD, lane_height, line_h,
+    AXIS, GUTTER, MIN_PLOT, NARROW_GUTTER, RIGHT_PAD, gutter, lane_height, line_h,
 };
 use crate::picture::{self, Anchor, Area, Frame, Hatch, Layer, Pen, Theme, legend, measure};
 use crate::text::fmt_ms;
@@ -73,8 +73,7 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
     let header_h = draw_header(&mut pen, &theme, trace, verdict, width, (end_ms, until));
 
     let inner = width - 2.0 * MARGIN;
-    let narrow = inner < NARROW;
-    let gutter = if narrow { NARROW_GUTTER } else { GUTTER };
+    let gutter = gutter(inner);
     let rows = lanes.lanes.iter().map(|l| l.rows).max().unwrap_or(1).max(1);
     let lane_h = lane_height(rows);
     let axis_top = MARGIN + header_h;
@@ -91,8 +90,9 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
         plot,
         axis: Area::new(plot.x0, axis_top, plot.x1, plot_top),
         lane_h,
+        start_ms: 0.0,
         end_ms: end_ms as f64,
-        narrow,
+        narrow: gutter < GUTTER,
     };
     picture::draw(&mut pen, &frame, &theme, lanes, verdict);
 
