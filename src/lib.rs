@@ -6,8 +6,8 @@
 //! runs nobody will see), and the front ends only show those, through the
 //! [`view`] model. Around that flow, without the front ends: [`sweep`] counts many seeds,
 //! [`ladder`] moves a scenario onto another rung of the design ladder, and [`breakage`] makes
-//! "Break it"'s changes to a scenario. [`render`] makes pictures and text of a run for slides
-//! and handouts.
+//! "Break it"'s changes to a scenario. [`picture`] draws a run's timeline once, for the app and
+//! the SVG alike; [`render`] makes pictures and text of a run for slides and handouts.
 
 #![warn(missing_docs)]
 
@@ -21,6 +21,7 @@ pub mod course;
 pub mod engine;
 pub mod ladder;
 mod order;
+pub mod picture;
 pub mod render;
 mod run;
 pub mod scenario;

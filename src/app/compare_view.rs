@@ -13,11 +13,12 @@ use eframe::egui::{
 };
 
 use super::run_view::{PlaybackKey, fitting_speed};
-use super::timeline::{self, AXIS, Action, Timeline, View};
+use super::timeline::{self, Action, Timeline, View};
 use super::verdict::whole_numbers;
 use super::{controls, layout, style};
 use crate::course::STEPS;
 use crate::course::progress::Place;
+use crate::picture::sizes::AXIS;
 use crate::scenario::Scenario;
 use crate::text::fmt_ms;
 use crate::view::compare::{self, Comparison, Side};

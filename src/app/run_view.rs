@@ -303,7 +303,7 @@ impl RunView {
         self.header(ui);
         self.palette(ui);
         let lanes = self.lanes.lanes.len().max(1) as f32;
-        let natural = timeline::AXIS + COLUMN_LANE * lanes;
+        let natural = crate::picture::sizes::AXIS + COLUMN_LANE * lanes;
         // The timeline keeps its lanes at least at their floor height, so a cap below what
         // the lanes need never hides one.
         self.lanes(ui, natural.min(cap));

@@ -69,6 +69,38 @@ pub const ROLE: Color32 = color(palette::ROLE);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::picture::Theme;
+    use eframe::egui::Visuals;
+
+    /// The picture's themes are egui's visuals, read from egui rather than copied by hand: the
+    /// exported SVG and the app's lanes must not drift apart when egui's change.
+    #[test]
+    fn the_pictures_themes_are_eguis_visuals() {
+        for (theme, visuals) in [
+            (Theme::LIGHT, Visuals::light()),
+            (Theme::DARK, Visuals::dark()),
+        ] {
+            let dark = visuals.dark_mode;
+            assert_eq!(color(theme.panel), visuals.panel_fill, "dark {dark}: panel");
+            // egui adds its faint colour onto what is under it.
+            let faint = visuals.faint_bg_color;
+            let lifted = |c: u8, by: u8| c.saturating_add(by);
+            let p = visuals.panel_fill;
+            let on_panel = Color32::from_rgb(
+                lifted(p.r(), faint.r()),
+                lifted(p.g(), faint.g()),
+                lifted(p.b(), faint.b()),
+            );
+            assert_eq!(color(theme.faint), on_panel, "dark {dark}: faint");
+            let line = visuals.widgets.noninteractive.bg_stroke.color;
+            assert_eq!(color(theme.line), line, "dark {dark}: line");
+            assert_eq!(color(theme.text), visuals.text_color(), "dark {dark}: text");
+            let strong = visuals.strong_text_color();
+            assert_eq!(color(theme.strong), strong, "dark {dark}: strong");
+            let weak = visuals.weak_text_color();
+            assert_eq!(color(theme.weak), weak, "dark {dark}: weak");
+        }
+    }
 
     /// The palette moved out of the app; its colours must be exactly the ones it had.
     #[test]

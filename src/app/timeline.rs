@@ -19,34 +19,14 @@ use eframe::egui::{
 // can build one and read what its legend says.
 use super::{layout, style};
 use crate::checker::{Kind, Verdict};
+use crate::picture::sizes::{AXIS, GUTTER, MIN_PLOT, RIGHT_PAD, gutter};
+use crate::picture::{Area, Frame};
 use crate::text::fmt_ms;
 use crate::trace::{NodeId, RejectReason, Role, Trace};
 use crate::view::timeline::legend::role_caption;
 pub use crate::view::timeline::{ATTEMPT_NOTE, ATTEMPT_NOTE_UNFENCED, Lanes, attempt_note};
 use crate::view::timeline::{Partition, Swatch, WriteOutcome, tick_label, tick_step};
 
-/// Width of the lane-name column, px.
-const GUTTER: f32 = 150.0;
-/// Width of the lane-name column on a timeline narrower than [`NARROW`], px: on a phone the
-/// names must not take 40 % of the screen from the plot.
-const NARROW_GUTTER: f32 = 100.0;
-/// Below this width (px) the timeline uses [`NARROW_GUTTER`] and short lane captions.
-const NARROW: f32 = 560.0;
-
-/// The lane-name column's width for a timeline `width` px wide.
-fn gutter(width: f32) -> f32 {
-    if width < NARROW {
-        NARROW_GUTTER
-    } else {
-        GUTTER
-    }
-}
-/// Height of the time axis above the lanes, px.
-pub const AXIS: f32 = 46.0;
-/// Free space right of the plot so the last tick label fits, px.
-const RIGHT_PAD: f32 = 24.0;
-/// The narrowest plot the timeline draws, px.
-const MIN_PLOT: f32 = 120.0;
 /// Narrowest window of time one can zoom into, ms.
 const MIN_VIEW_MS: f64 = 5.0;
 /// Zoom per press of `+` or `-`.
@@ -65,6 +45,26 @@ impl View {
         View {
             start_ms: 0.0,
             end_ms: until_ms.max(1) as f64,
+        }
+    }
+
+    /// Where `lanes` lanes of equal height go in `rect` (the space [`Timeline::show`]
+    /// allocated), points, with this window of time across the plot.
+    fn frame(&self, rect: Rect, lanes: usize) -> Frame {
+        let plot = Area::new(
+            rect.left() + gutter(rect.width()),
+            rect.top() + AXIS,
+            rect.right() - RIGHT_PAD,
+            rect.bottom(),
+        );
+        Frame {
+            left: rect.left(),
+            plot,
+            axis: Area::new(plot.x0, rect.top(), plot.x1, plot.y0),
+            lane_h: plot.height() / lanes.max(1) as f32,
+            start_ms: self.start_ms,
+            end_ms: self.end_ms,
+            narrow: gutter(rect.width()) < GUTTER,
         }
     }
 
@@ -141,13 +141,10 @@ impl View {
 /// [`Timeline::show`] allocated) with `view`, points; `None` when it is out of view. For
 /// what a page draws over the lanes, such as the first difference between two runs.
 pub fn x_of(rect: Rect, view: &View, ms: f64) -> Option<f32> {
-    let plot = Rect::from_min_max(
-        pos2(rect.left() + gutter(rect.width()), rect.top() + AXIS),
-        pos2(rect.right() - RIGHT_PAD, rect.bottom()),
-    );
+    let frame = view.frame(rect, 1);
     (view.start_ms..=view.end_ms)
         .contains(&ms)
-        .then(|| view.x(ms, plot))
+        .then(|| frame.x(ms))
 }
 
 /// What the user asked for by interacting with the timeline.
@@ -862,6 +859,7 @@ pub fn legend_height(ui: &Ui, swatches: &[(Swatch, u64)], width: f32, fenced: bo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::picture::sizes::NARROW_GUTTER;
     use crate::scenario;
 
     /// The run of a scenario file, laid out.

@@ -6,7 +6,6 @@
 //! `locksim render` and the app's Export menu both come here, so a picture exported from the
 //! app and one made on the command line are the same picture.
 
-mod measure;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod png;
 pub mod report;

@@ -88,7 +88,7 @@ pub fn rasterise(svg: &str, width: u32) -> Result<Vec<u8>, PngError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::measure;
+    use crate::picture::measure;
 
     #[test]
     fn the_fonts_are_built_in_and_named_as_the_svg_asks() {

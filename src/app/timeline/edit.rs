@@ -10,8 +10,9 @@ use eframe::egui::{
     WidgetInfo, pos2, vec2,
 };
 
-use super::{AXIS, RIGHT_PAD, View, gutter};
+use super::View;
 use crate::app::{layout, style};
+use crate::picture::{Area, Frame};
 use crate::scenario::{Fault, Scenario};
 use crate::view::fault_edit::{
     self, Edit, Kind, describe, duration_ms, lane_of, moved_to_lane, resized, shifted,
@@ -53,81 +54,36 @@ pub enum Asked {
     Lane(usize),
 }
 
-/// Where the timeline's lanes are on screen this frame: the same arithmetic as the timeline's.
-struct Frame {
-    /// The lanes' drawing area.
-    plot: Rect,
-    /// The left edge of the lane names.
-    left: f32,
-    lane_h: f32,
-    view: View,
-    lanes: usize,
+/// `a` as egui's rectangle.
+fn egui_rect(a: Area) -> Rect {
+    Rect::from_min_max(pos2(a.x0, a.y0), pos2(a.x1, a.y1))
 }
 
-impl Frame {
-    fn new(rect: Rect, view: &View, lanes: usize) -> Frame {
-        let plot = Rect::from_min_max(
-            pos2(rect.left() + gutter(rect.width()), rect.top() + AXIS),
-            pos2(rect.right() - RIGHT_PAD, rect.bottom()),
-        );
-        Frame {
-            lane_h: plot.height() / lanes.max(1) as f32,
-            plot,
-            left: rect.left(),
-            view: *view,
-            lanes,
-        }
-    }
+/// The plot of `frame`, as egui's rectangle.
+fn plot(frame: &Frame) -> Rect {
+    egui_rect(frame.plot)
+}
 
-    fn x(&self, ms: f64) -> f32 {
-        self.view.x(ms, self.plot)
-    }
+/// The strip along the bottom of lane `i` that fault items sit in.
+fn strip(frame: &Frame, i: usize) -> Rect {
+    let lane = egui_rect(frame.lane(i));
+    let h = ITEM_H.min(frame.lane_h * 0.3);
+    Rect::from_x_y_ranges(
+        lane.x_range(),
+        lane.bottom() - h - 2.0..=lane.bottom() - 2.0,
+    )
+}
 
-    fn ms(&self, x: f32) -> f64 {
-        self.view.ms(x, self.plot)
-    }
-
-    fn ms_per_px(&self) -> f64 {
-        self.view.len() / f64::from(self.plot.width().max(1.0))
-    }
-
-    fn lane_rect(&self, i: usize) -> Rect {
-        let top = self.plot.top() + i as f32 * self.lane_h;
-        Rect::from_x_y_ranges(self.plot.x_range(), top..=top + self.lane_h)
-    }
-
-    fn name_rect(&self, i: usize) -> Rect {
-        let lane = self.lane_rect(i);
-        Rect::from_x_y_ranges(self.left..=self.plot.left(), lane.y_range())
-    }
-
-    /// The lane at screen height `y`, if any.
-    fn lane_at(&self, y: f32) -> Option<usize> {
-        let i = ((y - self.plot.top()) / self.lane_h).floor();
-        (i >= 0.0 && (i as usize) < self.lanes).then_some(i as usize)
-    }
-
-    /// The strip along the bottom of lane `i` that fault items sit in.
-    fn strip(&self, i: usize) -> Rect {
-        let lane = self.lane_rect(i);
-        let h = ITEM_H.min(self.lane_h * 0.3);
-        Rect::from_x_y_ranges(
-            lane.x_range(),
-            lane.bottom() - h - 2.0..=lane.bottom() - 2.0,
-        )
-    }
-
-    /// Where `fault` is drawn on lane `lane`: a bar over its duration, or a marker.
-    fn item_rect(&self, fault: &Fault, lane: usize, until_ms: u64) -> Rect {
-        let strip = self.strip(lane);
-        let x0 = self.x(fault.at_ms as f64);
-        if Kind::of(&fault.kind).has_duration() {
-            let end = duration_ms(fault).map_or(until_ms, |ms| fault.at_ms.saturating_add(ms));
-            let x1 = self.x(end as f64).max(x0 + MARKER_W);
-            Rect::from_x_y_ranges(x0..=x1, strip.y_range())
-        } else {
-            Rect::from_x_y_ranges(x0 - MARKER_W / 2.0..=x0 + MARKER_W / 2.0, strip.y_range())
-        }
+/// Where `fault` is drawn on lane `lane`: a bar over its duration, or a marker.
+fn item_rect(frame: &Frame, fault: &Fault, lane: usize, until_ms: u64) -> Rect {
+    let strip = strip(frame, lane);
+    let x0 = frame.x(fault.at_ms as f64);
+    if Kind::of(&fault.kind).has_duration() {
+        let end = duration_ms(fault).map_or(until_ms, |ms| fault.at_ms.saturating_add(ms));
+        let x1 = frame.x(end as f64).max(x0 + MARKER_W);
+        Rect::from_x_y_ranges(x0..=x1, strip.y_range())
+    } else {
+        Rect::from_x_y_ranges(x0 - MARKER_W / 2.0..=x0 + MARKER_W / 2.0, strip.y_range())
     }
 }
 
@@ -155,24 +111,22 @@ impl Layer<'_> {
         view: &View,
         dragging: &mut Option<Dragging>,
     ) -> Vec<Asked> {
-        let frame = Frame::new(rect, view, self.lanes);
+        let frame = view.frame(rect, self.lanes);
+        let plot = plot(&frame);
         let mut asked = Vec::new();
-        let painter = ui.painter_at(Rect::from_min_max(
-            pos2(frame.left, frame.plot.top()),
-            frame.plot.max,
-        ));
+        let painter = ui.painter_at(Rect::from_min_max(pos2(frame.left, plot.top()), plot.max));
         self.lane_names(ui, &frame, &painter, &mut asked);
         self.drop_zone(ui, &frame, &painter, &mut asked);
         let until = self.scenario.until_ms;
-        let plot_painter = painter.with_clip_rect(frame.plot.expand2(vec2(MARKER_W, 0.0)));
+        let plot_painter = painter.with_clip_rect(plot.expand2(vec2(MARKER_W, 0.0)));
         for (i, fault) in self.scenario.faults.iter().enumerate() {
             let Some(lane) = lane_of(self.scenario, fault).filter(|&l| l < self.lanes) else {
                 continue;
             };
-            let item = frame.item_rect(fault, lane, until);
+            let item = item_rect(&frame, fault, lane, until);
             // Only the part in view takes the pointer: a bar running off the left edge must
             // not cover the lane names.
-            let reach = frame.plot.expand2(vec2(MARKER_W / 2.0, 0.0));
+            let reach = plot.expand2(vec2(MARKER_W / 2.0, 0.0));
             let hit = item.intersect(reach);
             if !hit.is_positive() {
                 continue;
@@ -220,7 +174,7 @@ impl Layer<'_> {
             let selected = self.fault == Some(i);
             paint_item(
                 &plot_painter,
-                frame.item_rect(&shown, shown_lane, until),
+                item_rect(&frame, &shown, shown_lane, until),
                 &shown,
                 selected,
                 Colors::of(ui),
@@ -232,7 +186,7 @@ impl Layer<'_> {
             }) = dragging
                 && *f == i
             {
-                paint_note(ui.ctx(), frame.item_rect(&shown, shown_lane, until), why);
+                paint_note(ui.ctx(), item_rect(&frame, &shown, shown_lane, until), why);
             }
             if dragging.as_ref().is_none_or(|d| d.fault != i) {
                 body.on_hover_text(format!(
@@ -254,7 +208,7 @@ impl Layer<'_> {
     ) {
         let names = self.scenario.node_names();
         for (i, name) in names.iter().enumerate().take(self.lanes) {
-            let rect = frame.name_rect(i);
+            let rect = egui_rect(frame.name(i));
             let response = ui
                 .interact(rect, Id::unique(("locksim.lane", i)), Sense::click())
                 .on_hover_text(format!(
@@ -268,7 +222,7 @@ impl Layer<'_> {
                 asked.push(Asked::Lane(i));
             }
             if self.lane == Some(i) {
-                let whole = rect.union(frame.lane_rect(i)).shrink(1.0);
+                let whole = rect.union(egui_rect(frame.lane(i))).shrink(1.0);
                 painter.rect_stroke(
                     whole,
                     CornerRadius::same(2),
@@ -289,7 +243,7 @@ impl Layer<'_> {
         asked: &mut Vec<Asked>,
     ) {
         let zone = ui.interact(
-            Rect::from_min_max(pos2(frame.plot.left(), frame.plot.top()), frame.plot.max),
+            plot(frame),
             Id::unique("locksim.fault_drop"),
             Sense::hover(),
         );
@@ -297,7 +251,7 @@ impl Layer<'_> {
             return;
         };
         let place = |kind: Kind| {
-            let lane = frame.lane_at(pos.y)?;
+            let lane = frame.lane_at(pos.y, self.lanes)?;
             let at = snapped(
                 frame.ms(pos.x),
                 snap_step_ms(frame.ms_per_px()),
@@ -317,10 +271,10 @@ impl Layer<'_> {
         } else if let Some(kind) = zone.dnd_hover_payload::<Kind>()
             && let Some((lane, made)) = place(*kind)
         {
-            let strip = frame.strip(lane);
+            let strip = strip(frame, lane);
             match made {
                 Ok(fault) => {
-                    let rect = frame.item_rect(&fault, lane, self.scenario.until_ms);
+                    let rect = item_rect(frame, &fault, lane, self.scenario.until_ms);
                     paint_item(painter, rect, &fault, true, Colors::of(ui));
                 }
                 Err(why) => paint_note(
@@ -378,7 +332,7 @@ impl Layer<'_> {
                     at_ms: at,
                     ..fault.clone()
                 };
-                let lane = frame.lane_at(pos.y);
+                let lane = frame.lane_at(pos.y, self.lanes);
                 let here = lane_of(self.scenario, fault);
                 (d.to, d.refused) = match lane.filter(|&l| Some(l) != here) {
                     Some(l) => match moved_to_lane(self.scenario, &moved, l) {

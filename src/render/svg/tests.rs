@@ -35,8 +35,8 @@ fn the_picture_names_every_lane_and_the_verdict_in_words() {
 #[test]
 fn a_belief_the_store_no_longer_backs_is_hatched() {
     let svg = picture(STEP5, Picture::default());
-    assert!(svg.contains(&format!("fill=\"url(#{})\"", spans::LEASE_LOST)));
-    assert!(svg.contains(&format!("id=\"{}\"", spans::LEASE_LOST)));
+    assert!(svg.contains(&format!("fill=\"url(#{})\"", hatch_id(Hatch::LeaseLost))));
+    assert!(svg.contains(&format!("id=\"{}\"", hatch_id(Hatch::LeaseLost))));
 }
 
 #[test]

@@ -27,6 +27,51 @@ impl Area {
         self.x0 < other.x1 && other.x0 < self.x1 && self.y0 < other.y1 && other.y0 < self.y1
     }
 
+    /// The box's width, px.
+    pub fn width(&self) -> f32 {
+        self.x1 - self.x0
+    }
+
+    /// The box's height, px.
+    pub fn height(&self) -> f32 {
+        self.y1 - self.y0
+    }
+
+    /// The y of the box's middle, px.
+    pub fn center_y(&self) -> f32 {
+        (self.y0 + self.y1) / 2.0
+    }
+
+    /// The box moved in by `dx` px on the left and right and `dy` px on the top and bottom.
+    pub fn shrink2(&self, dx: f32, dy: f32) -> Self {
+        Area::new(self.x0 + dx, self.y0 + dy, self.x1 - dx, self.y1 - dy)
+    }
+
+    /// The box moved in by `d` px on every side.
+    pub fn shrink(&self, d: f32) -> Self {
+        self.shrink2(d, d)
+    }
+
+    /// The box moved out by `dx` px on the left and right and `dy` px on the top and bottom.
+    pub fn expand2(&self, dx: f32, dy: f32) -> Self {
+        self.shrink2(-dx, -dy)
+    }
+
+    /// The part of this box inside `other` (not positive when they do not overlap).
+    pub fn intersect(&self, other: &Area) -> Self {
+        Area::new(
+            self.x0.max(other.x0),
+            self.y0.max(other.y0),
+            self.x1.min(other.x1),
+            self.y1.min(other.y1),
+        )
+    }
+
+    /// Whether the box has a width and a height.
+    pub fn is_positive(&self) -> bool {
+        self.x1 > self.x0 && self.y1 > self.y0
+    }
+
     /// Whether `other` lies wholly inside this box.
     fn contains(&self, other: &Area) -> bool {
         self.x0 <= other.x0 && other.x1 <= self.x1 && self.y0 <= other.y0 && other.y1 <= self.y1

@@ -1,33 +1,26 @@
 //! Marks on the lanes (writes, clock jumps, role changes, claims, holds) and the violation
-//! markers on the axis, as the app paints them. Marks closer together than their symbols are
-//! wide are summed up per bin of a few pixels, in the colour of the gravest thing the bin
-//! holds.
+//! markers on the axis. Marks closer together than their symbols are wide are summed up per
+//! bin of a few pixels, in the colour of the gravest thing the bin holds.
 
-use super::paint::Element;
-use svg::Node;
-
-use super::paint::{self, Anchor, theme};
+use super::sizes::{LABEL, RIGHT_OVERHANG, line_h};
 use super::spans::bar_rect;
-use super::{Canvas, Rect, ink, line_h};
+use super::{Anchor, Area, Canvas, Layer, Pen, Theme, ink, measure};
 use crate::checker::Verdict;
-use crate::render::measure;
 use crate::view::palette::{self, Rgba};
-use crate::view::timeline::place::{Area, Obstacles, Room, label_spot, mark_obstacles};
+use crate::view::timeline::place::{Obstacles, Room, label_spot, mark_obstacles};
 use crate::view::timeline::{BIN_PX, crowded};
 use crate::view::timeline::{Bin, Lane, Lanes, Mark, MarkClass, MarkKind, WriteOutcome};
 
-/// The size of a mark's label, px.
-const LABEL: f32 = 12.0;
-
 /// The y of the line write discs sit on.
-fn mark_line(lane_rect: Rect) -> f32 {
+fn mark_line(lane_rect: Area) -> f32 {
     bar_rect(lane_rect, 1, 0, 0.0, 0.0).center_y()
 }
 
 /// Draws the marks of lane `index` that are in the picture, each label clear of every mark and
 /// of every label drawn before.
 pub(super) fn lane(c: &mut Canvas, index: usize, lane: &Lane) {
-    let lane_rect = c.frame.lane_rect(index);
+    c.pen.layer(Layer::Marks);
+    let lane_rect = c.frame.lane(index);
     let times = &lane.mark_times;
     let bins = times.bins(
         times.window(0.0, c.frame.end_ms),
@@ -42,7 +35,7 @@ pub(super) fn lane(c: &mut Canvas, index: usize, lane: &Lane) {
         (x0, x1)
     });
     let (mut taken, lines) = mark_obstacles(xs, y, (lane_rect.y0, lane_rect.y1));
-    taken.extend(c.labels.iter().map(|r| Area::new(r.x0, r.y0, r.x1, r.y1)));
+    taken.extend(c.labels.iter().copied());
     for (bin, crowded) in bins.iter().zip(crowded) {
         if crowded {
             summary(c, lane_rect, lane, bin);
@@ -60,7 +53,7 @@ pub(super) fn lane(c: &mut Canvas, index: usize, lane: &Lane) {
 
 /// The marks of one crowded bin as a short bar in the colour of the gravest; or, when it holds
 /// no writes, the symbol of the last (the state the bin leaves the node in).
-fn summary(c: &mut Canvas, lane_rect: Rect, lane: &Lane, bin: &Bin) {
+fn summary(c: &mut Canvas, lane_rect: Area, lane: &Lane, bin: &Bin) {
     let times = &lane.mark_times;
     let counts = times.count(bin.items.clone());
     let gravest = MarkClass::ALL
@@ -73,27 +66,27 @@ fn summary(c: &mut Canvas, lane_rect: Rect, lane: &Lane, bin: &Bin) {
         .frame
         .x(times.time(bin.items.end - 1) as f64)
         .max(x0 + 2.0);
-    let out = &mut c.marks;
+    let pen = &mut *c.pen;
     match gravest {
         MarkClass::Claim | MarkClass::Accepted | MarkClass::Rejected | MarkClass::Violating => {
             let y = mark_line(lane_rect);
-            let rect = Rect::new(x0 - 1.0, y - 6.0, x1 + 1.0, y + 6.0);
-            out.append(paint::rect(rect, class_color(gravest), 2.0));
+            let rect = Area::new(x0 - 1.0, y - 6.0, x1 + 1.0, y + 6.0);
+            pen.rect(rect, class_color(gravest), 2.0);
         }
         MarkClass::ClockJump | MarkClass::Leader | MarkClass::SteppedDown | MarkClass::Hold => {
             let last = &lane.marks[bin.items.end - 1];
             let x = c.frame.x(last.at_ms as f64);
             match last.kind {
-                MarkKind::BecameLeader { .. } => role(out, (x, lane_rect.y0 + 3.0), true),
-                MarkKind::SteppedDown { .. } => role(out, (x, lane_rect.y0 + 3.0), false),
-                MarkKind::Hold { token, .. } => hold(out, x, lane_rect, palette::token(token)),
-                _ => clock_jump(out, x, lane_rect.y0 + 2.0, lane_rect.y1 - 2.0),
+                MarkKind::BecameLeader { .. } => role(pen, (x, lane_rect.y0 + 3.0), true),
+                MarkKind::SteppedDown { .. } => role(pen, (x, lane_rect.y0 + 3.0), false),
+                MarkKind::Hold { token, .. } => hold(pen, x, lane_rect, palette::token(token)),
+                _ => clock_jump(pen, x, lane_rect.y0 + 2.0, lane_rect.y1 - 2.0),
             }
         }
     }
 }
 
-/// The colour a mark of `class` is drawn in (the app's).
+/// The colour a mark of `class` is drawn in.
 fn class_color(class: MarkClass) -> Rgba {
     match class {
         MarkClass::Accepted => palette::ACCEPTED,
@@ -106,43 +99,38 @@ fn class_color(class: MarkClass) -> Rgba {
 }
 
 /// Draws a mark and its label, beside it on the first spot with room ([`label_spot`]).
-fn draw_mark(c: &mut Canvas, lane_rect: Rect, mark: &Mark, taken: &mut Vec<Area>, lines: &[Area]) {
+fn draw_mark(c: &mut Canvas, lane_rect: Area, mark: &Mark, taken: &mut Vec<Area>, lines: &[Area]) {
     let x = c.frame.x(mark.at_ms as f64);
     let y = mark_line(lane_rect);
-    let out = &mut c.marks;
+    let pen = &mut *c.pen;
     let (color, label_y) = match mark.kind {
         MarkKind::Write { outcome, .. } => {
             let color = outcome_color(outcome);
-            out.append(paint::line(
-                (x, lane_rect.y0 + 3.0),
-                (x, lane_rect.y1 - 3.0),
-                color,
-                1.0,
-            ));
-            write(out, (x, y), outcome);
+            pen.line((x, lane_rect.y0 + 3.0), (x, lane_rect.y1 - 3.0), color, 1.0);
+            write(pen, &c.theme, (x, y), outcome);
             (color, y)
         }
         MarkKind::Claim {
             token, stamp_ms, ..
         } => {
-            claim(out, (x, y), palette::token(token), stamp_ms.is_some());
+            claim(pen, (x, y), palette::token(token), stamp_ms.is_some());
             (palette::CLAIM, y)
         }
         MarkKind::ClockJump { .. } => {
-            clock_jump(out, x, lane_rect.y0 + 2.0, lane_rect.y1 - 2.0);
+            clock_jump(pen, x, lane_rect.y0 + 2.0, lane_rect.y1 - 2.0);
             (palette::FAULT_TEXT, lane_rect.y0 + 10.0)
         }
         MarkKind::Hold { token, .. } => {
-            hold(out, x, lane_rect, palette::token(token));
+            hold(pen, x, lane_rect, palette::token(token));
             (palette::ROLE, lane_rect.y0 + 10.0)
         }
         MarkKind::BecameLeader { .. } | MarkKind::SteppedDown { .. } => {
             let up = matches!(mark.kind, MarkKind::BecameLeader { .. });
-            role(out, (x, lane_rect.y0 + 3.0), up);
+            role(pen, (x, lane_rect.y0 + 3.0), up);
             (palette::ROLE, lane_rect.y0 + 10.0)
         }
     };
-    let (w, h) = (measure::width(&mark.label, LABEL), line_h(LABEL));
+    let (w, h) = (pen.text_width(&mark.label, LABEL), line_h(LABEL));
     let plot = c.frame.plot;
     let around = Obstacles {
         bounds: Area::new(plot.x0, lane_rect.y0, plot.x1, lane_rect.y1),
@@ -151,16 +139,15 @@ fn draw_mark(c: &mut Canvas, lane_rect: Rect, mark: &Mark, taken: &mut Vec<Area>
     };
     let size = (w * measure::SLACK, h);
     if let Some(r) = label_spot((x, x), label_y, size, Room::Anywhere, around) {
-        out.append(paint::text(
-            r.x0,
-            (r.y0 + r.y1) / 2.0,
-            &mark.label,
+        pen.text(
+            (r.x0, (r.y0 + r.y1) / 2.0),
+            Anchor::Start,
             LABEL,
             ink(color),
-            Anchor::Start,
-        ));
+            &mark.label,
+        );
         taken.push(Area::new(r.x0 - 2.0, r.y0 - 2.0, r.x1 + 2.0, r.y1 + 2.0));
-        c.labels.push(Rect::new(r.x0, r.y0, r.x1, r.y1));
+        c.labels.push(r);
     }
 }
 
@@ -176,6 +163,7 @@ fn outcome_color(outcome: WriteOutcome) -> Rgba {
 /// Triangles on the axis at each violation's time (summed up where they crowd), each named
 /// beside it where the name fits; those judged at the end only in a picture of the whole run.
 pub(super) fn violations(c: &mut Canvas, lanes: &Lanes, verdict: &Verdict) {
+    c.pen.layer(Layer::Over);
     let frame = &c.frame;
     let tip_y = frame.axis.y1 - 1.0;
     let sets: Vec<_> = lanes
@@ -190,13 +178,13 @@ pub(super) fn violations(c: &mut Canvas, lanes: &Lanes, verdict: &Verdict) {
         })
         .collect();
     // Every marker is an obstacle for the names, so no name hides a marker.
-    let mut taken: Vec<Rect> = sets
+    let mut taken: Vec<Area> = sets
         .iter()
         .flat_map(|(markers, bins)| {
             bins.iter().map(|b| {
                 let x0 = frame.x(markers.times.time(b.items.start) as f64);
                 let x1 = frame.x(markers.times.time(b.items.end - 1) as f64);
-                Rect::new(x0 - 6.0, tip_y - 10.0, x1 + 6.0, tip_y)
+                Area::new(x0 - 6.0, tip_y - 10.0, x1 + 6.0, tip_y)
             })
         })
         .collect();
@@ -205,13 +193,13 @@ pub(super) fn violations(c: &mut Canvas, lanes: &Lanes, verdict: &Verdict) {
             let (first, name) = markers.marker(verdict, bin);
             let color = palette::violation(verdict.violations[first].kind);
             let x = frame.x(markers.times.time(bin.items.start) as f64);
-            c.over.append(paint::polygon(
+            c.pen.polygon(
                 &[(x, tip_y), (x - 6.0, tip_y - 10.0), (x + 6.0, tip_y - 10.0)],
                 Some(color),
                 None,
-            ));
-            let (w, h) = (measure::width(&name, 11.0) * measure::SLACK, line_h(11.0));
-            let label = Rect::new(
+            );
+            let (w, h) = (c.pen.text_width(&name, 11.0) * measure::SLACK, line_h(11.0));
+            let label = Area::new(
                 x + 10.0,
                 tip_y - 5.0 - h / 2.0,
                 x + 10.0 + w,
@@ -220,90 +208,74 @@ pub(super) fn violations(c: &mut Canvas, lanes: &Lanes, verdict: &Verdict) {
             let clear = !taken.iter().any(|r| r.intersects(&label.expand2(3.0, 0.0)));
             if clear && label.x1 <= frame.plot.x1 + RIGHT_OVERHANG {
                 taken.push(label);
-                c.over.append(paint::text(
-                    label.x0,
-                    label.center_y(),
-                    &name,
+                c.pen.text(
+                    (label.x0, label.center_y()),
+                    Anchor::Start,
                     11.0,
                     color,
-                    Anchor::Start,
-                ));
+                    &name,
+                );
             }
         }
     }
 }
 
-/// How far past the plot a violation's name may reach, into the free space on its right, px.
-const RIGHT_OVERHANG: f32 = 20.0;
-
 /// A write's disc: ✓ accepted, ✗ rejected, ! violating.
-pub(super) fn write(out: &mut Element, (x, y): (f32, f32), outcome: WriteOutcome) {
-    let white = |out: &mut Element, a: (f32, f32), b: (f32, f32)| {
-        out.append(paint::line(
-            (x + a.0, y + a.1),
-            (x + b.0, y + b.1),
-            theme::WHITE,
-            2.0,
-        ));
+pub(super) fn write(pen: &mut dyn Pen, theme: &Theme, (x, y): (f32, f32), outcome: WriteOutcome) {
+    let white = |pen: &mut dyn Pen, a: (f32, f32), b: (f32, f32)| {
+        pen.line((x + a.0, y + a.1), (x + b.0, y + b.1), theme.white, 2.0);
     };
     match outcome {
         WriteOutcome::Accepted => {
-            out.append(paint::disc((x, y), 7.0, palette::ACCEPTED));
-            white(out, (-3.5, 0.0), (-1.0, 3.0));
-            white(out, (-1.0, 3.0), (3.5, -3.0));
+            pen.disc((x, y), 7.0, palette::ACCEPTED);
+            white(pen, (-3.5, 0.0), (-1.0, 3.0));
+            white(pen, (-1.0, 3.0), (3.5, -3.0));
         }
         WriteOutcome::Rejected { .. } => {
-            out.append(paint::disc((x, y), 7.0, palette::REJECTED));
-            white(out, (-3.0, -3.0), (3.0, 3.0));
-            white(out, (-3.0, 3.0), (3.0, -3.0));
+            pen.disc((x, y), 7.0, palette::REJECTED);
+            white(pen, (-3.0, -3.0), (3.0, 3.0));
+            white(pen, (-3.0, 3.0), (3.0, -3.0));
         }
         WriteOutcome::Violating(_) => {
-            out.append(paint::disc((x, y), 9.0, palette::VIOLATING));
-            white(out, (0.0, -5.0), (0.0, 1.0));
-            out.append(paint::disc((x, y + 4.0), 1.2, theme::WHITE));
+            pen.disc((x, y), 9.0, palette::VIOLATING);
+            white(pen, (0.0, -5.0), (0.0, 1.0));
+            pen.disc((x, y + 4.0), 1.2, theme.white);
         }
     }
 }
 
 /// A role change: a small flag on a pole standing at `top`, flying right; filled when the
 /// node took the lead, hollow when it gave it up.
-pub(super) fn role(out: &mut Element, (x, y): (f32, f32), up: bool) {
-    out.append(paint::line((x, y), (x, y + 14.0), palette::ROLE, 1.5));
+pub(super) fn role(pen: &mut dyn Pen, (x, y): (f32, f32), up: bool) {
+    pen.line((x, y), (x, y + 14.0), palette::ROLE, 1.5);
     let points = [(x, y), (x + 9.0, y + 3.5), (x, y + 7.0)];
     if up {
-        out.append(paint::polygon(&points, Some(palette::ROLE), None));
+        pen.polygon(&points, Some(palette::ROLE), None);
     } else {
-        out.append(paint::polygon(&points, None, Some((palette::ROLE, 1.2))));
+        pen.polygon(&points, None, Some((palette::ROLE, 1.2)));
     }
 }
 
 /// A claim at the store (`timestamp`): a diamond in the claimant's colour, filled when the
 /// store recorded it, hollow when it deleted it.
-pub(super) fn claim(out: &mut Element, (x, y): (f32, f32), color: Rgba, recorded: bool) {
+pub(super) fn claim(pen: &mut dyn Pen, (x, y): (f32, f32), color: Rgba, recorded: bool) {
     let points = [(x, y - 6.0), (x + 6.0, y), (x, y + 6.0), (x - 6.0, y)];
     if recorded {
-        out.append(paint::polygon(&points, Some(color), None));
+        pen.polygon(&points, Some(color), None);
     } else {
-        out.append(paint::polygon(&points, None, Some((color, 1.5))));
+        pen.polygon(&points, None, Some((color, 1.5)));
     }
 }
 
 /// A change of a reentrant worker's hold count: a short bar across the top of its lane, in
 /// its colour.
-pub(super) fn hold(out: &mut Element, x: f32, lane_rect: Rect, color: Rgba) {
+pub(super) fn hold(pen: &mut dyn Pen, x: f32, lane_rect: Area, color: Rgba) {
     let top = lane_rect.y0 + 3.0;
-    out.append(paint::line((x, top), (x, top + 14.0), color, 2.5));
-    out.append(paint::line((x - 4.0, top), (x + 4.0, top), color, 2.0));
+    pen.line((x, top), (x, top + 14.0), color, 2.5);
+    pen.line((x - 4.0, top), (x + 4.0, top), color, 2.0);
 }
 
 /// A clock jump: a dashed vertical line from `y0` to `y1`.
-pub(super) fn clock_jump(out: &mut Element, x: f32, y0: f32, y1: f32) {
-    out.append(paint::dashed(
-        (x, y0),
-        (x, y1),
-        palette::FAULT_TEXT,
-        1.5,
-        4.0,
-        3.0,
-    ));
+pub(super) fn clock_jump(pen: &mut dyn Pen, x: f32, y0: f32, y1: f32) {
+    pen.dashed((x, y0), (x, y1), palette::FAULT_TEXT, 1.5, 4.0, 3.0);
 }

@@ -1,5 +1,6 @@
-//! The SVG elements the picture is made of, with the palette's colours: each function makes
-//! one element, so the drawing code reads like the app's painter calls.
+//! The SVG pen: the picture's [`Pen`] calls written as SVG elements, one group per
+//! [`Layer`], the plot's layers clipped to it (the document's `defs` hold the clip paths and
+//! the hatching patterns). Each function below makes one element.
 //!
 //! Every element is the library's one generic [`Element`], named by its tag: its typed
 //! `Text` element writes line breaks around its text, which viewers must then strip, and one
@@ -9,29 +10,8 @@ use svg::Node;
 use svg::node::Value;
 pub use svg::node::element::Element;
 
-use super::Rect;
-use crate::render::measure;
+use crate::picture::{Anchor, Area, Hatch, Layer, Pen, measure};
 use crate::view::palette::Rgba;
-
-/// The light theme's text colours and lines (egui's light visuals, which the app uses).
-pub mod theme {
-    use crate::view::palette::Rgba;
-
-    /// The page behind everything.
-    pub const PANEL: Rgba = Rgba::rgb(248, 248, 248);
-    /// Every other lane, a shade lighter.
-    pub const FAINT: Rgba = Rgba::rgb(253, 253, 253);
-    /// Lines between lanes and the grid.
-    pub const LINE: Rgba = Rgba::rgb(190, 190, 190);
-    /// Running text.
-    pub const TEXT: Rgba = Rgba::rgb(80, 80, 80);
-    /// Names and titles.
-    pub const STRONG: Rgba = Rgba::rgb(0, 0, 0);
-    /// Captions and notes: the text colour, 60 % opaque.
-    pub const WEAK: Rgba = Rgba::translucent(80, 80, 80, 153);
-    /// Text on a coloured badge or a lease bar.
-    pub const WHITE: Rgba = Rgba::rgb(255, 255, 255);
-}
 
 /// A number for an attribute: a tenth of a pixel is finer than any screen shows, and keeps
 /// the file short.
@@ -98,7 +78,7 @@ pub fn color(c: Rgba) -> String {
 }
 
 /// A filled rectangle with corners rounded by `radius` px.
-pub fn rect(r: Rect, fill: Rgba, radius: f32) -> Element {
+pub fn rect(r: Area, fill: Rgba, radius: f32) -> Element {
     let el = bounds(r);
     let el = if radius > 0.0 {
         el.with("rx", num(radius))
@@ -109,7 +89,7 @@ pub fn rect(r: Rect, fill: Rgba, radius: f32) -> Element {
 }
 
 /// A `<rect>` over `r`, unpainted.
-fn bounds(r: Rect) -> Element {
+fn bounds(r: Area) -> Element {
     element("rect")
         .with("x", num(r.x0))
         .with("y", num(r.y0))
@@ -118,12 +98,12 @@ fn bounds(r: Rect) -> Element {
 }
 
 /// A rectangle filled with the pattern `id` (see `defs`).
-pub fn hatched(r: Rect, id: &str) -> Element {
-    bounds(r).with("fill", format!("url(#{id})"))
+fn hatched(r: Area, hatch: Hatch) -> Element {
+    bounds(r).with("fill", format!("url(#{})", hatch_id(hatch)))
 }
 
 /// A rectangle's outline, `width` px wide inside its edge, as egui's inside strokes are.
-pub fn outline(r: Rect, color: Rgba, width: f32, radius: f32) -> Element {
+fn outline(r: Area, color: Rgba, width: f32, radius: f32) -> Element {
     let el = bounds(r.shrink(width / 2.0))
         .with("rx", num((radius - width / 2.0).max(0.0)))
         .with("fill", "none");
@@ -131,7 +111,7 @@ pub fn outline(r: Rect, color: Rgba, width: f32, radius: f32) -> Element {
 }
 
 /// A straight line.
-pub fn line(a: (f32, f32), b: (f32, f32), color: Rgba, width: f32) -> Element {
+fn line(a: (f32, f32), b: (f32, f32), color: Rgba, width: f32) -> Element {
     let el = element("line")
         .with("x1", num(a.0))
         .with("y1", num(a.1))
@@ -141,19 +121,12 @@ pub fn line(a: (f32, f32), b: (f32, f32), color: Rgba, width: f32) -> Element {
 }
 
 /// A dashed line: `dash` px drawn, `gap` px left out, from `a`.
-pub fn dashed(
-    a: (f32, f32),
-    b: (f32, f32),
-    color: Rgba,
-    width: f32,
-    dash: f32,
-    gap: f32,
-) -> Element {
+fn dashed(a: (f32, f32), b: (f32, f32), color: Rgba, width: f32, dash: f32, gap: f32) -> Element {
     line(a, b, color, width).with("stroke-dasharray", format!("{} {}", num(dash), num(gap)))
 }
 
 /// A filled disc.
-pub fn disc(center: (f32, f32), radius: f32, color: Rgba) -> Element {
+fn disc(center: (f32, f32), radius: f32, color: Rgba) -> Element {
     let el = element("circle")
         .with("cx", num(center.0))
         .with("cy", num(center.1))
@@ -162,7 +135,7 @@ pub fn disc(center: (f32, f32), radius: f32, color: Rgba) -> Element {
 }
 
 /// A closed polygon, filled (`Some`) or outlined.
-pub fn polygon(points: &[(f32, f32)], fill: Option<Rgba>, outline: Option<(Rgba, f32)>) -> Element {
+fn polygon(points: &[(f32, f32)], fill: Option<Rgba>, outline: Option<(Rgba, f32)>) -> Element {
     let points: Vec<String> = points
         .iter()
         .map(|&(x, y)| format!("{},{}", num(x), num(y)))
@@ -178,19 +151,10 @@ pub fn polygon(points: &[(f32, f32)], fill: Option<Rgba>, outline: Option<(Rgba,
     }
 }
 
-/// Where a text's `x` is: its start or its middle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Anchor {
-    /// `x` is where it starts.
-    Start,
-    /// `x` is its middle.
-    Middle,
-}
-
 /// One line of text of `size` px whose box is vertically centred on `center_y`, exactly as
 /// wide as [`measure::width`] says: a viewer that sets it in a font other than Ubuntu Light
 /// fits it to that width (`textLength`), so it never runs into what the layout put beside it.
-pub fn text(x: f32, center_y: f32, s: &str, size: f32, color: Rgba, anchor: Anchor) -> Element {
+fn text(x: f32, center_y: f32, s: &str, size: f32, color: Rgba, anchor: Anchor) -> Element {
     // The baseline below the middle of the line box: Ubuntu's ascent (0.932 em) less half its
     // height (ascent plus descent, 1.121 em).
     let baseline = center_y + 0.37 * size;
@@ -218,4 +182,94 @@ pub fn text_node(s: &str) -> svg::node::Text {
 /// gets them, and the two non-characters XML forbids are replaced.
 fn safe(s: &str) -> String {
     crate::text::printable(s, false).replace(['\u{fffe}', '\u{ffff}'], "\u{fffd}")
+}
+
+/// The id of the pattern in the document's `defs` that draws `hatch`.
+pub fn hatch_id(hatch: Hatch) -> &'static str {
+    match hatch {
+        Hatch::LeaseLost => "lease-lost",
+        Hatch::OnDisk => "on-disk",
+    }
+}
+
+/// Draws the picture as SVG elements: one group for each [`Layer`].
+pub struct SvgPen {
+    /// The groups, in [`Layer::ALL`]'s order.
+    groups: [Element; Layer::ALL.len()],
+    /// The group drawn on.
+    at: Layer,
+}
+
+impl SvgPen {
+    /// A pen with every layer empty, [`Layer::Content`] clipped to `#content` and
+    /// [`Layer::Marks`] to `#plot`.
+    pub fn new() -> Self {
+        SvgPen {
+            groups: Layer::ALL.map(|layer| match layer {
+                Layer::Content => group().with("clip-path", "url(#content)"),
+                Layer::Marks => group().with("clip-path", "url(#plot)"),
+                _ => group(),
+            }),
+            at: Layer::Back,
+        }
+    }
+
+    /// The layers' groups, in paint order.
+    pub fn into_groups(self) -> [Element; Layer::ALL.len()] {
+        self.groups
+    }
+
+    fn out(&mut self, el: Element) {
+        self.groups[self.at as usize].append(el);
+    }
+}
+
+impl Pen for SvgPen {
+    fn layer(&mut self, layer: Layer) {
+        self.at = layer;
+    }
+
+    fn rect(&mut self, at: Area, fill: Rgba, radius: f32) {
+        self.out(rect(at, fill, radius));
+    }
+
+    fn outline(&mut self, at: Area, color: Rgba, width: f32, radius: f32) {
+        self.out(outline(at, color, width, radius));
+    }
+
+    fn line(&mut self, a: (f32, f32), b: (f32, f32), color: Rgba, width: f32) {
+        self.out(line(a, b, color, width));
+    }
+
+    fn dashed(
+        &mut self,
+        a: (f32, f32),
+        b: (f32, f32),
+        color: Rgba,
+        width: f32,
+        dash: f32,
+        gap: f32,
+    ) {
+        self.out(dashed(a, b, color, width, dash, gap));
+    }
+
+    fn hatch(&mut self, at: Area, hatch: Hatch) {
+        self.out(hatched(at, hatch));
+    }
+
+    fn disc(&mut self, center: (f32, f32), radius: f32, fill: Rgba) {
+        self.out(disc(center, radius, fill));
+    }
+
+    fn polygon(&mut self, points: &[(f32, f32)], fill: Option<Rgba>, stroke: Option<(Rgba, f32)>) {
+        self.out(polygon(points, fill, stroke));
+    }
+
+    fn text(&mut self, (x, center_y): (f32, f32), anchor: Anchor, size: f32, color: Rgba, s: &str) {
+        self.out(text(x, center_y, s, size, color, anchor));
+    }
+
+    fn text_width(&self, text: &str, size: f32) -> f32 {
+        measure::width(text, size)
+    }
 }

@@ -2,7 +2,7 @@
 //! where they fit whole and clear of one another, as the app does with egui's measured text.
 //!
 //! The widths are the advances of Ubuntu Light, egui's proportional font, which the PNG is set
-//! in ([`super::png`]) and which the SVG asks for first. A viewer that lacks it substitutes a
+//! in (`render::png`) and which the SVG asks for first. A viewer that lacks it substitutes a
 //! sans-serif of about the same width; [`SLACK`] keeps a label that fits here from touching
 //! its neighbour there. `render::png`'s tests hold these widths to the font as laid out.
 

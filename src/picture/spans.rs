@@ -1,29 +1,15 @@
 //! Spans on the lanes: fault shadings, waits, and the belief and lease bars with their
-//! labels, as the app paints them. Spans narrower than a pixel are summed up into one block
-//! per run of neighbours.
+//! labels. Spans narrower than a pixel are summed up into one block per run of neighbours.
 
-use super::paint::Element;
-use svg::Node;
-
-use super::paint::{self, Anchor, theme};
-use super::{Canvas, Rect, ink, line_h};
-use crate::render::measure;
+use super::sizes::{LABEL, THIN_PX, line_h};
+use super::{Anchor, Area, Canvas, Hatch, Layer, Pen, Theme, ink, measure};
 use crate::trace::NodeId;
 use crate::view::palette::{self, Rgba};
 use crate::view::timeline::{Lane, MarkKind, Span, SpanKind, Track};
 
-/// The pattern that hatches a belief the store no longer backs.
-pub(super) const LEASE_LOST: &str = "lease-lost";
-/// The pattern that hatches a grant on a down node's disk.
-pub(super) const ON_DISK: &str = "on-disk";
-
-/// Spans narrower than this (px) are summed up with their neighbours.
-const THIN_PX: f32 = 1.0;
-/// The size of labels on bars, px.
-const LABEL: f32 = 12.0;
-
 /// Draws every track of lane `index`, in order, so bars come out on top of shadings.
 pub(super) fn lane(c: &mut Canvas, index: usize, lane: &Lane) {
+    c.pen.layer(Layer::Content);
     for track in &lane.tracks {
         draw_track(c, index, lane, track);
     }
@@ -81,20 +67,20 @@ fn draw_track(c: &mut Canvas, index: usize, lane: &Lane, track: &Track) {
 }
 
 fn draw_thin(c: &mut Canvas, index: usize, lane: &Lane, t: &Thin) {
-    let lane_rect = c.frame.lane_rect(index);
+    let lane_rect = c.frame.lane(index);
     let kind = &lane.spans[t.first].kind;
     let rect = match kind.bar_row() {
         Some(row) => bar_rect(lane_rect, lane.rows, row, t.x0, t.x1),
         None if matches!(kind, SpanKind::Waiting { .. }) => {
             let y = bar_rect(lane_rect, 1, 0, t.x0, t.x1).center_y();
-            Rect::new(t.x0, y - 0.75, t.x1, y + 0.75)
+            Area::new(t.x0, y - 0.75, t.x1, y + 0.75)
         }
-        None => Rect::new(t.x0, lane_rect.y0 + 1.0, t.x1, lane_rect.y1 - 1.0),
+        None => Area::new(t.x0, lane_rect.y0 + 1.0, t.x1, lane_rect.y1 - 1.0),
     };
-    c.content.append(paint::rect(rect, t.color, 0.0));
+    c.pen.rect(rect, t.color, 0.0);
 }
 
-/// The colour thin spans are summed up in (the app's).
+/// The colour thin spans are summed up in.
 fn thin_color(kind: &SpanKind, node: NodeId) -> Rgba {
     match *kind {
         SpanKind::Belief { token, .. } => palette::token(token).faded(0.5),
@@ -124,22 +110,22 @@ fn draw_span(c: &mut Canvas, index: usize, lane: &Lane, span: &Span, next_x: f32
 /// Draws a belief or lease bar and its labels: which grant, where its lease went, how it
 /// ended — each only where it fits whole, clear of every label drawn before.
 fn draw_bar(c: &mut Canvas, index: usize, rows: u32, row: u32, span: &Span, next_x: f32) {
-    let lane_rect = c.frame.lane_rect(index);
+    let lane_rect = c.frame.lane(index);
     let (x0, x1) = c.frame.x_range(span.start_ms, span.end_ms);
     let rect = bar_rect(lane_rect, rows, row, x0, x1);
-    let out = &mut c.content;
+    let pen = &mut *c.pen;
     let (color, text_color, lost) = match &span.kind {
         SpanKind::Belief {
             token, lease_lost, ..
         } => {
             let color = palette::token(*token);
-            belief_bar(out, rect, color);
+            belief_bar(pen, rect, color);
             let lost = lease_lost
                 .as_ref()
                 .filter(|l| l.at_ms as f64 <= c.frame.end_ms);
             if let Some(l) = lost {
                 let gone_x = c.frame.x(l.at_ms as f64);
-                lease_gone(out, Rect::new(gone_x, rect.y0, rect.x1, rect.y1));
+                lease_gone(pen, Area::new(gone_x, rect.y0, rect.x1, rect.y1));
             }
             (color, ink(color), lost)
         }
@@ -149,33 +135,33 @@ fn draw_bar(c: &mut Canvas, index: usize, rows: u32, row: u32, span: &Span, next
             ..
         } => {
             let color = palette::token(*token);
-            on_disk_bar(out, rect, color);
+            on_disk_bar(pen, rect, color);
             (color, ink(color), None)
         }
         SpanKind::Lease {
             token, took_over, ..
         } => {
             let color = palette::token(*token);
-            lease_bar(out, rect, color);
+            lease_bar(pen, rect, color);
             if *took_over {
-                takeover_edge(out, rect);
+                takeover_edge(pen, &c.theme, rect);
             }
-            (color, theme::WHITE, None)
+            (color, c.theme.white, None)
         }
         SpanKind::Logged { token, .. } => {
             let color = palette::token(*token);
-            logged_bar(out, rect, color);
+            logged_bar(pen, rect, color);
             (color, ink(color), None)
         }
         _ => return,
     };
 
     let room = rect.intersect(&c.frame.plot).shrink2(6.0, 0.0);
-    let mut taken: Vec<Rect> = c.labels.clone();
+    let mut taken: Vec<Area> = c.labels.clone();
     let before = taken.len();
     let mut place =
-        |text: &str, color: Rgba, x: f32, from_left: bool, room: Rect, taken: &mut Vec<Rect>| {
-            place_label(&mut c.content, text, color, x, from_left, room, taken)
+        |text: &str, color: Rgba, x: f32, from_left: bool, room: Area, taken: &mut Vec<Area>| {
+            place_label(pen, text, color, x, from_left, room, taken)
         };
     let named = place(&span.label, text_color, room.x0, true, room, &mut taken);
     if let Some(l) = lost {
@@ -200,7 +186,7 @@ fn draw_bar(c: &mut Canvas, index: usize, rows: u32, row: u32, span: &Span, next
     if !named {
         // Too short for its name: after the bar, if its row is free there.
         let end = next_x.min(c.frame.plot.x1);
-        let after = Rect::new(rect.x1 + 5.0, rect.y0, end - 8.0, rect.y1);
+        let after = Area::new(rect.x1 + 5.0, rect.y0, end - 8.0, rect.y1);
         place(&span.label, ink(color), after.x0, true, after, &mut taken);
     }
     c.labels.extend_from_slice(&taken[before..]);
@@ -210,20 +196,20 @@ fn draw_bar(c: &mut Canvas, index: usize, rows: u32, row: u32, span: &Span, next
 /// fits inside `room` and clear of `taken`, and notes where; a cut-off or overlapping label
 /// reads worse than none. Returns whether it drew it.
 fn place_label(
-    out: &mut Element,
+    pen: &mut dyn Pen,
     text: &str,
     color: Rgba,
     x: f32,
     from_left: bool,
-    room: Rect,
-    taken: &mut Vec<Rect>,
+    room: Area,
+    taken: &mut Vec<Area>,
 ) -> bool {
     if text.is_empty() || !room.is_positive() {
         return false;
     }
-    let (w, h) = (measure::width(text, LABEL), line_h(LABEL));
+    let (w, h) = (pen.text_width(text, LABEL), line_h(LABEL));
     let left = if from_left { x } else { x - w * measure::SLACK };
-    let rect = Rect::new(
+    let rect = Area::new(
         left,
         room.center_y() - h / 2.0,
         left + w,
@@ -234,14 +220,13 @@ fn place_label(
         && h <= room.height() + 6.0
         && !taken.iter().any(|t| t.intersects(&rect.expand2(6.0, 0.0)));
     if fits {
-        out.append(paint::text(
-            rect.x0,
-            room.center_y(),
-            text,
+        pen.text(
+            (rect.x0, room.center_y()),
+            Anchor::Start,
             LABEL,
             color,
-            Anchor::Start,
-        ));
+            text,
+        );
         taken.push(rect);
     }
     fits
@@ -261,15 +246,15 @@ fn fault_label_x(c: &Canvas, lane: &Lane, x0: f32) -> f32 {
 /// A pause, stall, crash or slow link over the whole lane, named along its top; or a wait as
 /// a dashed line where the bar will come, named above it.
 fn draw_shading(c: &mut Canvas, index: usize, lane: &Lane, span: &Span) {
-    let lane_rect = c.frame.lane_rect(index);
+    let lane_rect = c.frame.lane(index);
     let (x0, x1) = c.frame.x_range(span.start_ms, span.end_ms);
     if let SpanKind::Waiting { .. } = span.kind {
         let y = bar_rect(lane_rect, 1, 0, x0, x1).center_y();
         let worker = palette::worker(NodeId::from_index(index));
-        let color = waiting(&mut c.content, x0, x1, y, worker);
-        let room = Rect::new(x0 + 4.0, y - 16.0, x1.min(c.frame.plot.x1), y - 2.0);
+        let color = waiting(c.pen, x0, x1, y, worker);
+        let room = Area::new(x0 + 4.0, y - 16.0, x1.min(c.frame.plot.x1), y - 2.0);
         place_label(
-            &mut c.content,
+            c.pen,
             &span.label,
             color,
             room.x0,
@@ -285,15 +270,15 @@ fn draw_shading(c: &mut Canvas, index: usize, lane: &Lane, span: &Span) {
         SpanKind::Crashed => palette::CRASHED,
         _ => palette::SLOW_LINK,
     };
-    c.content.append(paint::rect(
-        Rect::new(x0, lane_rect.y0 + 1.0, x1, lane_rect.y1 - 1.0),
+    c.pen.rect(
+        Area::new(x0, lane_rect.y0 + 1.0, x1, lane_rect.y1 - 1.0),
         fill,
         0.0,
-    ));
+    );
     let left = fault_label_x(c, lane, x0);
     let size = 11.5;
-    let w = measure::width(&span.label, size);
-    let label = Rect::new(
+    let w = c.pen.text_width(&span.label, size);
+    let label = Area::new(
         left,
         lane_rect.y0 + 4.0,
         left + w,
@@ -304,84 +289,78 @@ fn draw_shading(c: &mut Canvas, index: usize, lane: &Lane, span: &Span) {
         .iter()
         .any(|t| t.intersects(&label.expand2(6.0, 0.0)));
     if clear && left + w * measure::SLACK <= c.frame.plot.x1 {
-        c.content.append(paint::text(
-            label.x0,
-            label.center_y(),
-            &span.label,
+        c.pen.text(
+            (label.x0, label.center_y()),
+            Anchor::Start,
             size,
             palette::FAULT_TEXT,
-            Anchor::Start,
-        ));
+            &span.label,
+        );
         c.labels.push(label);
     }
 }
 
 /// A worker's wait: a dashed line in its colour, faded; returns the colour used.
-pub(super) fn waiting(out: &mut Element, x0: f32, x1: f32, y: f32, worker: Rgba) -> Rgba {
+pub(super) fn waiting(pen: &mut dyn Pen, x0: f32, x1: f32, y: f32, worker: Rgba) -> Rgba {
     let color = worker.faded(0.7);
-    out.append(paint::dashed((x0, y), (x1, y), color, 1.5, 5.0, 4.0));
+    pen.dashed((x0, y), (x1, y), color, 1.5, 5.0, 4.0);
     color
 }
 
-/// The rectangle of bar row `row` of `rows` in a lane, from `x0` to `x1` (the app's).
-pub(super) fn bar_rect(lane: Rect, rows: u32, row: u32, x0: f32, x1: f32) -> Rect {
+/// The rectangle of bar row `row` of `rows` in a lane, from `x0` to `x1`.
+pub(super) fn bar_rect(lane: Area, rows: u32, row: u32, x0: f32, x1: f32) -> Area {
     // Room above for fault labels ("paused 15 000 ms"), a little below.
     let (top, bottom) = (lane.y0 + 20.0, lane.y1 - 8.0);
     let row_h = ((bottom - top) / rows as f32).min(28.0);
     let y0 = (top + bottom) / 2.0 - row_h * rows as f32 / 2.0 + row_h * row as f32;
-    Rect::new(x0, y0 + 1.5, x1.max(x0 + 1.0), y0 + row_h - 1.5)
+    Area::new(x0, y0 + 1.5, x1.max(x0 + 1.0), y0 + row_h - 1.5)
 }
 
 /// The worker's view: a light fill with a border in the worker's colour.
-pub(super) fn belief_bar(out: &mut Element, rect: Rect, color: Rgba) {
-    out.append(paint::rect(rect, color.faded(0.22), 3.0));
-    out.append(paint::outline(rect, color, 1.5, 3.0));
+pub(super) fn belief_bar(pen: &mut dyn Pen, rect: Area, color: Rgba) {
+    pen.rect(rect, color.faded(0.22), 3.0);
+    pen.outline(rect, color, 1.5, 3.0);
 }
 
 /// The store's view: solid in the holder's colour.
-pub(super) fn lease_bar(out: &mut Element, rect: Rect, color: Rgba) {
-    out.append(paint::rect(rect, color, 3.0));
+pub(super) fn lease_bar(pen: &mut dyn Pen, rect: Area, color: Rgba) {
+    pen.rect(rect, color, 3.0);
 }
 
 /// A grant on the disk of a node that is down: faded, hatched in grey, outlined — frozen, not
 /// live.
-pub(super) fn on_disk_bar(out: &mut Element, rect: Rect, color: Rgba) {
-    out.append(paint::rect(rect, color.faded(0.18), 3.0));
-    out.append(paint::hatched(rect, ON_DISK));
-    out.append(paint::outline(rect, color, 1.0, 3.0));
+pub(super) fn on_disk_bar(pen: &mut dyn Pen, rect: Area, color: Rgba) {
+    pen.rect(rect, color.faded(0.18), 3.0);
+    pen.hatch(rect, Hatch::OnDisk);
+    pen.outline(rect, color, 1.0, 3.0);
 }
 
 /// The start of a lease a new leader took over from its log: a white double edge, so it does
 /// not read as a fresh grant.
-pub(super) fn takeover_edge(out: &mut Element, rect: Rect) {
+pub(super) fn takeover_edge(pen: &mut dyn Pen, theme: &Theme, rect: Area) {
     for dx in [3.0, 6.5] {
         let x = rect.x0 + dx;
-        out.append(paint::line(
-            (x, rect.y0 + 3.0),
-            (x, rect.y1 - 3.0),
-            theme::WHITE,
-            1.5,
-        ));
+        pen.line((x, rect.y0 + 3.0), (x, rect.y1 - 3.0), theme.white, 1.5);
     }
 }
 
 /// A follower's logged copy of an acquire: a faint fill over a thin strip in the holder's
 /// colour along the bottom, lighter than the leader's lease.
-pub(super) fn logged_bar(out: &mut Element, rect: Rect, color: Rgba) {
-    out.append(paint::rect(rect, color.faded(0.1), 3.0));
-    let strip = Rect::new(rect.x0, rect.y1 - 3.0, rect.x1, rect.y1);
-    out.append(paint::rect(strip, color.faded(0.8), 1.0));
+pub(super) fn logged_bar(pen: &mut dyn Pen, rect: Area, color: Rgba) {
+    pen.rect(rect, color.faded(0.1), 3.0);
+    let strip = Area::new(rect.x0, rect.y1 - 3.0, rect.x1, rect.y1);
+    pen.rect(strip, color.faded(0.8), 1.0);
 }
 
 /// Red hatching over the part of a belief bar where the store no longer held the grant, with
 /// a red edge where that began.
-pub(super) fn lease_gone(out: &mut Element, rect: Rect) {
-    out.append(paint::rect(rect, palette::VIOLATING.faded(0.12), 0.0));
-    out.append(paint::hatched(rect, LEASE_LOST));
-    out.append(paint::line(
+pub(super) fn lease_gone(pen: &mut dyn Pen, rect: Area) {
+    pen.rect(rect, palette::VIOLATING.faded(0.12), 0.0);
+    pen.hatch(rect, Hatch::LeaseLost);
+    pen.line(
         (rect.x0, rect.y0),
         (rect.x0, rect.y1),
         palette::VIOLATING,
         2.0,
-    ));
+    );
 }

@@ -1,0 +1,90 @@
+//! How a run's timeline looks, written once for every medium: the lanes with their names,
+//! the axis in simulated time, partitions, the spans and marks on each lane, the violation
+//! markers, and the legend, all drawn from the view model ([`crate::view::timeline::Lanes`])
+//! against a [`Pen`]. The SVG picture (`render::svg`) is one pen; nothing here knows which.
+//!
+//! Where the picture sums up what is too dense to see (spans thinner than a pixel, marks
+//! closer than their symbols), it does so by the view model's indexes, so a long run costs
+//! what a short one does.
+
+pub mod frame;
+mod lanes;
+pub mod legend;
+mod marks;
+pub mod measure;
+pub mod pen;
+pub mod sizes;
+mod spans;
+pub mod theme;
+
+pub use frame::Frame;
+pub use pen::{Anchor, Area, Hatch, Layer, Pen};
+pub use theme::Theme;
+
+use crate::checker::Verdict;
+use crate::view::palette::Rgba;
+use crate::view::timeline::Lanes;
+use sizes::line_h;
+
+/// What the drawing needs as it goes: where things go, in which colours, on what, and where
+/// the labels went so far (each new label keeps clear of them).
+struct Canvas<'p> {
+    frame: Frame,
+    theme: Theme,
+    pen: &'p mut dyn Pen,
+    labels: Vec<Area>,
+}
+
+/// Draws the lanes of a run judged by `verdict` and laid out as `lanes` in `frame`: lane
+/// backgrounds and names and the axis ([`Layer::Back`]), partitions, shadings and bars
+/// ([`Layer::Content`]), marks ([`Layer::Marks`]) and the violation markers on the axis
+/// ([`Layer::Over`]). Messages are not drawn. The legend is [`legend::draw`].
+pub fn draw(pen: &mut dyn Pen, frame: &Frame, theme: &Theme, lanes: &Lanes, verdict: &Verdict) {
+    let mut c = Canvas {
+        frame: *frame,
+        theme: *theme,
+        pen,
+        labels: Vec::new(),
+    };
+    lanes::backgrounds(&mut c, lanes);
+    lanes::axis(&mut c);
+    lanes::partitions(&mut c, &lanes.partitions);
+    for (i, lane) in lanes.lanes.iter().enumerate() {
+        spans::lane(&mut c, i, lane);
+    }
+    for (i, lane) in lanes.lanes.iter().enumerate() {
+        marks::lane(&mut c, i, lane);
+    }
+    marks::violations(&mut c, lanes, verdict);
+}
+
+/// Text in a hue, readable on the light lanes: darker than the hue.
+fn ink(c: Rgba) -> Rgba {
+    let f = |v: u8| (f32::from(v) * 0.7) as u8;
+    Rgba::rgb(f(c.r), f(c.g), f(c.b))
+}
+
+/// Draws `text` at `size` px in `color`, wrapped to `max` px wide in at most `most` lines
+/// ([`measure::wrap_at_most`]), its first line's top at `(x, top)`; returns the y under its
+/// last line.
+pub fn paragraph(
+    pen: &mut dyn Pen,
+    text: &str,
+    (x, top): (f32, f32),
+    size: f32,
+    (max, most): (f32, usize),
+    color: Rgba,
+) -> f32 {
+    let mut y = top;
+    for line in measure::wrap_at_most(text, size, max, most) {
+        pen.text(
+            (x, y + line_h(size) / 2.0),
+            Anchor::Start,
+            size,
+            color,
+            &line,
+        );
+        y += line_h(size);
+    }
+    y
+}

@@ -1,0 +1,192 @@
+//! The SVG text of three shipped scenarios' pictures, pinned, so a change to how a run is
+//! drawn shows up here line by line: between them they draw leases and their ends, fencing
+//! tokens and a refused write, violations on the axis, a process pause, a partition, the
+//! narrow lane-name column, a picture cut at a time, and the legend.
+//!
+//! And the calls the drawing makes on its pen for one run, pinned the same way: every medium
+//! (the SVG, the app's painter) is one pen, so what is pinned here is what each of them draws.
+
+use std::fmt::Write as _;
+
+use locksim::checker::Verdict;
+use locksim::picture::sizes::{AXIS, GUTTER, RIGHT_PAD, lane_height};
+use locksim::picture::{self, Anchor, Area, Frame, Hatch, Layer, Pen, Theme, legend, measure};
+use locksim::render::svg::{self, Picture};
+use locksim::scenario;
+use locksim::view::palette::Rgba;
+use locksim::view::timeline::Lanes;
+
+/// The run of `file` (relative to the crate root), with its own seed, and its lanes.
+fn run(file: &str) -> (locksim::trace::Trace, Verdict, Lanes) {
+    let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(&path).expect("a shipped scenario");
+    let sc = scenario::parse(&src).expect("it parses");
+    let locksim::Run { trace, verdict, .. } = locksim::run(&sc, sc.seed);
+    let lanes = Lanes::build(&trace, &verdict);
+    (trace, verdict, lanes)
+}
+
+/// The SVG `locksim render` writes for `file` as `picture`.
+fn picture_of(file: &str, picture: Picture) -> String {
+    let (trace, verdict, lanes) = run(file);
+    svg::draw(&trace, &verdict, &lanes, &picture)
+}
+
+/// A pen that writes down every call made on it, one line each, numbers to a tenth of a px.
+#[derive(Default)]
+struct RecordingPen {
+    calls: String,
+}
+
+/// `(x, y)` to a tenth.
+fn pt((x, y): (f32, f32)) -> String {
+    format!("{x:.1},{y:.1}")
+}
+
+fn area(a: Area) -> String {
+    format!("{}..{}", pt((a.x0, a.y0)), pt((a.x1, a.y1)))
+}
+
+fn rgba(c: Rgba) -> String {
+    format!("#{:02x}{:02x}{:02x}{:02x}", c.r, c.g, c.b, c.a)
+}
+
+impl RecordingPen {
+    fn call(&mut self, line: String) {
+        self.calls.push_str(&line);
+        self.calls.push('\n');
+    }
+}
+
+impl Pen for RecordingPen {
+    fn layer(&mut self, layer: Layer) {
+        self.call(format!("layer {layer:?}"));
+    }
+
+    fn rect(&mut self, at: Area, fill: Rgba, radius: f32) {
+        self.call(format!("rect {} {} r{radius}", area(at), rgba(fill)));
+    }
+
+    fn outline(&mut self, at: Area, color: Rgba, width: f32, radius: f32) {
+        let (at, color) = (area(at), rgba(color));
+        self.call(format!("outline {at} {color} w{width} r{radius}"));
+    }
+
+    fn line(&mut self, a: (f32, f32), b: (f32, f32), color: Rgba, width: f32) {
+        self.call(format!("line {} {} {} w{width}", pt(a), pt(b), rgba(color)));
+    }
+
+    fn dashed(
+        &mut self,
+        a: (f32, f32),
+        b: (f32, f32),
+        color: Rgba,
+        width: f32,
+        dash: f32,
+        gap: f32,
+    ) {
+        let (a, b, color) = (pt(a), pt(b), rgba(color));
+        self.call(format!("dashed {a} {b} {color} w{width} {dash}/{gap}"));
+    }
+
+    fn hatch(&mut self, at: Area, hatch: Hatch) {
+        self.call(format!("hatch {} {hatch:?}", area(at)));
+    }
+
+    fn disc(&mut self, center: (f32, f32), radius: f32, fill: Rgba) {
+        self.call(format!("disc {} r{radius} {}", pt(center), rgba(fill)));
+    }
+
+    fn polygon(&mut self, points: &[(f32, f32)], fill: Option<Rgba>, stroke: Option<(Rgba, f32)>) {
+        let mut line = String::from("polygon");
+        for &p in points {
+            let _ = write!(line, " {}", pt(p));
+        }
+        if let Some(c) = fill {
+            let _ = write!(line, " fill {}", rgba(c));
+        }
+        if let Some((c, w)) = stroke {
+            let _ = write!(line, " stroke {} w{w}", rgba(c));
+        }
+        self.call(line);
+    }
+
+    fn text(&mut self, at: (f32, f32), anchor: Anchor, size: f32, color: Rgba, text: &str) {
+        let (at, color) = (pt(at), rgba(color));
+        self.call(format!("text {at} {anchor:?} {size} {color} {text:?}"));
+    }
+
+    fn text_width(&self, text: &str, size: f32) -> f32 {
+        measure::width(text, size)
+    }
+}
+
+#[test]
+fn a_paused_holder_without_fencing() {
+    let svg = picture_of(
+        "assets/scenarios/step5-pause-unfenced.toml",
+        Picture::default(),
+    );
+    insta::assert_snapshot!(svg);
+}
+
+#[test]
+fn a_fencing_token_cut_at_eight_seconds() {
+    let svg = picture_of(
+        "assets/scenarios/step5-fencing-token.toml",
+        Picture {
+            until_ms: Some(8_000),
+            ..Picture::default()
+        },
+    );
+    insta::assert_snapshot!(svg);
+}
+
+#[test]
+fn a_partition_in_a_narrow_picture() {
+    let svg = picture_of(
+        "assets/scenarios/step6-minority-cannot-grant.toml",
+        Picture {
+            width: 520,
+            ..Picture::default()
+        },
+    );
+    insta::assert_snapshot!(svg);
+}
+
+/// The whole run of step 5's fencing-token scenario in a 1 200 px wide frame, legend and all,
+/// as calls on a pen: a change to how anything is drawn shows here, whichever pen draws it.
+#[test]
+fn the_calls_for_a_whole_run() {
+    let (_, verdict, lanes) = run("assets/scenarios/step5-fencing-token.toml");
+    let rows = lanes.lanes.iter().map(|l| l.rows).max().unwrap_or(1).max(1);
+    let lane_h = lane_height(rows);
+    let (left, top, right) = (0.0, 0.0, 1200.0 - RIGHT_PAD);
+    let plot_top = top + AXIS;
+    let plot = Area::new(
+        left + GUTTER,
+        plot_top,
+        right,
+        plot_top + lane_h * lanes.lanes.len() as f32,
+    );
+    let frame = Frame {
+        left,
+        plot,
+        axis: Area::new(plot.x0, top, plot.x1, plot_top),
+        lane_h,
+        start_ms: 0.0,
+        end_ms: lanes.until_ms as f64,
+        narrow: false,
+    };
+    let mut pen = RecordingPen::default();
+    picture::draw(&mut pen, &frame, &Theme::LIGHT, &lanes, &verdict);
+    let legend_top = plot.y1 + 14.0;
+    legend::draw(
+        &mut pen,
+        &Theme::LIGHT,
+        &lanes.legend,
+        (lanes.fenced, lanes.until_ms),
+        Area::new(left, legend_top, 1200.0, legend_top),
+    );
+    insta::assert_snapshot!(pen.calls);
+}
