@@ -479,9 +479,15 @@ impl Sandbox {
                 .add_filter("scenario", &["toml"])
                 .pick_file();
             if let Some(path) = picked {
-                match crate::cli::read_scenario_file(&path) {
+                match scenario::file::read(&path) {
                     Ok(bytes) => self.take_bytes(&bytes),
-                    Err(e) => self.say(format!("Could not load {e}"), true),
+                    Err(scenario::file::FileError::Unreadable(e)) => {
+                        self.say(format!("Could not load {}: {e}", path.display()), true)
+                    }
+                    Err(scenario::file::FileError::TooLarge(e)) => self.say(
+                        format!("Could not load {}: {}", path.display(), e.message),
+                        true,
+                    ),
                 }
             }
         }

@@ -2,10 +2,9 @@
 //! form that editors and terminals turn into a link.
 
 use std::fmt;
-use std::fs::File;
-use std::io::Read;
 use std::path::Path;
 
+use crate::scenario::file::FileError;
 use crate::scenario::{self, Scenario, ScenarioError};
 use crate::text::printable;
 
@@ -67,24 +66,13 @@ pub fn load(path: &Path) -> Result<Scenario, InputError> {
     scenario::parse_bytes(&bytes).map_err(|e| InputError::invalid(path, e))
 }
 
-/// The bytes of the scenario file at `path`. A file over [`scenario::MAX_BYTES`] is refused
-/// at once: by its size when the file system knows it, and otherwise (a pipe, `/dev/zero`) as
-/// soon as one byte more than the limit has been read. The desktop app's Load reads this way.
-pub fn read(path: &Path) -> Result<Vec<u8>, InputError> {
-    let unreadable = |e: std::io::Error| InputError::unreadable(path, &e);
-    let file = File::open(path).map_err(unreadable)?;
-    let known = file.metadata().map_err(unreadable)?.len();
-    if known > scenario::MAX_BYTES as u64 {
-        return Err(InputError::invalid(path, scenario::too_large(Some(known))));
-    }
-    let mut bytes = Vec::new();
-    file.take(scenario::MAX_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
-    if bytes.len() > scenario::MAX_BYTES {
-        return Err(InputError::invalid(path, scenario::too_large(None)));
-    }
-    Ok(bytes)
+/// The bytes of the scenario file at `path`, within [`scenario::MAX_BYTES`]
+/// ([`scenario::file::read`]).
+fn read(path: &Path) -> Result<Vec<u8>, InputError> {
+    scenario::file::read(path).map_err(|e| match e {
+        FileError::Unreadable(e) => InputError::unreadable(path, &e),
+        FileError::TooLarge(e) => InputError::invalid(path, e),
+    })
 }
 
 #[cfg(test)]

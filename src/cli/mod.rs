@@ -11,7 +11,7 @@ mod course;
 mod glossary;
 mod input;
 
-pub use input::{InputError, read as read_scenario_file};
+pub use input::InputError;
 mod output;
 mod render;
 mod run;

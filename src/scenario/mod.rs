@@ -9,6 +9,8 @@
 
 mod de;
 mod fault;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod file;
 pub mod honest;
 pub mod library;
 pub mod names;
