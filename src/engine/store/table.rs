@@ -634,20 +634,58 @@ mod tests {
         };
         // Name; (waiter, ask time) in order, A holding the key throughout; when the turn is
         // taken; whom it goes to; who still waits after it.
-        type Row = (&'static str, &'static [(Token, i64)], i64, Option<Token>, &'static [Token]);
+        type Row = (
+            &'static str,
+            &'static [(Token, i64)],
+            i64,
+            Option<Token>,
+            &'static [Token],
+        );
         let rows: &[Row] = &[
-            ("both alive: the first in line", &[(B, 10), (C, 20)], 100, Some(B), &[C]),
-            ("the first died in line: skipped", &[(B, 10), (C, 20)], 110, Some(C), &[]),
-            ("the first asked again: still first", &[(B, 10), (C, 20), (B, 90)], 180, Some(B), &[C]),
+            (
+                "both alive: the first in line",
+                &[(B, 10), (C, 20)],
+                100,
+                Some(B),
+                &[C],
+            ),
+            (
+                "the first died in line: skipped",
+                &[(B, 10), (C, 20)],
+                110,
+                Some(C),
+                &[],
+            ),
+            (
+                "the first asked again: still first",
+                &[(B, 10), (C, 20), (B, 90)],
+                180,
+                Some(B),
+                &[C],
+            ),
             ("both died: nobody", &[(B, 10), (C, 20)], 120, None, &[]),
-            ("a lapsed waiter asks again: the back of the line", &[(B, 10), (C, 20), (B, 115)], 119, Some(C), &[B]),
+            (
+                "a lapsed waiter asks again: the back of the line",
+                &[(B, 10), (C, 20), (B, 115)],
+                119,
+                Some(C),
+                &[B],
+            ),
         ];
         for &(name, asks, at, want, rest) in rows {
             let mut table = LockTable::new(1);
             table.acquire(&lock, 0, A, false, 0, 0);
             for &(by, at) in asks {
                 let out = table.acquire(&lock, 0, by, false, at, at);
-                assert_eq!(out, Acquire::Refused { why: held_by(A), queued: true, expired: None }, "{name}");
+                assert_eq!(
+                    out,
+                    Acquire::Refused {
+                        why: held_by(A),
+                        queued: true,
+                        expired: None
+                    },
+                    "{name}"
+                );
             }
             assert_eq!(table.next_alive(0, at), want, "{name}");
             let waiting: Vec<Token> = table.queue[0].iter().map(|p| p.0).collect();
