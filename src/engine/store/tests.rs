@@ -603,6 +603,32 @@ fn rows() -> Vec<Row> {
             then: |s| raft(s).log.is_empty(),
         },
         Row {
+            name: "consensus fair: a waiter's repeated ask renews its place on the leader, logging nothing",
+            lock: "waiting = \"fair\"",
+            store: CONSENSUS,
+            node: 0,
+            given: |s| {
+                held_by_a(s, 5000);
+                s.table.queue[0].push_back((B1, 1500));
+            },
+            event: In::Msg(NodeId::new(1), acquire(B1, false)),
+            want: &["1 <- queued B#1"],
+            then: |s| raft(s).log.is_empty() && s.table.queue[0] == [(B1, 2000)],
+        },
+        Row {
+            name: "consensus fair: a waiter whose place lapsed asks through the log",
+            lock: "waiting = \"fair\"",
+            store: CONSENSUS,
+            node: 0,
+            given: |s| {
+                held_by_a(s, 5000);
+                s.table.queue[0].push_back((B1, 1000));
+            },
+            event: In::Msg(NodeId::new(1), acquire(B1, false)),
+            want: &["3 <- append 1 entries", "4 <- append 1 entries"],
+            then: |s| raft(s).log.len() == 1,
+        },
+        Row {
             name: "a follower sends clients to its leader",
             lock: "",
             store: CONSENSUS,
