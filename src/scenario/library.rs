@@ -84,6 +84,7 @@ pub const INCIDENTS: &[(&str, &str)] = embed!("cases":
     "etcd-keepalive-counted-from-reply.toml",
     "etcd-key-deleted-lease-lives.toml",
     "eviction-deletes-held-lock.toml",
+    "fair-queue-dead-waiter-leaves.toml",
     "fair-queue-lost-wakeup.toml",
     "fair-queue-waiter-follows-new-leader.toml",
     "force-release-live-holder.toml",

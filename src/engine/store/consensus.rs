@@ -25,7 +25,7 @@ use super::super::layout::StoreIx;
 use super::super::msg::{AcquireAnswer, Command, LogEntry, Msg};
 use super::super::outbox::{Ctx, Outbox};
 use super::replicated::client_token;
-use super::table::Held;
+use super::table::{Held, LockTable};
 use super::{Kind, StoreNode, heartbeat_ms, lease_ms, lease_now, store_lease_ms, store_ttl_ms};
 use crate::scenario::{DeletedBy, Design, Waiting};
 use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
@@ -213,6 +213,18 @@ impl StoreNode {
                 let retry_mode = cx.sc.lock.waiting == Waiting::Retry;
                 // A refusal needs no agreement: a stale leader refusing is still safe. One
                 // that has not heard from a majority lately says so rather than guess.
+                // A queued waiter's repeated ask is its heartbeat: the leader renews its place
+                // itself, as etcd's leader renews a lease on a keepalive without a log entry.
+                let now = lease_now(cx);
+                let waiting = table.waits(k, token, now)
+                    && (holder.is_some() || table.turn[k].is_some() || delayed);
+                if waiting && self.leader_has_quorum(cx) {
+                    let until = LockTable::place_until(store_ttl_ms(cx), now);
+                    self.table.enqueue(k, token, now, until);
+                    let answer = AcquireAnswer::Queued;
+                    out.send(from, Msg::AcquireReply { key, token, answer });
+                    return;
+                }
                 let why = if !retry_mode {
                     None
                 } else if !self.leader_has_quorum(cx) {
@@ -567,7 +579,9 @@ impl StoreNode {
                 let answer = match (refusal, &mut table.held[k]) {
                     (Some(why), _) => {
                         let answer = if cx.sc.lock.waiting == Waiting::Fair {
-                            table.enqueue(k, token);
+                            let now = lease_now(cx);
+                            let until = LockTable::place_until(store_ttl_ms(cx), now);
+                            table.enqueue(k, token, now, until);
                             AcquireAnswer::Queued
                         } else {
                             AcquireAnswer::Refused { why }
@@ -605,7 +619,7 @@ impl StoreNode {
                     .orphans
                     .retain(|&(ok, ot, _)| (ok, ot) != (key, token));
                 let table = &mut self.table;
-                table.queue[k].retain(|t| *t != token);
+                table.queue[k].retain(|(t, _)| *t != token);
                 if table.turn[k] == Some(token) {
                     // A waiter that gives up its place passes the turn on.
                     table.turn[k] = None;
@@ -695,12 +709,16 @@ impl StoreNode {
         if table.held[k].is_some() || table.turn[k].is_some() || table.delayed[k] {
             return;
         }
-        let Some(next) = table.queue[k].pop_front() else {
+        let Some((next, lapsed)) = table.pop_next(k, lease_now(cx)) else {
             return;
         };
         table.turn[k] = Some(next);
-        if leader {
-            self.tell_turn(cx, out, key, next);
+        // A waiter whose place lapsed (it died in line) is passed over at once, through the
+        // log so that every node passes it over: its turn is over before it began.
+        match (leader, lapsed) {
+            (true, true) => out.timer(0, Timer::TurnOver { key, token: next }),
+            (true, false) => self.tell_turn(cx, out, key, next),
+            (false, _) => {}
         }
     }
 
@@ -933,6 +951,11 @@ impl StoreNode {
             if let Some(token) = turn {
                 self.tell_turn(cx, out, key, token);
             }
+        }
+        // Every waiter's place, too, restarts in full.
+        let until = LockTable::place_until(store_ttl_ms(cx), lease_now(cx));
+        for place in self.table.queue.iter_mut().flatten() {
+            place.1 = until;
         }
         let lease_ms = store_lease_ms(cx);
         let now = lease_now(cx);

@@ -339,6 +339,8 @@ impl StoreNode {
     ) -> AcquireAnswer {
         self.expire_if_due(cx, out, key);
         let now = lease_now(cx);
+        // A waiter's repeated ask is its heartbeat: it renews its place, refused as before.
+        let heartbeat = self.table.waits(key.index(), token, now);
         let outcome = self.table.acquire(
             &store_lock(cx),
             key.index(),
@@ -378,7 +380,9 @@ impl StoreNode {
                 if let Some((old, until)) = expired {
                     out.record(client_expired(key, old, until, token, client_now));
                 }
-                out.record(EventKind::Refused { key, token, why });
+                if !(queued && heartbeat) {
+                    out.record(EventKind::Refused { key, token, why });
+                }
                 if !queued {
                     return AcquireAnswer::Refused { why };
                 }
@@ -543,7 +547,9 @@ impl StoreNode {
     /// The key waits a lease length for that waiter's acquire, then passes the turn on: as in
     /// ZooKeeper's lock recipe, the next waiter's watch fires and it takes the lock itself, so
     /// its lease counts from its own request, and a waiter that is gone (a lost notification,
-    /// a dead client) costs a lease length, not the lock.
+    /// a dead client) costs a lease length, not the lock. A waiter that died further back in
+    /// line costs nothing: its place lapsed a lease length after its last ask and it is
+    /// skipped ([`LockTable::next_alive`]).
     fn grant_next(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId) {
         if cx.sc.lock.waiting != Waiting::Fair || !self.is_serving() {
             return;
@@ -557,7 +563,7 @@ impl StoreNode {
             self.arm_lock_delay(cx, out, key);
             return;
         }
-        let Some(next) = self.table.queue[k].pop_front() else {
+        let Some(next) = self.table.next_alive(k, lease_now(cx)) else {
             return;
         };
         self.table.turn[k] = Some(next);

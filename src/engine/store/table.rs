@@ -105,8 +105,9 @@ pub struct LockTable {
     pub(crate) held: Vec<Option<Held>>,
     /// Last fencing token issued per key.
     pub(crate) fence_counter: Vec<u64>,
-    /// `fair` waiting: tokens in arrival order.
-    pub(crate) queue: Vec<VecDeque<Token>>,
+    /// `fair` waiting: each waiter's token in arrival order, with when its place lapses on
+    /// this node's lease clock (local ms; `i64::MAX` with no lease): see [`enqueue`](Self::enqueue).
+    pub(crate) queue: Vec<VecDeque<(Token, i64)>>,
     /// Lock-delay: no new grant before this local time.
     pub(crate) delay_until: Vec<i64>,
     /// `fair`: the waiter told it is its turn, whose claim the free key awaits.
@@ -164,10 +165,57 @@ impl LockTable {
         &self.claims[key]
     }
 
-    /// Puts `token` at the back of the key's queue unless it is already waiting.
-    pub(crate) fn enqueue(&mut self, key: usize, token: Token) {
-        if !self.queue[key].contains(&token) {
-            self.queue[key].push_back(token);
+    /// Puts `token` at the back of the key's queue until `until_ms` (this node's lease clock,
+    /// as `now_ms`), or, if it already has a place that has not lapsed, keeps that place until
+    /// then: each ask of a waiter renews its place as a session heartbeat does. A place whose
+    /// time has passed is gone, as a ZooKeeper lock waiter's sequential ephemeral node is
+    /// deleted when its session ends (ZooKeeper Programmer's Guide, "Ephemeral Nodes"; the
+    /// recipe's waiters are such nodes) and an etcd `concurrency.Mutex` waiter's key goes with
+    /// its session's lease: asking again then joins the back of the line.
+    pub(crate) fn enqueue(&mut self, key: usize, token: Token, now_ms: i64, until_ms: i64) {
+        let queue = &mut self.queue[key];
+        match queue.iter().position(|(t, _)| *t == token) {
+            Some(i) if queue[i].1 > now_ms => queue[i].1 = until_ms,
+            Some(i) => {
+                queue.remove(i);
+                queue.push_back((token, until_ms));
+            }
+            None => queue.push_back((token, until_ms)),
+        }
+    }
+
+    /// Whether `token` holds a place in the key's queue that has not lapsed by `now_ms`.
+    pub(crate) fn waits(&self, key: usize, token: Token, now_ms: i64) -> bool {
+        self.queue[key]
+            .iter()
+            .any(|&(t, until)| t == token && until > now_ms)
+    }
+
+    /// Takes the head of the key's queue: its token and whether its place lapsed by `now_ms`.
+    pub(crate) fn pop_next(&mut self, key: usize, now_ms: i64) -> Option<(Token, bool)> {
+        self.queue[key]
+            .pop_front()
+            .map(|(token, until)| (token, until <= now_ms))
+    }
+
+    /// Takes the first waiter of the key's queue whose place has not lapsed by `now_ms`,
+    /// dropping the lapsed ones before it: a waiter that died in line is gone, wherever it
+    /// stood, and costs the others nothing.
+    pub(crate) fn next_alive(&mut self, key: usize, now_ms: i64) -> Option<Token> {
+        loop {
+            match self.pop_next(key, now_ms)? {
+                (_, true) => {}
+                (token, false) => return Some(token),
+            }
+        }
+    }
+
+    /// Where a place taken or renewed at `now_ms` lapses: `ttl_ms` later, the store's own lease
+    /// length (with `store.ttl_multiplier`); never with no lease length.
+    pub(crate) fn place_until(ttl_ms: u64, now_ms: i64) -> i64 {
+        match ttl_ms {
+            0 => i64::MAX,
+            ttl => now_ms.saturating_add(ttl as i64),
         }
     }
 
@@ -226,18 +274,18 @@ impl LockTable {
                 .client_until
                 .filter(|&until| lock.expiry == Expiry::Client && until < client_now_ms);
             let Some(until) = client_expired else {
-                return self.refuse(lock, key, token, Refusal::Held { holder }, None);
+                return self.refuse(lock, key, token, Refusal::Held { holder }, None, now_ms);
             };
             // The contender judged the lease over by comparing with ITS clock.
             self.held[key] = None;
             expired = Some((holder, until));
         }
         if self.delay_until[key] > now_ms {
-            return self.refuse(lock, key, token, Refusal::LockDelay, expired);
+            return self.refuse(lock, key, token, Refusal::LockDelay, expired, now_ms);
         }
         match self.turn[key] {
             Some(next) if next != token => {
-                return self.refuse(lock, key, token, Refusal::Turn { next }, expired);
+                return self.refuse(lock, key, token, Refusal::Turn { next }, expired, now_ms);
             }
             Some(_) => self.turn[key] = None,
             None => {}
@@ -253,10 +301,11 @@ impl LockTable {
         token: Token,
         why: Refusal,
         expired: Option<(Token, i64)>,
+        now_ms: i64,
     ) -> Acquire {
         let queued = lock.waiting == Waiting::Fair;
         if queued {
-            self.enqueue(key, token);
+            self.enqueue(key, token, now_ms, Self::place_until(lock.ttl_ms, now_ms));
         }
         Acquire::Refused {
             why,
@@ -298,7 +347,7 @@ impl LockTable {
     /// `if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("del",KEYS[1])` — and a
     /// blind `DEL` below them. A reentrant hold lets go one level at a time.
     pub fn release(&mut self, lock: &Lock, key: usize, by: Token) -> Release {
-        self.queue[key].retain(|t| *t != by);
+        self.queue[key].retain(|(t, _)| *t != by);
         let checks_owner = lock.design.checks_owner();
         let Some(mut h) = self.held[key].take() else {
             return Release::Ignored;
@@ -571,6 +620,79 @@ mod tests {
         }
     }
 
+    /// A waiter's place in a fair queue lasts a lease length (`TTL_MS`) from its last ask; the
+    /// next turn skips a waiter whose place lapsed, wherever it stood.
+    #[test]
+    fn a_waiter_keeps_its_place_only_while_it_asks() {
+        const C: Token = Token {
+            worker: NodeId::new(2),
+            seq: 1,
+        };
+        let lock = Lock {
+            waiting: Waiting::Fair,
+            ..lock(Design::Token)
+        };
+        // Name; (waiter, ask time) in order, A holding the key throughout; when the turn is
+        // taken; whom it goes to; who still waits after it.
+        type Row = (
+            &'static str,
+            &'static [(Token, i64)],
+            i64,
+            Option<Token>,
+            &'static [Token],
+        );
+        let rows: &[Row] = &[
+            (
+                "both alive: the first in line",
+                &[(B, 10), (C, 20)],
+                100,
+                Some(B),
+                &[C],
+            ),
+            (
+                "the first died in line: skipped",
+                &[(B, 10), (C, 20)],
+                110,
+                Some(C),
+                &[],
+            ),
+            (
+                "the first asked again: still first",
+                &[(B, 10), (C, 20), (B, 90)],
+                180,
+                Some(B),
+                &[C],
+            ),
+            ("both died: nobody", &[(B, 10), (C, 20)], 120, None, &[]),
+            (
+                "a lapsed waiter asks again: the back of the line",
+                &[(B, 10), (C, 20), (B, 115)],
+                119,
+                Some(C),
+                &[B],
+            ),
+        ];
+        for &(name, asks, at, want, rest) in rows {
+            let mut table = LockTable::new(1);
+            table.acquire(&lock, 0, A, false, 0, 0);
+            for &(by, at) in asks {
+                let out = table.acquire(&lock, 0, by, false, at, at);
+                assert_eq!(
+                    out,
+                    Acquire::Refused {
+                        why: held_by(A),
+                        queued: true,
+                        expired: None
+                    },
+                    "{name}"
+                );
+            }
+            assert_eq!(table.next_alive(0, at), want, "{name}");
+            let waiting: Vec<Token> = table.queue[0].iter().map(|p| p.0).collect();
+            assert_eq!(waiting, rest, "{name}");
+        }
+    }
+
     #[test]
     fn holder_is_the_current_token_and_queue_has_no_duplicates() {
         let lock = Lock {
@@ -582,7 +704,8 @@ mod tests {
         table.acquire(&lock, 1, B, false, 1, 1);
         table.acquire(&lock, 1, B, false, 2, 2);
         assert_eq!((table.holder(0), table.holder(1)), (None, Some(A)));
-        assert_eq!(table.queue[1], [B]);
+        // B's second ask renewed its one place.
+        assert_eq!(table.queue[1], [(B, 2 + TTL_MS as i64)]);
     }
 
     #[test]

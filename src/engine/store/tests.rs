@@ -23,6 +23,10 @@ const B1: Token = Token {
     worker: NodeId::new(1),
     seq: 1,
 };
+const B2: Token = Token {
+    worker: NodeId::new(1),
+    seq: 2,
+};
 const STORE2: StoreIx = StoreIx::new(1);
 
 /// What reaches the node.
@@ -281,7 +285,7 @@ fn rows() -> Vec<Row> {
             node: 0,
             given: |s| {
                 held_by_a(s, 2000);
-                s.table.queue[0].push_back(B1);
+                s.table.queue[0].push_back((B1, i64::MAX));
             },
             event: In::Msg(NodeId::new(0), release(A1)),
             want: &[
@@ -291,6 +295,48 @@ fn rows() -> Vec<Row> {
                 "0 <- released A#1",
             ],
             then: |s| s.table.turn[0] == Some(B1),
+        },
+        Row {
+            name: "fair: a new waiter is refused and queued until a lease length from now",
+            lock: "waiting = \"fair\"",
+            store: SINGLE,
+            node: 0,
+            given: |s| held_by_a(s, 5000),
+            event: In::Msg(NodeId::new(1), acquire(B1, false)),
+            want: &["record Refused", "1 <- queued B#1"],
+            then: |s| s.table.queue[0] == [(B1, 2000)],
+        },
+        Row {
+            name: "fair: a waiter's repeated ask is a heartbeat: its place renewed, no new refusal",
+            lock: "waiting = \"fair\"",
+            store: SINGLE,
+            node: 0,
+            given: |s| {
+                held_by_a(s, 5000);
+                s.table.queue[0].push_back((B1, 1500));
+            },
+            event: In::Msg(NodeId::new(1), acquire(B1, false)),
+            want: &["1 <- queued B#1"],
+            then: |s| s.table.queue[0] == [(B1, 2000)],
+        },
+        Row {
+            name: "fair: a release passes over a waiter whose place lapsed (it died in line)",
+            lock: "waiting = \"fair\"",
+            store: SINGLE,
+            node: 0,
+            given: |s| {
+                held_by_a(s, 2000);
+                s.table.queue[0].push_back((B1, 1000));
+                s.table.queue[0].push_back((B2, 1001));
+            },
+            event: In::Msg(NodeId::new(0), release(A1)),
+            want: &[
+                "record Removed",
+                "1 <- your turn, B#2",
+                "timer TurnOver in 1000",
+                "0 <- released A#1",
+            ],
+            then: |s| s.table.turn[0] == Some(B2) && s.table.queue[0].is_empty(),
         },
         Row {
             name: "two-step: EXPIRE gives the SETNX key its TTL",
@@ -555,6 +601,32 @@ fn rows() -> Vec<Row> {
             event: In::Msg(NodeId::new(0), acquire(A1, false)),
             want: &["record Refused", "0 <- refused A#1: lock-delay"],
             then: |s| raft(s).log.is_empty(),
+        },
+        Row {
+            name: "consensus fair: a waiter's repeated ask renews its place on the leader, logging nothing",
+            lock: "waiting = \"fair\"",
+            store: CONSENSUS,
+            node: 0,
+            given: |s| {
+                held_by_a(s, 5000);
+                s.table.queue[0].push_back((B1, 1500));
+            },
+            event: In::Msg(NodeId::new(1), acquire(B1, false)),
+            want: &["1 <- queued B#1"],
+            then: |s| raft(s).log.is_empty() && s.table.queue[0] == [(B1, 2000)],
+        },
+        Row {
+            name: "consensus fair: a waiter whose place lapsed asks through the log",
+            lock: "waiting = \"fair\"",
+            store: CONSENSUS,
+            node: 0,
+            given: |s| {
+                held_by_a(s, 5000);
+                s.table.queue[0].push_back((B1, 1000));
+            },
+            event: In::Msg(NodeId::new(1), acquire(B1, false)),
+            want: &["3 <- append 1 entries", "4 <- append 1 entries"],
+            then: |s| raft(s).log.len() == 1,
         },
         Row {
             name: "a follower sends clients to its leader",

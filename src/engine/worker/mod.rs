@@ -158,9 +158,12 @@ impl Worker {
                         }
                     }
                     (Some(op), AcquireAnswer::Queued) => {
-                        // Wait for our turn; after a lease length of silence, ask again (a
-                        // ZooKeeper client re-registers its watch, a Redisson waiter re-polls),
-                        // so a lost notification costs time, never forever.
+                        // Wait for our turn, asking again every third of a lease: each ask
+                        // keeps the place alive, as a ZooKeeper client pings its session a
+                        // third of its timeout into silence and etcd's client sends a
+                        // keepalive every TTL/3 (`client/v3/lease.go`); a waiter that stops
+                        // asking (it died) loses its place a lease length after its last ask.
+                        // A lost notification so costs a third of a lease, never forever.
                         let req = self.new_req();
                         if let Some(o) = self.state.op_mut() {
                             o.req = req;
@@ -170,7 +173,7 @@ impl Worker {
                         if !op.queued {
                             out.record(EventKind::Queued { key, token });
                         }
-                        let patience = cx.sc.lock.ttl_ms as i64;
+                        let patience = (cx.sc.lock.ttl_ms / 3) as i64;
                         self.set_deadline(cx, out, state::Wait::Op, patience, req);
                     }
                     (None, AcquireAnswer::Granted { .. }) => {

@@ -190,7 +190,7 @@ fn rows() -> Vec<Row> {
             then: |w| w.state == State::Idle,
         },
         Row {
-            name: "fair: queued, it waits a lease length for its turn",
+            name: "fair: queued, it asks again a third of a lease later, keeping its place alive",
             lock: "waiting = \"fair\"",
             store: SINGLE,
             worker: "",
@@ -203,7 +203,7 @@ fn rows() -> Vec<Row> {
                     answer: AcquireAnswer::Queued,
                 },
             ),
-            want: &["record Queued", "timer Deadline at 2000"],
+            want: &["record Queued", "timer Deadline at 1333"],
             then: |w| w.state.op().is_some_and(|o| o.queued && o.req == 2),
         },
         Row {
@@ -226,7 +226,7 @@ fn rows() -> Vec<Row> {
             then: |w| w.leader == StoreIx::new(1) && w.state.op().is_some_and(|o| o.queued),
         },
         Row {
-            name: "fair: a queued waiter that heard nothing for a lease asks its node again",
+            name: "fair: a queued waiter's heartbeat ask goes to its node again",
             lock: "waiting = \"fair\"",
             store: CONSENSUS,
             worker: "",
