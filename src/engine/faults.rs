@@ -5,7 +5,7 @@ use super::{Ev, Sim};
 use crate::scenario::{DeletedBy, FaultKind, Transport};
 use crate::trace::{DropReason, EventKind, IgnoredWhy, KeyId, NodeId};
 
-impl<R: super::Recorder> Sim<'_, R> {
+impl<const EVENTS: bool> Sim<'_, EVENTS> {
     /// Starts fault number `i` of the scenario.
     pub(super) fn fault(&mut self, i: usize) {
         let kind = self.sc.faults[i].kind.clone();

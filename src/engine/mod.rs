@@ -103,11 +103,25 @@ pub fn run_into<R: Recorder>(
     recorder: impl FnOnce(&Trace) -> R,
 ) -> (Trace, R) {
     let mut trace = skeleton(scenario, seed);
-    let mut sim = Sim::new(scenario, seed, recorder(&trace));
-    sim.run();
-    trace.steps = sim.steps;
-    trace.cut_short_at_ms = sim.cut_short_at_ms;
-    (trace, sim.rec)
+    let mut rec = recorder(&trace);
+    (trace.steps, trace.cut_short_at_ms) = if R::WANTS_EVENTS {
+        Sim::<true>::new(scenario, seed, &mut rec).run()
+    } else {
+        Sim::<false>::new(scenario, seed, &mut rec).run()
+    };
+    (trace, rec)
+}
+
+/// The engine's side of a [`Recorder`]: one copy of the engine serves every recorder that
+/// wants events (the trace kept, the checker judging as it goes), called through this.
+trait Sink {
+    fn take(&mut self, at_ms: u64, node: NodeId, local_ms: i64, kind: EventKind);
+}
+
+impl<R: Recorder> Sink for R {
+    fn take(&mut self, at_ms: u64, node: NodeId, local_ms: i64, kind: EventKind) {
+        self.record(at_ms, node, local_ms, kind);
+    }
 }
 
 /// Hard bound on handled queue events per run, so a pathological scenario still ends, in time
@@ -233,7 +247,9 @@ struct Node {
 }
 
 /// The whole simulated world, recording into `R`.
-struct Sim<'a, R> {
+/// `EVENTS`: whether the recorder wants events ([`Recorder::WANTS_EVENTS`]); without, the
+/// engine does not build them.
+struct Sim<'a, const EVENTS: bool> {
     sc: &'a Scenario,
     rng: ChaCha8Rng,
     queue: Queue<Ev>,
@@ -249,7 +265,7 @@ struct Sim<'a, R> {
     layout: Layout,
     /// Reused by every handler: the commands it pushed, applied right after it returns.
     outbox: Outbox,
-    rec: R,
+    rec: &'a mut dyn Sink,
     msg_count: u32,
     steps: u64,
     /// Events recorded so far, kept or not ([`MAX_EVENTS`]).
@@ -258,8 +274,8 @@ struct Sim<'a, R> {
     cut_short_at_ms: Option<u64>,
 }
 
-impl<'a, R: Recorder> Sim<'a, R> {
-    fn new(sc: &'a Scenario, seed: u64, rec: R) -> Self {
+impl<'a, const EVENTS: bool> Sim<'a, EVENTS> {
+    fn new(sc: &'a Scenario, seed: u64, rec: &'a mut dyn Sink) -> Self {
         let n_stores = sc.store.nodes.max(1);
         let keys = keys_of(sc);
         let mut nodes = Vec::new();
@@ -332,7 +348,8 @@ impl<'a, R: Recorder> Sim<'a, R> {
         }
     }
 
-    fn run(&mut self) {
+    /// Plays the run out. Returns its steps and where the budget cut it short, if it did.
+    fn run(mut self) -> (u64, Option<u64>) {
         for (i, f) in self.sc.faults.iter().enumerate() {
             self.queue.push(f.at_ms, Ev::Fault(i));
         }
@@ -374,6 +391,7 @@ impl<'a, R: Recorder> Sim<'a, R> {
             self.steps += 1;
             self.dispatch(ev);
         }
+        (self.steps, self.cut_short_at_ms)
     }
 
     fn dispatch(&mut self, ev: Ev) {
@@ -588,7 +606,7 @@ impl<'a, R: Recorder> Sim<'a, R> {
     fn send(&mut self, from: NodeId, to: NodeId, msg: Msg) {
         self.msg_count += 1;
         let id = MsgId::new(self.msg_count);
-        if R::WANTS_EVENTS {
+        if EVENTS {
             let what = msg.label();
             self.record(from, EventKind::Send { msg: id, to, what });
         } else {
@@ -687,9 +705,9 @@ impl<'a, R: Recorder> Sim<'a, R> {
     #[inline]
     fn record(&mut self, node: NodeId, kind: EventKind) {
         self.events += 1;
-        if R::WANTS_EVENTS {
+        if EVENTS {
             let local_ms = self.nodes[node.index()].clock.wall(self.now);
-            self.rec.record(self.now, node, local_ms, kind);
+            self.rec.take(self.now, node, local_ms, kind);
         }
     }
 

@@ -29,7 +29,7 @@ impl Resource {
     }
 }
 
-impl<R: super::Recorder> Sim<'_, R> {
+impl<const EVENTS: bool> Sim<'_, EVENTS> {
     pub(super) fn resource_receive(&mut self, from: NodeId, msg: Msg) {
         let me = self.layout.resource();
         match msg {
