@@ -262,6 +262,33 @@ fn a_run_cut_short_by_the_event_budget_says_so() {
     assert_eq!(check["events"], run["stats"]["events"]);
 }
 
+/// A PNG over the pixel cap is refused before any output is written: the SVG asked for beside
+/// it is not left behind on its own.
+#[test]
+fn a_png_too_large_is_refused_before_anything_is_written() {
+    let path = scenario_file("sixty-four-workers-wide.toml", &sixty_four_workers());
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let (svg, png) = (dir.join("too-wide.svg"), dir.join("too-wide.png"));
+    let _ = std::fs::remove_file(&svg);
+    let out = locksim(&[
+        "render",
+        path.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+        "--png",
+        png.to_str().unwrap(),
+        "--width",
+        "20000",
+    ]);
+    assert_eq!(status(&out), 2, "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("more than 10000000 pixels"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!svg.exists() && !png.exists());
+}
+
 /// Counts read as people write them: one run is singular, and digits come in groups of three.
 #[test]
 fn check_counts_its_runs_in_words() {

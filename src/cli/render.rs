@@ -53,6 +53,15 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
             until_ms: args.until,
         };
         let svg = svg::draw(&trace, &verdict, &lanes, &picture);
+        // The PNG is made before anything is written: one it must refuse leaves no file half
+        // of what was asked for.
+        let png = match &args.png {
+            Some(path) => match png::rasterise(&svg, args.width) {
+                Ok(bytes) => Some((path, bytes)),
+                Err(e) => return Ok(refuse("--png", path, &e.to_string())),
+            },
+            None => None,
+        };
         if let Some(path) = &args.svg {
             let said = format!(
                 "{} (SVG, {} px wide)",
@@ -64,11 +73,7 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
             }
             writeln!(stdout, "wrote {said}")?;
         }
-        if let Some(path) = &args.png {
-            let bytes = match png::rasterise(&svg, args.width) {
-                Ok(bytes) => bytes,
-                Err(e) => return Ok(refuse("--png", path, &e.to_string())),
-            };
+        if let Some((path, bytes)) = png {
             let said = format!(
                 "{} (PNG, {} px wide)",
                 output::file_name(path),

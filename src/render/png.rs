@@ -9,8 +9,11 @@ use std::sync::Arc;
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg::{self, fontdb};
 
-/// The most pixels a PNG may have: 100 million (a 20 000 px wide picture of 5 000 px).
-pub const MAX_PIXELS: u64 = 100_000_000;
+/// The most pixels a PNG may have: 10 million (5 000 × 2 000 px; a 4K screen is 8.3 million).
+/// Rasterising and encoding take about 11 bytes a pixel at peak, on top of the run and its SVG
+/// (352 MB in all for 16 million pixels of the largest run the engine allows, 180 MB of them
+/// the run), so a PNG at the cap stays under 300 MB.
+pub const MAX_PIXELS: u64 = 10_000_000;
 
 /// Why a PNG could not be made.
 #[derive(Debug, Clone, PartialEq, Eq)]
