@@ -661,7 +661,13 @@ fn check_ttl_multiplier(lock: &Lock, store: &Store) -> Check {
          multiply: leave it out, or use expiry = \"store\""
             .to_string()
     })?;
-    at_most_horizon(lock.ttl_ms * u64::from(m), field)
+    let kept_ms = lock.ttl_ms * u64::from(m);
+    ensure(kept_ms <= MAX_UNTIL_MS, field, || {
+        format!(
+            "ttl_ms × ttl_multiplier = {kept_ms} ms, the time the store keeps a lease, must be \
+             at most {MAX_UNTIL_MS} ms (the longest horizon): lower either"
+        )
+    })
 }
 
 /// `min_replicas_to_write`: a primary's replicas, at most all of them, counted over a lag no

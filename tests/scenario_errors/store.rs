@@ -103,6 +103,19 @@ const CASES: &[Bad] = &[
         "ttl_multiplier = 2",
         "the store does not time the lease",
     ),
+    (
+        Edits(&[
+            ("ttl_ms = 10000", "ttl_ms = 10000000"),
+            (
+                "failover_ms = 1000",
+                "failover_ms = 1000\nttl_multiplier = 10",
+            ),
+        ]),
+        "store.ttl_multiplier",
+        "ttl_multiplier = 10",
+        "ttl_ms × ttl_multiplier = 100000000 ms, the time the store keeps a lease, must be at \
+         most 10000000 ms",
+    ),
     // min-replicas-to-write: a replicated primary's check, on replicas it has, over a lag
     // no shorter than the second between acknowledgements.
     (
