@@ -176,10 +176,18 @@ fn the_calls_for_a_whole_run() {
         lane_h,
         start_ms: 0.0,
         end_ms: lanes.until_ms as f64,
+        shown_until_ms: lanes.until_ms as f64,
         narrow: false,
     };
     let mut pen = RecordingPen::default();
-    picture::draw(&mut pen, &frame, &Theme::LIGHT, &lanes, &verdict);
+    let options = picture::Options::default();
+    picture::draw(
+        &mut pen,
+        (&frame, &Theme::LIGHT),
+        &lanes,
+        &verdict,
+        &options,
+    );
     let legend_top = plot.y1 + 14.0;
     legend::draw(
         &mut pen,

@@ -1,34 +1,17 @@
-//! The palette ([`crate::view::palette`]) as egui colours, shared by the timeline, its legend
-//! and the verdict panel so that the same thing always looks the same — in the app and in the
-//! pictures exported from it.
+//! The palette ([`crate::view::palette`]) as egui colours, for what the app draws beside the
+//! picture (the verdict panel, the transcript, the fault-edit layer): the same thing always
+//! looks the same there and on the lanes.
 
 use eframe::egui::Color32;
 
 use crate::checker::Kind;
-use crate::trace::{NodeId, Token};
 use crate::view::palette::{self, Rgba};
 
 /// `c` as egui's (premultiplied) colour.
-const fn color(c: Rgba) -> Color32 {
+pub const fn color(c: Rgba) -> Color32 {
     Color32::from_rgba_unmultiplied_const(c.r, c.g, c.b, c.a)
 }
 
-/// The colour of a worker, by its node id (workers come first in the trace).
-pub fn worker(node: NodeId) -> Color32 {
-    color(palette::worker(node))
-}
-
-/// The colour of a grant: its worker's.
-pub fn token(token: Token) -> Color32 {
-    color(palette::token(token))
-}
-
-/// See [`palette::CLAIM`].
-pub const CLAIM: Color32 = color(palette::CLAIM);
-/// See [`palette::ACCEPTED`].
-pub const ACCEPTED: Color32 = color(palette::ACCEPTED);
-/// See [`palette::REJECTED`].
-pub const REJECTED: Color32 = color(palette::REJECTED);
 /// See [`palette::VIOLATING`].
 pub const VIOLATING: Color32 = color(palette::VIOLATING);
 /// See [`palette::ANOMALY`].
@@ -47,8 +30,6 @@ pub const CRASHED: Color32 = color(palette::CRASHED);
 pub const SLOW_LINK: Color32 = color(palette::SLOW_LINK);
 /// See [`palette::PARTITION`].
 pub const PARTITION: Color32 = color(palette::PARTITION);
-/// See [`palette::FAULT_TEXT`].
-pub const FAULT_TEXT: Color32 = color(palette::FAULT_TEXT);
 /// See [`palette::PLAYHEAD`].
 pub const PLAYHEAD: Color32 = color(palette::PLAYHEAD);
 
@@ -57,12 +38,6 @@ pub fn violation(kind: Kind) -> Color32 {
     color(palette::violation(kind))
 }
 
-/// See [`palette::MESSAGE`].
-pub const MESSAGE: Color32 = color(palette::MESSAGE);
-/// See [`palette::DROPPED`].
-pub const DROPPED: Color32 = color(palette::DROPPED);
-/// See [`palette::MESSAGE_HAZE`].
-pub const MESSAGE_HAZE: Color32 = color(palette::MESSAGE_HAZE);
 /// See [`palette::ROLE`].
 pub const ROLE: Color32 = color(palette::ROLE);
 
@@ -81,6 +56,7 @@ mod tests {
             (Theme::DARK, Visuals::dark()),
         ] {
             let dark = visuals.dark_mode;
+            assert_eq!(theme.dark, dark, "which theme");
             assert_eq!(color(theme.panel), visuals.panel_fill, "dark {dark}: panel");
             // egui adds its faint colour onto what is under it.
             let faint = visuals.faint_bg_color;
@@ -100,20 +76,5 @@ mod tests {
             let weak = visuals.weak_text_color();
             assert_eq!(color(theme.weak), weak, "dark {dark}: weak");
         }
-    }
-
-    /// The palette moved out of the app; its colours must be exactly the ones it had.
-    #[test]
-    fn the_app_keeps_its_colours() {
-        assert_eq!(ACCEPTED, Color32::from_rgb(40, 150, 60));
-        assert_eq!(
-            PAUSED,
-            Color32::from_rgba_unmultiplied_const(120, 120, 140, 60)
-        );
-        assert_eq!(worker(NodeId::new(1)), Color32::from_rgb(135, 65, 175));
-        assert_eq!(
-            MESSAGE_HAZE,
-            Color32::from_rgba_unmultiplied_const(60, 110, 200, 14)
-        );
     }
 }

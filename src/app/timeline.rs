@@ -6,26 +6,24 @@
 //! under a pixel, marks closer than their symbols, more arrows than fit), so a frame costs
 //! about the same for a run of a hundred events as for one of a hundred thousand.
 
-mod arrows;
 pub(super) mod edit;
-mod marks;
-mod spans;
+mod pen;
 
 use eframe::egui::{
-    self, Align2, Color32, FontId, Id, Key, Painter, Pos2, Rect, Sense, Stroke, Ui, pos2, vec2,
+    self, Align2, Color32, FontId, Id, Key, Painter, Rect, Sense, Stroke, Ui, pos2, vec2,
 };
 
 // Public with the timeline so that a caller outside the app (benches/frame.rs, the UI tests)
 // can build one and read what its legend says.
+use self::pen::EguiPen;
 use super::{layout, style};
-use crate::checker::{Kind, Verdict};
+use crate::checker::Verdict;
 use crate::picture::sizes::{AXIS, GUTTER, MIN_PLOT, RIGHT_PAD, gutter};
-use crate::picture::{Area, Frame};
+use crate::picture::{self, Area, Frame, Layer, Options, Target, Theme, legend};
 use crate::text::fmt_ms;
-use crate::trace::{NodeId, RejectReason, Role, Trace};
-use crate::view::timeline::legend::role_caption;
+use crate::trace::Trace;
+use crate::view::timeline::Swatch;
 pub use crate::view::timeline::{ATTEMPT_NOTE, ATTEMPT_NOTE_UNFENCED, Lanes, attempt_note};
-use crate::view::timeline::{Partition, Swatch, WriteOutcome, tick_label, tick_step};
 
 /// Narrowest window of time one can zoom into, ms.
 const MIN_VIEW_MS: f64 = 5.0;
@@ -64,16 +62,13 @@ impl View {
             lane_h: plot.height() / lanes.max(1) as f32,
             start_ms: self.start_ms,
             end_ms: self.end_ms,
+            shown_until_ms: self.end_ms,
             narrow: gutter(rect.width()) < GUTTER,
         }
     }
 
     fn len(&self) -> f64 {
         self.end_ms - self.start_ms
-    }
-
-    fn x(&self, ms: f64, plot: Rect) -> f32 {
-        plot.left() + ((ms - self.start_ms) / self.len()) as f32 * plot.width()
     }
 
     fn ms(&self, x: f32, plot: Rect) -> f64 {
@@ -172,109 +167,6 @@ pub struct Timeline<'a> {
     pub selected: Option<usize>,
 }
 
-/// Where things go on screen this frame.
-struct Geometry {
-    /// The left edge of the lane names, px.
-    lanes_left: f32,
-    /// The lanes' drawing area (right of the gutter, below the axis).
-    plot: Rect,
-    /// The axis row above `plot`.
-    axis: Rect,
-    lane_h: f32,
-    /// Only times up to this are drawn (the playhead, unless previewing).
-    shown_until_ms: f64,
-    view: View,
-}
-
-impl Geometry {
-    /// The lane-name column's width, px.
-    fn gutter(&self) -> f32 {
-        self.plot.left() - self.lanes_left
-    }
-
-    fn x(&self, ms: f64) -> f32 {
-        self.view.x(ms, self.plot)
-    }
-
-    fn lane_rect(&self, i: usize) -> Rect {
-        let top = self.plot.top() + i as f32 * self.lane_h;
-        Rect::from_x_y_ranges(self.plot.x_range(), top..=top + self.lane_h)
-    }
-
-    /// The true ms at screen x.
-    fn ms(&self, x: f32) -> f64 {
-        self.view.ms(x, self.plot)
-    }
-
-    /// True ms per screen point.
-    fn ms_per_px(&self) -> f64 {
-        self.view.len() / f64::from(self.plot.width().max(1.0))
-    }
-
-    /// The true-ms window drawn this frame: the view, cut at the playhead unless previewing.
-    fn window(&self) -> (f64, f64) {
-        (
-            self.view.start_ms,
-            self.view.end_ms.min(self.shown_until_ms),
-        )
-    }
-
-    /// Whether a thing from `start` to `end` ms is on screen at all.
-    fn shows(&self, start: u64, end: u64) -> bool {
-        let (from, to) = self.window();
-        (end as f64) >= from && (start as f64) <= to
-    }
-
-    /// The screen x-range of `start..end` ms, cut to what may be drawn.
-    fn x_range(&self, start: u64, end: u64) -> (f32, f32) {
-        let right = (end as f64).min(self.shown_until_ms);
-        (self.x(start as f64), self.x(right))
-    }
-}
-
-/// What the pointer is over; when several are, the more specific (higher) wins.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum HoverRank {
-    Shading,
-    /// Below bars, as arrows are drawn below them.
-    Arrow,
-    Bar,
-    Mark,
-}
-
-/// The hover text of the most specific thing under the pointer, so far this frame.
-#[derive(Default)]
-struct Hover(Option<(HoverRank, String)>);
-
-impl Hover {
-    /// Offers the text of a thing of `rank` under the pointer; it is only written if it wins.
-    fn offer(&mut self, rank: HoverRank, text: impl FnOnce() -> String) {
-        if self.0.as_ref().is_none_or(|(r, _)| rank >= *r) {
-            self.0 = Some((rank, text()));
-        }
-    }
-}
-
-/// What the painting code shares within one frame.
-struct Canvas<'a> {
-    geo: Geometry,
-    /// Clipped to the plot and the axis row, and to the playhead unless previewing: the
-    /// future is simply not there yet.
-    content: Painter,
-    /// Clipped to the plot only: a mark is drawn whole once reached (only reached ones are
-    /// drawn at all), so one right at the playhead is not cut in half.
-    marks: Painter,
-    pointer: Option<Pos2>,
-    trace: &'a Trace,
-    /// For the checker's words on a write it names.
-    verdict: &'a Verdict,
-    /// Hover text tells no more than the lanes show.
-    known_until: u64,
-    hover: Hover,
-    /// Where the labels of shadings and waits went, so later labels keep clear of them.
-    labels: Vec<Rect>,
-}
-
 /// Where the "messages" switch keeps its state: in egui's memory rather than in [`View`], so
 /// it holds across runs and views, and the legend can read it.
 fn messages_id() -> Id {
@@ -302,98 +194,75 @@ impl Timeline<'_> {
         let width = ui
             .available_width()
             .max(gutter(ui.available_width()) + RIGHT_PAD + MIN_PLOT);
-        let gutter = gutter(width);
         let size = vec2(width, AXIS + lane_h * lane_count as f32);
         let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
         let until = self.lanes.until_ms as f64;
-        let plot = Rect::from_min_max(
-            pos2(rect.left() + gutter, rect.top() + AXIS),
-            pos2(rect.right() - RIGHT_PAD, rect.bottom()),
-        );
-        let axis = Rect::from_x_y_ranges(plot.x_range(), rect.top()..=plot.top());
+        let placed = view.frame(rect, lane_count);
+        let (plot, axis) = (pen::rect(placed.plot), pen::rect(placed.axis));
 
         let mut action = self.interact(ui, &response, view, plot, axis);
-        let messages = messages_switch(ui, rect, gutter);
+        let messages = messages_switch(ui, rect, placed.plot.x0 - placed.left);
 
-        let geo = Geometry {
-            lanes_left: rect.left(),
-            plot,
-            axis,
-            lane_h,
-            shown_until_ms: if self.preview { until } else { self.now_ms },
-            view: *view,
-        };
+        let mut frame = view.frame(rect, lane_count);
+        frame.shown_until_ms = if self.preview { until } else { self.now_ms };
         let painter = ui.painter_at(rect);
-        self.paint_lane_backgrounds(&painter, &geo, ui);
-        paint_axis(&painter, &geo, ui, self.now_ms);
-
-        // The axis row is included for the partition bands.
-        let mut clip = plot;
-        clip.set_top(axis.top());
+        let badge = playhead_badge(&painter, &frame, self.now_ms);
+        // Content is clipped to the plot and the axis row (for the partition bands), and to
+        // the playhead unless previewing: the future is simply not there yet. Marks are
+        // clipped to the plot only: a mark is drawn whole once reached, so one right at the
+        // playhead is not cut in half.
+        let mut content = plot;
+        content.set_top(axis.top());
         if !self.preview {
-            clip.set_right(layout::fit(geo.x(self.now_ms), plot.left(), plot.right()) + 1.0);
+            content.set_right(layout::fit(frame.x(self.now_ms), plot.left(), plot.right()) + 1.0);
         }
-        let mut c = Canvas {
-            content: painter.with_clip_rect(clip),
-            marks: painter.with_clip_rect(plot),
-            known_until: geo.shown_until_ms as u64,
-            geo,
-            pointer: response.hover_pos(),
-            trace: self.trace,
-            verdict: self.verdict,
-            hover: Hover::default(),
-            labels: Vec::new(),
+        let clip = |layer| match layer {
+            Layer::Content => content,
+            Layer::Marks => plot,
+            _ => rect,
         };
-
-        let mut partition_labels = Vec::new();
-        for p in &self.lanes.partitions {
-            let painted = paint_partition(
-                &c.content,
-                &c.geo,
-                self.trace,
-                p,
-                c.pointer,
-                &mut partition_labels,
-            );
-            if let Some(text) = painted {
-                c.hover.offer(HoverRank::Shading, || text);
-            }
-        }
-        // Arrows go under the bars: they end at the bars' edges, so only where they cross a
-        // lane on their way does a bar hide them, and it keeps its label readable there.
-        if messages {
-            let plan = arrows::plan(&c, self.lanes);
-            arrows::paint_haze(&mut c, &plan);
-            arrows::paint_arrows(&mut c, self.lanes, &plan);
-        }
-        for (i, lane) in self.lanes.lanes.iter().enumerate() {
-            spans::paint_lane(&mut c, i, lane);
-        }
-        for (i, lane) in self.lanes.lanes.iter().enumerate() {
-            marks::paint_lane(&mut c, i, lane);
-        }
+        let mut pen = EguiPen::new(&painter, clip, response.hover_pos());
+        let options = Options {
+            messages,
+            selected: self.selected,
+            keep_clear: badge.as_ref().map(|(r, _)| pen::area(r.expand(3.0))),
+        };
+        let theme = theme(ui);
+        picture::draw(
+            &mut pen,
+            (&frame, &theme),
+            self.lanes,
+            self.verdict,
+            &options,
+        );
 
         if self.preview {
             let future = Rect::from_x_y_ranges(
-                c.geo.x(self.now_ms).max(plot.left())..=plot.right(),
+                frame.x(self.now_ms).max(plot.left())..=plot.right(),
                 plot.y_range(),
             );
             painter.rect_filled(future, 0.0, ui.visuals().panel_fill.gamma_multiply(0.7));
         }
-        let clicked = response.clicked();
-        if let Some(select) = marks::paint_violations(
-            &mut c,
-            &painter,
-            self.lanes,
-            self.verdict,
-            self.selected,
-            clicked,
-        ) {
-            action = Some(select);
+        // The mouse hint needs the wide column; a phone has no wheel to scroll anyway.
+        if !frame.narrow {
+            painter.text(
+                pos2(rect.left() + 10.0, axis.top() + 28.0),
+                Align2::LEFT_TOP,
+                "ctrl + scroll: zoom · drag: pan",
+                FontId::proportional(10.0),
+                ui.visuals().weak_text_color(),
+            );
         }
-        paint_playhead(&painter, &c.geo, self.now_ms);
+        paint_playhead(&painter, &frame, self.now_ms, badge);
 
-        if let Some((_, text)) = c.hover.0 {
+        if let Some(target) = pen.hovered() {
+            if let Target::Violations { first, .. } = target
+                && response.clicked()
+            {
+                action = Some(Action::Select(first));
+            }
+            let run = (self.trace, self.verdict, self.lanes);
+            let text = target.details(run, frame.shown_until_ms as u64);
             response.on_hover_ui_at_pointer(|ui| {
                 ui.set_max_width(360.0);
                 ui.label(text);
@@ -484,138 +353,6 @@ impl Timeline<'_> {
             *view = View::fit(self.lanes.until_ms);
         }
     }
-
-    fn paint_lane_backgrounds(&self, painter: &egui::Painter, geo: &Geometry, ui: &Ui) {
-        let visuals = ui.visuals();
-        for (i, lane) in self.lanes.lanes.iter().enumerate() {
-            let lane_rect = geo.lane_rect(i);
-            let full = Rect::from_x_y_ranges(
-                painter.clip_rect().left()..=geo.plot.right(),
-                lane_rect.y_range(),
-            );
-            if i % 2 == 0 {
-                painter.rect_filled(full, 0.0, visuals.faint_bg_color);
-            }
-            // A heavier line where one kind of node gives way to the next.
-            let next_role = self.lanes.lanes.get(i + 1).map(|l| l.role);
-            let stroke = if next_role.is_some_and(|r| r != lane.role) {
-                Stroke::new(1.5, visuals.widgets.noninteractive.bg_stroke.color)
-            } else {
-                Stroke::new(0.5, visuals.widgets.noninteractive.bg_stroke.color)
-            };
-            painter.hline(full.x_range(), full.bottom(), stroke);
-
-            let name_color = match lane.role {
-                Role::Worker => style::worker(NodeId::from_index(i)),
-                Role::Store | Role::Resource => visuals.strong_text_color(),
-            };
-            let left = full.left() + 10.0;
-            painter.text(
-                pos2(left, full.center().y - 2.0),
-                Align2::LEFT_BOTTOM,
-                &lane.name,
-                FontId::proportional(17.0),
-                name_color,
-            );
-            painter.text(
-                pos2(left, full.center().y + 1.0),
-                Align2::LEFT_TOP,
-                role_caption(lane.role, geo.gutter() < GUTTER),
-                FontId::proportional(11.5),
-                visuals.weak_text_color(),
-            );
-        }
-    }
-}
-
-/// Shades the lanes a partition cuts off and draws its band on the axis; returns hover
-/// text if the pointer is on the band.
-fn paint_partition(
-    painter: &egui::Painter,
-    geo: &Geometry,
-    trace: &Trace,
-    p: &Partition,
-    pointer: Option<Pos2>,
-    labels: &mut Vec<Rect>,
-) -> Option<String> {
-    if !geo.shows(p.start_ms, p.end_ms) {
-        return None;
-    }
-    let (x0, x1) = geo.x_range(p.start_ms, p.end_ms);
-    for &node in p.groups.iter().flatten() {
-        let lane = geo.lane_rect(node.index());
-        painter.rect_filled(
-            Rect::from_x_y_ranges(x0..=x1, lane.y_range()),
-            0.0,
-            style::PARTITION,
-        );
-    }
-    let band = Rect::from_x_y_ranges(x0..=x1, geo.axis.top() + 20.0..=geo.axis.top() + 32.0);
-    painter.rect_filled(band, 2.0, style::PARTITION.gamma_multiply(2.5));
-    // Partitions overlap in time (one inside another): a label another one's label is in the
-    // way of moves right past it, if its band is long enough.
-    let galley = painter.layout_no_wrap(
-        format!("partition {}", p.label),
-        FontId::proportional(10.5),
-        style::FAULT_TEXT,
-    );
-    let size = galley.size();
-    let mut left = band.left().max(geo.plot.left()) + 4.0;
-    while let Some(other) = labels.iter().find(|r| {
-        r.intersects(Rect::from_min_size(
-            pos2(left, band.center().y - size.y / 2.0),
-            size,
-        ))
-    }) {
-        left = other.right() + 12.0;
-    }
-    let label = Rect::from_min_size(pos2(left, band.center().y - size.y / 2.0), size);
-    if label.right() <= band.right().min(geo.plot.right()) {
-        painter.galley(label.min, galley, style::FAULT_TEXT);
-        labels.push(label);
-    }
-    pointer
-        .filter(|pos| band.contains(*pos))
-        .map(|_| p.details(trace, geo.shown_until_ms as u64))
-}
-
-/// Tick labels, grid lines and the time unit.
-/// A tick label the playhead's badge would cover is left out: half a label under the badge
-/// reads as a stray "s".
-fn paint_axis(painter: &egui::Painter, geo: &Geometry, ui: &Ui, now_ms: f64) {
-    let visuals = ui.visuals();
-    let badge = playhead_badge(painter, geo, now_ms).map(|(rect, _)| rect.expand(3.0));
-    let step = tick_step(geo.view.len(), geo.plot.width());
-    let first = (geo.view.start_ms / step).ceil() as i64;
-    let last = (geo.view.end_ms / step).floor() as i64;
-    for k in first..=last {
-        let t = k as f64 * step;
-        let x = geo.x(t);
-        painter.vline(
-            x,
-            geo.axis.bottom() - 4.0..=geo.plot.bottom(),
-            Stroke::new(0.5, visuals.widgets.noninteractive.bg_stroke.color),
-        );
-        let label = painter.layout_no_wrap(
-            tick_label(t, step),
-            FontId::proportional(12.0),
-            visuals.text_color(),
-        );
-        let at = Align2::CENTER_TOP.anchor_size(pos2(x, geo.axis.top() + 4.0), label.size());
-        if !badge.is_some_and(|b| b.intersects(at)) {
-            painter.galley(at.min, label, visuals.text_color());
-        }
-    }
-    // The mouse hint needs the wide column; a phone has no wheel to scroll anyway.
-    if geo.gutter() >= GUTTER {
-        painter.text(
-            pos2(geo.lanes_left + 10.0, geo.axis.top() + 28.0),
-            Align2::LEFT_TOP,
-            "ctrl + scroll: zoom · drag: pan",
-            FontId::proportional(10.0),
-            visuals.weak_text_color(),
-        );
-    }
 }
 
 /// The "messages" switch in the corner above the lane names; returns whether it is on.
@@ -634,30 +371,39 @@ fn messages_switch(ui: &mut Ui, timeline: Rect, gutter: f32) -> bool {
     on
 }
 
-fn paint_playhead(painter: &egui::Painter, geo: &Geometry, now_ms: f64) {
-    if now_ms < geo.view.start_ms || now_ms > geo.view.end_ms {
+/// The picture's theme for `ui`'s visuals.
+fn theme(ui: &Ui) -> Theme {
+    if ui.visuals().dark_mode {
+        Theme::DARK
+    } else {
+        Theme::LIGHT
+    }
+}
+
+fn paint_playhead(painter: &Painter, frame: &Frame, now_ms: f64, badge: Option<Badge>) {
+    if now_ms < frame.start_ms || now_ms > frame.end_ms {
         return;
     }
-    let x = geo.x(now_ms);
+    let x = frame.x(now_ms);
+    let playhead = style::PLAYHEAD;
     painter.vline(
         x,
-        geo.axis.top() + 20.0..=geo.plot.bottom(),
-        Stroke::new(2.0, style::PLAYHEAD),
+        frame.axis.y0 + 20.0..=frame.plot.y1,
+        Stroke::new(2.0, playhead),
     );
-    if let Some((label, galley)) = playhead_badge(painter, geo, now_ms) {
-        painter.rect_filled(label, 3.0, style::PLAYHEAD);
+    if let Some((label, galley)) = badge {
+        painter.rect_filled(label, 3.0, playhead);
         painter.galley(label.min + vec2(5.0, 2.0), galley, Color32::WHITE);
     }
 }
 
+/// The playhead's time badge on the axis row: where it sits, and its text.
+type Badge = (Rect, std::sync::Arc<egui::Galley>);
+
 /// Where the playhead's time badge sits on the axis row, and its text; `None` when the
 /// playhead is outside the view.
-fn playhead_badge(
-    painter: &egui::Painter,
-    geo: &Geometry,
-    now_ms: f64,
-) -> Option<(Rect, std::sync::Arc<egui::Galley>)> {
-    if now_ms < geo.view.start_ms || now_ms > geo.view.end_ms {
+fn playhead_badge(painter: &Painter, frame: &Frame, now_ms: f64) -> Option<Badge> {
+    if now_ms < frame.start_ms || now_ms > frame.end_ms {
         return None;
     }
     let text = fmt_ms(now_ms.round() as u64);
@@ -665,35 +411,20 @@ fn playhead_badge(
     let size = galley.size() + vec2(10.0, 4.0);
     // Within the plot's width: over the lane names it would cover the "messages" switch.
     let left = layout::fit(
-        geo.x(now_ms) - size.x / 2.0,
-        geo.plot.left() - 4.0,
-        geo.plot.right() - size.x,
+        frame.x(now_ms) - size.x / 2.0,
+        frame.plot.x0 - 4.0,
+        frame.plot.x1 - size.x,
     );
     Some((
-        Rect::from_min_size(pos2(left, geo.axis.top() + 2.0), size),
+        Rect::from_min_size(pos2(left, frame.axis.y0 + 2.0), size),
         galley,
     ))
-}
-
-/// Text in a hue, readable on the panel: darker than the hue on the light theme, lighter on
-/// the dark one (a dark label on a dark lane disappears).
-fn ink(painter: &Painter, color: Color32) -> Color32 {
-    let dark = painter.ctx().theme() == egui::Theme::Dark;
-    let f = |c: u8| {
-        let c = f32::from(c);
-        (if dark {
-            c + (255.0 - c) * 0.55
-        } else {
-            c * 0.7
-        }) as u8
-    };
-    Color32::from_rgb(f(color.r()), f(color.g()), f(color.b()))
 }
 
 /// A row of swatches explaining what the timeline shows up to `shown_until_ms`, drawn with
 /// the timeline's own code. Later kinds join as they appear, so the legend gives nothing away.
 pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64, fenced: bool) {
-    let worker = style::worker(NodeId::new(0));
+    let theme = theme(ui);
     let font = FontId::proportional(13.0);
     let text_color = ui.visuals().text_color();
     let messages = messages_shown(ui.ctx());
@@ -721,92 +452,8 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64, fenc
                 galley,
                 text_color,
             );
-            match swatch {
-                Swatch::Belief => {
-                    spans::paint_belief_bar(p, rect, worker);
-                }
-                Swatch::Lease | Swatch::Grant => {
-                    spans::paint_lease_bar(p, rect, worker);
-                }
-                Swatch::TookOver => {
-                    spans::paint_lease_bar(p, rect, worker);
-                    spans::paint_takeover_edge(p, rect);
-                }
-                Swatch::OnDisk => {
-                    spans::paint_on_disk_bar(p, rect, worker);
-                }
-                Swatch::Logged => {
-                    spans::paint_logged_bar(p, rect, worker);
-                }
-                Swatch::LeaseLost => {
-                    spans::paint_belief_bar(p, rect, worker);
-                    spans::paint_lease_gone(p, rect);
-                }
-                Swatch::Waiting => {
-                    spans::paint_waiting(p, rect.left(), rect.right(), rect.center().y, worker);
-                }
-                Swatch::Paused => {
-                    p.rect_filled(rect, 0.0, style::PAUSED);
-                }
-                Swatch::Stalled => {
-                    p.rect_filled(rect, 0.0, style::STALLED);
-                }
-                Swatch::Crashed => {
-                    p.rect_filled(rect, 0.0, style::CRASHED);
-                }
-                Swatch::SlowLink => {
-                    p.rect_filled(rect, 0.0, style::SLOW_LINK);
-                }
-                Swatch::Partition => {
-                    p.rect_filled(rect, 0.0, style::PARTITION);
-                }
-                Swatch::ClockJump => {
-                    marks::paint_clock_jump(p, rect.center().x, rect.y_range());
-                }
-                Swatch::Leader => {
-                    marks::paint_role(p, rect.center_top(), true);
-                }
-                Swatch::SteppedDown => {
-                    marks::paint_role(p, rect.center_top(), false);
-                }
-                Swatch::Claim => {
-                    marks::paint_claim(p, rect.center(), style::CLAIM, true);
-                }
-                Swatch::Hold => {
-                    marks::paint_hold(p, rect.center().x, rect.expand2(vec2(0.0, 2.0)), worker);
-                }
-                Swatch::Accepted => {
-                    marks::paint_write(p, rect.center(), WriteOutcome::Accepted);
-                }
-                Swatch::Rejected => {
-                    let outcome = WriteOutcome::Rejected {
-                        reason: RejectReason::StaleToken,
-                        highest_fence: None,
-                    };
-                    marks::paint_write(p, rect.center(), outcome);
-                }
-                Swatch::Violating => {
-                    marks::paint_write(p, rect.center(), WriteOutcome::Violating(Kind::StaleWrite));
-                }
-                Swatch::Message => {
-                    let (from, to) = (rect.left_bottom(), rect.right_top());
-                    arrows::paint_arrow(p, from, to, style::MESSAGE, false);
-                }
-                Swatch::Held => {
-                    let (a, b) = (rect.left_bottom(), rect.center_bottom());
-                    p.extend(egui::Shape::dashed_line(
-                        &[a, b],
-                        Stroke::new(1.4, style::MESSAGE),
-                        3.0,
-                        3.0,
-                    ));
-                    arrows::paint_arrow(p, b, rect.right_top(), style::MESSAGE, false);
-                }
-                Swatch::Dropped => {
-                    let (from, to) = (rect.left_bottom(), rect.right_center() - vec2(5.0, 0.0));
-                    arrows::paint_arrow(p, from, to, style::MESSAGE, true);
-                }
-            }
+            let mut pen = EguiPen::new(p, |_| p.clip_rect(), None);
+            legend::draw_swatch(&mut pen, &theme, swatch, pen::area(rect));
         }
         if grants {
             // On a row of its own, as `legend_height` counts it: after the last entry it read
@@ -861,6 +508,7 @@ mod tests {
     use super::*;
     use crate::picture::sizes::NARROW_GUTTER;
     use crate::scenario;
+    use eframe::egui::Pos2;
 
     /// The run of a scenario file, laid out.
     fn run(source: &str) -> (Trace, Verdict, Lanes) {
@@ -959,21 +607,6 @@ mod tests {
             "{shapes} shapes for {} events",
             trace.events.len()
         );
-    }
-
-    #[test]
-    fn ticks_are_round_and_not_crowded() {
-        assert_eq!(tick_step(20_000.0, 1000.0), 2_000.0);
-        assert_eq!(tick_step(20_000.0, 400.0), 5_000.0);
-        assert_eq!(tick_step(100.0, 1000.0), 10.0);
-        assert_eq!(tick_step(3.0, 1000.0), 1.0);
-    }
-
-    #[test]
-    fn tick_labels_switch_to_seconds() {
-        assert_eq!(tick_label(12_000.0, 2_000.0), "12 s");
-        assert_eq!(tick_label(2_500.0, 500.0), "2 500 ms");
-        assert_eq!(tick_label(12_500.0, 2_500.0), "12.5 s");
     }
 
     #[test]

@@ -18,6 +18,9 @@ pub struct Frame {
     pub start_ms: f64,
     /// The right end of the time axis, true ms: the horizon, or where the picture is cut.
     pub end_ms: f64,
+    /// Nothing after this is drawn, true ms: the app's playhead (the run so far), or
+    /// `end_ms` for a picture of everything on its axis.
+    pub shown_until_ms: f64,
     /// The lane-name column is the narrow one: short captions.
     pub narrow: bool,
 }
@@ -61,13 +64,28 @@ impl Frame {
         (i >= 0.0 && (i as usize) < lanes).then_some(i as usize)
     }
 
-    /// The x-range of `start..end` ms, cut where the picture ends, px.
+    /// The x-range of `start..end` ms, cut where what is shown ends, px.
     pub fn x_range(&self, start: u64, end: u64) -> (f32, f32) {
-        (self.x(start as f64), self.x((end as f64).min(self.end_ms)))
+        (
+            self.x(start as f64),
+            self.x((end as f64).min(self.shown_until_ms)),
+        )
     }
 
-    /// Whether something that starts at `start` ms is in the picture.
-    pub fn shows(&self, start: u64) -> bool {
-        start as f64 <= self.end_ms
+    /// The true-ms window drawn: the axis, cut at [`Frame::shown_until_ms`].
+    pub fn window(&self) -> (f64, f64) {
+        (self.start_ms, self.end_ms.min(self.shown_until_ms))
+    }
+
+    /// The x where what is drawn ends: the plot's right edge, or left of it where what is
+    /// shown ends, px.
+    pub fn shown_x1(&self) -> f32 {
+        self.x(self.window().1).min(self.plot.x1)
+    }
+
+    /// Whether something from `start` to `end` ms is drawn at all.
+    pub fn shows(&self, start: u64, end: u64) -> bool {
+        let (from, to) = self.window();
+        (end as f64) >= from && (start as f64) <= to
     }
 }

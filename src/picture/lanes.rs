@@ -1,6 +1,7 @@
 //! The lanes themselves: backgrounds, names and what their bars mean, the time axis with its
 //! grid, and the partitions shaded over the lanes they cut off, each named on the axis.
 
+use super::hover::{Hit, Rank, Target};
 use super::sizes::line_h;
 use super::{Anchor, Area, Canvas, Layer, measure};
 use crate::trace::{NodeId, Role};
@@ -49,13 +50,16 @@ pub(super) fn backgrounds(c: &mut Canvas, lanes: &Lanes) {
     }
 }
 
-/// Tick labels in simulated time and the grid lines under them.
-pub(super) fn axis(c: &mut Canvas) {
+/// Tick labels in simulated time and the grid lines under them; a tick label that would
+/// cover `keep_clear` is left out (half a label under the playhead's badge reads as a stray
+/// "s").
+pub(super) fn axis(c: &mut Canvas, keep_clear: Option<Area>) {
     c.pen.layer(Layer::Back);
     let frame = &c.frame;
-    let step = tick_step(frame.end_ms, frame.plot.width());
+    let step = tick_step(frame.len_ms(), frame.plot.width());
+    let first = (frame.start_ms / step).ceil() as i64;
     let last = (frame.end_ms / step).floor() as i64;
-    for k in 0..=last {
+    for k in first..=last {
         let t = k as f64 * step;
         let x = frame.x(t);
         c.pen.line(
@@ -64,12 +68,19 @@ pub(super) fn axis(c: &mut Canvas) {
             c.theme.line,
             0.5,
         );
+        let label = tick_label(t, step);
+        let w = c.pen.text_width(&label, 12.0);
+        let top = frame.axis.y0 + 4.0;
+        let at = Area::new(x - w / 2.0, top, x + w / 2.0, top + line_h(12.0));
+        if keep_clear.is_some_and(|k| k.intersects(&at)) {
+            continue;
+        }
         c.pen.text(
-            (x, frame.axis.y0 + 4.0 + line_h(12.0) / 2.0),
+            (x, top + line_h(12.0) / 2.0),
             Anchor::Middle,
             12.0,
             c.theme.text,
-            &tick_label(t, step),
+            &label,
         );
     }
 }
@@ -78,8 +89,8 @@ pub(super) fn axis(c: &mut Canvas) {
 /// later band would veil an earlier one's name.
 pub(super) fn partitions(c: &mut Canvas, partitions: &[Partition]) {
     c.pen.layer(Layer::Content);
-    for p in partitions {
-        partition(c, p);
+    for (i, p) in partitions.iter().enumerate() {
+        partition(c, i, p);
     }
     let mut labels = Vec::new();
     for p in partitions {
@@ -93,9 +104,10 @@ fn partition_band(c: &Canvas, p: &Partition) -> Area {
     Area::new(x0, c.frame.axis.y0 + 20.0, x1, c.frame.axis.y0 + 32.0)
 }
 
-/// Shades the lanes a partition cuts off and draws its band on the axis.
-fn partition(c: &mut Canvas, p: &Partition) {
-    if !c.frame.shows(p.start_ms) {
+/// Shades the lanes a partition cuts off and draws its band on the axis, where a pointer
+/// finds it (partition `index`).
+fn partition(c: &mut Canvas, index: usize, p: &Partition) {
+    if !c.frame.shows(p.start_ms, p.end_ms) {
         return;
     }
     let band = partition_band(c, p);
@@ -108,11 +120,13 @@ fn partition(c: &mut Canvas, p: &Partition) {
         );
     }
     c.pen.rect(band, palette::PARTITION.faded(2.5), 2.0);
+    c.pen
+        .hover(Hit::Area(band), Rank::Shading, Target::Partition(index));
 }
 
 /// Names a partition's band where the name fits, moved right past the other bands' names.
 fn partition_label(c: &mut Canvas, p: &Partition, labels: &mut Vec<Area>) {
-    if !c.frame.shows(p.start_ms) {
+    if !c.frame.shows(p.start_ms, p.end_ms) {
         return;
     }
     let band = partition_band(c, p);

@@ -3,7 +3,7 @@
 //! named.
 
 use super::sizes::{LEGEND_NOTE, LEGEND_ROW, LEGEND_TEXT, SWATCH, line_h};
-use super::{Anchor, Area, Layer, Pen, Theme, marks, measure, paragraph, spans};
+use super::{Anchor, Area, Layer, Pen, Theme, arrows, marks, measure, paragraph, spans};
 use crate::checker::Kind;
 use crate::trace::{NodeId, RejectReason};
 use crate::view::palette;
@@ -76,7 +76,7 @@ pub fn draw(
 }
 
 /// Draws the swatch of `swatch` in `rect`, as the lanes draw the thing it stands for.
-fn draw_swatch(pen: &mut dyn Pen, theme: &Theme, swatch: Swatch, rect: Area) {
+pub fn draw_swatch(pen: &mut dyn Pen, theme: &Theme, swatch: Swatch, rect: Area) {
     let worker = palette::worker(NodeId::new(0));
     let center = (rect.x0 + rect.width() / 2.0, rect.center_y());
     match swatch {
@@ -123,7 +123,18 @@ fn draw_swatch(pen: &mut dyn Pen, theme: &Theme, swatch: Swatch, rect: Area) {
                 WriteOutcome::Violating(Kind::StaleWrite),
             );
         }
-        // Messages are not drawn, so their entries are never shown.
-        Swatch::Message | Swatch::Held | Swatch::Dropped => {}
+        Swatch::Message => {
+            let (from, to) = ((rect.x0, rect.y1), (rect.x1, rect.y0));
+            arrows::arrow(pen, from, to, palette::MESSAGE, false);
+        }
+        Swatch::Held => {
+            let (a, b) = ((rect.x0, rect.y1), (center.0, rect.y1));
+            pen.dashed(a, b, palette::MESSAGE, 1.4, 3.0, 3.0);
+            arrows::arrow(pen, b, (rect.x1, rect.y0), palette::MESSAGE, false);
+        }
+        Swatch::Dropped => {
+            let (from, to) = ((rect.x0, rect.y1), (rect.x1 - 5.0, center.1));
+            arrows::arrow(pen, from, to, palette::MESSAGE, true);
+        }
     }
 }

@@ -2,6 +2,7 @@
 //! markers on the axis. Marks closer together than their symbols are wide are summed up per
 //! bin of a few pixels, in the colour of the gravest thing the bin holds.
 
+use super::hover::{Hit, Rank, Target};
 use super::sizes::{LABEL, RIGHT_OVERHANG, line_h};
 use super::spans::bar_rect;
 use super::{Anchor, Area, Canvas, Layer, Pen, Theme, ink, measure};
@@ -16,14 +17,17 @@ fn mark_line(lane_rect: Area) -> f32 {
     bar_rect(lane_rect, 1, 0, 0.0, 0.0).center_y()
 }
 
-/// Draws the marks of lane `index` that are in the picture, each label clear of every mark and
+/// Draws the marks of lane `index` that are in the window, each label clear of every mark and
 /// of every label drawn before.
 pub(super) fn lane(c: &mut Canvas, index: usize, lane: &Lane) {
     c.pen.layer(Layer::Marks);
     let lane_rect = c.frame.lane(index);
     let times = &lane.mark_times;
+    let (from, to) = c.frame.window();
+    // A mark just left of the window still shows part of its disc.
+    let pad_ms = 10.0 * c.frame.ms_per_px();
     let bins = times.bins(
-        times.window(0.0, c.frame.end_ms),
+        times.window(from - pad_ms, to),
         f64::from(BIN_PX) * c.frame.ms_per_px(),
     );
     let crowded = crowded(times, &bins, |t| c.frame.x(t));
@@ -37,23 +41,43 @@ pub(super) fn lane(c: &mut Canvas, index: usize, lane: &Lane) {
     let (mut taken, lines) = mark_obstacles(xs, y, (lane_rect.y0, lane_rect.y1));
     taken.extend(c.labels.iter().copied());
     for (bin, crowded) in bins.iter().zip(crowded) {
-        if crowded {
-            summary(c, lane_rect, lane, bin);
+        let around = Around {
+            taken: &mut taken,
+            lines: &lines,
+        };
+        let hit = if crowded {
+            summary(c, lane_rect, lane, bin, around)
         } else {
-            draw_mark(
-                c,
-                lane_rect,
-                &lane.marks[bin.items.start],
-                &mut taken,
-                &lines,
-            );
-        }
+            draw_mark(c, lane_rect, &lane.marks[bin.items.start], around)
+        };
+        let target = if crowded {
+            Target::Marks {
+                lane: index,
+                items: bin.items.clone(),
+            }
+        } else {
+            Target::Mark {
+                lane: index,
+                mark: bin.items.start,
+            }
+        };
+        c.pen.hover(Hit::Area(hit), Rank::Mark, target);
     }
 }
 
+/// What a mark's label must keep clear of: the marks and labels taken so far, and each mark's
+/// line across its lane.
+struct Around<'a> {
+    taken: &'a mut Vec<Area>,
+    lines: &'a [Area],
+}
+
 /// The marks of one crowded bin as a short bar in the colour of the gravest; or, when it holds
-/// no writes, the symbol of the last (the state the bin leaves the node in).
-fn summary(c: &mut Canvas, lane_rect: Area, lane: &Lane, bin: &Bin) {
+/// no writes, the symbol of the last (the state the bin leaves the node in). A bar holding a
+/// write that corrupted the data is labelled with the first such write, as a mark of its own
+/// is: the verdict names it, and the learner looks for it on the resource's lane. Returns
+/// where a pointer is on it.
+fn summary(c: &mut Canvas, lane_rect: Area, lane: &Lane, bin: &Bin, around: Around) -> Area {
     let times = &lane.mark_times;
     let counts = times.count(bin.items.clone());
     let gravest = MarkClass::ALL
@@ -66,22 +90,39 @@ fn summary(c: &mut Canvas, lane_rect: Area, lane: &Lane, bin: &Bin) {
         .frame
         .x(times.time(bin.items.end - 1) as f64)
         .max(x0 + 2.0);
-    let pen = &mut *c.pen;
     match gravest {
         MarkClass::Claim | MarkClass::Accepted | MarkClass::Rejected | MarkClass::Violating => {
             let y = mark_line(lane_rect);
             let rect = Area::new(x0 - 1.0, y - 6.0, x1 + 1.0, y + 6.0);
-            pen.rect(rect, class_color(gravest), 2.0);
+            c.pen.rect(rect, class_color(gravest), 2.0);
+            let violating = lane.marks[bin.items.clone()].iter().find(|m| {
+                matches!(
+                    m.kind,
+                    MarkKind::Write {
+                        outcome: WriteOutcome::Violating(_),
+                        ..
+                    }
+                )
+            });
+            if let Some(mark) = violating {
+                let label = (mark.label.as_str(), palette::VIOLATING);
+                place_label(c, lane_rect, ((x0, x1), y), label, Room::Beside, around);
+            }
+            rect.expand2(3.0, 2.0)
         }
+        // No writes: role changes and clock jumps, which are few. The last one's symbol tells
+        // the state the bin leaves the node in; its label would not fit.
         MarkClass::ClockJump | MarkClass::Leader | MarkClass::SteppedDown | MarkClass::Hold => {
             let last = &lane.marks[bin.items.end - 1];
             let x = c.frame.x(last.at_ms as f64);
+            let pen = &mut *c.pen;
             match last.kind {
                 MarkKind::BecameLeader { .. } => role(pen, (x, lane_rect.y0 + 3.0), true),
                 MarkKind::SteppedDown { .. } => role(pen, (x, lane_rect.y0 + 3.0), false),
                 MarkKind::Hold { token, .. } => hold(pen, x, lane_rect, palette::token(token)),
                 _ => clock_jump(pen, x, lane_rect.y0 + 2.0, lane_rect.y1 - 2.0),
             }
+            Area::new(x0 - 6.0, lane_rect.y0 - 2.0, x1 + 13.0, lane_rect.y0 + 20.0)
         }
     }
 }
@@ -98,8 +139,9 @@ fn class_color(class: MarkClass) -> Rgba {
     }
 }
 
-/// Draws a mark and its label, beside it on the first spot with room ([`label_spot`]).
-fn draw_mark(c: &mut Canvas, lane_rect: Area, mark: &Mark, taken: &mut Vec<Area>, lines: &[Area]) {
+/// Draws a mark and its label, beside it on the first spot with room ([`label_spot`]);
+/// returns where a pointer is on it.
+fn draw_mark(c: &mut Canvas, lane_rect: Area, mark: &Mark, around: Around) -> Area {
     let x = c.frame.x(mark.at_ms as f64);
     let y = mark_line(lane_rect);
     let pen = &mut *c.pen;
@@ -130,23 +172,48 @@ fn draw_mark(c: &mut Canvas, lane_rect: Area, mark: &Mark, taken: &mut Vec<Area>
             (palette::ROLE, lane_rect.y0 + 10.0)
         }
     };
-    let (w, h) = (pen.text_width(&mark.label, LABEL), line_h(LABEL));
+    let label = (mark.label.as_str(), color);
+    place_label(
+        c,
+        lane_rect,
+        ((x, x), label_y),
+        label,
+        Room::Anywhere,
+        around,
+    );
+    Area::new(x - 9.0, lane_rect.y0, x + 9.0, lane_rect.y1)
+}
+
+/// Draws `text` beside what is drawn across `xs` (its label line at `y`), on the first spot
+/// `room` allows in the lane ([`label_spot`]); nothing when there is none. The label is then
+/// taken.
+fn place_label(
+    c: &mut Canvas,
+    lane_rect: Area,
+    (xs, y): ((f32, f32), f32),
+    (text, color): (&str, Rgba),
+    room: Room,
+    around: Around,
+) {
+    let (w, h) = (c.pen.text_width(text, LABEL), line_h(LABEL));
     let plot = c.frame.plot;
-    let around = Obstacles {
+    let obstacles = Obstacles {
         bounds: Area::new(plot.x0, lane_rect.y0, plot.x1, lane_rect.y1),
-        taken,
-        lines,
+        taken: around.taken,
+        lines: around.lines,
     };
     let size = (w * measure::SLACK, h);
-    if let Some(r) = label_spot((x, x), label_y, size, Room::Anywhere, around) {
-        pen.text(
+    if let Some(r) = label_spot(xs, y, size, room, obstacles) {
+        c.pen.text(
             (r.x0, (r.y0 + r.y1) / 2.0),
             Anchor::Start,
             LABEL,
-            ink(color),
-            &mark.label,
+            ink(&c.theme, color),
+            text,
         );
-        taken.push(Area::new(r.x0 - 2.0, r.y0 - 2.0, r.x1 + 2.0, r.y1 + 2.0));
+        around
+            .taken
+            .push(Area::new(r.x0 - 2.0, r.y0 - 2.0, r.x1 + 2.0, r.y1 + 2.0));
         c.labels.push(r);
     }
 }
@@ -161,17 +228,33 @@ fn outcome_color(outcome: WriteOutcome) -> Rgba {
 }
 
 /// Triangles on the axis at each violation's time (summed up where they crowd), each named
-/// beside it where the name fits; those judged at the end only in a picture of the whole run.
-pub(super) fn violations(c: &mut Canvas, lanes: &Lanes, verdict: &Verdict) {
+/// beside it where the name fits; those judged at the end only once the whole run is shown.
+/// The `selected` one also gets a line across the lanes.
+pub(super) fn violations(
+    c: &mut Canvas,
+    lanes: &Lanes,
+    verdict: &Verdict,
+    selected: Option<usize>,
+) {
     c.pen.layer(Layer::Over);
-    let frame = &c.frame;
+    let frame = c.frame;
     let tip_y = frame.axis.y1 - 1.0;
+    let (from, to) = frame.window();
+    if let Some(v) = selected.and_then(|i| verdict.violations.get(i)) {
+        let t = v.at_ms as f64;
+        if (from..=to).contains(&t) {
+            let x = frame.x(t);
+            let color = palette::violation(v.kind);
+            let (top, bottom) = ((x, frame.plot.y0), (x, frame.plot.y1));
+            c.pen.dashed(top, bottom, color, 1.5, 6.0, 4.0);
+        }
+    }
     let sets: Vec<_> = lanes
-        .markers(frame.end_ms)
+        .markers(frame.shown_until_ms)
         .map(|markers| {
             let times = &markers.times;
             let bins = times.bins(
-                times.window(0.0, frame.end_ms),
+                times.window(from, to),
                 f64::from(BIN_PX) * frame.ms_per_px(),
             );
             (markers, bins)
@@ -188,7 +271,7 @@ pub(super) fn violations(c: &mut Canvas, lanes: &Lanes, verdict: &Verdict) {
             })
         })
         .collect();
-    for (markers, bins) in &sets {
+    for (set, (markers, bins)) in sets.iter().enumerate() {
         for bin in bins {
             let (first, name) = markers.marker(verdict, bin);
             let color = palette::violation(verdict.violations[first].kind);
@@ -216,6 +299,13 @@ pub(super) fn violations(c: &mut Canvas, lanes: &Lanes, verdict: &Verdict) {
                     &name,
                 );
             }
+            let target = Target::Violations {
+                first,
+                set,
+                items: bin.items.clone(),
+            };
+            let hit = Area::new(x - 7.0, tip_y - 12.0, x + 7.0, tip_y + 12.0);
+            c.pen.hover(Hit::Area(hit), Rank::Mark, target);
         }
     }
 }

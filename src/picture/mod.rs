@@ -7,7 +7,9 @@
 //! closer than their symbols), it does so by the view model's indexes, so a long run costs
 //! what a short one does.
 
+mod arrows;
 pub mod frame;
+pub mod hover;
 mod lanes;
 pub mod legend;
 mod marks;
@@ -18,6 +20,7 @@ mod spans;
 pub mod theme;
 
 pub use frame::Frame;
+pub use hover::{Hit, Rank, Target};
 pub use pen::{Anchor, Area, Hatch, Layer, Pen};
 pub use theme::Theme;
 
@@ -35,11 +38,29 @@ struct Canvas<'p> {
     labels: Vec<Area>,
 }
 
+/// What a drawing shows beyond the run itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Options {
+    /// Messages as arrows (a haze where they are too many), under the bars.
+    pub messages: bool,
+    /// The violation highlighted across the lanes (an index into `Verdict::violations`).
+    pub selected: Option<usize>,
+    /// A box on the axis row no tick label may cover (the app's playhead badge), px.
+    pub keep_clear: Option<Area>,
+}
+
 /// Draws the lanes of a run judged by `verdict` and laid out as `lanes` in `frame`: lane
-/// backgrounds and names and the axis ([`Layer::Back`]), partitions, shadings and bars
-/// ([`Layer::Content`]), marks ([`Layer::Marks`]) and the violation markers on the axis
-/// ([`Layer::Over`]). Messages are not drawn. The legend is [`legend::draw`].
-pub fn draw(pen: &mut dyn Pen, frame: &Frame, theme: &Theme, lanes: &Lanes, verdict: &Verdict) {
+/// backgrounds and names and the axis ([`Layer::Back`]), partitions, messages if asked,
+/// shadings and bars ([`Layer::Content`]), marks ([`Layer::Marks`]) and the violation markers
+/// on the axis ([`Layer::Over`]). Only what lies in the frame's window is drawn, and only up to
+/// [`Frame::shown_until_ms`]. The legend is [`legend::draw`].
+pub fn draw(
+    pen: &mut dyn Pen,
+    (frame, theme): (&Frame, &Theme),
+    lanes: &Lanes,
+    verdict: &Verdict,
+    options: &Options,
+) {
     let mut c = Canvas {
         frame: *frame,
         theme: *theme,
@@ -47,20 +68,31 @@ pub fn draw(pen: &mut dyn Pen, frame: &Frame, theme: &Theme, lanes: &Lanes, verd
         labels: Vec::new(),
     };
     lanes::backgrounds(&mut c, lanes);
-    lanes::axis(&mut c);
+    lanes::axis(&mut c, options.keep_clear);
     lanes::partitions(&mut c, &lanes.partitions);
+    if options.messages {
+        arrows::draw(&mut c, lanes);
+    }
     for (i, lane) in lanes.lanes.iter().enumerate() {
         spans::lane(&mut c, i, lane);
     }
     for (i, lane) in lanes.lanes.iter().enumerate() {
         marks::lane(&mut c, i, lane);
     }
-    marks::violations(&mut c, lanes, verdict);
+    marks::violations(&mut c, lanes, verdict, options.selected);
 }
 
-/// Text in a hue, readable on the light lanes: darker than the hue.
-fn ink(c: Rgba) -> Rgba {
-    let f = |v: u8| (f32::from(v) * 0.7) as u8;
+/// Text in a hue, readable on the lanes: darker than the hue on the light theme, lighter on
+/// the dark one (a dark label on a dark lane disappears).
+fn ink(theme: &Theme, c: Rgba) -> Rgba {
+    let f = |v: u8| {
+        let v = f32::from(v);
+        (if theme.dark {
+            v + (255.0 - v) * 0.55
+        } else {
+            v * 0.7
+        }) as u8
+    };
     Rgba::rgb(f(c.r), f(c.g), f(c.b))
 }
 

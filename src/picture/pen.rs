@@ -3,7 +3,8 @@
 //! `DrawingBackend`. The picture decides where everything goes; a pen only knows how to put
 //! it there.
 
-use crate::view::palette::Rgba;
+use super::hover::{Hit, Rank, Target};
+use crate::view::palette::{self, Rgba};
 pub use crate::view::timeline::place::Area;
 
 /// The layers of a picture, in paint order: each is drawn over the ones before it.
@@ -53,6 +54,36 @@ pub enum Hatch {
     OnDisk,
 }
 
+impl Hatch {
+    /// Its stripes: 45° lines `spacing` px apart, rising to the right or falling, 1 px wide
+    /// in `color`.
+    pub fn stripes(self) -> Stripes {
+        match self {
+            Hatch::LeaseLost => Stripes {
+                spacing: 8.0,
+                rising: true,
+                color: palette::VIOLATING.faded(0.55),
+            },
+            Hatch::OnDisk => Stripes {
+                spacing: 6.0,
+                rising: false,
+                color: palette::FAULT_TEXT.faded(0.8),
+            },
+        }
+    }
+}
+
+/// How a [`Hatch`] is striped.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stripes {
+    /// From one stripe to the next along the x axis, px.
+    pub spacing: f32,
+    /// Rising to the right (`/`), else falling (`\`).
+    pub rising: bool,
+    /// The stripes' colour.
+    pub color: Rgba,
+}
+
 /// A surface the picture is drawn on. Positions and sizes are px, y growing downwards;
 /// every call draws on the layer last chosen with [`Pen::layer`].
 pub trait Pen {
@@ -85,4 +116,9 @@ pub trait Pen {
     fn text(&mut self, at: (f32, f32), anchor: Anchor, size: f32, color: Rgba, text: &str);
     /// How wide `text` comes out on one line at `size` px, px.
     fn text_width(&self, text: &str, size: f32) -> f32;
+    /// Says that `target`, of `rank`, was just drawn where `hit` is: a pen with a pointer
+    /// (the app's) keeps the highest-ranked target under it, others ignore it.
+    fn hover(&mut self, hit: Hit, rank: Rank, target: Target) {
+        let _ = (hit, rank, target);
+    }
 }

@@ -1,6 +1,8 @@
 //! Spans on the lanes: fault shadings, waits, and the belief and lease bars with their
-//! labels. Spans narrower than a pixel are summed up into one block per run of neighbours.
+//! labels. Each lane's tracks are culled to the frame's window by binary search, and spans
+//! thinner than a pixel are summed up into one block per run of neighbours.
 
+use super::hover::{Hit, Rank, Target};
 use super::sizes::{LABEL, THIN_PX, line_h};
 use super::{Anchor, Area, Canvas, Hatch, Layer, Pen, Theme, ink, measure};
 use crate::trace::NodeId;
@@ -19,35 +21,58 @@ pub(super) fn lane(c: &mut Canvas, index: usize, lane: &Lane) {
 struct Thin {
     x0: f32,
     x1: f32,
+    count: usize,
     /// The first of them (an index into the lane's spans): its kind stands for all.
     first: usize,
     color: Rgba,
+    start_ms: u64,
+    end_ms: u64,
 }
 
+/// Draws the spans of `track` that are in the window: wide ones one by one, thin ones summed
+/// up.
 fn draw_track(c: &mut Canvas, index: usize, lane: &Lane, track: &Track) {
-    let node = NodeId::from_index(index);
+    let (from, to) = c.frame.window();
+    let window = track.times.window(from, to);
     let mut thin: Option<Thin> = None;
-    for (k, &i) in track.spans.iter().enumerate() {
-        let span = &lane.spans[i];
-        if !c.frame.shows(span.start_ms) {
-            break;
-        }
-        let (x0, x1) = c.frame.x_range(span.start_ms, span.end_ms);
+    let mut k = window.start;
+    while k < window.end {
+        let (start, end) = track.times.get(k);
+        let (x0, x1) = c.frame.x_range(start, end);
         if x1 - x0 >= THIN_PX {
             if let Some(t) = thin.take() {
                 draw_thin(c, index, lane, &t);
             }
-            let next_x = track
-                .spans
-                .get(k + 1)
-                .map_or(f32::INFINITY, |&j| c.frame.x(lane.spans[j].start_ms as f64));
-            draw_span(c, index, lane, span, next_x);
+            let next_x = if k + 1 < track.spans.len() {
+                c.frame.x(track.times.get(k + 1).0 as f64)
+            } else {
+                f32::INFINITY
+            };
+            draw_span(c, index, lane, track.spans[k], next_x);
+            k += 1;
             continue;
         }
-        let color = thin_color(&span.kind, node);
-        let right = x1.max(x0 + THIN_PX);
+        // The spans of a track that start in this pixel column end before the last of them
+        // starts, so all are as thin, but perhaps the last. One binary search finds them all.
+        let column_end = c.frame.ms(x0.floor() + 1.0);
+        let mut j = track.times.first_starting_at(k + 1..window.end, column_end);
+        if j - 1 > k {
+            let (last_start, last_end) = track.times.get(j - 1);
+            let (a, b) = c.frame.x_range(last_start, last_end);
+            if b - a >= THIN_PX {
+                j -= 1;
+            }
+        }
+        let end_ms = track.times.get(j - 1).1;
+        let right = c.frame.x_range(start, end_ms).1.max(x0 + THIN_PX);
+        let first = track.spans[k];
+        let color = thin_color(&lane.spans[first].kind, NodeId::from_index(index));
         match &mut thin {
-            Some(t) if t.color == color && x0 <= t.x1 + THIN_PX => t.x1 = t.x1.max(right),
+            Some(t) if t.color == color && x0 <= t.x1 + THIN_PX => {
+                t.x1 = t.x1.max(right);
+                t.count += j - k;
+                t.end_ms = end_ms;
+            }
             _ => {
                 if let Some(t) = thin.take() {
                     draw_thin(c, index, lane, &t);
@@ -55,11 +80,15 @@ fn draw_track(c: &mut Canvas, index: usize, lane: &Lane, track: &Track) {
                 thin = Some(Thin {
                     x0,
                     x1: right,
-                    first: i,
+                    count: j - k,
+                    first,
                     color,
+                    start_ms: start,
+                    end_ms,
                 });
             }
         }
+        k = j;
     }
     if let Some(t) = thin {
         draw_thin(c, index, lane, &t);
@@ -78,6 +107,19 @@ fn draw_thin(c: &mut Canvas, index: usize, lane: &Lane, t: &Thin) {
         None => Area::new(t.x0, lane_rect.y0 + 1.0, t.x1, lane_rect.y1 - 1.0),
     };
     c.pen.rect(rect, t.color, 0.0);
+    let rank = if kind.bar_row().is_some() {
+        Rank::Bar
+    } else {
+        Rank::Shading
+    };
+    let target = Target::Thin {
+        lane: index,
+        first: t.first,
+        count: t.count,
+        from_ms: t.start_ms,
+        to_ms: t.end_ms,
+    };
+    c.pen.hover(Hit::Area(rect.expand2(1.5, 3.0)), rank, target);
 }
 
 /// The colour thin spans are summed up in.
@@ -99,17 +141,34 @@ fn thin_color(kind: &SpanKind, node: NodeId) -> Rgba {
     }
 }
 
-/// Draws one span wide enough to see; `next_x` is where the next span of its track begins.
-fn draw_span(c: &mut Canvas, index: usize, lane: &Lane, span: &Span, next_x: f32) {
-    match span.kind.bar_row() {
-        Some(row) => draw_bar(c, index, lane.rows, row, span, next_x),
-        None => draw_shading(c, index, lane, span),
+/// Draws span `at` of `lane`, wide enough to see; `next_x` is where the next span of its
+/// track begins.
+fn draw_span(c: &mut Canvas, index: usize, lane: &Lane, at: usize, next_x: f32) {
+    let span = &lane.spans[at];
+    let (hit, rank) = match span.kind.bar_row() {
+        Some(row) => (draw_bar(c, index, lane.rows, row, span, next_x), Rank::Bar),
+        None => (draw_shading(c, index, lane, span), Rank::Shading),
+    };
+    if let Some(hit) = hit {
+        let target = Target::Span {
+            lane: index,
+            span: at,
+        };
+        c.pen.hover(Hit::Area(hit), rank, target);
     }
 }
 
 /// Draws a belief or lease bar and its labels: which grant, where its lease went, how it
-/// ended — each only where it fits whole, clear of every label drawn before.
-fn draw_bar(c: &mut Canvas, index: usize, rows: u32, row: u32, span: &Span, next_x: f32) {
+/// ended — each only where it fits whole, clear of every label drawn before. Returns where a
+/// pointer is on it.
+fn draw_bar(
+    c: &mut Canvas,
+    index: usize,
+    rows: u32,
+    row: u32,
+    span: &Span,
+    next_x: f32,
+) -> Option<Area> {
     let lane_rect = c.frame.lane(index);
     let (x0, x1) = c.frame.x_range(span.start_ms, span.end_ms);
     let rect = bar_rect(lane_rect, rows, row, x0, x1);
@@ -122,12 +181,12 @@ fn draw_bar(c: &mut Canvas, index: usize, rows: u32, row: u32, span: &Span, next
             belief_bar(pen, rect, color);
             let lost = lease_lost
                 .as_ref()
-                .filter(|l| l.at_ms as f64 <= c.frame.end_ms);
+                .filter(|l| l.at_ms as f64 <= c.frame.shown_until_ms);
             if let Some(l) = lost {
                 let gone_x = c.frame.x(l.at_ms as f64);
                 lease_gone(pen, Area::new(gone_x, rect.y0, rect.x1, rect.y1));
             }
-            (color, ink(color), lost)
+            (color, ink(&c.theme, color), lost)
         }
         SpanKind::Lease {
             token,
@@ -136,7 +195,7 @@ fn draw_bar(c: &mut Canvas, index: usize, rows: u32, row: u32, span: &Span, next
         } => {
             let color = palette::token(*token);
             on_disk_bar(pen, rect, color);
-            (color, ink(color), None)
+            (color, ink(&c.theme, color), None)
         }
         SpanKind::Lease {
             token, took_over, ..
@@ -151,9 +210,9 @@ fn draw_bar(c: &mut Canvas, index: usize, rows: u32, row: u32, span: &Span, next
         SpanKind::Logged { token, .. } => {
             let color = palette::token(*token);
             logged_bar(pen, rect, color);
-            (color, ink(color), None)
+            (color, ink(&c.theme, color), None)
         }
-        _ => return,
+        _ => return None,
     };
 
     let room = rect.intersect(&c.frame.plot).shrink2(6.0, 0.0);
@@ -173,7 +232,8 @@ fn draw_bar(c: &mut Canvas, index: usize, rows: u32, row: u32, span: &Span, next
         let left = (c.frame.x(l.at_ms as f64) + 6.0).max(after_name);
         place(&l.label, palette::VIOLATING, left, true, room, &mut taken);
     }
-    if span.end_ms as f64 <= c.frame.end_ms {
+    // Only once it is shown to its end: until then the bar has not ended.
+    if span.end_ms as f64 <= c.frame.shown_until_ms {
         place(
             &span.end_label,
             text_color,
@@ -184,12 +244,15 @@ fn draw_bar(c: &mut Canvas, index: usize, rows: u32, row: u32, span: &Span, next
         );
     }
     if !named {
-        // Too short for its name: after the bar, if its row is free there.
-        let end = next_x.min(c.frame.plot.x1);
+        // Too short for its name: after the bar, if its row is free there, and not past
+        // what is shown, which would cut it in half.
+        let end = next_x.min(c.frame.shown_x1());
         let after = Area::new(rect.x1 + 5.0, rect.y0, end - 8.0, rect.y1);
-        place(&span.label, ink(color), after.x0, true, after, &mut taken);
+        let color = ink(&c.theme, color);
+        place(&span.label, color, after.x0, true, after, &mut taken);
     }
     c.labels.extend_from_slice(&taken[before..]);
+    Some(rect.expand2(2.0, 2.0))
 }
 
 /// Draws `text` starting (`from_left`) or ending at `x`, vertically centred on `room`, if it
@@ -204,7 +267,11 @@ fn place_label(
     room: Area,
     taken: &mut Vec<Area>,
 ) -> bool {
-    if text.is_empty() || !room.is_positive() {
+    // No glyph is narrower than this at the label's size: a room narrower than that is too
+    // small for the text before paying for its layout (many bars at once are too short).
+    const NARROWEST_GLYPH_PX: f32 = 2.5;
+    let too_narrow = room.width() < text.chars().count() as f32 * NARROWEST_GLYPH_PX;
+    if text.is_empty() || !room.is_positive() || too_narrow {
         return false;
     }
     let (w, h) = (pen.text_width(text, LABEL), line_h(LABEL));
@@ -244,8 +311,8 @@ fn fault_label_x(c: &Canvas, lane: &Lane, x0: f32) -> f32 {
 }
 
 /// A pause, stall, crash or slow link over the whole lane, named along its top; or a wait as
-/// a dashed line where the bar will come, named above it.
-fn draw_shading(c: &mut Canvas, index: usize, lane: &Lane, span: &Span) {
+/// a dashed line where the bar will come, named above it. Returns where a pointer is on it.
+fn draw_shading(c: &mut Canvas, index: usize, lane: &Lane, span: &Span) -> Option<Area> {
     let lane_rect = c.frame.lane(index);
     let (x0, x1) = c.frame.x_range(span.start_ms, span.end_ms);
     if let SpanKind::Waiting { .. } = span.kind {
@@ -262,7 +329,7 @@ fn draw_shading(c: &mut Canvas, index: usize, lane: &Lane, span: &Span) {
             room,
             &mut c.labels,
         );
-        return;
+        return Some(Area::new(x0, y - 6.0, x1, y + 6.0));
     }
     let fill = match span.kind {
         SpanKind::Paused => palette::PAUSED,
@@ -270,11 +337,8 @@ fn draw_shading(c: &mut Canvas, index: usize, lane: &Lane, span: &Span) {
         SpanKind::Crashed => palette::CRASHED,
         _ => palette::SLOW_LINK,
     };
-    c.pen.rect(
-        Area::new(x0, lane_rect.y0 + 1.0, x1, lane_rect.y1 - 1.0),
-        fill,
-        0.0,
-    );
+    let shading = Area::new(x0, lane_rect.y0 + 1.0, x1, lane_rect.y1 - 1.0);
+    c.pen.rect(shading, fill, 0.0);
     let left = fault_label_x(c, lane, x0);
     let size = 11.5;
     let w = c.pen.text_width(&span.label, size);
@@ -298,6 +362,7 @@ fn draw_shading(c: &mut Canvas, index: usize, lane: &Lane, span: &Span) {
         );
         c.labels.push(label);
     }
+    Some(shading)
 }
 
 /// A worker's wait: a dashed line in its colour, faded; returns the colour used.

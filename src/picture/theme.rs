@@ -20,6 +20,8 @@ pub struct Theme {
     pub weak: Rgba,
     /// Text on a coloured badge or a lease bar, and the symbols on write discs.
     pub white: Rgba,
+    /// A dark page: text in a hue is lightened to read on it, not darkened.
+    pub dark: bool,
 }
 
 impl Theme {
@@ -32,6 +34,7 @@ impl Theme {
         strong: Rgba::rgb(0, 0, 0),
         weak: Rgba::translucent(80, 80, 80, 153),
         white: Rgba::rgb(255, 255, 255),
+        dark: false,
     };
 
     /// The dark theme: egui's dark visuals, which the app uses when the system asks for dark.
@@ -43,5 +46,6 @@ impl Theme {
         strong: Rgba::rgb(255, 255, 255),
         weak: Rgba::translucent(140, 140, 140, 153),
         white: Rgba::rgb(255, 255, 255),
+        dark: true,
     };
 }

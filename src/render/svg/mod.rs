@@ -92,9 +92,16 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
         lane_h,
         start_ms: 0.0,
         end_ms: end_ms as f64,
+        shown_until_ms: end_ms as f64,
         narrow: gutter < GUTTER,
     };
-    picture::draw(&mut pen, &frame, &theme, lanes, verdict);
+    picture::draw(
+        &mut pen,
+        (&frame, &theme),
+        lanes,
+        verdict,
+        &picture::Options::default(),
+    );
 
     let legend_top = plot_bottom + 14.0;
     let legend_h = legend::draw(
@@ -171,19 +178,13 @@ fn defs(frame: &Frame, theme: &Theme) -> Element {
     };
     let plot = frame.plot;
     let mut defs = element("defs");
+    let hatch = |h: Hatch| {
+        let s = h.stripes();
+        stripes(hatch_id(h), s.spacing, s.rising, s.color)
+    };
     for def in [
-        stripes(
-            hatch_id(Hatch::LeaseLost),
-            8.0,
-            true,
-            palette::VIOLATING.faded(0.55),
-        ),
-        stripes(
-            hatch_id(Hatch::OnDisk),
-            6.0,
-            false,
-            palette::FAULT_TEXT.faded(0.8),
-        ),
+        hatch(Hatch::LeaseLost),
+        hatch(Hatch::OnDisk),
         clip("plot", plot),
         clip(
             "content",

@@ -591,3 +591,23 @@ pub fn tick_label(t: f64, step: f64) -> String {
         crate::text::fmt_ms(t.round() as u64)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_round_and_not_crowded() {
+        assert_eq!(tick_step(20_000.0, 1000.0), 2_000.0);
+        assert_eq!(tick_step(20_000.0, 400.0), 5_000.0);
+        assert_eq!(tick_step(100.0, 1000.0), 10.0);
+        assert_eq!(tick_step(3.0, 1000.0), 1.0);
+    }
+
+    #[test]
+    fn tick_labels_switch_to_seconds() {
+        assert_eq!(tick_label(12_000.0, 2_000.0), "12 s");
+        assert_eq!(tick_label(2_500.0, 500.0), "2 500 ms");
+        assert_eq!(tick_label(12_500.0, 2_500.0), "12.5 s");
+    }
+}
