@@ -198,3 +198,45 @@ fn the_calls_for_a_whole_run() {
     );
     insta::assert_snapshot!(pen.calls);
 }
+
+/// The value of attribute `name` in the SVG element `el`, as a number.
+fn attr(el: &str, name: &str) -> Option<f32> {
+    let start = el.find(&format!(" {name}=\""))? + name.len() + 3;
+    el[start..].split('"').next()?.parse().ok()
+}
+
+/// A bar's name never has the red edge of its lost lease through it: at widths where the edge
+/// falls inside the room the name would take, the name keeps left of it or moves past the bar.
+#[test]
+fn a_lease_lost_edge_never_runs_through_a_bars_name() {
+    for width in [280, 300, 358, 600, 900, 1600] {
+        let svg = picture_of(
+            "assets/scenarios/step5-fencing-token.toml",
+            Picture {
+                width,
+                until_ms: None,
+            },
+        );
+        let edges: Vec<(f32, f32, f32)> = svg
+            .split("<line ")
+            .skip(1)
+            .filter(|el| el.contains("stroke=\"#d22323\"") && el.contains("stroke-width=\"2\""))
+            .filter_map(|el| Some((attr(el, "x1")?, attr(el, "y1")?, attr(el, "y2")?)))
+            .collect();
+        assert!(!edges.is_empty(), "{width} px: A's lease is lost in step 5");
+        for el in svg.split("<text ").skip(1) {
+            let (Some(x), Some(y), Some(len)) =
+                (attr(el, "x"), attr(el, "y"), attr(el, "textLength"))
+            else {
+                continue;
+            };
+            for &(edge_x, y0, y1) in &edges {
+                let crossed = (y0..=y1).contains(&y) && x < edge_x && edge_x < x + len;
+                assert!(
+                    !crossed,
+                    "{width} px: the edge at {edge_x} runs through {el}"
+                );
+            }
+        }
+    }
+}

@@ -771,7 +771,7 @@ impl Gatherer {
                 self.clear_table(slot);
                 self.claims.retain(|&(s, ..)| s != slot);
                 // A consensus store loses a committed entry only when a majority lost it.
-                let majority = self.stores / 2 + 1;
+                let majority = crate::scenario::majority(self.stores);
                 for c in &mut self.committed {
                     if let Some(k) = c {
                         if !k.forgot.contains(&node) {

@@ -10,7 +10,7 @@ use super::explain;
 use super::facts::{Facts, Lease, Remover, Stamp};
 use super::{Found, Kind, Violation, for_overlapping};
 use crate::order;
-use crate::scenario::{DeletedBy, Topology};
+use crate::scenario::{self, DeletedBy, Topology};
 use crate::text::fmt_ms;
 use crate::trace::{KeyId, NodeId, Trace};
 
@@ -40,7 +40,8 @@ pub(super) struct Grants {
 impl Grants {
     /// Works out held periods and grant order from the node-level leases.
     pub fn compute(trace: &Trace, facts: &Facts) -> Grants {
-        let majority = (trace.topology == Topology::Redlock).then(|| trace.store_nodes() / 2 + 1);
+        let majority =
+            (trace.topology == Topology::Redlock).then(|| scenario::majority(trace.store_nodes()));
         let mut leases: Vec<&Lease> = facts.leases.iter().collect();
         order::sort_by_key(&mut leases, |l| (l.token, l.key, l.start_ms, l.node));
         let mut held = Vec::new();

@@ -79,10 +79,7 @@ fn still_held(trace: &Trace, facts: &Facts) -> Vec<StillHeld> {
     let mut out: Vec<StillHeld> = Vec::new();
     match trace.topology {
         Topology::Single | Topology::Redlock => {
-            let majority = match trace.topology {
-                Topology::Redlock => trace.store_nodes() / 2 + 1,
-                _ => 1,
-            };
+            let majority = trace.topology.holders_needed(trace.store_nodes());
             for &(node, key, t) in &end.holds {
                 if !up(node) || on_the_way(t, Some(node)) {
                     continue;

@@ -92,7 +92,7 @@ impl Layout {
 
     /// How many store nodes make a majority.
     pub fn majority(self) -> usize {
-        self.stores() / 2 + 1
+        crate::scenario::majority(self.stores())
     }
 
     /// Every node: workers, store nodes and the resource.

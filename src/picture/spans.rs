@@ -222,7 +222,23 @@ fn draw_bar(
         |text: &str, color: Rgba, x: f32, from_left: bool, room: Area, taken: &mut Vec<Area>| {
             place_label(pen, text, color, x, from_left, room, taken)
         };
-    let named = place(&span.label, text_color, room.x0, true, room, &mut taken);
+    // No label has the red edge where the lease was lost through it, which would read as
+    // part of the text: the name keeps left of it, the end right of it.
+    let (name_room, end_room) = match lost.map(|l| c.frame.x(l.at_ms as f64)) {
+        Some(gone_x) if room.x0 < gone_x && gone_x < room.x1 => (
+            Area::new(room.x0, room.y0, room.x1.min(gone_x - 4.0), room.y1),
+            Area::new(room.x0.max(gone_x + 4.0), room.y0, room.x1, room.y1),
+        ),
+        _ => (room, room),
+    };
+    let named = place(
+        &span.label,
+        text_color,
+        room.x0,
+        true,
+        name_room,
+        &mut taken,
+    );
     if let Some(l) = lost {
         let after_name = if named {
             taken.last().map_or(room.x0, |r| r.x1 + 12.0)
@@ -239,7 +255,7 @@ fn draw_bar(
             text_color,
             room.x1,
             false,
-            room,
+            end_room,
             &mut taken,
         );
     }

@@ -406,6 +406,23 @@ impl Topology {
     pub fn as_str(self) -> &'static str {
         self.into()
     }
+
+    /// How many of `stores` store nodes must hold a grant for a client to hold the lock: a
+    /// majority of N independent nodes for Redlock (Redis docs, "The Redlock algorithm"); one
+    /// otherwise, as a consensus store records a grant only once its leader committed it and
+    /// a replicated one on its primary.
+    pub fn holders_needed(self, stores: usize) -> usize {
+        match self {
+            Topology::Redlock => majority(stores),
+            Topology::Single | Topology::Replicated | Topology::Consensus => 1,
+        }
+    }
+}
+
+/// How many of `nodes` make a majority: more than half (Redlock's N/2 + 1 in the Redis docs,
+/// a Raft quorum in the Raft paper).
+pub fn majority(nodes: usize) -> usize {
+    nodes / 2 + 1
 }
 
 /// Which clock a store node measures leases on.

@@ -217,7 +217,7 @@ impl Replication {
 /// Votes a failover needs among `stores` store nodes: a majority of the replicas, the
 /// candidate's own included (see `choose_primary`).
 pub(super) fn failover_votes(stores: usize) -> usize {
-    stores.saturating_sub(1) / 2 + 1
+    crate::scenario::majority(stores.saturating_sub(1))
 }
 
 impl StoreNode {

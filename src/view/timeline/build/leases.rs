@@ -209,10 +209,7 @@ impl Builder<'_> {
     /// nodes for Redlock; one otherwise (a consensus store records a grant only once its
     /// leader committed it, a replicated one on its primary).
     pub(super) fn holders_needed(&self) -> usize {
-        match self.trace.topology {
-            Topology::Redlock => self.trace.store_nodes() / 2 + 1,
-            Topology::Single | Topology::Replicated | Topology::Consensus => 1,
-        }
+        self.trace.topology.holders_needed(self.trace.store_nodes())
     }
 
     /// Every store node's leases, per token: (start, end, how it ended).
