@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use locksim::checker::Verdict;
-use locksim::picture::sizes::{AXIS, GUTTER, RIGHT_PAD, lane_height};
+use locksim::picture::sizes::{AXIS, GUTTER, RIGHT_PAD, gutter, lane_floor, lane_height, line_h};
 use locksim::picture::{self, Anchor, Area, Frame, Hatch, Layer, Pen, Theme, legend, measure};
 use locksim::render::svg::{self, Picture};
 use locksim::scenario;
@@ -239,4 +239,132 @@ fn a_lease_lost_edge_never_runs_through_a_bars_name() {
             }
         }
     }
+}
+
+/// A pen that keeps the box of every label drawn on the lanes (the content and marks layers,
+/// below the axis), as the text's measured width and line height.
+#[derive(Default)]
+struct LabelPen {
+    at: Option<Layer>,
+    labels: Vec<(Area, String)>,
+}
+
+impl Pen for LabelPen {
+    fn layer(&mut self, layer: Layer) {
+        self.at = Some(layer);
+    }
+    fn rect(&mut self, _: Area, _: Rgba, _: f32) {}
+    fn outline(&mut self, _: Area, _: Rgba, _: f32, _: f32) {}
+    fn line(&mut self, _: (f32, f32), _: (f32, f32), _: Rgba, _: f32) {}
+    fn dashed(&mut self, _: (f32, f32), _: (f32, f32), _: Rgba, _: f32, _: f32, _: f32) {}
+    fn hatch(&mut self, _: Area, _: Hatch) {}
+    fn disc(&mut self, _: (f32, f32), _: f32, _: Rgba) {}
+    fn polygon(&mut self, _: &[(f32, f32)], _: Option<Rgba>, _: Option<(Rgba, f32)>) {}
+
+    fn text(&mut self, (x, y): (f32, f32), anchor: Anchor, size: f32, _: Rgba, text: &str) {
+        if !matches!(self.at, Some(Layer::Content | Layer::Marks)) {
+            return;
+        }
+        let (w, h) = (measure::width(text, size), line_h(size));
+        let x0 = match anchor {
+            Anchor::Start => x,
+            Anchor::Middle => x - w / 2.0,
+        };
+        let label = Area::new(x0, y - h / 2.0, x0 + w, y + h / 2.0);
+        self.labels.push((label, text.to_string()));
+    }
+
+    fn text_width(&self, text: &str, size: f32) -> f32 {
+        measure::width(text, size)
+    }
+}
+
+/// The labels `draw` puts on the lanes of `lanes` (content and marks layers, below the axis)
+/// in a timeline `width` px wide whose lanes are `lane_h` px tall, and the frame used.
+fn lane_labels(
+    lanes: &Lanes,
+    verdict: &Verdict,
+    width: f32,
+    lane_h: f32,
+) -> (Frame, Vec<(Area, String)>) {
+    let gutter = gutter(width);
+    let plot = Area::new(
+        gutter,
+        AXIS,
+        width - RIGHT_PAD,
+        AXIS + lane_h * lanes.lanes.len() as f32,
+    );
+    let frame = Frame {
+        left: 0.0,
+        plot,
+        axis: Area::new(plot.x0, 0.0, plot.x1, AXIS),
+        lane_h,
+        start_ms: 0.0,
+        end_ms: lanes.until_ms.max(1) as f64,
+        shown_until_ms: lanes.until_ms.max(1) as f64,
+        narrow: gutter < GUTTER,
+    };
+    let mut pen = LabelPen::default();
+    let options = picture::Options::default();
+    picture::draw(&mut pen, (&frame, &Theme::LIGHT), lanes, verdict, &options);
+    let labels = pen
+        .labels
+        .into_iter()
+        .filter(|(a, _)| a.center_y() > plot.y0)
+        .collect();
+    (frame, labels)
+}
+
+/// At the app's narrowest lanes (the floor its labels need) and at widths from a phone's to a
+/// monitor's, every shipped scenario's lanes carry the labels they carry at the exported
+/// picture's roomy height — none is dropped for want of height — and no label covers another
+/// or leaves its lane.
+#[test]
+fn lanes_at_their_floor_keep_every_label_clear_and_inside() {
+    let mut files: Vec<_> = ["assets/scenarios", "assets/cases"]
+        .iter()
+        .flat_map(|dir| {
+            std::fs::read_dir(format!("{}/{dir}", env!("CARGO_MANIFEST_DIR")))
+                .expect("the shipped scenarios")
+                .map(|e| e.expect("an entry").path())
+        })
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    let mut faults = Vec::new();
+    for path in &files {
+        let file = path
+            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+            .expect("inside");
+        let (_, verdict, lanes) = run(&file.to_string_lossy());
+        let rows = lanes.lanes.iter().map(|l| l.rows).max().unwrap_or(1);
+        for width in [360.0, 520.0, 800.0, 1200.0] {
+            let (frame, labels) = lane_labels(&lanes, &verdict, width, lane_floor(rows, 1.0));
+            let (_, roomy) = lane_labels(&lanes, &verdict, width, lane_floor(rows, 1.0) + 20.0);
+            let texts = |l: &[(Area, String)]| {
+                let mut t: Vec<String> = l.iter().map(|(_, s)| s.clone()).collect();
+                t.sort();
+                t
+            };
+            if texts(&labels) != texts(&roomy) {
+                faults.push(format!(
+                    "{file:?} at {width}: {:?} at the floor, {:?} with room",
+                    texts(&labels),
+                    texts(&roomy)
+                ));
+            }
+            for (i, (a, text)) in labels.iter().enumerate() {
+                let lane = frame.lane(((a.center_y() - frame.plot.y0) / frame.lane_h) as usize);
+                if a.y0 < lane.y0 - 0.5 || a.y1 > lane.y1 + 0.5 {
+                    faults.push(format!("{file:?} at {width}: {text:?} leaves its lane"));
+                }
+                for (b, other) in &labels[i + 1..] {
+                    if a.shrink(0.5).intersects(&b.shrink(0.5)) {
+                        faults.push(format!("{file:?} at {width}: {text:?} covers {other:?}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
 }

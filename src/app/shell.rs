@@ -42,37 +42,12 @@ pub fn top_bar(
         let name = ui.label(RichText::new("locksim").strong().size(18.0));
         items.push(("locksim".to_string(), name.rect));
         separator(ui);
-        for place in Place::course() {
-            let (text, hover) = match place {
-                Place::Intro => ("Intro".to_string(), "What this course is".to_string()),
-                Place::Step(n) => (
-                    STEPS[n].number.to_string(),
-                    format!(
-                        "Step {}: {}{}",
-                        STEPS[n].number,
-                        STEPS[n].title,
-                        if told(n) { call_note(progress, n) } else { "" }
-                    ),
-                ),
-                _ => (
-                    "Recap".to_string(),
-                    "The ladder of fixes and your calls".to_string(),
-                ),
-            };
-            let mut rich = RichText::new(&text);
-            if let Place::Step(n) = place
-                && told(n)
-                && let Some((_, right)) = progress.first_call(n)
-            {
-                // Steps already answered show how: green right first time, amber not.
-                rich = rich.color(if right { style::SAFE } else { style::ANOMALY });
-            }
-            let selected = progress.place == place;
-            let response = ui.selectable_label(selected, rich).on_hover_text(hover);
-            if response.clicked() {
-                progress.place = place;
-            }
-            items.push((text, response.rect));
+        // A projector's window is too narrow for every step in presenter mode's type: the
+        // steps fold into one picker, so the bar stays one row above the lesson.
+        if presenter && !fits_one_row(ui) {
+            step_picker(ui, progress, &mut items);
+        } else {
+            course_places(ui, progress, &told, &mut items);
         }
         separator(ui);
         for (place, text, hover) in [
@@ -123,6 +98,95 @@ pub fn top_bar(
         }
     });
     items
+}
+
+/// Every place of the course as its own button: Intro, each step's number, Recap. A step
+/// already answered shows how (green right first time, amber not) once `told`.
+fn course_places(
+    ui: &mut Ui,
+    progress: &mut Progress,
+    told: &dyn Fn(usize) -> bool,
+    items: &mut Vec<(String, Rect)>,
+) {
+    for place in Place::course() {
+        let (text, hover) = match place {
+            Place::Intro => ("Intro".to_string(), "What this course is".to_string()),
+            Place::Step(n) => (
+                STEPS[n].number.to_string(),
+                format!(
+                    "Step {}: {}{}",
+                    STEPS[n].number,
+                    STEPS[n].title,
+                    if told(n) { call_note(progress, n) } else { "" }
+                ),
+            ),
+            _ => (
+                "Recap".to_string(),
+                "The ladder of fixes and your calls".to_string(),
+            ),
+        };
+        let mut rich = RichText::new(&text);
+        if let Place::Step(n) = place
+            && told(n)
+            && let Some((_, right)) = progress.first_call(n)
+        {
+            // Steps already answered show how: green right first time, amber not.
+            rich = rich.color(if right { style::SAFE } else { style::ANOMALY });
+        }
+        let selected = progress.place == place;
+        let response = ui.selectable_label(selected, rich).on_hover_text(hover);
+        if response.clicked() {
+            progress.place = place;
+        }
+        items.push((text, response.rect));
+    }
+}
+
+/// The course's places as one picker naming where the learner is.
+fn step_picker(ui: &mut Ui, progress: &mut Progress, items: &mut Vec<(String, Rect)>) {
+    let name = |place: Place| match place {
+        Place::Intro => "Intro".to_string(),
+        Place::Step(n) => format!("Step {}: {}", STEPS[n].number, STEPS[n].title),
+        _ => "Recap".to_string(),
+    };
+    let here = if Place::course().any(|p| p == progress.place) {
+        name(progress.place)
+    } else {
+        "Course".to_string()
+    };
+    let response = egui::ComboBox::from_id_salt("locksim.course.place")
+        .selected_text(here)
+        .show_ui(ui, |ui| {
+            for place in Place::course() {
+                ui.selectable_value(&mut progress.place, place, name(place));
+            }
+        })
+        .response;
+    items.push(("course".to_string(), response.rect));
+}
+
+/// Whether the whole bar (the course's every place, the tools and the settings) fits on one
+/// row of what is left of `ui`'s.
+fn fits_one_row(ui: &Ui) -> bool {
+    let spacing = ui.spacing().item_spacing.x;
+    let label = |text: &str| one_line_width(ui, text, egui::TextStyle::Button) + 2.0 * spacing;
+    let steps: f32 = STEPS.iter().map(|s| label(s.number)).sum();
+    let rest: f32 = [
+        "Intro",
+        "Recap",
+        "Sandbox",
+        "Library",
+        "Challenges",
+        "Glossary",
+    ]
+    .iter()
+    .map(|t| label(t))
+    .sum();
+    let buttons: f32 = [" ? ", "Presenter", "Dark"]
+        .iter()
+        .map(|t| button_width(ui, t) + spacing)
+        .sum();
+    steps + rest + buttons + 4.0 * spacing <= ui.available_size_before_wrap().x
 }
 
 /// Below this width (points) the top bar packs its items tighter.

@@ -7,6 +7,10 @@ use eframe::egui::{
 /// How much presenter mode enlarges everything, for the back row of a lecture hall.
 const PRESENTER_ZOOM: f32 = 1.3;
 
+/// How much larger the lanes' text is in presenter mode, on top of its zoom: a bar's label
+/// then comes out 18 px tall on a screen of one pixel per point, legible from a room's back.
+const PRESENTER_TEXT: f32 = 18.0 / (crate::picture::sizes::LABEL * PRESENTER_ZOOM);
+
 /// Applies the learner's settings to the egui context when they change (not every frame:
 /// the zoom is also the user's Ctrl+plus / Ctrl+minus, which must stick). Presenter mode
 /// multiplies whatever zoom there is, and leaving it divides it out again; the screen's own
@@ -37,6 +41,7 @@ impl Look {
                 zoom / PRESENTER_ZOOM
             });
         }
+        super::timeline::set_text_scale(ctx, if presenter { PRESENTER_TEXT } else { 1.0 });
         self.applied = Some((dark, presenter));
     }
 }

@@ -18,7 +18,7 @@ use eframe::egui::{
 use self::pen::EguiPen;
 use super::{layout, style};
 use crate::checker::Verdict;
-use crate::picture::sizes::{AXIS, GUTTER, MIN_PLOT, RIGHT_PAD, gutter};
+use crate::picture::sizes::{AXIS, GUTTER, MIN_PLOT, RIGHT_PAD, gutter, lane_floor};
 use crate::picture::{self, Area, Frame, Layer, Options, Target, Theme, legend};
 use crate::text::fmt_ms;
 use crate::trace::Trace;
@@ -167,6 +167,21 @@ pub struct Timeline<'a> {
     pub selected: Option<usize>,
 }
 
+fn text_scale_id() -> Id {
+    Id::unique("locksim.timeline.text_scale")
+}
+
+/// How much larger than the picture's sizes the lanes' text is drawn (1: as the picture has
+/// it). Presenter mode sets it for the back of a room; the lanes grow to hold it.
+fn text_scale(ctx: &egui::Context) -> f32 {
+    ctx.data(|d| d.get_temp(text_scale_id())).unwrap_or(1.0)
+}
+
+/// Sets [`text_scale`] (clamped to 1–2).
+pub fn set_text_scale(ctx: &egui::Context, scale: f32) {
+    ctx.data_mut(|d| d.insert_temp(text_scale_id(), scale.clamp(1.0, 2.0)));
+}
+
 /// Where the "messages" switch keeps its state: in egui's memory rather than in [`View`], so
 /// it holds across runs and views, and the legend can read it.
 fn messages_id() -> Id {
@@ -188,7 +203,11 @@ impl Timeline<'_> {
     /// to fill it up to a comfortable height, and shrink (down to a floor) when there are many.
     pub fn show(&self, ui: &mut Ui, view: &mut View, max_height: f32) -> Option<Action> {
         let lane_count = self.lanes.lanes.len().max(1);
-        let lane_h = ((max_height - AXIS) / lane_count as f32).clamp(40.0, 110.0);
+        // Never shorter than the labels on the bars need: a page with less room scrolls.
+        let rows = self.lanes.lanes.iter().map(|l| l.rows).max().unwrap_or(1);
+        let scale = text_scale(ui.ctx());
+        let floor = lane_floor(rows, scale);
+        let lane_h = ((max_height - AXIS) / lane_count as f32).clamp(floor, floor.max(110.0));
         // Never narrower than the lane names and a plot to read: a narrower panel clips the
         // right edge rather than turning the plot inside out.
         let width = ui
@@ -221,7 +240,7 @@ impl Timeline<'_> {
             Layer::Marks => plot,
             _ => rect,
         };
-        let mut pen = EguiPen::new(&painter, clip, response.hover_pos());
+        let mut pen = EguiPen::new(&painter, clip, response.hover_pos(), scale);
         let options = Options {
             messages,
             selected: self.selected,
@@ -452,7 +471,7 @@ pub fn legend(ui: &mut Ui, swatches: &[(Swatch, u64)], shown_until_ms: f64, fenc
                 galley,
                 text_color,
             );
-            let mut pen = EguiPen::new(p, |_| p.clip_rect(), None);
+            let mut pen = EguiPen::new(p, |_| p.clip_rect(), None, 1.0);
             legend::draw_swatch(&mut pen, &theme, swatch, pen::area(rect));
         }
         if grants {

@@ -47,6 +47,16 @@ pub fn lane_height(rows: u32) -> f32 {
     LANE.max(28.0 + ROW * rows as f32)
 }
 
+/// The least height of a lane whose busiest lane holds `rows` rows of bars, with text `scale`
+/// times its size: the exported picture's height ([`lane_height`]), where a fault's label, a
+/// wait's and each bar's fit above one another, and 8 px for a mark's label that a full top
+/// row sends under the bars (a leader's flag beside a fault's label in a narrow timeline);
+/// grown by what larger text adds to each.
+pub fn lane_floor(rows: u32, scale: f32) -> f32 {
+    let grown = line_h(LABEL) * (scale - 1.0).max(0.0) * (rows + 2) as f32;
+    (lane_height(rows) + 8.0 + grown).ceil()
+}
+
 /// A line of text's height at `size` px.
 pub fn line_h(size: f32) -> f32 {
     size * 1.2

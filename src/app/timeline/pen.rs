@@ -29,12 +29,19 @@ pub struct EguiPen {
     at: usize,
     pointer: Option<Pos2>,
     hovered: Option<(Rank, Target)>,
+    /// Text is drawn and measured this many times its size.
+    scale: f32,
 }
 
 impl EguiPen {
     /// A pen on `painter`, each layer clipped to `clip(layer)` within it, with the pointer at
-    /// `pointer` (if it is over the picture).
-    pub fn new(painter: &Painter, clip: impl Fn(Layer) -> Rect, pointer: Option<Pos2>) -> Self {
+    /// `pointer` (if it is over the picture), setting text `scale` times its size.
+    pub fn new(
+        painter: &Painter,
+        clip: impl Fn(Layer) -> Rect,
+        pointer: Option<Pos2>,
+        scale: f32,
+    ) -> Self {
         EguiPen {
             painters: Layer::ALL
                 .iter()
@@ -43,6 +50,7 @@ impl EguiPen {
             at: Layer::Back as usize,
             pointer,
             hovered: None,
+            scale,
         }
     }
 
@@ -124,18 +132,17 @@ impl Pen for EguiPen {
             Anchor::Start => Align2::LEFT_CENTER,
             Anchor::Middle => Align2::CENTER_CENTER,
         };
-        self.painter().text(
-            pos2(x, y),
-            align,
-            text,
-            FontId::proportional(size),
-            color(c),
-        );
+        let font = FontId::proportional(size * self.scale);
+        self.painter().text(pos2(x, y), align, text, font, color(c));
     }
 
     fn text_width(&self, text: &str, size: f32) -> f32 {
         self.painter()
-            .layout_no_wrap(text.to_string(), FontId::proportional(size), Color32::WHITE)
+            .layout_no_wrap(
+                text.to_string(),
+                FontId::proportional(size * self.scale),
+                Color32::WHITE,
+            )
             .size()
             .x
     }
