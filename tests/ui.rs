@@ -76,7 +76,14 @@ fn fresh() -> Harness<'static, LocksimApp> {
 
 /// Opens `STEPS[n]` from the top bar, by its number ("5", "7b").
 fn go_to_step(h: &mut Harness<'_, LocksimApp>, n: usize) {
-    click(h, STEPS[n].number);
+    if h.query_by_label(STEPS[n].number).is_some() {
+        click(h, STEPS[n].number);
+    } else {
+        // Presenter mode on a window too narrow for every step: the steps are one picker.
+        h.get_by_role(egui::accesskit::Role::ComboBox).click();
+        settle(h);
+        click(h, &format!("Step {}: {}", STEPS[n].number, STEPS[n].title));
+    }
     assert!(
         shows(h, STEPS[n].question),
         "step {} is on screen",
