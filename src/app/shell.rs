@@ -149,10 +149,11 @@ fn step_picker(ui: &mut Ui, progress: &mut Progress, items: &mut Vec<(String, Re
         Place::Step(n) => format!("Step {}: {}", STEPS[n].number, STEPS[n].title),
         _ => "Recap".to_string(),
     };
-    let here = if Place::course().any(|p| p == progress.place) {
-        name(progress.place)
-    } else {
-        "Course".to_string()
+    // Short, so the bar keeps one row: the page under it gives the step's title.
+    let here = match progress.place {
+        Place::Step(n) => format!("Step {}", STEPS[n].number),
+        place if Place::course().any(|p| p == place) => name(place),
+        _ => "Course".to_string(),
     };
     let response = egui::ComboBox::from_id_salt("locksim.course.place")
         .selected_text(here)

@@ -224,6 +224,8 @@ impl Timeline<'_> {
 
         let mut frame = view.frame(rect, lane_count);
         frame.shown_until_ms = if self.preview { until } else { self.now_ms };
+        // Larger text needs the short captions to stay inside the names' column.
+        frame.narrow |= scale > 1.0;
         let painter = ui.painter_at(rect);
         let badge = playhead_badge(&painter, &frame, self.now_ms);
         // Content is clipped to the plot and the axis row (for the partition bands), and to

@@ -231,6 +231,7 @@ fn draw_bar(
         ),
         _ => (room, room),
     };
+    // Too little room left of the edge: the name goes right of it, before the loss is told.
     let named = place(
         &span.label,
         text_color,
@@ -238,7 +239,15 @@ fn draw_bar(
         true,
         name_room,
         &mut taken,
-    );
+    ) || (end_room != room
+        && place(
+            &span.label,
+            text_color,
+            end_room.x0 + 2.0,
+            true,
+            end_room,
+            &mut taken,
+        ));
     if let Some(l) = lost {
         let after_name = if named {
             taken.last().map_or(room.x0, |r| r.x1 + 12.0)
