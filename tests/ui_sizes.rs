@@ -20,7 +20,7 @@ use screen::shows;
 
 #[path = "support/painted.rs"]
 mod painted;
-use painted::painted_whole;
+use painted::{painted, painted_whole};
 
 /// Window sizes in points: phones in portrait and landscape, tablets, laptops, monitors.
 const SIZES: [(f32, f32); 11] = [
@@ -363,7 +363,7 @@ fn fresh_at(width: f32, height: f32) -> Harness<'static, LocksimApp> {
 fn presenter_mode_at_1280_by_800_shows_the_lanes_and_the_verdict() {
     let mut h = fresh_at(1280.0, 800.0);
     click(&mut h, "Presenter");
-    click(&mut h, "5");
+    pick_step(&mut h, "5");
     press(&mut h, Key::Num1);
     press(&mut h, Key::End);
     h.run_steps(3);
@@ -384,4 +384,53 @@ fn presenter_mode_at_1280_by_800_shows_the_lanes_and_the_verdict() {
             "{what} ({text:?}) is on screen"
         );
     }
+}
+
+/// Presenter mode on a 1024×768 projector: the top bar keeps one row (the steps fold into a
+/// picker), and step 5's point — A's grant carries fence 1, B's fence 2 — is painted whole on
+/// its bars in text 18 px tall, with the verdict beside it.
+#[test]
+fn presenter_mode_at_1024_by_768_keeps_one_row_and_the_fences_legible() {
+    let mut h = fresh_at(1024.0, 768.0);
+    click(&mut h, "Presenter");
+    let items = h.state().top_bar_items();
+    let tops: Vec<f32> = items.iter().map(|(_, r)| r.center().y).collect();
+    let spread = tops.iter().copied().fold(f32::MIN, f32::max)
+        - tops.iter().copied().fold(f32::MAX, f32::min);
+    assert!(spread < 12.0, "one row: {items:?}");
+    let step = pick_step(&mut h, "5");
+    let right = step
+        .options
+        .iter()
+        .position(|o| o.right)
+        .expect("a right call");
+    h.get_by_label_contains(step.options[right].label).click();
+    h.run_steps(3);
+    press(&mut h, Key::End);
+    h.run_steps(3);
+    let window = h.ctx.content_rect();
+    for fence in ["A#1 · fence 1", "B#1 · fence 2"] {
+        let sizes: Vec<f32> = painted(&h, |t| t == fence)
+            .into_iter()
+            .filter(|(text, clip)| clip.contains_rect(*text) && window.contains_rect(*text))
+            .map(|(text, _)| text.height() * h.ctx.pixels_per_point())
+            .collect();
+        assert!(
+            sizes.iter().any(|&px| px >= 18.0),
+            "{fence:?} is painted whole, 18 px tall: {sizes:?}"
+        );
+    }
+    assert!(
+        painted_whole(&h, window, |t| t.trim() == "SAFE"),
+        "the verdict is in view"
+    );
+}
+
+/// Goes to the step numbered `number` through presenter mode's step picker; returns it.
+fn pick_step(h: &mut Harness<'_, LocksimApp>, number: &str) -> &'static locksim::course::Step {
+    let step = STEPS.iter().find(|s| s.number == number).expect("a step");
+    h.get_by_role(egui::accesskit::Role::ComboBox).click();
+    h.run_steps(3);
+    click(h, &format!("Step {number}: {}", step.title));
+    step
 }

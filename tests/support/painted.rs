@@ -8,7 +8,7 @@ use locksim::app::LocksimApp;
 
 /// Each text `matches` accepts painted in the last frame: where it was painted and the
 /// rectangle it was clipped to, points.
-fn painted(h: &Harness<'_, LocksimApp>, matches: impl Fn(&str) -> bool) -> Vec<(Rect, Rect)> {
+pub fn painted(h: &Harness<'_, LocksimApp>, matches: impl Fn(&str) -> bool) -> Vec<(Rect, Rect)> {
     fn texts(
         shape: &egui::Shape,
         clip: Rect,
