@@ -415,9 +415,13 @@ fn presenter_mode_at_1024_by_768_keeps_one_row_and_the_fences_legible() {
             .filter(|(text, clip)| clip.contains_rect(*text) && window.contains_rect(*text))
             .map(|(text, _)| text.height() * h.ctx.pixels_per_point())
             .collect();
+        // A line is taller than its font's size: compare with the line of an 18 px font.
+        let line_of_18 = h
+            .ctx
+            .fonts_mut(|f| f.row_height(&egui::FontId::proportional(18.0)));
         assert!(
-            sizes.iter().any(|&px| px >= 18.0),
-            "{fence:?} is painted whole, 18 px tall: {sizes:?}"
+            sizes.iter().any(|&px| px >= line_of_18 - 0.5),
+            "{fence:?} is painted whole in an 18 px font: lines {sizes:?} px, {line_of_18} wanted"
         );
     }
     assert!(
