@@ -94,6 +94,8 @@ pub const INCIDENTS: &[(&str, &str)] = embed!("cases":
     "lock-loss-stop-partition.toml",
     "lock-loss-stop-pause.toml",
     "min-replicas-to-write.toml",
+    "observed-expiry-clock-offset.toml",
+    "observed-expiry-paused-holder.toml",
     "partition-holds-write-until-heal-fenced.toml",
     "partition-holds-write-until-heal.toml",
     "partitioned-holder-fenced.toml",

@@ -121,7 +121,9 @@ pub struct Lock {
     pub design: Design,
     /// Lease length in ms (ignored by `flag` and `setnx`, which have no expiry).
     pub ttl_ms: u64,
-    /// Who times the lease: the store (default) or the contending client on its own clock.
+    /// Who times the lease: the store (default), or the contending client on its own clock,
+    /// from the holder's "held until" (`client`) or from when it saw the record change
+    /// (`observed`).
     pub expiry: Expiry,
     /// How a holder extends its lease: `none` (default), `watchdog` or `progress`.
     pub renewal: Renewal,
@@ -286,6 +288,12 @@ pub enum Expiry {
     /// The client stores "held until <its now + ttl>"; a contender compares that with *its*
     /// now, so clock skew between clients moves the expiry.
     Client,
+    /// A contender takes over once the lock's record has stayed unchanged (no new grant, no
+    /// renewal) for a lease length since it first saw it, timed on the contender's own lease
+    /// clock: Kubernetes client-go's leader elector (`tryAcquireOrRenew` keeps `observedTime`
+    /// and waits `LeaseDuration` from it) and the DynamoDB lock client (it waits the lease
+    /// duration after reading a record version). Immune to clock offset; not to a paused holder.
+    Observed,
 }
 
 /// Lease renewal by the holder.

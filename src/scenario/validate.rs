@@ -451,20 +451,32 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
             },
         )?;
     }
-    if lock.expiry == Expiry::Client {
+    if lock.expiry != Expiry::Store {
+        let expiry: &str = lock.expiry.into();
         ensure(has_lease, "lock.expiry", || {
             format!(
-                "client-side expiry needs a design with a lease (ttl, token or fencing); {design} \
-                 locks never expire"
+                "expiry = \"{expiry}\" needs a design with a lease (ttl, token or fencing); \
+                 {design} locks never expire"
             )
         })?;
         ensure(store.topology == Topology::Single, "lock.expiry", || {
             format!(
-                "client-side expiry is modelled with a single store node only; store.topology \
-                 is \"{}\"",
+                "expiry = \"{expiry}\" is modelled with a single store node only; \
+                 store.topology is \"{}\"",
                 store.topology.as_str()
             )
         })?;
+        // Lock-delay starts when the store expires a lease, which it never does here.
+        ensure(
+            lock.expiry == Expiry::Client || lock.lock_delay_ms == 0,
+            "lock.lock_delay_ms",
+            || {
+                "starts when the store expires a lease, and with expiry = \"observed\" the \
+                 store expires none (a contender takes over): leave it out, or use expiry = \
+                 \"store\""
+                    .to_string()
+            },
+        )?;
     }
     ensure(
         !lock.reentrant || lock.design.checks_owner(),
@@ -657,9 +669,11 @@ fn check_ttl_multiplier(lock: &Lock, store: &Store) -> Check {
         )
     })?;
     ensure(lock.expiry == Expiry::Store, field, || {
-        "with expiry = \"client\" the store does not time the lease, so it has nothing to \
-         multiply: leave it out, or use expiry = \"store\""
-            .to_string()
+        format!(
+            "with expiry = \"{}\" the store does not time the lease, so it has nothing to \
+             multiply: leave it out, or use expiry = \"store\"",
+            <&str>::from(lock.expiry)
+        )
     })?;
     let kept_ms = lock.ttl_ms * u64::from(m);
     ensure(kept_ms <= MAX_UNTIL_MS, field, || {

@@ -7,7 +7,7 @@ use super::super::msg::Msg;
 use super::super::outbox::{Ctx, Outbox};
 use super::Worker;
 use super::state::{Attempt, Op, OpKind, Slot, State, Wait};
-use crate::scenario::{Design, LeaseFrom, Renewal, Topology};
+use crate::scenario::{Design, Expiry, LeaseFrom, Renewal, Topology};
 use crate::trace::{EventKind, NodeId, Token};
 
 /// How many times a worker sends again a release that got no answer from a single store node.
@@ -159,7 +159,12 @@ impl Worker {
         };
         let key = self.key;
         let token = op.token;
-        let client_now = cx.wall();
+        // What the store compares for a contender: its wall clock against the holder's "held
+        // until", or its own lease clock against when it first saw the record.
+        let client_now = match cx.sc.lock.expiry {
+            Expiry::Observed => self.lease_now(cx),
+            _ => cx.wall(),
+        };
         let msg = match op.kind {
             OpKind::FlagRead => Msg::FlagRead { key, token },
             OpKind::FlagSet => Msg::FlagSet { key, token },
