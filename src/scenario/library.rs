@@ -109,6 +109,7 @@ pub const INCIDENTS: &[(&str, &str)] = embed!("cases":
     "redlock-drift-within-allowance.toml",
     "redlock-extend-refused-stops.toml",
     "redlock-monotonic-clock.toml",
+    "redlock-quorum-of-own-view.toml",
     "redlock-split-vote-jitter.toml",
     "redlock-split-vote-lockstep.toml",
     "redlock-store-clock-drift.toml",

@@ -559,6 +559,12 @@ pub struct Worker {
     /// lease clock (ticks at its multiples); 0 (default): the instant the count runs out.
     #[serde(default, skip_serializing_if = "is_default")]
     pub lease_check_every_ms: u64,
+    /// `topology = "redlock"`: the store nodes this client knows (`None`, the default: every
+    /// one). It asks only these and counts its majority among them, as redlock-py before its
+    /// fix (PR 6) took its quorum from the servers it had connected to, so two clients with
+    /// different views can each "win".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stores: Option<Vec<String>>,
 }
 
 /// Where a worker's own count of its lease starts.
@@ -901,6 +907,7 @@ impl Worker {
             on_timeout: OnTimeout::HandBack,
             lease_from: LeaseFrom::Request,
             lease_check_every_ms: 0,
+            stores: None,
         }
     }
 }

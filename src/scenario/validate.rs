@@ -109,6 +109,7 @@ impl Scenario {
             }
             check_worker(worker, field)?;
             self.check_lease_count(worker, field)?;
+            self.check_view(worker, field)?;
             ensure(
                 self.lock.design != Design::None || !(worker.nested || worker.check_lease),
                 field(if worker.nested {
@@ -158,6 +159,45 @@ impl Scenario {
                     .to_string()
             },
         )
+    }
+
+    /// A worker's own list of store nodes (`stores`): Redlock's, each a node of the store once.
+    fn check_view(&self, worker: &Worker, field: impl Fn(&str) -> String) -> Check {
+        let Some(view) = &worker.stores else {
+            return Ok(());
+        };
+        ensure(
+            self.store.topology == Topology::Redlock,
+            field("stores"),
+            || {
+                format!(
+                    "a client's own list of nodes is modelled for Redlock, whose client asks \
+                     each node itself; store.topology is \"{}\", whose clients follow one \
+                     primary or leader",
+                    self.store.topology.as_str()
+                )
+            },
+        )?;
+        ensure(!view.is_empty(), field("stores"), || {
+            "a client that knows no store node can never lock: name at least one, or leave it \
+             out for every node"
+                .to_string()
+        })?;
+        for (j, name) in view.iter().enumerate() {
+            let known = parse_store_name(name).is_some_and(|n| n <= self.store.nodes);
+            ensure(known, field(&format!("stores[{j}]")), || {
+                format!(
+                    "`{name}` is not a store node: store.nodes = {} names store1 to store{}",
+                    self.store.nodes, self.store.nodes
+                )
+            })?;
+            ensure(
+                !view[..j].contains(name),
+                field(&format!("stores[{j}]")),
+                || format!("`{name}` is listed twice"),
+            )?;
+        }
+        Ok(())
     }
 
     fn check_faults(&self) -> Check {

@@ -479,6 +479,7 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
         .into_iter()
         .enumerate()
         .map(|(i, w)| Worker {
+            stores: None,
             name: ["A", "B", "C", "D"][i].to_string(),
             start_ms: w.start_ms.min(until_ms - 1),
             work_ms: w.work_ms,
