@@ -840,6 +840,22 @@ pub enum EventKind {
         /// The asker's wall clock when it asked, ms.
         asker_ms: i64,
     },
+    /// `expiry = "observed"`: `asker` found `token`'s record on `key` unchanged (no renewal) for
+    /// a lease length by its own lease clock, which read `seen_ms` when it first saw the record
+    /// so and `asker_ms` when it asked again; the store removed the lock. Only the asker's clock
+    /// decided it.
+    ExpiredUnchanged {
+        /// The lock key.
+        key: KeyId,
+        /// The attempt whose lease was judged over.
+        token: Token,
+        /// The asker's lease clock when it first saw the record as it stood, ms.
+        seen_ms: i64,
+        /// The attempt that judged it.
+        asker: Token,
+        /// The asker's lease clock when it asked, ms.
+        asker_ms: i64,
+    },
     /// `persistence = "everysec"`: the node is crashing before its log was flushed with
     /// `token`'s grant of `key`, so the crash loses the grant (its disk does not hold it).
     /// Recorded just before [`EventKind::Crashed`]; the restart then reloads without it.

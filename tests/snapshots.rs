@@ -59,6 +59,7 @@ fn matters(kind: &EventKind) -> bool {
         K::Granted { .. }
         | K::Expired { .. }
         | K::ExpiredByClient { .. }
+        | K::ExpiredUnchanged { .. }
         | K::LeaseExtended { .. }
         | K::Removed { .. }
         | K::ReleaseIgnored { .. }

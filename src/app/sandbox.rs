@@ -817,7 +817,8 @@ fn lock(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
             "lock.expiry",
             "expiry",
             "store: the store times the lease. client: a contender compares the holder's \
-             'held until' with its own clock.",
+             'held until' with its own clock. observed: it takes over once the record stays \
+             unchanged a lease length by its clock.",
             |ui, label| pick_named(ui, "lock.expiry", &mut l.expiry, label),
         );
         form.row(

@@ -753,7 +753,9 @@ impl Gatherer {
                     n.off.push((since, now));
                 }
             }
-            EventKind::Expired { key, .. } | EventKind::ExpiredByClient { key, .. } => {
+            EventKind::Expired { key, .. }
+            | EventKind::ExpiredByClient { key, .. }
+            | EventKind::ExpiredUnchanged { key, .. } => {
                 if let Some(slot) = self.slot(node) {
                     self.store_drops(slot, *key);
                 }

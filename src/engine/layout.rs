@@ -24,6 +24,11 @@ impl StoreIx {
         StoreIx(((self.index() + 1) % nodes.max(1)) as u32)
     }
 
+    /// The store node `n` places after this one.
+    pub fn plus(self, n: u32) -> StoreIx {
+        StoreIx(self.0 + n)
+    }
+
     /// The node's name, `store1` for [`StoreIx::FIRST`].
     pub fn name(self) -> String {
         store_name(self.0 + 1)

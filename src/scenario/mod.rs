@@ -121,7 +121,9 @@ pub struct Lock {
     pub design: Design,
     /// Lease length in ms (ignored by `flag` and `setnx`, which have no expiry).
     pub ttl_ms: u64,
-    /// Who times the lease: the store (default) or the contending client on its own clock.
+    /// Who times the lease: the store (default), or the contending client on its own clock,
+    /// from the holder's "held until" (`client`) or from when it saw the record change
+    /// (`observed`).
     pub expiry: Expiry,
     /// How a holder extends its lease: `none` (default), `watchdog` or `progress`.
     pub renewal: Renewal,
@@ -286,6 +288,12 @@ pub enum Expiry {
     /// The client stores "held until <its now + ttl>"; a contender compares that with *its*
     /// now, so clock skew between clients moves the expiry.
     Client,
+    /// A contender takes over once the lock's record has stayed unchanged (no new grant, no
+    /// renewal) for a lease length since it first saw it, timed on the contender's own lease
+    /// clock: Kubernetes client-go's leader elector (`tryAcquireOrRenew` keeps `observedTime`
+    /// and waits `LeaseDuration` from it) and the DynamoDB lock client (it waits the lease
+    /// duration after reading a record version). Immune to clock offset; not to a paused holder.
+    Observed,
 }
 
 /// Lease renewal by the holder.
@@ -568,6 +576,12 @@ pub struct Worker {
     /// lease clock (ticks at its multiples); 0 (default): the instant the count runs out.
     #[serde(default, skip_serializing_if = "is_default")]
     pub lease_check_every_ms: u64,
+    /// `topology = "redlock"`: the store nodes this client knows (`None`, the default: every
+    /// one). It asks only these and counts its majority among them, as redlock-py before its
+    /// fix (PR 6) took its quorum from the servers it had connected to, so two clients with
+    /// different views can each "win".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stores: Option<Vec<String>>,
 }
 
 /// Where a worker's own count of its lease starts.
@@ -910,6 +924,7 @@ impl Worker {
             on_timeout: OnTimeout::HandBack,
             lease_from: LeaseFrom::Request,
             lease_check_every_ms: 0,
+            stores: None,
         }
     }
 }

@@ -109,6 +109,7 @@ impl Scenario {
             }
             check_worker(worker, field)?;
             self.check_lease_count(worker, field)?;
+            self.check_view(worker, field)?;
             ensure(
                 self.lock.design != Design::None || !(worker.nested || worker.check_lease),
                 field(if worker.nested {
@@ -158,6 +159,45 @@ impl Scenario {
                     .to_string()
             },
         )
+    }
+
+    /// A worker's own list of store nodes (`stores`): Redlock's, each a node of the store once.
+    fn check_view(&self, worker: &Worker, field: impl Fn(&str) -> String) -> Check {
+        let Some(view) = &worker.stores else {
+            return Ok(());
+        };
+        ensure(
+            self.store.topology == Topology::Redlock,
+            field("stores"),
+            || {
+                format!(
+                    "a client's own list of nodes is modelled for Redlock, whose client asks \
+                     each node itself; store.topology is \"{}\", whose clients follow one \
+                     primary or leader",
+                    self.store.topology.as_str()
+                )
+            },
+        )?;
+        ensure(!view.is_empty(), field("stores"), || {
+            "a client that knows no store node can never lock: name at least one, or leave it \
+             out for every node"
+                .to_string()
+        })?;
+        for (j, name) in view.iter().enumerate() {
+            let known = parse_store_name(name).is_some_and(|n| n <= self.store.nodes);
+            ensure(known, field(&format!("stores[{j}]")), || {
+                format!(
+                    "`{name}` is not a store node: store.nodes = {} names store1 to store{}",
+                    self.store.nodes, self.store.nodes
+                )
+            })?;
+            ensure(
+                !view[..j].contains(name),
+                field(&format!("stores[{j}]")),
+                || format!("`{name}` is listed twice"),
+            )?;
+        }
+        Ok(())
     }
 
     fn check_faults(&self) -> Check {
@@ -451,20 +491,32 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
             },
         )?;
     }
-    if lock.expiry == Expiry::Client {
+    if lock.expiry != Expiry::Store {
+        let expiry: &str = lock.expiry.into();
         ensure(has_lease, "lock.expiry", || {
             format!(
-                "client-side expiry needs a design with a lease (ttl, token or fencing); {design} \
-                 locks never expire"
+                "expiry = \"{expiry}\" needs a design with a lease (ttl, token or fencing); \
+                 {design} locks never expire"
             )
         })?;
         ensure(store.topology == Topology::Single, "lock.expiry", || {
             format!(
-                "client-side expiry is modelled with a single store node only; store.topology \
-                 is \"{}\"",
+                "expiry = \"{expiry}\" is modelled with a single store node only; \
+                 store.topology is \"{}\"",
                 store.topology.as_str()
             )
         })?;
+        // Lock-delay starts when the store expires a lease, which it never does here.
+        ensure(
+            lock.expiry == Expiry::Client || lock.lock_delay_ms == 0,
+            "lock.lock_delay_ms",
+            || {
+                "starts when the store expires a lease, and with expiry = \"observed\" the \
+                 store expires none (a contender takes over): leave it out, or use expiry = \
+                 \"store\""
+                    .to_string()
+            },
+        )?;
     }
     ensure(
         !lock.reentrant || lock.design.checks_owner(),
@@ -657,9 +709,11 @@ fn check_ttl_multiplier(lock: &Lock, store: &Store) -> Check {
         )
     })?;
     ensure(lock.expiry == Expiry::Store, field, || {
-        "with expiry = \"client\" the store does not time the lease, so it has nothing to \
-         multiply: leave it out, or use expiry = \"store\""
-            .to_string()
+        format!(
+            "with expiry = \"{}\" the store does not time the lease, so it has nothing to \
+             multiply: leave it out, or use expiry = \"store\"",
+            <&str>::from(lock.expiry)
+        )
     })?;
     let kept_ms = lock.ttl_ms * u64::from(m);
     ensure(kept_ms <= MAX_UNTIL_MS, field, || {

@@ -159,6 +159,7 @@ fn tells(event: &Event) -> bool {
         | EventKind::Acquired { .. }
         | EventKind::Expired { .. }
         | EventKind::ExpiredByClient { .. }
+        | EventKind::ExpiredUnchanged { .. }
         | EventKind::ForceReleased { .. }
         | EventKind::Forgot
         | EventKind::Unflushed { .. }

@@ -133,6 +133,7 @@ fn lease_gone_before(trace: &Trace, token: Token, at_ms: u64) -> bool {
             matches!(e.kind,
             EventKind::Expired { token: t, .. }
                 | EventKind::ExpiredByClient { token: t, .. }
+                | EventKind::ExpiredUnchanged { token: t, .. }
                 | EventKind::Removed { holder: t, .. } if t == token)
         })
 }

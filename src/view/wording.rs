@@ -435,6 +435,22 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             key(*k),
             fmt_clock_ms(*until_ms),
         ),
+        EventKind::ExpiredUnchanged {
+            key: k,
+            token,
+            seen_ms,
+            asker,
+            asker_ms,
+        } => format!(
+            "by {}'s clock ({}), {}'s record on {} has not changed since {} read it at {}: \
+             lock removed",
+            name(asker.worker),
+            fmt_clock_ms(*asker_ms),
+            tok(*token),
+            key(*k),
+            name(asker.worker),
+            fmt_clock_ms(*seen_ms),
+        ),
         EventKind::Unflushed { key: k, token } => format!(
             "crashing before its log was flushed to disk: the grant of {} to {} is lost",
             key(*k),

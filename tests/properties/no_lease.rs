@@ -21,6 +21,7 @@ proptest! {
                 EventKind::Granted { lease_ms, .. } => lease_ms.is_some(),
                 EventKind::Expired { .. }
                 | EventKind::ExpiredByClient { .. }
+                | EventKind::ExpiredUnchanged { .. }
                 | EventKind::LeaseExtended { .. } => true,
                 _ => false,
             };

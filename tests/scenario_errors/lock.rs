@@ -100,6 +100,43 @@ const CASES: &[Bad] = &[
         "single store node only",
     ),
     (
+        Edit(
+            "design = \"token\"",
+            "design = \"setnx\"\nexpiry = \"observed\"",
+        ),
+        "lock.expiry",
+        "expiry",
+        "expiry = \"observed\" needs a design with a lease",
+    ),
+    (
+        Edits(&[
+            (
+                "design = \"token\"",
+                "design = \"token\"\nexpiry = \"observed\"",
+            ),
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"redlock\"\nnodes = 3",
+            ),
+        ]),
+        "lock.expiry",
+        "expiry",
+        "single store node only",
+    ),
+    // Lock-delay follows a store-side expiry, and with observed expiry the store has none.
+    (
+        Edits(&[
+            (
+                "design = \"token\"",
+                "design = \"token\"\nexpiry = \"observed\"",
+            ),
+            ("retry_ms = 50", "retry_ms = 50\nlock_delay_ms = 500"),
+        ]),
+        "lock.lock_delay_ms",
+        "lock_delay_ms = 500",
+        "the store expires none",
+    ),
+    (
         Edit("retry_ms = 50", "retry_ms = 50\nlock_delay_ms = 10000001"),
         "lock.lock_delay_ms",
         "lock_delay_ms",

@@ -105,6 +105,18 @@ const CASES: &[Bad] = &[
     ),
     (
         Edits(&[
+            ("ttl_ms = 10000", "ttl_ms = 10000\nexpiry = \"observed\""),
+            (
+                "failover_ms = 1000",
+                "failover_ms = 1000\nttl_multiplier = 2",
+            ),
+        ]),
+        "store.ttl_multiplier",
+        "ttl_multiplier = 2",
+        "with expiry = \"observed\" the store does not time the lease",
+    ),
+    (
+        Edits(&[
             ("ttl_ms = 10000", "ttl_ms = 10000000"),
             (
                 "failover_ms = 1000",

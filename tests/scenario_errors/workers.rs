@@ -140,6 +140,58 @@ const CASES: &[Bad] = &[
         "lease_from = \"reply\"",
         "would not be Redlock",
     ),
+    // A client's own list of store nodes: Redlock's, real nodes, each once.
+    (
+        Edit(
+            "clock_drift_ppm = 0",
+            "clock_drift_ppm = 0\nstores = [\"store1\"]",
+        ),
+        "worker[1].stores",
+        "stores = [",
+        "modelled for Redlock",
+    ),
+    (
+        Edits(&[
+            ("clock_drift_ppm = 0", "clock_drift_ppm = 0\nstores = []"),
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"redlock\"\nnodes = 3",
+            ),
+        ]),
+        "worker[1].stores",
+        "stores = []",
+        "knows no store node",
+    ),
+    (
+        Edits(&[
+            (
+                "clock_drift_ppm = 0",
+                "clock_drift_ppm = 0\nstores = [\"store1\", \"store4\"]",
+            ),
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"redlock\"\nnodes = 3",
+            ),
+        ]),
+        "worker[1].stores[1]",
+        "stores = [",
+        "`store4` is not a store node: store.nodes = 3",
+    ),
+    (
+        Edits(&[
+            (
+                "clock_drift_ppm = 0",
+                "clock_drift_ppm = 0\nstores = [\"store2\", \"store2\"]",
+            ),
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"redlock\"\nnodes = 3",
+            ),
+        ]),
+        "worker[1].stores[1]",
+        "stores = [",
+        "listed twice",
+    ),
     (
         Edit("start_ms = 100", "start_ms = 20000"),
         "worker[1].start_ms",

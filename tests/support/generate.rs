@@ -479,6 +479,7 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
         .into_iter()
         .enumerate()
         .map(|(i, w)| Worker {
+            stores: None,
             name: ["A", "B", "C", "D"][i].to_string(),
             start_ms: w.start_ms.min(until_ms - 1),
             work_ms: w.work_ms,
@@ -578,6 +579,13 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
         && has_lease
         && topology == Topology::Single
         && profile != Profile::Authority;
+    // A contender's clock decides: half of them (the seed picks) by the holder's "held until",
+    // the other half by how long they saw the record unchanged.
+    let expiry = match (client_expiry, seed % 2) {
+        (false, _) => Expiry::Store,
+        (true, 0) => Expiry::Observed,
+        (true, _) => Expiry::Client,
+    };
     let renewal = if has_lease {
         lock.renewal
     } else {
@@ -605,19 +613,19 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
             } else {
                 defaults.ttl_ms
             },
-            expiry: if client_expiry {
-                Expiry::Client
-            } else {
-                Expiry::Store
-            },
+            expiry,
             renewal,
             renew_every_ms: lock.renew_every_ms.filter(|_| renewal != Renewal::None),
             // A reentrant lock recognises its holder by the owner token.
             reentrant: lock.reentrant && design.checks_owner(),
             waiting: if fair { Waiting::Fair } else { Waiting::Retry },
             retry_ms: lock.retry_ms,
-            // Only an expiry starts a lock-delay.
-            lock_delay_ms: if has_lease { lock.lock_delay_ms } else { 0 },
+            // Only a store-side expiry starts a lock-delay (observed expiry refuses one).
+            lock_delay_ms: if has_lease && expiry != Expiry::Observed {
+                lock.lock_delay_ms
+            } else {
+                0
+            },
             retry_jitter_ms: lock.retry_jitter_ms,
             // SETNX then EXPIRE: Redis's commands, with the store timing the lease.
             acquire: if lock.two_step

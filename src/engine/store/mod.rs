@@ -18,8 +18,8 @@ use super::layout::StoreIx;
 use super::msg::{AcquireAnswer, Msg};
 use super::outbox::{Ctx, Outbox};
 use crate::scenario::{
-    Acquire as AcquireSteps, DeletedBy, Design, Lock, Persistence, REPLICA_ACK_EVERY_MS, Scenario,
-    StoreClock, Topology, Waiting,
+    Acquire as AcquireSteps, DeletedBy, Design, Expiry, Lock, Persistence, REPLICA_ACK_EVERY_MS,
+    Scenario, StoreClock, Topology, Waiting,
 };
 use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 use consensus::Raft;
@@ -116,15 +116,27 @@ fn lease_now(cx: &Ctx) -> i64 {
     }
 }
 
-/// `expiry = "client"`: `asker`'s clock read `asker_ms` when it asked, past the `until_ms`
-/// that `holder` wrote, so the store took the lock from `holder`.
+/// The store took the lock from `holder` because `asker`'s clock, reading `asker_ms` when it
+/// asked, found the lease over: past the `until_ms` that `holder` wrote (`expiry = "client"`),
+/// or a lease length after the asker first saw the record unchanged at `until_ms`
+/// (`expiry = "observed"`).
 fn client_expired(
+    cx: &Ctx,
     key: KeyId,
     holder: Token,
     until_ms: i64,
     asker: Token,
     asker_ms: i64,
 ) -> EventKind {
+    if cx.sc.lock.expiry == Expiry::Observed {
+        return EventKind::ExpiredUnchanged {
+            key,
+            token: holder,
+            seen_ms: until_ms,
+            asker,
+            asker_ms,
+        };
+    }
     EventKind::ExpiredByClient {
         key,
         token: holder,
@@ -364,7 +376,7 @@ impl StoreNode {
             }
             Acquire::Granted { fence, expired } => {
                 if let Some((old, until)) = expired {
-                    out.record(client_expired(key, old, until, token, client_now));
+                    out.record(client_expired(cx, key, old, until, token, client_now));
                 }
                 self.granted(cx, out, key, token, fence);
                 AcquireAnswer::Granted {
@@ -378,7 +390,7 @@ impl StoreNode {
                 expired,
             } => {
                 if let Some((old, until)) = expired {
-                    out.record(client_expired(key, old, until, token, client_now));
+                    out.record(client_expired(cx, key, old, until, token, client_now));
                 }
                 if !(queued && heartbeat) {
                     out.record(EventKind::Refused { key, token, why });

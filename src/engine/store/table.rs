@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 
 use crate::scenario::{Acquire as AcquireSteps, Design, Expiry, Lock, Waiting};
-use crate::trace::{Refusal, Token};
+use crate::trace::{NodeId, Refusal, Token};
 
 /// One held lock.
 #[derive(Clone, Debug)]
@@ -22,11 +22,40 @@ pub(crate) struct Held {
     pub expires: Option<i64>,
     /// `expiry = "client"`: "held until" as written by the client, in its wall clock.
     pub client_until: Option<i64>,
+    /// `expiry = "observed"`: each contender that has seen this version of the record (no
+    /// renewal since), with its lease clock when it first saw it, ms.
+    pub seen: Vec<(NodeId, i64)>,
     /// `flag`: every token that set `locked = true` while it was already true.
     pub also_set_by: Vec<Token>,
 }
 
 impl Held {
+    /// A renewal or a reentrant acquire: the lease runs `ttl_ms` again from now, as whoever times
+    /// it counts (the store's lease clock, the client's wall clock, or each contender's reading).
+    fn restart_lease(&mut self, lock: &Lock, now_ms: i64, client_now_ms: i64) {
+        let ttl = lock.ttl_ms as i64;
+        match lock.expiry {
+            Expiry::Store => self.expires = Some(now_ms + ttl),
+            Expiry::Client => self.client_until = Some(client_now_ms + ttl),
+            // The record changed: every contender's count starts again when it next reads it.
+            Expiry::Observed => self.seen.clear(),
+        }
+    }
+
+    /// `expiry = "observed"`: `asker` reads the record at `now_ms` on its own lease clock. The
+    /// first read of this version starts its count; returns when it started once `ttl_ms` have
+    /// passed since, as client-go's elector waits `LeaseDuration` from its `observedTime`.
+    fn observe(&mut self, asker: NodeId, now_ms: i64, ttl_ms: u64) -> Option<i64> {
+        let since = match self.seen.iter().find(|(w, _)| *w == asker) {
+            Some(&(_, since)) => since,
+            None => {
+                self.seen.push((asker, now_ms));
+                now_ms
+            }
+        };
+        (now_ms - since >= ttl_ms as i64).then_some(since)
+    }
+
     pub fn new(token: Token, fence: Option<u64>) -> Self {
         Held {
             token,
@@ -34,6 +63,7 @@ impl Held {
             count: 1,
             expires: None,
             client_until: None,
+            seen: Vec::new(),
             also_set_by: Vec::new(),
         }
     }
@@ -52,13 +82,14 @@ pub enum Acquire {
         reentered: bool,
     },
     /// A new grant. `expired`: the grant before it, whose lease the requester found over by its
-    /// own clock (`expiry = "client"`), with the "held until" its holder wrote (its wall clock,
-    /// ms).
+    /// own clock, with the "held until" its holder wrote (`expiry = "client"`, the holder's wall
+    /// clock) or the reading of the requester's clock when it first saw the record as it still
+    /// stood (`expiry = "observed"`), ms.
     Granted {
         /// The new grant's fencing token, if the design issues one.
         fence: Option<u64>,
-        /// The grant before it, found over by the requester's clock (`expiry = "client"`), and
-        /// the "held until" its holder wrote.
+        /// The grant before it, found over by the requester's clock, and the "held until" its
+        /// holder wrote (`client`) or when the requester first saw the record (`observed`).
         expired: Option<(Token, i64)>,
     },
     /// Refused, for `why`: another grant holds the key, lock-delay runs after an expiry, or
@@ -261,7 +292,7 @@ impl LockTable {
                         h.count += 1;
                     }
                     if lock.design.has_lease() {
-                        h.expires = Some(now_ms + lock.ttl_ms as i64);
+                        h.restart_lease(lock, now_ms, client_now_ms);
                     }
                 }
                 return Acquire::Own {
@@ -270,9 +301,11 @@ impl LockTable {
                 };
             }
             let holder = h.token;
-            let client_expired = h
-                .client_until
-                .filter(|&until| lock.expiry == Expiry::Client && until < client_now_ms);
+            let client_expired = match lock.expiry {
+                Expiry::Store => None,
+                Expiry::Client => h.client_until.filter(|&until| until < client_now_ms),
+                Expiry::Observed => h.observe(token.worker, client_now_ms, lock.ttl_ms),
+            };
             let Some(until) = client_expired else {
                 return self.refuse(lock, key, token, Refusal::Held { holder }, None, now_ms);
             };
@@ -336,6 +369,7 @@ impl LockTable {
                 Expiry::Store if one_step => held.expires = Some(now_ms + ttl),
                 Expiry::Store => {}
                 Expiry::Client => held.client_until = Some(client_now_ms + ttl),
+                Expiry::Observed => {}
             }
         }
         self.held[key] = Some(held);
@@ -383,11 +417,7 @@ impl LockTable {
         let h = self.held[key]
             .as_mut()
             .filter(|h| blind || h.token == token)?;
-        let ttl = lock.ttl_ms as i64;
-        match lock.expiry {
-            Expiry::Store => h.expires = Some(now_ms + ttl),
-            Expiry::Client => h.client_until = Some(client_now_ms + ttl),
-        }
+        h.restart_lease(lock, now_ms, client_now_ms);
         Some(h.token)
     }
 }
@@ -395,7 +425,6 @@ impl LockTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::NodeId;
 
     const A: Token = Token {
         worker: NodeId::new(0),
@@ -406,6 +435,8 @@ mod tests {
         seq: 1,
     };
     const TTL_MS: u64 = 100;
+    /// An hour of clock offset, ms.
+    const HOUR_MS: i64 = 3_600_000;
 
     /// One command on key 0; times are the node's lease clock (and the client's wall clock for
     /// `expiry = "client"`), ms.
@@ -599,6 +630,31 @@ mod tests {
                         Out::Acquire(Acquire::Granted {
                             fence: None,
                             expired: Some((A, TTL_MS as i64)),
+                        }),
+                    ),
+                ],
+            ),
+            (
+                "observed expiry: a contender counts a lease from its first read of the record, \
+                 on its own clock, and starts again when a renewal changes the record",
+                Lock {
+                    expiry: Expiry::Observed,
+                    ..token.clone()
+                },
+                vec![
+                    (acq(A, 0), granted(None)),
+                    // B's clock is an hour ahead: its first read starts its count.
+                    (acq(B, HOUR_MS + 10), refused(held_by(A), false)),
+                    (Op::Expire { at: 1_000_000 }, Out::Expired(None)),
+                    (acq(B, HOUR_MS + 109), refused(held_by(A), false)),
+                    (Op::Renew { by: A, at: 50 }, Out::Renewed(Some(A))),
+                    (acq(B, HOUR_MS + 110), refused(held_by(A), false)),
+                    (acq(B, HOUR_MS + 209), refused(held_by(A), false)),
+                    (
+                        acq(B, HOUR_MS + 210),
+                        Out::Acquire(Acquire::Granted {
+                            fence: None,
+                            expired: Some((A, HOUR_MS + 110)),
                         }),
                     ),
                 ],

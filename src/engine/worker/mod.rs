@@ -42,7 +42,7 @@ impl Worker {
     /// The clock the worker times its own lease on, local ms: monotonic, as real clients
     /// measure elapsed time (the Redis docs' Redlock client takes the time before and after
     /// acquiring; Redisson and etcd's clients use monotonic timers), unless `lease_clock = "wall"`.
-    fn lease_now(&self, cx: &Ctx) -> i64 {
+    pub(super) fn lease_now(&self, cx: &Ctx) -> i64 {
         match cx.sc.workers[self.id.index()].lease_clock {
             LeaseClock::Monotonic => cx.monotonic(),
             LeaseClock::Wall => cx.wall(),

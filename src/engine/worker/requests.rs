@@ -7,7 +7,7 @@ use super::super::msg::Msg;
 use super::super::outbox::{Ctx, Outbox};
 use super::Worker;
 use super::state::{Attempt, Op, OpKind, Slot, State, Wait};
-use crate::scenario::{Design, LeaseFrom, Renewal, Topology};
+use crate::scenario::{Design, Expiry, LeaseFrom, Renewal, Topology};
 use crate::trace::{EventKind, NodeId, Token};
 
 /// How many times a worker sends again a release that got no answer from a single store node.
@@ -17,6 +17,24 @@ impl Worker {
     /// Redlock: every request goes to every store node.
     pub(super) fn fans_out(&self, cx: &Ctx) -> bool {
         cx.sc.store.topology == Topology::Redlock
+    }
+
+    /// Redlock: the store nodes this client asks, its own `stores` or every node.
+    pub(super) fn known_stores<'a>(&'a self, cx: &Ctx) -> impl Iterator<Item = StoreIx> + 'a {
+        let all = if self.view.is_empty() {
+            cx.layout.stores()
+        } else {
+            0
+        };
+        self.view
+            .iter()
+            .copied()
+            .chain(cx.layout.store_ixs().take(all))
+    }
+
+    /// Redlock: how many nodes make this client's majority, of the nodes it knows.
+    fn majority(&self, cx: &Ctx) -> u32 {
+        (self.known_stores(cx).count() / 2 + 1) as u32
     }
 
     pub(super) fn new_req(&mut self) -> u32 {
@@ -159,7 +177,12 @@ impl Worker {
         };
         let key = self.key;
         let token = op.token;
-        let client_now = cx.wall();
+        // What the store compares for a contender: its wall clock against the holder's "held
+        // until", or its own lease clock against when it first saw the record.
+        let client_now = match cx.sc.lock.expiry {
+            Expiry::Observed => self.lease_now(cx),
+            _ => cx.wall(),
+        };
         let msg = match op.kind {
             OpKind::FlagRead => Msg::FlagRead { key, token },
             OpKind::FlagSet => Msg::FlagSet { key, token },
@@ -183,7 +206,7 @@ impl Worker {
             },
         };
         if self.fans_out(cx) {
-            for ix in cx.layout.store_ixs() {
+            for ix in self.known_stores(cx) {
                 out.send(cx.layout.store_id(ix), msg.clone());
             }
         } else {
@@ -349,7 +372,7 @@ impl Worker {
 
     /// Redlock: one more node answered. When all have (or on timeout) decide.
     pub(super) fn fan_out_reply(&mut self, cx: &Ctx, out: &mut Outbox, slot: Slot, ok: bool) {
-        let n = cx.layout.stores() as u32;
+        let n = self.known_stores(cx).count() as u32;
         let Some(op) = self.pending_mut(slot) else {
             return;
         };
@@ -364,7 +387,7 @@ impl Worker {
     /// validity left — TTL minus the time spent acquiring minus a clock-drift allowance of
     /// 1 % of the TTL plus 2 ms — is positive. Otherwise unlock every node.
     fn fan_out_done(&mut self, cx: &Ctx, out: &mut Outbox, slot: Slot) {
-        let majority = cx.layout.majority() as u32;
+        let majority = self.majority(cx);
         let ttl = cx.sc.lock.ttl_ms as i64;
         let now = self.lease_now(cx);
         let key = self.key;
@@ -393,7 +416,7 @@ impl Worker {
             }
             _ => {
                 out.record(EventKind::AcquireFailed { key, token });
-                for ix in cx.layout.store_ixs() {
+                for ix in self.known_stores(cx) {
                     out.send(cx.layout.store_id(ix), Msg::Release { key, token });
                 }
                 self.retry_later(cx, out);
@@ -405,7 +428,7 @@ impl Worker {
     pub(super) fn send_release(&self, cx: &Ctx, out: &mut Outbox, token: Token) {
         let key = self.key;
         if self.fans_out(cx) {
-            for ix in cx.layout.store_ixs() {
+            for ix in self.known_stores(cx) {
                 out.send(cx.layout.store_id(ix), Msg::Release { key, token });
             }
         } else {

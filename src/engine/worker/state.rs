@@ -2,6 +2,7 @@
 //! outlives any one phase (request counters, reply deadlines, a renewal in flight).
 
 use super::super::layout::StoreIx;
+use crate::scenario::names::parse_store_name;
 use crate::trace::{KeyId, NodeId, Token};
 
 /// What a request to the store asks for.
@@ -262,6 +263,8 @@ pub struct Worker {
     pub(super) deadlines: Deadlines,
     /// `ping_timeout_ms`: the holder whose process it pinged and has not heard from yet.
     pub(super) pinging: Option<Token>,
+    /// Redlock: the store nodes it knows, from its `stores` (empty: every node).
+    pub(super) view: Vec<StoreIx>,
 }
 
 impl Worker {
@@ -287,6 +290,13 @@ impl Worker {
             resource_req: 0,
             deadlines: Deadlines::default(),
             pinging: None,
+            view: spec
+                .stores
+                .iter()
+                .flatten()
+                .filter_map(|name| parse_store_name(name))
+                .map(|n| StoreIx::FIRST.plus(n - 1))
+                .collect(),
         }
     }
 

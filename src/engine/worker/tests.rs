@@ -354,6 +354,40 @@ fn rows() -> Vec<Row> {
             then: backing_off,
         },
         Row {
+            name: "redlock, its own view of 3 nodes of 5: its third answer decides, and 2 \
+                   grants are its majority",
+            lock: "",
+            store: "topology = \"redlock\"\nnodes = 5",
+            worker: "stores = [\"store1\", \"store2\", \"store3\"]",
+            given: |w| {
+                let mut o = acquire(A1);
+                (o.replies, o.oks) = (2, 1);
+                acquiring(w, o);
+            },
+            event: In::Msg(NodeId::new(4), granted(A1, Some(1000))),
+            // Validity: ttl 1000 - 50 ms spent - drift allowance 12 ms.
+            want: &[
+                "record Acquired",
+                "7 <- read (A#1)",
+                "timer Deadline at 2000",
+            ],
+            then: |w| hold(w).lease_until == Some(1938),
+        },
+        Row {
+            name: "redlock, every node of 5 known: after 3 answers it waits for the rest",
+            lock: "",
+            store: "topology = \"redlock\"\nnodes = 5",
+            worker: "",
+            given: |w| {
+                let mut o = acquire(A1);
+                (o.replies, o.oks) = (2, 1);
+                acquiring(w, o);
+            },
+            event: In::Msg(NodeId::new(4), granted(A1, Some(1000))),
+            want: &[],
+            then: |w| matches!(w.state, State::Acquiring(Attempt { op: Some(o), .. }) if o.oks == 2),
+        },
+        Row {
             name: "renew tick: a watchdog renews while no renewal is out",
             lock: "renewal = \"watchdog\"",
             store: SINGLE,

@@ -435,7 +435,9 @@ impl<'a> Builder<'a> {
                     self.close_lease(at, node, key, LeaseEnd::Forced(by), Some(self.current));
                 }
             }
-            EventKind::Expired { key, token } | EventKind::ExpiredByClient { key, token, .. } => {
+            EventKind::Expired { key, token }
+            | EventKind::ExpiredByClient { key, token, .. }
+            | EventKind::ExpiredUnchanged { key, token, .. } => {
                 self.grant_ended(at, key, token);
                 if self.lease_holder(node, key) == Some(token) {
                     self.close_lease(at, node, key, LeaseEnd::Expired, Some(self.current));
