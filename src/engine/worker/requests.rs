@@ -34,7 +34,7 @@ impl Worker {
 
     /// Redlock: how many nodes make this client's majority, of the nodes it knows.
     fn majority(&self, cx: &Ctx) -> u32 {
-        (self.known_stores(cx).count() / 2 + 1) as u32
+        crate::scenario::majority(self.known_stores(cx).count()) as u32
     }
 
     pub(super) fn new_req(&mut self) -> u32 {
