@@ -570,6 +570,72 @@ fn the_recap_sends_the_learner_to_break_the_design() {
     );
 }
 
+/// The scenario a link to the current view carries, parsed back as the app would read it.
+fn linked_scenario(h: &Harness<'_, LocksimApp>) -> locksim::scenario::Scenario {
+    let link = h.state().link();
+    locksim::view::link::decode(&link)
+        .expect("the app reads its own link")
+        .scenario
+        .expect("the link carries the scenario on screen")
+}
+
+#[test]
+fn a_break_it_change_is_one_new_scenario_that_verifies_wherever_it_goes() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    let written = linked_scenario(&h);
+    click(&mut h, "Break it");
+    press(&mut h, Key::End);
+    click(&mut h, "Remove fencing");
+    press(&mut h, Key::End);
+    assert!(shows_exactly(&h, "UNSAFE"));
+
+    let shared = linked_scenario(&h);
+    assert_eq!(shared.name, format!("Edited from “{}”", written.name));
+    assert!(
+        shows(&h, &shared.name),
+        "the run's title says it is an edit"
+    );
+    assert!(
+        shared
+            .description
+            .contains("resource.fencing: true → false"),
+        "{}",
+        shared.description
+    );
+    assert_eq!(shared.source, written.source);
+    // The file a learner saves or copies is this scenario: it reads back the same, and its
+    // `[expect]` is what its own run gives, where the original's said safe.
+    let saved = locksim::scenario::parse(&locksim::scenario::to_toml(&shared)).unwrap();
+    assert_eq!(saved, shared);
+    assert_eq!(written.expect.as_ref().unwrap().safe, Some(true));
+    let run = locksim::run(&saved, saved.seed);
+    assert!(!run.verdict.safe);
+    let expect = saved
+        .expect
+        .as_ref()
+        .expect("the edit states its own verdict");
+    assert_eq!(run.verdict.unmet(expect), Vec::<String>::new());
+    assert_eq!(expect.safe, Some(false));
+
+    // The form holds the same scenario: running it keeps the change, and says nothing differs.
+    assert_eq!(h.state().sandbox_draft(), Some(&shared));
+    click(&mut h, "Edit");
+    assert!(!shows(&h, "The form differs from the run shown"));
+    click(&mut h, "Run");
+    press(&mut h, Key::End);
+    assert!(shows_exactly(&h, "UNSAFE"), "Run did not drop the change");
+    assert_eq!(linked_scenario(&h), shared);
+
+    // Undo in Break it puts the scenario as written back, its title and [expect] with it.
+    click(&mut h, "Break it");
+    click(&mut h, "Undo");
+    press(&mut h, Key::End);
+    assert!(shows_exactly(&h, "SAFE"));
+    assert_eq!(linked_scenario(&h), written);
+    assert_eq!(h.state().sandbox_draft(), Some(&written));
+}
+
 #[test]
 fn across_seeds_says_its_runs_are_of_the_scenario_break_it_changed() {
     let mut h = fresh();
@@ -592,7 +658,7 @@ fn across_seeds_says_its_runs_are_of_the_scenario_break_it_changed() {
     assert!(
         shows(
             &h,
-            "Fencing token: the resource turns the stale holder away\" changed by Break it \
+            "Fencing token: the resource turns the stale holder away”\" changed by Break it \
              (the resource stopped checking fencing tokens), seeds 1 to 100."
         ),
         "the runs are not of the scenario as written"

@@ -114,6 +114,13 @@ impl BreakIt {
         self.current = Some(after.clone());
     }
 
+    /// Takes `run`, the scenario the panel last handed out as the sandbox marked it (its
+    /// title, description and `[expect]` say it is an edit), as the one on screen: the
+    /// history goes on.
+    pub fn adopt(&mut self, run: &Scenario) {
+        self.current = Some(run.clone());
+    }
+
     /// Undoes the last change: returns the scenario before it, exactly as it was.
     pub fn undo(&mut self) -> Option<Scenario> {
         let (previous, _) = self.undo.pop()?;

@@ -171,6 +171,13 @@ impl RunView {
         self.edit.keys(ctx, &self.scenario, self.playback.now_ms());
     }
 
+    /// Titles the run with its scenario's name and description, as a run just laid out is:
+    /// after [`Self::replace_run`] with an edit, whose title says what it was edited from.
+    pub fn title_from_scenario(&mut self) {
+        self.title = self.scenario.name.clone();
+        self.about = Some(self.scenario.description.clone()).filter(|d| !d.is_empty());
+    }
+
     /// Notes the changes Break it made to the scenario as written (shown under the title,
     /// so its description is not taken for this run's).
     pub fn set_changed(&mut self, changed: Vec<String>) {
@@ -321,13 +328,9 @@ impl RunView {
         ui.label(RichText::new(&self.title).size(size).strong());
         if !self.changed.is_empty() {
             ui.label(
-                RichText::new(format!(
-                    "Changed by Break it: {}. The description below is of the scenario as \
-                     written.",
-                    self.changed.join("; ")
-                ))
-                .strong()
-                .color(style::VIOLATING),
+                RichText::new(format!("Changed by Break it: {}.", self.changed.join("; ")))
+                    .strong()
+                    .color(style::VIOLATING),
             );
         }
         if let Some(about) = &self.about {

@@ -285,6 +285,9 @@ pub struct Sandbox {
     /// The scenario the form was given (the course's design, a library pick, a link): what
     /// the learner's edit can be compared with.
     origin: Scenario,
+    /// The draft as it last matched the run on screen (or `origin`): an `[expect]` the
+    /// learner changed since then is their own claim ([`scenario::edit::mark`]).
+    ran: Scenario,
     /// The TOML box: pasted text, or the draft as last copied out.
     text: String,
     /// Why the text in the box is not a scenario.
@@ -306,6 +309,7 @@ impl Sandbox {
         Sandbox {
             text: scenario::to_toml(&scenario),
             origin: scenario.clone(),
+            ran: scenario.clone(),
             draft: scenario,
             text_error: None,
             text_open: false,
@@ -325,17 +329,54 @@ impl Sandbox {
         sandbox
     }
 
-    /// Replaces the form's contents with `scenario`.
-    pub fn load(&mut self, scenario: Scenario) {
+    /// Replaces the form's contents with `scenario`, made from `base` (itself, for a
+    /// scenario as written).
+    pub fn load(&mut self, scenario: Scenario, base: Scenario) {
         *self = Sandbox {
             text_open: self.text_open,
-            ..Sandbox::new(scenario)
+            text: scenario::to_toml(&scenario),
+            ..Sandbox::new(base)
         };
+        self.draft = scenario.clone();
+        self.ran = scenario;
     }
 
     /// The scenario as edited so far (valid or not).
     pub fn draft(&self) -> &Scenario {
         &self.draft
+    }
+
+    /// The draft as it last matched a run, before the learner's edits since.
+    pub fn ran(&self) -> &Scenario {
+        &self.ran
+    }
+
+    /// Holds `run`, the scenario of the run now on screen, made from `base`: the form and
+    /// the run are one scenario again.
+    pub fn take_run(&mut self, run: &Scenario, base: &Scenario) {
+        self.draft = run.clone();
+        self.ran = run.clone();
+        self.origin = base.clone();
+    }
+
+    /// Follows a change made to the run on screen (Break it, the timeline, another seed, a
+    /// failure found), `previous` → `run`, when the form held `previous`; a form with edits
+    /// of its own not yet run keeps them.
+    pub fn follow(&mut self, previous: &Scenario, run: &Scenario, base: &Scenario) {
+        if self.draft == *previous {
+            self.take_run(run, base);
+        }
+    }
+
+    /// The draft as it is saved, copied or shared: an edit is marked as made from `origin`
+    /// ([`scenario::edit::mark`]); one not yet run states no `[expect]`, since its verdict is
+    /// not known.
+    fn shareable(&self) -> Scenario {
+        if self.draft == self.ran {
+            self.draft.clone()
+        } else {
+            scenario::edit::mark(&self.origin, &self.ran, self.draft.clone(), None)
+        }
     }
 
     /// Takes the faults the learner placed on the run on screen: the draft's faults become
@@ -497,7 +538,7 @@ impl Sandbox {
                 .set_file_name("scenario.toml")
                 .save_file();
             if let Some(path) = picked {
-                match std::fs::write(&path, scenario::to_toml(&self.draft)) {
+                match std::fs::write(&path, scenario::to_toml(&self.shareable())) {
                     Ok(()) => self.say(format!("Saved {}.", path.display()), false),
                     Err(e) => self.say(format!("Could not write {}: {e}", path.display()), true),
                 }
@@ -521,7 +562,7 @@ impl Sandbox {
         let shown = header.show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 if ui.button("Fill from the form").clicked() {
-                    self.text = scenario::to_toml(&self.draft);
+                    self.text = scenario::to_toml(&self.shareable());
                     self.text_error = None;
                     // The box now holds the form: a refused paste is old news.
                     self.notice = None;
@@ -1958,7 +1999,7 @@ mod tests {
         assert!(!sandbox.error_placed);
         let mut s = step5();
         s.workers[0].work_ms = 0;
-        sandbox.load(s);
+        sandbox.load(s.clone(), s);
         draw(&ctx, &mut sandbox);
         assert!(sandbox.error_placed);
     }

@@ -20,7 +20,7 @@ use super::seeds::AcrossSeeds;
 use super::transcript_panel;
 use crate::course;
 use crate::course::progress::Place;
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, edit};
 
 /// What the sandbox page's left panel shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -41,6 +41,9 @@ pub enum SandboxTab {
 pub struct Tools {
     /// Made on the first visit (it needs a scenario to start from).
     sandbox: Option<Sandbox>,
+    /// The scenario as written that the sandbox's run on screen was made from: every edit of
+    /// it is marked as made from this one ([`crate::scenario::edit::mark`]).
+    sandbox_base: Option<Scenario>,
     library: Library,
     break_it: BreakIt,
     seeds: AcrossSeeds,
@@ -58,12 +61,18 @@ pub struct Tools {
 
 /// What a tool panel asked for this frame.
 enum Asked {
-    /// Run this and show it on the page.
+    /// Run this library scenario and show it on the page.
     Play(Scenario),
-    /// Run this and show it on the page, as Break it changed it (these changes, in its words).
-    PlayChanged(Scenario, Vec<String>),
-    /// Put this in the sandbox's form and go there.
+    /// Run the sandbox form's scenario and show it on the page.
+    RunForm(Scenario),
+    /// Run this change of the sandbox's run on screen in its place: Break it's (`None`: its
+    /// list of changes shows) or another panel's, with the changes to show.
+    Change(Scenario, Option<Vec<String>>),
+    /// Put this scenario as written in the sandbox's form and go there.
     Edit(Scenario),
+    /// Put this change of the sandbox's run on screen (a failure the search found) in the
+    /// form and go there.
+    EditChange(Scenario),
     /// Show the first above the second, side by side.
     Compare(Box<(Scenario, Scenario)>),
 }
@@ -110,10 +119,10 @@ impl Tools {
                 .as_ref()
                 .map(Sandbox::draft)
                 .filter(|d| d.validate().is_ok());
-            if let Some(draft) = valid
+            if let Some(draft) = valid.cloned()
                 && self.sandbox_run.is_none()
             {
-                self.sandbox_run = Some(play(draft.clone()));
+                self.run_form(draft);
             }
         }
         let Tools {
@@ -180,29 +189,32 @@ impl Tools {
         // Shown from the next frame on: the panel that asked has already been drawn.
         match asked? {
             Asked::Play(scenario) => {
-                let mut run = play(scenario);
-                if place == Place::Sandbox && self.tab == SandboxTab::BreakIt {
-                    run.set_changed(self.break_it.changes());
-                }
-                *self.run_slot(place) = Some(run);
+                *self.run_slot(place) = Some(play(scenario));
                 None
             }
-            Asked::PlayChanged(scenario, changed) => {
-                let mut run = play(scenario);
-                run.set_changed(changed);
-                *self.run_slot(place) = Some(run);
+            Asked::RunForm(scenario) => {
+                self.run_form(scenario);
+                None
+            }
+            Asked::Change(scenario, changed) => {
+                let from_break_it = changed.is_none();
+                let changed = changed.unwrap_or_else(|| self.break_it.changes());
+                let run = self.show_change(scenario, changed)?.clone();
+                if from_break_it {
+                    self.break_it.adopt(&run);
+                }
                 None
             }
             Asked::Edit(scenario) => {
-                // The sandbox shows the run of what its form now holds, not the last one.
-                if scenario.validate().is_ok() {
-                    self.sandbox_run = Some(play(scenario.clone()));
-                }
-                match &mut self.sandbox {
-                    Some(sandbox) => sandbox.load(scenario),
-                    None => self.sandbox = Some(Sandbox::new(scenario)),
-                }
-                self.tab = SandboxTab::Edit;
+                self.edit_in_form(scenario.clone(), scenario);
+                Some(Place::Sandbox)
+            }
+            Asked::EditChange(scenario) => {
+                let base = self
+                    .sandbox_base
+                    .clone()
+                    .unwrap_or_else(|| scenario.clone());
+                self.edit_in_form(scenario, base);
                 Some(Place::Sandbox)
             }
             Asked::Compare(pair) => {
@@ -210,6 +222,61 @@ impl Tools {
                 None
             }
         }
+    }
+
+    /// Runs the sandbox form's `draft` on the sandbox page, marked as an edit of the scenario
+    /// the form was given; the form takes the marked scenario.
+    fn run_form(&mut self, draft: Scenario) {
+        let (base, ran) = match &self.sandbox {
+            Some(form) => (form.origin().clone(), form.ran().clone()),
+            None => (draft.clone(), draft.clone()),
+        };
+        let run = lay_out(marked(&base, &ran, draft));
+        if let Some(form) = &mut self.sandbox {
+            form.take_run(run.scenario(), &base);
+        }
+        self.sandbox_base = Some(base);
+        self.sandbox_run = Some(run);
+    }
+
+    /// Runs `changed`, a change of the sandbox's run on screen, in its place, marked as an
+    /// edit of the scenario that run was made from; the form follows it if it held the run.
+    /// Returns the marked scenario.
+    fn show_change(&mut self, scenario: Scenario, changed: Vec<String>) -> Option<&Scenario> {
+        let previous = self.sandbox_run.as_ref()?.scenario().clone();
+        let base = self
+            .sandbox_base
+            .clone()
+            .unwrap_or_else(|| previous.clone());
+        let mut run = lay_out(marked(&base, &previous, scenario));
+        run.set_changed(changed);
+        if let Some(form) = &mut self.sandbox {
+            form.follow(&previous, run.scenario(), &base);
+        }
+        Some(self.sandbox_run.insert(run).scenario())
+    }
+
+    /// Puts `scenario`, made from `base`, in the sandbox's form and its run on the page.
+    fn edit_in_form(&mut self, scenario: Scenario, base: Scenario) {
+        // The sandbox shows the run of what its form now holds, not the last one.
+        let scenario = if scenario.validate().is_ok() {
+            let run = lay_out(marked(&base, &base, scenario));
+            let scenario = run.scenario().clone();
+            self.sandbox_run = Some(run);
+            scenario
+        } else {
+            scenario
+        };
+        match &mut self.sandbox {
+            Some(sandbox) => sandbox.load(scenario, base.clone()),
+            None => {
+                let mut form = Sandbox::new(base.clone());
+                form.load(scenario, base.clone());
+                self.sandbox = Some(form);
+            }
+        }
+        self.sandbox_base = Some(base);
+        self.tab = SandboxTab::Edit;
     }
 
     /// Plays the scenario the learner made by placing faults on the sandbox's run at once, in
@@ -222,19 +289,26 @@ impl Tools {
         let Some(change) = run.take_change() else {
             return;
         };
+        let previous = run.scenario().clone();
+        let base = self.sandbox_base.get_or_insert_with(|| previous.clone());
+        let demo = marked(base, &previous, change.scenario);
         match self.tab {
             SandboxTab::BreakIt => {
-                self.break_it
-                    .edited(run.scenario(), &change.scenario, change.what);
+                self.break_it.edited(&previous, &demo.scenario, change.what);
                 run.set_changed(self.break_it.changes());
             }
             _ => {
-                if let Some(sandbox) = &mut self.sandbox {
-                    sandbox.take_faults(run.scenario(), &change.scenario);
+                if let Some(form) = &mut self.sandbox {
+                    if *form.draft() == previous {
+                        form.take_run(&demo.scenario, base);
+                    } else {
+                        form.take_faults(&previous, &demo.scenario);
+                    }
                 }
             }
         }
-        run.replace_run(course::play(change.scenario));
+        run.replace_run(demo);
+        run.title_from_scenario();
     }
 
     /// The two scenarios the sandbox asked to see side by side since the last call, if any:
@@ -296,6 +370,7 @@ impl Tools {
                 }
                 _ => self.sandbox = Some(Sandbox::new(scenario.clone())),
             }
+            self.sandbox_base = Some(scenario.clone());
         }
         *self.run_slot(place) = Some(play(scenario));
     }
@@ -312,6 +387,7 @@ impl Tools {
     /// edited keeps their edit; only an untouched one takes `scenario`.
     pub fn find_failure(&mut self, scenario: Scenario) {
         self.sandbox_run = Some(play(scenario.clone()));
+        self.sandbox_base = Some(scenario.clone());
         self.finder.start(&scenario);
         if self
             .sandbox
@@ -333,6 +409,7 @@ impl Tools {
             .map(|(_, text)| crate::scenario::parse(text));
         if let Some(Ok(scenario)) = fenced {
             self.sandbox_run = Some(play(scenario.clone()));
+            self.sandbox_base = Some(scenario.clone());
             let mut sandbox = Sandbox::new(scenario);
             if let Some(notice) = self.form_notice.take() {
                 sandbox.say(notice, true);
@@ -344,9 +421,24 @@ impl Tools {
 
 /// Runs `scenario` and lays it out, titled with its name.
 fn play(scenario: Scenario) -> RunView {
-    let title = scenario.name.clone();
-    let about = Some(scenario.description.clone()).filter(|d| !d.is_empty());
-    RunView::new(course::play(scenario), title, about)
+    lay_out(course::play(scenario))
+}
+
+/// Lays out `demo`, titled with its scenario's name, its description under the title.
+fn lay_out(demo: course::Demonstration) -> RunView {
+    let title = demo.scenario.name.clone();
+    let about = Some(demo.scenario.description.clone()).filter(|d| !d.is_empty());
+    RunView::new(demo, title, about)
+}
+
+/// Runs `edited`, marked as made from `base` ([`edit::mark`]; `previous` is the scenario it
+/// was made from just now), with its own run's verdict as its `[expect]`: the expectation
+/// is not part of the run, so marking after running changes nothing in it.
+fn marked(base: &Scenario, previous: &Scenario, edited: Scenario) -> course::Demonstration {
+    let mut demo = course::play(edited);
+    let verdict = Some(demo.verdict.expectation());
+    demo.scenario = edit::mark(base, previous, demo.scenario, verdict);
+    demo
 }
 
 /// "Compare with…" above the sandbox's tabs: the form's scenario beside the one it was given,
@@ -476,7 +568,7 @@ fn tab_body(
         SandboxTab::Edit => sandbox
             .as_mut()?
             .show(ui, run.map(|r| r.scenario()))
-            .map(Asked::Play),
+            .map(Asked::RunForm),
         SandboxTab::BreakIt | SandboxTab::Seeds | SandboxTab::FindFailure => {
             let Some(run) = run else {
                 ui.label(
@@ -494,14 +586,20 @@ fn tab_body(
             if let Some(draft) = edited {
                 let mut play = false;
                 ui.horizontal_wrapped(|ui| {
-                    ui.label(
-                        RichText::new("Your form edits are not in this run yet.")
-                            .color(style::ANOMALY),
-                    );
+                    let note = if tab == SandboxTab::BreakIt {
+                        "Your form edits are not in this run yet: run them before Break it \
+                         changes the run, so that the form and the run stay one scenario."
+                    } else {
+                        "Your form edits are not in this run yet."
+                    };
+                    ui.label(RichText::new(note).color(style::ANOMALY));
                     play = ui.button("Run the form's scenario").clicked();
                 });
                 if play {
-                    return Some(Asked::Play(draft.clone()));
+                    return Some(Asked::RunForm(draft.clone()));
+                }
+                if tab == SandboxTab::BreakIt {
+                    ui.disable();
                 }
             }
             egui::ScrollArea::vertical()
@@ -510,14 +608,14 @@ fn tab_body(
                     SandboxTab::BreakIt => panels
                         .break_it
                         .show(ui, run.scenario(), run.trace(), run.verdict())
-                        .map(Asked::Play),
+                        .map(|changed| Asked::Change(changed, None)),
                     SandboxTab::Seeds => panels
                         .seeds
                         .show(ui, run.scenario(), run.changed())
-                        .map(|opened| Asked::PlayChanged(opened.scenario, opened.changed)),
+                        .map(|opened| Asked::Change(opened.scenario, Some(opened.changed))),
                     _ => panels.finder.show(ui, run.scenario()).map(|ask| match ask {
-                        FoundAsk::Show(s) => Asked::Play(s),
-                        FoundAsk::Edit(s) => Asked::Edit(s),
+                        FoundAsk::Show(s) => Asked::Change(s, Some(Vec::new())),
+                        FoundAsk::Edit(s) => Asked::EditChange(s),
                     }),
                 })
                 .inner

@@ -8,6 +8,7 @@
 //! same (a test holds them to it).
 
 mod de;
+pub mod edit;
 mod fault;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod file;
