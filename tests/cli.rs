@@ -945,3 +945,146 @@ fn search_refuses_a_budget_it_cannot_keep() {
         assert!(text(&output.stderr).contains(args[0]), "{args:?}");
     }
 }
+
+/// A shipped scenario's path.
+fn shipped(file: &str) -> String {
+    format!("{}/assets/scenarios/{file}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A shipped scenario with its `[[fault]]` tables removed, written to a scratch file.
+fn without_faults(file: &str) -> PathBuf {
+    let text = std::fs::read_to_string(shipped(file)).expect("a shipped scenario");
+    let mut kept = String::new();
+    let mut in_fault = false;
+    for line in text.lines() {
+        if line.starts_with('[') {
+            in_fault = line == "[[fault]]";
+        }
+        if !in_fault {
+            kept.push_str(line);
+            kept.push('\n');
+        }
+    }
+    assert!(!kept.contains("kind ="), "{kept}");
+    scenario_file(&format!("bare-{file}"), &kept)
+}
+
+/// The fenced lock holds for every schedule of two faults of the menu (pause and crash here,
+/// to keep the test short; `benches/prove.rs` runs the whole default menu), and says so.
+#[test]
+fn prove_certifies_the_fenced_lock() {
+    let output = locksim(&[
+        "prove",
+        &shipped("step5-fencing-token.toml"),
+        "--faults",
+        "2",
+        "--kinds",
+        "pause,crash",
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(status(&output), 0, "{stdout}");
+    assert!(
+        stdout.contains("\nholds: ") && stdout.contains(" schedules of ≤ 2 faults (pause, crash) on seed 1, "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\nmenu: pause of A, B or store1 for "), "{stdout}");
+    assert!(stdout.contains("\nnot explored: other kinds (stall, restart, kill_store, partition, clock_jump, delay, force_release)"), "{stdout}");
+}
+
+/// The unfenced lock is unsafe as shipped; without its own pause, one added pause breaks it,
+/// and the counterexample is a scenario `verify` keeps.
+#[test]
+fn prove_breaks_the_unfenced_lock_with_one_fault() {
+    let output = locksim(&["prove", &shipped("step5-pause-unfenced.toml"), "--faults", "2"]);
+    assert_eq!(status(&output), 1);
+    assert!(text(&output.stdout).contains("unsafe: the scenario is unsafe as it is on seed 1"));
+    let bare = without_faults("step5-pause-unfenced.toml");
+    let output = locksim(&["prove", bare.to_str().unwrap(), "--faults", "2", "--json"]);
+    assert_eq!(status(&output), 1);
+    let doc = json(&output);
+    assert_eq!(doc["found"], true);
+    assert_eq!(doc["counterexample"].as_array().map(Vec::len), Some(1), "{doc}");
+    let toml = doc["toml"].as_str().expect("the counterexample as a file");
+    let saved = scenario_file("prove-counterexample.toml", toml);
+    assert_eq!(status(&locksim(&["verify", saved.to_str().unwrap()])), 0);
+}
+
+/// Redlock without its faults: the first unsafe schedule is a store outage of a second just
+/// after A's grant, which loses it (AOF `everysec`), so B gets a majority too.
+#[test]
+fn prove_finds_a_double_grant_in_redlock_without_its_faults() {
+    let bare = without_faults("step6-redlock-clock-jump.toml");
+    let output = locksim(&["prove", bare.to_str().unwrap(), "--json"]);
+    assert_eq!(status(&output), 1);
+    let doc = json(&output);
+    let violations = doc["violations"].as_array().expect("its violations");
+    assert!(violations.iter().any(|v| v == "double_grant"), "{doc}");
+    assert!(violations.iter().any(|v| v == "stale_write"), "{doc}");
+}
+
+/// `prove` runs its schedules on every thread asked, and reads them in one order: one thread
+/// and three print the same bytes.
+#[test]
+fn prove_prints_the_same_whatever_the_number_of_threads() {
+    for file in ["step5-fencing-token.toml", "step5-pause-unfenced.toml"] {
+        let bare = without_faults(file);
+        let outputs: Vec<Output> = ["1", "3"]
+            .map(|threads| {
+                locksim(&[
+                    "prove",
+                    bare.to_str().unwrap(),
+                    "--faults",
+                    "1",
+                    "--seeds",
+                    "0..4",
+                    "--threads",
+                    threads,
+                ])
+            })
+            .into();
+        assert_eq!(status(&outputs[0]), status(&outputs[1]));
+        assert!(!outputs[0].stdout.is_empty());
+        assert_eq!(text(&outputs[0].stdout), text(&outputs[1].stdout), "{file}");
+    }
+}
+
+/// A budget smaller than the schedules stops with a partial claim, exit 0; bad bounds are
+/// usage errors naming the option.
+#[test]
+fn prove_says_how_far_a_budget_let_it_get() {
+    let output = locksim(&[
+        "prove",
+        &shipped("step5-fencing-token.toml"),
+        "--budget",
+        "30",
+    ]);
+    assert_eq!(status(&output), 0);
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("\npartial: explored 30 of "), "{stdout}");
+    assert!(stdout.contains("the budget of 30 schedules ran out: nothing is claimed"), "{stdout}");
+    for (flag, value, says) in [
+        ("--seeds", "4..2", "holds no seed"),
+        ("--kinds", "delay", "delay"),
+        ("--faults", "4", "must be at most 3"),
+    ] {
+        let output = locksim(&["prove", &shipped("step5-fencing-token.toml"), flag, value]);
+        assert_eq!(status(&output), 2, "{flag} {value}");
+        let stderr = text(&output.stderr);
+        assert!(stderr.contains(flag) && stderr.contains(says), "{stderr}");
+    }
+}
+
+/// Ctrl-C during a long `prove` says how far it got, then exits 130.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_prove_says_how_far_it_got() {
+    let (out, took) = interrupted(
+        &["prove", &shipped("step5-fencing-token.toml"), "--faults", "3", "--seeds", "0..64"],
+        1_500,
+    );
+    assert_eq!(status(&out), 130, "{}", text(&out.stderr));
+    assert!(took.as_secs_f64() < 1.0, "{took:?}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("\npartial: explored "), "{stdout}");
+    assert!(stdout.contains("stopped by Ctrl-C: nothing is claimed"), "{stdout}");
+}

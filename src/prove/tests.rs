@@ -125,8 +125,9 @@ fn the_reduced_enumeration_finds_what_a_fine_grid_finds() {
     for (file, expect_unsafe) in [
         ("step5-pause-unfenced.toml", true),
         ("step5-fencing-token.toml", false),
-        ("step4-blind-release.toml", true),
-        ("step4-compare-and-delete.toml", false),
+        ("step4-compare-and-delete.toml", true),
+        ("step6-async-failover.toml", true),
+        ("step8-idempotent-write.toml", false),
     ] {
         let mut scenario = course(file, true);
         scenario.until_ms = scenario.until_ms.min(20_000);
