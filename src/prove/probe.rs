@@ -19,8 +19,9 @@ pub struct Probe {
     /// times of consecutive events that are not the network's own ([`is_moment`]), 1 ms after
     /// the earlier event (and 0 when nothing happens at 0), each before the horizon.
     pub starts_ms: Vec<u64>,
-    /// A hash of every recorded event (time, node, clock reading, what happened): two runs
-    /// with the same fingerprint recorded the same trace.
+    /// A hash of every recorded event (time, node, clock reading, kind, and for a moment its
+    /// fields): two runs with the same fingerprint recorded the same events at the same
+    /// times, alike in all but what their messages carried.
     pub fingerprint: u64,
 }
 
@@ -76,10 +77,15 @@ impl Moments {
         self.hash.write_u64(at_ms);
         node.hash(&mut self.hash);
         self.hash.write_i64(local_ms);
-        // The event's own fields, through its Debug form: EventKind has no Hash.
-        let _ = write!(HashWriter(&mut self.hash), "{kind:?}");
-        if is_moment(kind) && self.times.last() != Some(&at_ms) {
-            self.times.push(at_ms);
+        std::mem::discriminant(kind).hash(&mut self.hash);
+        if is_moment(kind) {
+            // Its fields too, through its Debug form (EventKind has no Hash); a message's
+            // travel is told by its kind, time and node, and what it carried by the moments
+            // it caused.
+            let _ = write!(HashWriter(&mut self.hash), "{kind:?}");
+            if self.times.last() != Some(&at_ms) {
+                self.times.push(at_ms);
+            }
         }
     }
 
