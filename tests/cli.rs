@@ -1088,3 +1088,59 @@ fn an_interrupted_prove_says_how_far_it_got() {
     assert!(stdout.contains("\npartial: explored "), "{stdout}");
     assert!(stdout.contains("stopped by Ctrl-C: nothing is claimed"), "{stdout}");
 }
+
+/// `check` says which dangers its runs went through: the fenced lock's shipped pause makes
+/// the fence reject a stale request in every run; without it nothing dangerous happens, and
+/// the pass says it tested nothing.
+#[test]
+fn check_says_whether_the_dangers_were_exercised() {
+    let fenced = shipped("step5-fencing-token.toml");
+    let doc = json(&locksim(&["check", &fenced, "--seeds", "5", "--json"]));
+    let exercised = &doc["exercised"];
+    assert_eq!(exercised["fence_rejected"].as_u64(), Some(5), "{doc}");
+    assert_eq!(exercised["lease_outlived"].as_u64(), Some(5), "{doc}");
+    let bare = without_faults("step5-fencing-token.toml");
+    let output = locksim(&["check", bare.to_str().unwrap(), "--seeds", "5", "--json"]);
+    let exercised = json(&output)["exercised"].clone();
+    for (danger, count) in exercised.as_object().expect("the dangers") {
+        assert_eq!(count.as_u64(), Some(0), "{danger}");
+    }
+    let output = locksim(&["check", bare.to_str().unwrap(), "--seeds", "5"]);
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("  exercised: nothing dangerous occurred in 5 runs: "), "{stdout}");
+    assert!(stdout.contains("  fencing was never tested: the fence rejected no read or write"), "{stdout}");
+}
+
+/// `[expect] exercised` and `proven_within` are checked by `verify`, and a bad value names
+/// its field and line.
+#[test]
+fn verify_checks_what_was_exercised_and_what_was_proven() {
+    let fenced = std::fs::read_to_string(shipped("step5-fencing-token.toml")).unwrap();
+    let with = |extra: &str| format!("{fenced}{extra}");
+    let good = scenario_file(
+        "expect-exercised.toml",
+        &with("exercised = [\"fence_rejected\", \"lease_outlived\"]\nproven_within = { faults = 1 }\n"),
+    );
+    let output = locksim(&["verify", good.to_str().unwrap()]);
+    assert_eq!(status(&output), 0, "{}", text(&output.stdout));
+    let unexercised = scenario_file("expect-unexercised.toml", &with("exercised = [\"grant_lost\"]\n"));
+    let output = locksim(&["verify", unexercised.to_str().unwrap()]);
+    assert_eq!(status(&output), 1);
+    assert!(text(&output.stdout).contains(": never exercised grant_lost"), "{}", text(&output.stdout));
+    let unfenced = std::fs::read_to_string(shipped("step5-pause-unfenced.toml")).unwrap();
+    let unproven = scenario_file("expect-unproven.toml", &format!("{unfenced}proven_within = {{ faults = 1 }}\n"));
+    let output = locksim(&["verify", unproven.to_str().unwrap()]);
+    assert_eq!(status(&output), 1);
+    assert!(text(&output.stdout).contains("not proven within 1 fault: unsafe as it is"), "{}", text(&output.stdout));
+    let lines = fenced.lines().count();
+    for (extra, says) in [
+        ("proven_within = { faults = 7 }\n", "expect.proven_within.faults: must be 1 to 3"),
+        ("exercised = [\"fence\"]\n", "expect.exercised[0]: must be one of lease_outlived,"),
+    ] {
+        let bad = scenario_file("expect-bad.toml", &with(extra));
+        let output = locksim(&["verify", bad.to_str().unwrap()]);
+        assert_eq!(status(&output), 2);
+        let stderr = text(&output.stderr);
+        assert!(stderr.contains(&format!(":{}:", lines + 1)) && stderr.contains(says), "{stderr}");
+    }
+}

@@ -4,6 +4,7 @@
 //! trace is read once ([`facts`]), store-held periods and grant order are derived from that
 //! ([`grants`]), and every check then works on small per-token vectors.
 
+mod danger;
 mod expect;
 mod explain;
 mod facts;
@@ -19,6 +20,7 @@ use std::collections::BinaryHeap;
 use serde::Serialize;
 
 pub use crate::violation::Kind;
+pub use danger::{Exercised, exercised};
 pub use price::{Price, nearest_rank};
 
 use crate::order;
