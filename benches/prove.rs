@@ -58,7 +58,11 @@ fn main() -> ExitCode {
         let (one, one_s) = timed(1);
         let (all, all_s) = timed(cores);
         let said = match (&one.found, one.stopped) {
-            (Some(f), _) => format!("unsafe (seed {}, {} faults)", f.seed, f.counterexample.faults.len()),
+            (Some(f), _) => format!(
+                "unsafe (seed {}, {} added)",
+                f.seed,
+                f.counterexample.faults.len()
+            ),
             (None, Some(_)) => "partial".to_string(),
             (None, None) => "holds".to_string(),
         };
@@ -75,5 +79,9 @@ fn main() -> ExitCode {
             if same { "" } else { "  (threads disagree)" }
         );
     }
-    if good { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if good {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

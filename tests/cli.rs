@@ -984,10 +984,14 @@ fn prove_certifies_the_fenced_lock() {
     let stdout = text(&output.stdout);
     assert_eq!(status(&output), 0, "{stdout}");
     assert!(
-        stdout.contains("\nholds: ") && stdout.contains(" schedules of ≤ 2 faults (pause, crash) on seed 1, "),
+        stdout.contains("\nholds: ")
+            && stdout.contains(" schedules of ≤ 2 faults (pause, crash) on seed 1, "),
         "{stdout}"
     );
-    assert!(stdout.contains("\nmenu: pause of A, B or store1 for "), "{stdout}");
+    assert!(
+        stdout.contains("\nmenu: pause of A, B or store1 for "),
+        "{stdout}"
+    );
     assert!(stdout.contains("\nnot explored: other kinds (stall, restart, kill_store, partition, clock_jump, delay, force_release)"), "{stdout}");
 }
 
@@ -995,7 +999,12 @@ fn prove_certifies_the_fenced_lock() {
 /// and the counterexample is a scenario `verify` keeps.
 #[test]
 fn prove_breaks_the_unfenced_lock_with_one_fault() {
-    let output = locksim(&["prove", &shipped("step5-pause-unfenced.toml"), "--faults", "2"]);
+    let output = locksim(&[
+        "prove",
+        &shipped("step5-pause-unfenced.toml"),
+        "--faults",
+        "2",
+    ]);
     assert_eq!(status(&output), 1);
     assert!(text(&output.stdout).contains("unsafe: the scenario is unsafe as it is on seed 1"));
     let bare = without_faults("step5-pause-unfenced.toml");
@@ -1003,7 +1012,11 @@ fn prove_breaks_the_unfenced_lock_with_one_fault() {
     assert_eq!(status(&output), 1);
     let doc = json(&output);
     assert_eq!(doc["found"], true);
-    assert_eq!(doc["counterexample"].as_array().map(Vec::len), Some(1), "{doc}");
+    assert_eq!(
+        doc["counterexample"].as_array().map(Vec::len),
+        Some(1),
+        "{doc}"
+    );
     let toml = doc["toml"].as_str().expect("the counterexample as a file");
     let saved = scenario_file("prove-counterexample.toml", toml);
     assert_eq!(status(&locksim(&["verify", saved.to_str().unwrap()])), 0);
@@ -1061,7 +1074,10 @@ fn prove_says_how_far_a_budget_let_it_get() {
     assert_eq!(status(&output), 0);
     let stdout = text(&output.stdout);
     assert!(stdout.contains("\npartial: explored 30 of "), "{stdout}");
-    assert!(stdout.contains("the budget of 30 schedules ran out: nothing is claimed"), "{stdout}");
+    assert!(
+        stdout.contains("the budget of 30 schedules ran out: nothing is claimed"),
+        "{stdout}"
+    );
     for (flag, value, says) in [
         ("--seeds", "4..2", "holds no seed"),
         ("--kinds", "delay", "delay"),
@@ -1079,14 +1095,24 @@ fn prove_says_how_far_a_budget_let_it_get() {
 #[test]
 fn an_interrupted_prove_says_how_far_it_got() {
     let (out, took) = interrupted(
-        &["prove", &shipped("step5-fencing-token.toml"), "--faults", "3", "--seeds", "0..64"],
+        &[
+            "prove",
+            &shipped("step5-fencing-token.toml"),
+            "--faults",
+            "3",
+            "--seeds",
+            "0..64",
+        ],
         1_500,
     );
     assert_eq!(status(&out), 130, "{}", text(&out.stderr));
     assert!(took.as_secs_f64() < 1.0, "{took:?}");
     let stdout = text(&out.stdout);
     assert!(stdout.contains("\npartial: explored "), "{stdout}");
-    assert!(stdout.contains("stopped by Ctrl-C: nothing is claimed"), "{stdout}");
+    assert!(
+        stdout.contains("stopped by Ctrl-C: nothing is claimed"),
+        "{stdout}"
+    );
 }
 
 /// `check` says which dangers its runs went through: the fenced lock's shipped pause makes
@@ -1107,8 +1133,14 @@ fn check_says_whether_the_dangers_were_exercised() {
     }
     let output = locksim(&["check", bare.to_str().unwrap(), "--seeds", "5"]);
     let stdout = text(&output.stdout);
-    assert!(stdout.contains("  exercised: nothing dangerous occurred in 5 runs: "), "{stdout}");
-    assert!(stdout.contains("  fencing was never tested: the fence rejected no read or write"), "{stdout}");
+    assert!(
+        stdout.contains("  exercised: nothing dangerous occurred in 5 runs: "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  fencing was never tested: the fence rejected no read or write"),
+        "{stdout}"
+    );
 }
 
 /// `[expect] exercised` and `proven_within` are checked by `verify`, and a bad value names
@@ -1119,28 +1151,53 @@ fn verify_checks_what_was_exercised_and_what_was_proven() {
     let with = |extra: &str| format!("{fenced}{extra}");
     let good = scenario_file(
         "expect-exercised.toml",
-        &with("exercised = [\"fence_rejected\", \"lease_outlived\"]\nproven_within = { faults = 1 }\n"),
+        &with(
+            "exercised = [\"fence_rejected\", \"lease_outlived\"]\nproven_within = { faults = 1 }\n",
+        ),
     );
     let output = locksim(&["verify", good.to_str().unwrap()]);
     assert_eq!(status(&output), 0, "{}", text(&output.stdout));
-    let unexercised = scenario_file("expect-unexercised.toml", &with("exercised = [\"grant_lost\"]\n"));
+    let unexercised = scenario_file(
+        "expect-unexercised.toml",
+        &with("exercised = [\"grant_lost\"]\n"),
+    );
     let output = locksim(&["verify", unexercised.to_str().unwrap()]);
     assert_eq!(status(&output), 1);
-    assert!(text(&output.stdout).contains(": never exercised grant_lost"), "{}", text(&output.stdout));
+    assert!(
+        text(&output.stdout).contains(": never exercised grant_lost"),
+        "{}",
+        text(&output.stdout)
+    );
     let unfenced = std::fs::read_to_string(shipped("step5-pause-unfenced.toml")).unwrap();
-    let unproven = scenario_file("expect-unproven.toml", &format!("{unfenced}proven_within = {{ faults = 1 }}\n"));
+    let unproven = scenario_file(
+        "expect-unproven.toml",
+        &format!("{unfenced}proven_within = {{ faults = 1 }}\n"),
+    );
     let output = locksim(&["verify", unproven.to_str().unwrap()]);
     assert_eq!(status(&output), 1);
-    assert!(text(&output.stdout).contains("not proven within 1 fault: unsafe as it is"), "{}", text(&output.stdout));
+    assert!(
+        text(&output.stdout).contains("not proven within 1 fault: unsafe as it is"),
+        "{}",
+        text(&output.stdout)
+    );
     let lines = fenced.lines().count();
     for (extra, says) in [
-        ("proven_within = { faults = 7 }\n", "expect.proven_within.faults: must be 1 to 3"),
-        ("exercised = [\"fence\"]\n", "expect.exercised[0]: must be one of lease_outlived,"),
+        (
+            "proven_within = { faults = 7 }\n",
+            "expect.proven_within.faults: must be 1 to 3",
+        ),
+        (
+            "exercised = [\"fence\"]\n",
+            "expect.exercised[0]: must be one of lease_outlived,",
+        ),
     ] {
         let bad = scenario_file("expect-bad.toml", &with(extra));
         let output = locksim(&["verify", bad.to_str().unwrap()]);
         assert_eq!(status(&output), 2);
         let stderr = text(&output.stderr);
-        assert!(stderr.contains(&format!(":{}:", lines + 1)) && stderr.contains(says), "{stderr}");
+        assert!(
+            stderr.contains(&format!(":{}:", lines + 1)) && stderr.contains(says),
+            "{stderr}"
+        );
     }
 }

@@ -1,14 +1,14 @@
 //! Whether a run exercised the dangers a lock must survive: a pass in which none of them
 //! happened says nothing about them. Counted from the facts the checks read and the trace's
 //! fault events, kept beside the verdict, never in it. Only the command line asks (`locksim
-//! check`), so it is not in the web build's reachable code.
+//! check`, `verify`, `prove`), so it is not in the web build's reachable code.
 
 use std::ops::AddAssign;
 
 use serde::Serialize;
 
-use super::facts::Facts;
-use crate::trace::{EventKind, RejectReason, Trace};
+use super::facts::{Facts, TokenFacts};
+use crate::trace::{EventKind, NodeId, RejectReason, Trace};
 use crate::violation::Danger;
 
 /// The dangerous moments one run (or, added up, many) went through.
@@ -52,7 +52,11 @@ impl Exercised {
     /// by the fence"), or `None` when nothing dangerous happened.
     pub fn words(&self) -> Option<String> {
         let parts: Vec<String> = [
-            (self.lease_outlived, "holder outlived its lease", "holders outlived their lease"),
+            (
+                self.lease_outlived,
+                "holder outlived its lease",
+                "holders outlived their lease",
+            ),
             (
                 self.granted_while_held,
                 "grant while another holder believed it held the lock",
@@ -91,19 +95,61 @@ impl AddAssign for Exercised {
     }
 }
 
+/// An event a danger is read from, kept as a run streams by (the rest come from the facts).
+#[derive(Clone, Copy, Debug)]
+pub struct Moment {
+    at_ms: u64,
+    node: NodeId,
+    what: What,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum What {
+    FenceRejected,
+    ClockJumped(u64),
+    Unflushed,
+    BecameLeader,
+}
+
+impl Moment {
+    /// The moment `kind` at `node`, true time `at_ms`, is, if it is one a danger is read from.
+    pub fn of(at_ms: u64, node: NodeId, kind: &EventKind) -> Option<Moment> {
+        let what = match kind {
+            EventKind::WriteRejected { reason, .. } | EventKind::ReadRejected { reason, .. }
+                if *reason == RejectReason::StaleToken =>
+            {
+                What::FenceRejected
+            }
+            EventKind::ClockJumped { delta_ms } => What::ClockJumped(delta_ms.unsigned_abs()),
+            EventKind::Unflushed { .. } => What::Unflushed,
+            EventKind::BecameLeader { .. } => What::BecameLeader,
+            _ => return None,
+        };
+        Some(Moment { at_ms, node, what })
+    }
+}
+
 /// The dangers `trace` went through.
 pub fn exercised(trace: &Trace) -> Exercised {
-    let facts = Facts::gather(trace);
-    let end_ms = trace.simulated_until_ms();
-    let held = |t: &super::facts::TokenFacts| {
-        t.acquired
-            .map(|a| (a.at_ms, t.let_go_ms.unwrap_or(end_ms)))
-    };
+    let moments: Vec<Moment> = trace
+        .events
+        .iter()
+        .filter_map(|e| Moment::of(e.at_ms, e.node, &e.kind))
+        .collect();
+    exercised_from(&Facts::gather(trace), trace.simulated_until_ms(), &moments)
+}
+
+/// The dangers a run went through, from its facts, the end of its simulated time and its
+/// [`Moment`]s in order.
+pub(super) fn exercised_from(facts: &Facts, end_ms: u64, moments: &[Moment]) -> Exercised {
+    let held = |t: &TokenFacts| t.acquired.map(|a| (a.at_ms, t.let_go_ms.unwrap_or(end_ms)));
     let lease_outlived = facts
         .tokens
         .iter()
         .filter(|t| {
-            held(t).zip(t.valid_until_ms).is_some_and(|((_, to), until)| until < to)
+            held(t)
+                .zip(t.valid_until_ms)
+                .is_some_and(|((_, to), until)| until < to)
         })
         .count() as u64;
     let granted_while_held = facts
@@ -125,23 +171,18 @@ pub fn exercised(trace: &Trace) -> Exercised {
         granted_while_held,
         ..Exercised::default()
     };
-    for event in &trace.events {
-        let t = event.at_ms;
-        match &event.kind {
-            EventKind::WriteRejected { reason, .. } | EventKind::ReadRejected { reason, .. }
-                if *reason == RejectReason::StaleToken =>
-            {
-                found.fence_rejected += 1;
-            }
-            EventKind::ClockJumped { delta_ms } => {
-                let step = delta_ms.unsigned_abs();
+    for moment in moments {
+        let t = moment.at_ms;
+        match moment.what {
+            What::FenceRejected => found.fence_rejected += 1,
+            What::ClockJumped(step) => {
                 let crosses = |end: u64| t < end && end - t <= step;
                 let store_side = facts
                     .leases
                     .iter()
-                    .any(|l| l.node == event.node && l.covers(t) && crosses(l.end_ms));
+                    .any(|l| l.node == moment.node && l.covers(t) && crosses(l.end_ms));
                 let worker_side = facts.tokens.iter().any(|tok| {
-                    tok.token.worker == event.node
+                    tok.token.worker == moment.node
                         && held(tok).is_some_and(|(from, to)| from <= t && t < to)
                         && tok.valid_until_ms.is_some_and(crosses)
                 });
@@ -149,21 +190,20 @@ pub fn exercised(trace: &Trace) -> Exercised {
                     found.clock_jump_across_lease += 1;
                 }
             }
-            EventKind::Unflushed { .. } => found.grant_lost += 1,
-            EventKind::BecameLeader { .. } => {
+            What::Unflushed => found.grant_lost += 1,
+            What::BecameLeader => {
                 let lost = facts.leases.iter().any(|l| {
-                    l.node != event.node
+                    l.node != moment.node
                         && l.covers(t)
                         && !facts
                             .leases
                             .iter()
-                            .any(|m| m.node == event.node && m.token == l.token && m.covers(t))
+                            .any(|m| m.node == moment.node && m.token == l.token && m.covers(t))
                 });
                 if lost {
                     found.grant_lost += 1;
                 }
             }
-            _ => {}
         }
     }
     found

@@ -336,7 +336,11 @@ mod tests {
         assert_eq!(seed_range("0..16"), Ok(0..16));
         assert!(seed_range("16..16").unwrap_err().contains("holds no seed"));
         assert!(seed_range("3").unwrap_err().contains("A..B"));
-        assert!(seed_range("-1..4").unwrap_err().starts_with("its start must be"));
+        assert!(
+            seed_range("-1..4")
+                .unwrap_err()
+                .starts_with("its start must be")
+        );
         assert_eq!(
             whole::<u64>(0, 9)("x"),
             Err("not a whole number".to_string())

@@ -127,9 +127,7 @@ fn exercised_lines(exercised: &Exercised, scenario: &Scenario, runs: u64) -> Vec
         ),
     }];
     if scenario.resource.fencing && exercised.fence_rejected == 0 {
-        lines.push(
-            "  fencing was never tested: the fence rejected no read or write".to_string(),
-        );
+        lines.push("  fencing was never tested: the fence rejected no read or write".to_string());
     }
     lines
 }

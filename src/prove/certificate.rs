@@ -27,8 +27,21 @@ pub fn claim(outcome: &Outcome) -> Vec<String> {
         seeds(outcome),
         fmt_counted(outcome.distinct_runs, "distinct run"),
     )];
+    lines.push(exercised(outcome));
     lines.extend(bounds(outcome));
     lines
+}
+
+/// What the runs went through: a proof whose runs never met a danger says nothing about it.
+fn exercised(outcome: &Outcome) -> String {
+    match outcome.exercised.words() {
+        Some(words) => format!("exercised: {words}"),
+        None => "exercised: nothing dangerous occurred in any run: no holder outlived its \
+                 lease, no grant came while another was held, no fence rejected anything, no \
+                 clock jump crossed a lease end, no live grant was lost; this holds says \
+                 nothing about those"
+            .to_string(),
+    }
 }
 
 /// What a proof stopped early may claim: "explored 40 000 of 112 000 schedules of ≤ 2
@@ -62,6 +75,7 @@ pub fn partial_claim(outcome: &Outcome) -> Vec<String> {
             fmt_counted(outcome.distinct_runs, "distinct run"),
         ),
         format!("{why}: nothing is claimed of the schedules not run."),
+        exercised(outcome),
     ];
     lines.extend(bounds(outcome));
     lines
@@ -71,7 +85,10 @@ pub fn partial_claim(outcome: &Outcome) -> Vec<String> {
 fn bounds(outcome: &Outcome) -> Vec<String> {
     let own = match outcome.own_faults {
         0 => String::new(),
-        n => format!(", on top of the file's own {}", fmt_counted(n as u64, "fault")),
+        n => format!(
+            ", on top of the file's own {}",
+            fmt_counted(n as u64, "fault")
+        ),
     };
     let missing: Vec<&str> = MenuKind::ALL
         .iter()
@@ -97,5 +114,9 @@ fn bounds(outcome: &Outcome) -> Vec<String> {
 }
 
 fn kind_names(kinds: &[MenuKind]) -> String {
-    kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+    kinds
+        .iter()
+        .map(|k| k.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }

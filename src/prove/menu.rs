@@ -125,9 +125,11 @@ impl Menu {
                         }
                     }
                 }
-                MenuKind::Crash => {
-                    entries.extend(nodes.iter().map(|node| FaultKind::Crash { node: node.clone() }))
-                }
+                MenuKind::Crash => entries.extend(
+                    nodes
+                        .iter()
+                        .map(|node| FaultKind::Crash { node: node.clone() }),
+                ),
                 MenuKind::Restart => entries.extend(
                     nodes
                         .iter()
@@ -205,10 +207,18 @@ impl Menu {
                 MenuKind::Restart => write!(text, "restart of {nodes}"),
                 MenuKind::KillStore => write!(text, "kill_store for {durations}"),
                 MenuKind::Partition => {
-                    write!(text, "partition of {nodes} from every other node for {durations}")
+                    write!(
+                        text,
+                        "partition of {nodes} from every other node for {durations}"
+                    )
                 }
                 MenuKind::ClockJump => {
-                    write!(text, "clock_jump of {nodes} by +{} or −{}", fmt_ms(jump), fmt_ms(jump))
+                    write!(
+                        text,
+                        "clock_jump of {nodes} by +{} or −{}",
+                        fmt_ms(jump),
+                        fmt_ms(jump)
+                    )
                 }
             };
         }

@@ -33,6 +33,7 @@ pub use certificate::{claim, partial_claim};
 pub use menu::{Menu, MenuKind};
 pub use probe::{Probe, probe};
 
+use crate::checker::Exercised;
 use crate::scenario::{Fault, Scenario};
 use crate::search::{Counterexample, Goal, Judge, shrink};
 
@@ -92,6 +93,8 @@ pub struct Outcome {
     pub levels: usize,
     /// Distinct traces among every run made (the scenario as it is included).
     pub distinct_runs: u64,
+    /// The dangers every run made went through, added up ([`crate::checker::exercised`]).
+    pub exercised: Exercised,
     /// Why it ended early, if it did.
     pub stopped: Option<Stopped>,
     /// The first unsafe schedule, if one was found.
@@ -159,6 +162,7 @@ pub fn prove(
         total: 0,
         levels: 0,
         distinct_runs: 0,
+        exercised: Exercised::default(),
         stopped: None,
         found: None,
     };
@@ -179,6 +183,7 @@ pub fn prove(
         };
         seen.insert((seed, base.fingerprint), None);
         outcome.distinct_runs += 1;
+        outcome.exercised += base.exercised;
         if !base.verdict.safe {
             outcome.found = Some(found(scenario, seed, 0, Vec::new(), stop));
             return outcome;
@@ -235,6 +240,7 @@ pub fn prove(
                     return outcome;
                 };
                 outcome.explored += 1;
+                outcome.exercised += probe.exercised;
                 let (n, t, i) = *job;
                 let seed = frontier[n].seed;
                 let last = Some((t, i));
@@ -278,13 +284,24 @@ pub fn prove(
 
 /// The unsafe schedule `drawn` on `seed`, shrunk as the search shrinks ([`shrink::one_minimal`])
 /// and made again as a complete scenario with its `[expect]`.
-fn found(scenario: &Scenario, seed: u64, schedule: u64, drawn: Vec<Fault>, stop: &AtomicBool) -> Found {
+fn found(
+    scenario: &Scenario,
+    seed: u64,
+    schedule: u64,
+    drawn: Vec<Fault>,
+    stop: &AtomicBool,
+) -> Found {
     let mut on_seed = scenario.clone();
     on_seed.seed = seed;
     let judge = Judge::new(&on_seed, Goal::Unsafe);
     let shrunk = shrink::one_minimal(drawn.clone(), &judge, &mut |_| !stop.load(Ordering::SeqCst));
-    let mut counterexample =
-        Counterexample::remade(&on_seed, Goal::Unsafe, shrunk.faults, drawn.len(), shrunk.runs);
+    let mut counterexample = Counterexample::remade(
+        &on_seed,
+        Goal::Unsafe,
+        shrunk.faults,
+        drawn.len(),
+        shrunk.runs,
+    );
     counterexample.scenario.name = format!("Failure found by prove in: {}", scenario.name);
     counterexample.scenario.description = format!(
         "Found by locksim prove: the setup of \"{}\" on seed {seed} with the faults below, \

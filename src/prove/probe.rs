@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use crate::checker::{self, Verdict};
+use crate::checker::{self, Exercised, Verdict};
 use crate::engine;
 use crate::scenario::{Fault, Scenario};
 use crate::trace::{EventKind, NodeId};
@@ -15,6 +15,8 @@ use crate::trace::{EventKind, NodeId};
 pub struct Probe {
     /// The checker's verdict, the one [`crate::judged`] gives.
     pub verdict: Verdict,
+    /// The dangers the run went through ([`checker::exercised`]).
+    pub exercised: Exercised,
     /// The start times a further fault can take in this run: one per gap between the true
     /// times of consecutive events that are not the network's own ([`is_moment`]), 1 ms after
     /// the earlier event (and 0 when nothing happens at 0), each before the horizon.
@@ -34,10 +36,15 @@ pub fn probe(scenario: &Scenario, added: &[Fault], seed: u64) -> Probe {
     let (trace, reader) = engine::run_into(&with, seed, |trace| Reader {
         stream: checker::Stream::new(trace),
         moments: Moments::default(),
+        dangers: Vec::new(),
     });
-    let Reader { stream, moments } = reader;
-    let verdict = match stream.finish(&with, &trace) {
-        Some((verdict, _)) => verdict,
+    let Reader {
+        stream,
+        moments,
+        dangers,
+    } = reader;
+    let (verdict, exercised) = match stream.finish_exercised(&with, &trace, &dangers) {
+        Some((verdict, _, exercised)) => (verdict, exercised),
         None => {
             // Cut short: the checker needs the recorded trace (see `checker::Stream::finish`),
             // and the moments are read from it again so both come from the same run.
@@ -46,21 +53,24 @@ pub fn probe(scenario: &Scenario, added: &[Fault], seed: u64) -> Probe {
             for e in &run.trace.events {
                 again.record(e.at_ms, e.node, e.local_ms, &e.kind);
             }
-            return again.into_probe(run.verdict, with.until_ms);
+            let exercised = checker::exercised(&run.trace);
+            return again.into_probe(run.verdict, exercised, with.until_ms);
         }
     };
-    moments.into_probe(verdict, with.until_ms)
+    moments.into_probe(verdict, exercised, with.until_ms)
 }
 
 /// The engine's events, handed to the checker and read for moments and the fingerprint.
 struct Reader {
     stream: checker::Stream,
     moments: Moments,
+    dangers: Vec<checker::Moment>,
 }
 
 impl engine::Recorder for Reader {
     fn record(&mut self, at_ms: u64, node: NodeId, local_ms: i64, kind: EventKind) {
         self.moments.record(at_ms, node, local_ms, &kind);
+        self.dangers.extend(checker::Moment::of(at_ms, node, &kind));
         self.stream.happened(at_ms, node, &kind);
     }
 }
@@ -89,7 +99,7 @@ impl Moments {
         }
     }
 
-    fn into_probe(self, verdict: Verdict, until_ms: u64) -> Probe {
+    fn into_probe(self, verdict: Verdict, exercised: Exercised, until_ms: u64) -> Probe {
         let mut starts_ms = Vec::with_capacity(self.times.len() + 1);
         if self.times.first().is_none_or(|&t| t > 0) {
             starts_ms.push(0);
@@ -102,6 +112,7 @@ impl Moments {
         }
         Probe {
             verdict,
+            exercised,
             starts_ms,
             fingerprint: self.hash.finish(),
         }
@@ -150,10 +161,24 @@ mod tests {
             crate::judged(&scenario, scenario.seed).verdict
         );
         let run = crate::run(&scenario, scenario.seed);
+        assert_eq!(probe.exercised, checker::exercised(&run.trace));
         for &t in &probe.starts_ms {
             assert!(t < scenario.until_ms);
-            assert!(t == 0 || run.trace.events.iter().any(|e| e.at_ms + 1 == t && is_moment(&e.kind)));
-            assert!(!run.trace.events.iter().any(|e| e.at_ms == t && is_moment(&e.kind)), "{t}");
+            assert!(
+                t == 0
+                    || run
+                        .trace
+                        .events
+                        .iter()
+                        .any(|e| e.at_ms + 1 == t && is_moment(&e.kind))
+            );
+            assert!(
+                !run.trace
+                    .events
+                    .iter()
+                    .any(|e| e.at_ms == t && is_moment(&e.kind)),
+                "{t}"
+            );
         }
         // The pause at 1 000 ms and A's wake-up at 16 000 ms are moments.
         assert!(probe.starts_ms.contains(&1_001) && probe.starts_ms.contains(&16_001));

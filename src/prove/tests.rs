@@ -32,7 +32,13 @@ fn options(faults: usize, kinds: &[MenuKind], seeds: Range<u64>) -> Options {
 }
 
 fn run(scenario: &Scenario, options: &Options, threads: usize) -> Outcome {
-    prove(scenario, options, &pool(threads), &AtomicBool::new(false), |_| {})
+    prove(
+        scenario,
+        options,
+        &pool(threads),
+        &AtomicBool::new(false),
+        |_| {},
+    )
 }
 
 #[test]
@@ -55,9 +61,25 @@ fn the_fenced_lock_holds_for_every_single_fault_and_says_what_it_explored() {
     assert!(outcome.distinct_runs > 2 && outcome.distinct_runs <= outcome.explored + 2);
     let claim = claim(&outcome);
     assert!(claim[0].starts_with("holds: "), "{claim:?}");
-    assert!(claim[0].contains("of ≤ 1 fault (pause, crash, kill_store, partition, clock_jump) on seeds 1..3"));
-    assert!(claim[1].starts_with("menu: pause of A, B or store1 for 1 000 ms, 5 000 ms or 15 000 ms;"));
-    assert!(claim[1].ends_with(", on top of the file's own 1 fault"), "{}", claim[1]);
+    assert!(
+        claim[0].contains(
+            "of ≤ 1 fault (pause, crash, kill_store, partition, clock_jump) on seeds 1..3"
+        )
+    );
+    assert!(
+        claim[1].starts_with("exercised: ")
+            && claim[1].contains(" stale requests rejected by the fence"),
+        "{}",
+        claim[1]
+    );
+    assert!(
+        claim[2].starts_with("menu: pause of A, B or store1 for 1 000 ms, 5 000 ms or 15 000 ms;")
+    );
+    assert!(
+        claim[2].ends_with(", on top of the file's own 1 fault"),
+        "{}",
+        claim[2]
+    );
 }
 
 #[test]
@@ -70,8 +92,14 @@ fn a_budget_stops_with_an_honest_partial_claim() {
     assert_eq!(outcome.explored, 50);
     assert!(outcome.total > 50);
     let lines = partial_claim(&outcome);
-    assert!(lines[0].starts_with("partial: explored 50 of "), "{lines:?}");
-    assert!(lines[1].starts_with("the budget of 50 schedules ran out"), "{lines:?}");
+    assert!(
+        lines[0].starts_with("partial: explored 50 of "),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].starts_with("the budget of 50 schedules ran out"),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -121,7 +149,12 @@ fn brute_force(scenario: &Scenario, kinds: &[MenuKind], seed: u64, step_ms: u64)
 /// on each small scenario both say unsafe, or both say it holds.
 #[test]
 fn the_reduced_enumeration_finds_what_a_fine_grid_finds() {
-    let kinds = [MenuKind::Pause, MenuKind::Crash, MenuKind::KillStore, MenuKind::ClockJump];
+    let kinds = [
+        MenuKind::Pause,
+        MenuKind::Crash,
+        MenuKind::KillStore,
+        MenuKind::ClockJump,
+    ];
     for (file, expect_unsafe) in [
         ("step5-pause-unfenced.toml", true),
         ("step5-fencing-token.toml", false),
@@ -131,7 +164,11 @@ fn the_reduced_enumeration_finds_what_a_fine_grid_finds() {
     ] {
         let mut scenario = course(file, true);
         scenario.until_ms = scenario.until_ms.min(20_000);
-        let reduced = run(&scenario, &options(1, &kinds, scenario.seed..scenario.seed + 1), 2);
+        let reduced = run(
+            &scenario,
+            &options(1, &kinds, scenario.seed..scenario.seed + 1),
+            2,
+        );
         let brute = brute_force(&scenario, &kinds, scenario.seed, 50);
         assert_eq!(reduced.found.is_some(), brute, "{file}");
         assert_eq!(brute, expect_unsafe, "{file}");

@@ -867,7 +867,12 @@ fn check_expect(expect: &Expect) -> Check {
         ensure(
             (1..=3).contains(&within.faults),
             "expect.proven_within.faults",
-            || format!("must be 1 to 3 (faults per schedule); got {}", within.faults),
+            || {
+                format!(
+                    "must be 1 to 3 (faults per schedule); got {}",
+                    within.faults
+                )
+            },
         )?;
     }
     for (j, kind) in expect.absent.iter().enumerate() {
