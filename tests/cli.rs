@@ -951,24 +951,6 @@ fn shipped(file: &str) -> String {
     format!("{}/assets/scenarios/{file}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A shipped scenario with its `[[fault]]` tables removed, written to a scratch file.
-fn without_faults(file: &str) -> PathBuf {
-    let text = std::fs::read_to_string(shipped(file)).expect("a shipped scenario");
-    let mut kept = String::new();
-    let mut in_fault = false;
-    for line in text.lines() {
-        if line.starts_with('[') {
-            in_fault = line == "[[fault]]";
-        }
-        if !in_fault {
-            kept.push_str(line);
-            kept.push('\n');
-        }
-    }
-    assert!(!kept.contains("kind ="), "{kept}");
-    scenario_file(&format!("bare-{file}"), &kept)
-}
-
 /// The fenced lock holds for every schedule of two faults of the menu (pause and crash here,
 /// to keep the test short; `benches/prove.rs` runs the whole default menu), and says so.
 #[test]
