@@ -22,6 +22,9 @@ pub mod engine;
 pub mod ladder;
 mod order;
 pub mod picture;
+// Threads, and only the CLI calls it: not in the web build.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod prove;
 pub mod render;
 mod run;
 pub mod scenario;

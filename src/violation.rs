@@ -79,3 +79,34 @@ impl std::fmt::Display for Kind {
         f.write_str(self.as_str())
     }
 }
+
+/// A dangerous moment a run can go through, as `[expect] exercised` names it: a pass in which
+/// none happened says nothing about it (counted by the checker's `exercised`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Danger {
+    /// A holder's own count of its lease ran out while it still believed it held the lock.
+    LeaseOutlived,
+    /// A store node granted the lock while another grant was still believed held.
+    GrantedWhileHeld,
+    /// The resource refused a read or write for a stale fencing token.
+    FenceRejected,
+    /// A clock stepped across the end of a lease its node promised or counted.
+    ClockJumpAcrossLease,
+    /// A grant was lost while its lease still ran (a crash before the log was flushed, a
+    /// failover to a node that did not hold it).
+    GrantLost,
+}
+
+impl Danger {
+    /// The name scenario files use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Danger::LeaseOutlived => "lease_outlived",
+            Danger::GrantedWhileHeld => "granted_while_held",
+            Danger::FenceRejected => "fence_rejected",
+            Danger::ClockJumpAcrossLease => "clock_jump_across_lease",
+            Danger::GrantLost => "grant_lost",
+        }
+    }
+}

@@ -945,3 +945,241 @@ fn search_refuses_a_budget_it_cannot_keep() {
         assert!(text(&output.stderr).contains(args[0]), "{args:?}");
     }
 }
+
+/// A shipped scenario's path.
+fn shipped(file: &str) -> String {
+    format!("{}/assets/scenarios/{file}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The fenced lock holds for every schedule of two faults of the menu (pause and crash here,
+/// to keep the test short; `benches/prove.rs` runs the whole default menu), and says so.
+#[test]
+fn prove_certifies_the_fenced_lock() {
+    let output = locksim(&[
+        "prove",
+        &shipped("step5-fencing-token.toml"),
+        "--faults",
+        "2",
+        "--kinds",
+        "pause,crash",
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(status(&output), 0, "{stdout}");
+    assert!(
+        stdout.contains("\nholds: ")
+            && stdout.contains(" schedules of ≤ 2 faults (pause, crash) on seed 1, "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\nmenu: pause of A, B or store1 for "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\nnot explored: other kinds (stall, restart, kill_store, partition, clock_jump, delay, force_release)"), "{stdout}");
+}
+
+/// The unfenced lock is unsafe as shipped; without its own pause, one added pause breaks it,
+/// and the counterexample is a scenario `verify` keeps.
+#[test]
+fn prove_breaks_the_unfenced_lock_with_one_fault() {
+    let output = locksim(&[
+        "prove",
+        &shipped("step5-pause-unfenced.toml"),
+        "--faults",
+        "2",
+    ]);
+    assert_eq!(status(&output), 1);
+    assert!(text(&output.stdout).contains("unsafe: the scenario is unsafe as it is on seed 1"));
+    let bare = without_faults("step5-pause-unfenced.toml");
+    let output = locksim(&["prove", bare.to_str().unwrap(), "--faults", "2", "--json"]);
+    assert_eq!(status(&output), 1);
+    let doc = json(&output);
+    assert_eq!(doc["found"], true);
+    assert_eq!(
+        doc["counterexample"].as_array().map(Vec::len),
+        Some(1),
+        "{doc}"
+    );
+    let toml = doc["toml"].as_str().expect("the counterexample as a file");
+    let saved = scenario_file("prove-counterexample.toml", toml);
+    assert_eq!(status(&locksim(&["verify", saved.to_str().unwrap()])), 0);
+}
+
+/// Redlock without its faults: the first unsafe schedule is a store outage of a second just
+/// after A's grant, which loses it (AOF `everysec`), so B gets a majority too.
+#[test]
+fn prove_finds_a_double_grant_in_redlock_without_its_faults() {
+    let bare = without_faults("step6-redlock-clock-jump.toml");
+    let output = locksim(&["prove", bare.to_str().unwrap(), "--json"]);
+    assert_eq!(status(&output), 1);
+    let doc = json(&output);
+    let violations = doc["violations"].as_array().expect("its violations");
+    assert!(violations.iter().any(|v| v == "double_grant"), "{doc}");
+    assert!(violations.iter().any(|v| v == "stale_write"), "{doc}");
+}
+
+/// `prove` runs its schedules on every thread asked, and reads them in one order: one thread
+/// and three print the same bytes.
+#[test]
+fn prove_prints_the_same_whatever_the_number_of_threads() {
+    for file in ["step5-fencing-token.toml", "step5-pause-unfenced.toml"] {
+        let bare = without_faults(file);
+        let outputs: Vec<Output> = ["1", "3"]
+            .map(|threads| {
+                locksim(&[
+                    "prove",
+                    bare.to_str().unwrap(),
+                    "--faults",
+                    "1",
+                    "--seeds",
+                    "0..4",
+                    "--threads",
+                    threads,
+                ])
+            })
+            .into();
+        assert_eq!(status(&outputs[0]), status(&outputs[1]));
+        assert!(!outputs[0].stdout.is_empty());
+        assert_eq!(text(&outputs[0].stdout), text(&outputs[1].stdout), "{file}");
+    }
+}
+
+/// A budget smaller than the schedules stops with a partial claim, exit 0; bad bounds are
+/// usage errors naming the option.
+#[test]
+fn prove_says_how_far_a_budget_let_it_get() {
+    let output = locksim(&[
+        "prove",
+        &shipped("step5-fencing-token.toml"),
+        "--budget",
+        "30",
+    ]);
+    assert_eq!(status(&output), 0);
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("\npartial: explored 30 of "), "{stdout}");
+    assert!(
+        stdout.contains("the budget of 30 schedules ran out: nothing is claimed"),
+        "{stdout}"
+    );
+    for (flag, value, says) in [
+        ("--seeds", "4..2", "holds no seed"),
+        ("--kinds", "delay", "delay"),
+        ("--faults", "4", "must be at most 3"),
+    ] {
+        let output = locksim(&["prove", &shipped("step5-fencing-token.toml"), flag, value]);
+        assert_eq!(status(&output), 2, "{flag} {value}");
+        let stderr = text(&output.stderr);
+        assert!(stderr.contains(flag) && stderr.contains(says), "{stderr}");
+    }
+}
+
+/// Ctrl-C during a long `prove` says how far it got, then exits 130.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_prove_says_how_far_it_got() {
+    let (out, took) = interrupted(
+        &[
+            "prove",
+            &shipped("step5-fencing-token.toml"),
+            "--faults",
+            "3",
+            "--seeds",
+            "0..64",
+        ],
+        1_500,
+    );
+    assert_eq!(status(&out), 130, "{}", text(&out.stderr));
+    assert!(took.as_secs_f64() < 1.0, "{took:?}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("\npartial: explored "), "{stdout}");
+    assert!(
+        stdout.contains("stopped by Ctrl-C: nothing is claimed"),
+        "{stdout}"
+    );
+}
+
+/// `check` says which dangers its runs went through: the fenced lock's shipped pause makes
+/// the fence reject a stale request in every run; without it nothing dangerous happens, and
+/// the pass says it tested nothing.
+#[test]
+fn check_says_whether_the_dangers_were_exercised() {
+    let fenced = shipped("step5-fencing-token.toml");
+    let doc = json(&locksim(&["check", &fenced, "--seeds", "5", "--json"]));
+    let exercised = &doc["exercised"];
+    assert_eq!(exercised["fence_rejected"].as_u64(), Some(5), "{doc}");
+    assert_eq!(exercised["lease_outlived"].as_u64(), Some(5), "{doc}");
+    let bare = without_faults("step5-fencing-token.toml");
+    let output = locksim(&["check", bare.to_str().unwrap(), "--seeds", "5", "--json"]);
+    let exercised = json(&output)["exercised"].clone();
+    for (danger, count) in exercised.as_object().expect("the dangers") {
+        assert_eq!(count.as_u64(), Some(0), "{danger}");
+    }
+    let output = locksim(&["check", bare.to_str().unwrap(), "--seeds", "5"]);
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.contains("  exercised: nothing dangerous occurred in 5 runs: "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  fencing was never tested: the fence rejected no read or write"),
+        "{stdout}"
+    );
+}
+
+/// `[expect] exercised` and `proven_within` are checked by `verify`, and a bad value names
+/// its field and line.
+#[test]
+fn verify_checks_what_was_exercised_and_what_was_proven() {
+    let fenced = std::fs::read_to_string(shipped("step5-fencing-token.toml")).unwrap();
+    let with = |extra: &str| format!("{fenced}{extra}");
+    let good = scenario_file(
+        "expect-exercised.toml",
+        &with(
+            "exercised = [\"fence_rejected\", \"lease_outlived\"]\nproven_within = { faults = 1 }\n",
+        ),
+    );
+    let output = locksim(&["verify", good.to_str().unwrap()]);
+    assert_eq!(status(&output), 0, "{}", text(&output.stdout));
+    let unexercised = scenario_file(
+        "expect-unexercised.toml",
+        &with("exercised = [\"grant_lost\"]\n"),
+    );
+    let output = locksim(&["verify", unexercised.to_str().unwrap()]);
+    assert_eq!(status(&output), 1);
+    assert!(
+        text(&output.stdout).contains(": never exercised grant_lost"),
+        "{}",
+        text(&output.stdout)
+    );
+    let unfenced = std::fs::read_to_string(shipped("step5-pause-unfenced.toml")).unwrap();
+    let unproven = scenario_file(
+        "expect-unproven.toml",
+        &format!("{unfenced}proven_within = {{ faults = 1 }}\n"),
+    );
+    let output = locksim(&["verify", unproven.to_str().unwrap()]);
+    assert_eq!(status(&output), 1);
+    assert!(
+        text(&output.stdout).contains("not proven within 1 fault: unsafe as it is"),
+        "{}",
+        text(&output.stdout)
+    );
+    let lines = fenced.lines().count();
+    for (extra, says) in [
+        (
+            "proven_within = { faults = 7 }\n",
+            "expect.proven_within.faults: must be 1 to 3",
+        ),
+        (
+            "exercised = [\"fence\"]\n",
+            "expect.exercised[0]: must be one of lease_outlived,",
+        ),
+    ] {
+        let bad = scenario_file("expect-bad.toml", &with(extra));
+        let output = locksim(&["verify", bad.to_str().unwrap()]);
+        assert_eq!(status(&output), 2);
+        let stderr = text(&output.stderr);
+        assert!(
+            stderr.contains(&format!(":{}:", lines + 1)) && stderr.contains(says),
+            "{stderr}"
+        );
+    }
+}

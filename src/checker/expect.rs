@@ -39,7 +39,7 @@ impl Verdict {
             safe: Some(self.safe),
             live: Some(self.live),
             kinds: Kind::ALL.into_iter().filter(|&k| self.has(k)).collect(),
-            absent: Vec::new(),
+            ..Expect::default()
         }
     }
 }
@@ -57,6 +57,7 @@ mod tests {
             live: None,
             kinds: vec![Kind::Overlap, Kind::StaleWrite],
             absent: vec![Kind::ForeignRelease],
+            ..Expect::default()
         };
         assert_eq!(
             verdict(true, &[Kind::Overlap]).unmet(&expect),
@@ -80,8 +81,7 @@ mod tests {
             Expect {
                 safe: Some(true),
                 live: Some(true),
-                kinds: Vec::new(),
-                absent: Vec::new(),
+                ..Expect::default()
             }
         );
         // Reported in time order; stated in the checker's order of kinds.
@@ -93,7 +93,7 @@ mod tests {
                 safe: Some(false),
                 live: Some(false),
                 kinds: vec![Kind::StaleWrite, Kind::Overlap, Kind::Starved],
-                absent: Vec::new(),
+                ..Expect::default()
             }
         );
         for v in [safe, starved] {

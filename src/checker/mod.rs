@@ -4,6 +4,7 @@
 //! trace is read once ([`facts`]), store-held periods and grant order are derived from that
 //! ([`grants`]), and every check then works on small per-token vectors.
 
+mod danger;
 mod expect;
 mod explain;
 mod facts;
@@ -19,6 +20,7 @@ use std::collections::BinaryHeap;
 use serde::Serialize;
 
 pub use crate::violation::Kind;
+pub use danger::{Exercised, Moment, exercised};
 pub use price::{Price, nearest_rank};
 
 use crate::order;
@@ -275,6 +277,23 @@ impl Stream {
         }
         let facts = self.gatherer.finish();
         Some(judge_facts(scenario, trace, &facts, self.work))
+    }
+
+    /// [`Stream::finish`], and the dangers the run went through ([`exercised`]), given the
+    /// run's [`Moment`]s in order.
+    pub fn finish_exercised(
+        self,
+        scenario: &Scenario,
+        trace: &Trace,
+        moments: &[Moment],
+    ) -> Option<(Verdict, Price, Exercised)> {
+        if trace.cut_short_at_ms.is_some() {
+            return None;
+        }
+        let facts = self.gatherer.finish();
+        let exercised = danger::exercised_from(&facts, trace.simulated_until_ms(), moments);
+        let (verdict, price) = judge_facts(scenario, trace, &facts, self.work);
+        Some((verdict, price, exercised))
     }
 }
 

@@ -1,10 +1,12 @@
 //! The command line's shape, as clap reads it.
 
 use std::num::IntErrorKind;
+use std::ops::Range;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+use crate::prove::MenuKind;
 use crate::render::svg;
 use crate::text::fmt_count;
 
@@ -44,6 +46,16 @@ pub enum Command {
     /// `locksim verify` keeps it. Exit 1 when it found one, 0 when none, 130 when stopped by
     /// Ctrl-C.
     Search(SearchArgs),
+    /// Run every fault schedule within bounds and say whether the scenario holds in all of
+    /// them: a certificate of what was explored, or the first unsafe schedule.
+    ///
+    /// Adds every schedule of at most --faults faults from a finite menu (the --kinds, aimed
+    /// at every worker and store node, with durations scaled from the lease, starting just
+    /// after each event of the run they land in) to the file's own faults, on every seed of
+    /// --seeds. Exit 1 with the first unsafe one, shrunk and printed as a scenario file; exit
+    /// 0 with the certificate (or, when --budget ran out first, a partial claim saying how
+    /// far it got); 130 when stopped by Ctrl-C.
+    Prove(ProveArgs),
     /// Draw one run's timeline as a picture (SVG, PNG) or write its transcript, for slides
     /// and handouts.
     ///
@@ -178,6 +190,51 @@ pub struct SearchArgs {
     pub json: bool,
 }
 
+/// `locksim prove`.
+#[derive(Debug, clap::Args)]
+pub struct ProveArgs {
+    /// The scenario file; its own faults stay, every schedule adds more.
+    pub file: PathBuf,
+    /// At most this many added faults per schedule (0 to 3).
+    #[arg(long, value_name = "K", default_value_t = 2, allow_negative_numbers = true,
+          value_parser = whole::<u8>(0, 3))]
+    pub faults: u8,
+    /// The kinds of fault on the menu, comma-separated (default: pause, crash, kill_store,
+    /// partition, clock_jump).
+    #[arg(long, value_name = "KIND,…", value_delimiter = ',', value_enum)]
+    pub kinds: Vec<MenuKind>,
+    /// The seeds, as A..B: from A up to but not including B (default: the file's seed alone).
+    #[arg(long, value_name = "A..B", value_parser = seed_range)]
+    pub seeds: Option<Range<u64>>,
+    /// At most this many schedules run; beyond it the claim says how far it got.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000, allow_negative_numbers = true,
+          value_parser = whole::<u64>(1, u64::MAX))]
+    pub budget: u64,
+    /// How many threads run schedules at once (default: one per core). The output is the
+    /// same whatever the number.
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = whole::<u16>(1, u64::from(u16::MAX)))]
+    pub threads: Option<u16>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `A..B`: the seeds from A up to but not including B, at least one.
+fn seed_range(s: &str) -> Result<Range<u64>, String> {
+    let (from, to) = s
+        .split_once("..")
+        .ok_or_else(|| "must be a range of seeds, A..B (e.g. 0..16)".to_string())?;
+    let from = whole::<u64>(0, u64::MAX)(from.trim()).map_err(|e| format!("its start {e}"))?;
+    let to = whole::<u64>(0, u64::MAX)(to.trim()).map_err(|e| format!("its end {e}"))?;
+    if to <= from {
+        return Err(format!(
+            "{from}..{to} holds no seed: the end is left out, so it must be larger than the start"
+        ));
+    }
+    Ok(from..to)
+}
+
 /// A parser of whole numbers from `least` to `most` that says in words which bound a value
 /// crossed (`must be at most 20`): clap's own range check says `0 is not in 1..=65535`, giving
 /// a type's largest value as if it were a limit, and Rust's parse errors speak of strings.
@@ -276,6 +333,14 @@ mod tests {
             Err("must be a whole number, 0 or more".to_string())
         );
         assert_eq!(whole::<u64>(0, 9)("-0"), Ok(0));
+        assert_eq!(seed_range("0..16"), Ok(0..16));
+        assert!(seed_range("16..16").unwrap_err().contains("holds no seed"));
+        assert!(seed_range("3").unwrap_err().contains("A..B"));
+        assert!(
+            seed_range("-1..4")
+                .unwrap_err()
+                .starts_with("its start must be")
+        );
         assert_eq!(
             whole::<u64>(0, 9)("x"),
             Err("not a whole number".to_string())

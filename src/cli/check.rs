@@ -7,10 +7,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
 
 use super::args::CheckArgs;
 use super::{Status, input, output};
-use crate::checker::Kind;
+use crate::checker::{self, Exercised, Kind};
+use crate::scenario::Scenario;
 use crate::sweep::{self, Tally};
 use crate::text::{fmt_count, fmt_counted, fmt_ms, printable};
 
@@ -59,9 +62,29 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
         }
     });
     bar.finish_and_clear();
+    // The dangers the runs went through, from their traces: a second pass over the seeds
+    // counted, skipped once Ctrl-C has asked to stop.
+    let exercised = (!tally.interrupted() && tally.runs() > 0).then(|| {
+        let last = from + (tally.runs() - 1);
+        pool.install(|| {
+            (from..=last)
+                .into_par_iter()
+                .map(|seed| checker::exercised(&crate::run(&scenario, seed).trace))
+                .reduce(Exercised::default, |mut a, b| {
+                    a += b;
+                    a
+                })
+        })
+    });
 
     if args.json {
-        output::write_json(out, &tally)?;
+        output::write_json(
+            out,
+            &CheckJson {
+                tally: &tally,
+                exercised,
+            },
+        )?;
     } else {
         writeln!(
             out,
@@ -70,11 +93,43 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
             runs_done(&tally, from, args.seeds)
         )?;
         write_table(&tally, out, &args.file)?;
+        if let Some(exercised) = &exercised {
+            writeln!(out)?;
+            for line in exercised_lines(exercised, &scenario, tally.runs()) {
+                writeln!(out, "{line}")?;
+            }
+        }
     }
     if tally.interrupted() {
         return Ok(Status::Interrupted);
     }
     Ok(Status::of(tally.all_safe_and_live()))
+}
+
+/// `check --json`: the tally, and what the runs exercised (null when Ctrl-C stopped it).
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    #[serde(flatten)]
+    tally: &'a Tally,
+    exercised: Option<Exercised>,
+}
+
+/// What the runs exercised, in words: the dangers counted, or that none occurred (a pass
+/// then says nothing about them), and a fenced resource that never refused anything.
+fn exercised_lines(exercised: &Exercised, scenario: &Scenario, runs: u64) -> Vec<String> {
+    let mut lines = vec![match exercised.words() {
+        Some(words) => format!("  exercised: {words}"),
+        None => format!(
+            "  exercised: nothing dangerous occurred in {}: no holder outlived its lease, no \
+             grant came while another was held, no clock jump crossed a lease end, no live \
+             grant was lost; a pass says nothing about those",
+            fmt_counted(runs, "run")
+        ),
+    }];
+    if scenario.resource.fencing && exercised.fence_rejected == 0 {
+        lines.push("  fencing was never tested: the fence rejected no read or write".to_string());
+    }
+    lines
 }
 
 /// What ran, after the scenario's name: "1 run, seed 4", "10 000 runs, seeds 1 to 10000" and,

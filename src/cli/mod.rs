@@ -1,4 +1,4 @@
-//! The headless command line: `run`, `verify`, `check`, `search`, `render`, and the course's
+//! The headless command line: `run`, `verify`, `check`, `search`, `prove`, `render`, and the course's
 //! text: `course`, `glossary`.
 //!
 //! Each command writes its report to stdout and returns a [`Status`]; input errors go to
@@ -13,6 +13,7 @@ mod input;
 
 pub use input::InputError;
 mod output;
+mod prove;
 mod render;
 mod run;
 mod search;
@@ -35,7 +36,7 @@ enum Status {
     Fail,
     /// A file could not be read or is not a valid scenario: exit 2.
     Invalid,
-    /// `check`, `search` or `render` was stopped by Ctrl-C and said what it had done: exit 130, as a shell
+    /// `check`, `search`, `prove` or `render` was stopped by Ctrl-C and said what it had done: exit 130, as a shell
     /// reports a command ended by SIGINT (128 + 2).
     Interrupted,
 }
@@ -86,6 +87,7 @@ pub fn execute(command: &Command) -> ExitCode {
         Command::Verify(args) => verify::verify(args, &mut out),
         Command::Check(args) => check::check(args, &mut out),
         Command::Search(args) => search::search(args, &mut out),
+        Command::Prove(args) => prove::prove(args, &mut out),
         Command::Render(args) => render::render(args),
         Command::Course(args) if args.json => course::course_json(&mut out),
         Command::Course(_) => course::course(&mut out),

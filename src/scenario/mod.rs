@@ -817,6 +817,22 @@ pub struct Expect {
     /// None of these kinds may be reported.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub absent: Vec<crate::violation::Kind>,
+    /// Each of these dangers must have occurred in the run: a pass that never went through
+    /// them tested nothing (`locksim verify`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exercised: Vec<crate::violation::Danger>,
+    /// `locksim verify` also proves the scenario within these bounds (`locksim prove` on the
+    /// file's seed, the default menu): every schedule of at most `faults` added faults safe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proven_within: Option<ProvenWithin>,
+}
+
+/// The bounds of `[expect] proven_within`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProvenWithin {
+    /// At most this many added faults per schedule, 1 to 3.
+    pub faults: u8,
 }
 
 impl Expect {

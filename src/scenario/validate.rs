@@ -863,6 +863,18 @@ fn check_clock(offset_ms: i64, drift_ppm: i64, field: impl Fn(&str) -> String) -
 }
 
 fn check_expect(expect: &Expect) -> Check {
+    if let Some(within) = expect.proven_within {
+        ensure(
+            (1..=3).contains(&within.faults),
+            "expect.proven_within.faults",
+            || {
+                format!(
+                    "must be 1 to 3 (faults per schedule); got {}",
+                    within.faults
+                )
+            },
+        )?;
+    }
     for (j, kind) in expect.absent.iter().enumerate() {
         ensure(
             !expect.kinds.contains(kind),

@@ -194,6 +194,8 @@ fn every_fault_kind_and_odd_value_round_trips() {
         live: None,
         kinds: vec![Kind::Overlap],
         absent: Kind::ALL[..2].to_vec(),
+        exercised: vec![locksim::violation::Danger::FenceRejected],
+        proven_within: Some(locksim::scenario::ProvenWithin { faults: 2 }),
     });
     scenario.validate().expect("a valid scenario");
     round_trips(&scenario);
