@@ -11,6 +11,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod assignment;
 pub mod breakage;
 pub mod challenge;
 pub mod checker;

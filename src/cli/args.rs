@@ -59,6 +59,45 @@ pub enum Command {
     Course(CourseArgs),
     /// Print every term the course uses, alphabetically, with its definition.
     Glossary,
+    /// Work with an assignment file: `seal` turns a teacher's answer key into the file handed
+    /// out, its answers hashed and its hints encoded.
+    #[command(subcommand)]
+    Assignment(AssignmentCommand),
+    /// Grade students' hand-ins against a sealed assignment, re-running every attempt on its
+    /// fixed seed; write a CSV grade sheet and Gradescope `results.json` files.
+    ///
+    /// Writes OUT/grades.csv (one row per hand-in, one column per task), and OUT/results.json
+    /// for one hand-in or OUT/results/NAME.json for each of several (NAME: the hand-in's file
+    /// name without `.toml`), then prints a summary line. Exit 0 once every hand-in is graded,
+    /// 2 if the assignment or any hand-in is invalid (each named with its position; the valid
+    /// ones are still graded) or a file cannot be written.
+    Grade(GradeArgs),
+}
+
+/// `locksim assignment …`.
+#[derive(Debug, Subcommand)]
+pub enum AssignmentCommand {
+    /// Print the sealed form of a teacher's answer key (`locksim assignment seal KEY.toml >
+    /// A.toml`): each answer a salted hash, each hint and feedback encoded, each solution
+    /// checked to win and left out. Exit 2 if the key is invalid or a solution does not win.
+    Seal {
+        /// The answer key (TOML).
+        key: PathBuf,
+    },
+}
+
+/// `locksim grade`.
+#[derive(Debug, clap::Args)]
+pub struct GradeArgs {
+    /// The sealed assignment the hand-ins answer.
+    #[arg(long, value_name = "FILE")]
+    pub assignment: PathBuf,
+    /// The folder the grade sheet and results are written to (made if missing).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub out: PathBuf,
+    /// The hand-in files (TOML).
+    #[arg(required = true, value_name = "HAND_INS")]
+    pub hand_ins: Vec<PathBuf>,
 }
 
 /// `locksim course`.
