@@ -100,13 +100,19 @@ fn course_call(task: &Task, answer: &Answer) -> (bool, String) {
             (false, true) => ", right",
             (false, false) => ", wrong",
         };
-        (Some(right), format!("option {n} (\"{}\"){verdict}", choice.label))
+        (
+            Some(right),
+            format!("option {n} (\"{}\"){verdict}", choice.label),
+        )
     };
     let (_, first) = said(answer.first);
     let (right, last) = said(answer.final_call);
     (
         right == Some(true),
-        format!("Step {}: first call {first}; final call {last}.", step.number),
+        format!(
+            "Step {}: first call {first}; final call {last}.",
+            step.number
+        ),
     )
 }
 
@@ -130,7 +136,10 @@ fn prediction(assignment: &Assignment, task: &Task, answer: &Answer) -> (bool, S
         .unwrap_or_default();
     let label = choice.map_or("", |c| c.label.as_str());
     let verdict = if right { "right" } else { "wrong" };
-    (right, format!("Option {n} (\"{label}\"): {verdict}.{feedback}"))
+    (
+        right,
+        format!("Option {n} (\"{label}\"): {verdict}.{feedback}"),
+    )
 }
 
 fn attempt(task: &Task, index: usize, answer: &Answer) -> (bool, String) {

@@ -88,7 +88,10 @@ impl HandIn {
             if let Some(first) = self.answers[..i].iter().position(|a| a.task == answer.task) {
                 return Err(ScenarioError::new(
                     at("task"),
-                    format!("task `{}` is already answered in answer[{first}]", answer.task),
+                    format!(
+                        "task `{}` is already answered in answer[{first}]",
+                        answer.task
+                    ),
                 ));
             }
             let misplaced = match task.kind {

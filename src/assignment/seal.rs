@@ -2,7 +2,7 @@
 
 use super::{Assignment, Form, hidden};
 use crate::challenge;
-use crate::scenario::ScenarioError;
+use crate::scenario::{ScenarioError, read_document};
 
 /// Reads the answer key `key` and writes the sealed assignment: the same tasks, each
 /// `answer` replaced by `answer_hash`, each hint, explanation and feedback text encoded, each
@@ -10,23 +10,12 @@ use crate::scenario::ScenarioError;
 /// mistake is caught here, not in class). The salt comes from the key's text
 /// ([`hidden::salt_for`]), so the same key always seals to the same file.
 pub fn seal(key: &str) -> Result<String, ScenarioError> {
-    let mut assignment = Assignment::parse(key, Form::Key)?;
+    let mut assignment = read_document(key, |a: &Assignment| {
+        a.check(Form::Key)?;
+        solutions_win(a)
+    })?;
     let salt = hidden::salt_for(key);
-    for (i, task) in assignment.tasks.iter_mut().enumerate() {
-        let field = format!("task[{i}]");
-        if !task.solution.is_empty() {
-            let judged = challenge::judge(&task.challenge(&field)?, &task.solution);
-            if !judged.won {
-                let challenge = task.challenge(&field)?;
-                return Err(ScenarioError::new(
-                    format!("{field}.solution"),
-                    format!(
-                        "does not win the task: {}",
-                        judged.status(&challenge)
-                    ),
-                ));
-            }
-        }
+    for task in &mut assignment.tasks {
         task.solution.clear();
         if let Some(answer) = task.answer.take() {
             task.answer_hash = Some(hidden::hash(&salt, &task.id, &answer.to_string()));
@@ -46,8 +35,26 @@ pub fn seal(key: &str) -> Result<String, ScenarioError> {
          HAND_INS...`.\n{body}"
     );
     // What was written must read back as a sealed file; a failure is a bug here, said as one.
-    Assignment::parse(&sealed, Form::Sealed).map_err(|e| {
-        ScenarioError::new("", format!("the sealed file does not read back: {e}"))
-    })?;
+    Assignment::parse(&sealed, Form::Sealed)
+        .map_err(|e| ScenarioError::new("", format!("the sealed file does not read back: {e}")))?;
     Ok(sealed)
+}
+
+/// Checks that every solution the key gives wins its task.
+fn solutions_win(assignment: &Assignment) -> Result<(), ScenarioError> {
+    for (i, task) in assignment.tasks.iter().enumerate() {
+        if task.solution.is_empty() {
+            continue;
+        }
+        let field = format!("task[{i}]");
+        let challenge = task.challenge(&field)?;
+        let judged = challenge::judge(&challenge, &task.solution);
+        if !judged.won {
+            return Err(ScenarioError::new(
+                format!("{field}.solution"),
+                format!("does not win the task: {}", judged.status(&challenge)),
+            ));
+        }
+    }
+    Ok(())
 }

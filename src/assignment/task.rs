@@ -164,7 +164,10 @@ impl Task {
             );
         }
         if self.points > MAX_POINTS {
-            return err("points", format!("at most {MAX_POINTS}; got {}", self.points));
+            return err(
+                "points",
+                format!("at most {MAX_POINTS}; got {}", self.points),
+            );
         }
         let kind = self.kind;
         let only = |key: &str, present: bool, kinds: &[TaskKind]| -> Result<(), ScenarioError> {
@@ -209,7 +212,10 @@ impl Task {
             Predict => {
                 self.design(field)?;
                 if self.question.trim().is_empty() {
-                    return err("question", "missing: the question the student answers".into());
+                    return err(
+                        "question",
+                        "missing: the question the student answers".into(),
+                    );
                 }
                 if self.options.len() < 2 {
                     return err("options", "a question needs at least two options".into());
@@ -304,7 +310,11 @@ impl Task {
                         "a key holds answers in plain text; this field belongs in a sealed file",
                     ));
                 }
-                if let Some(i) = self.options.iter().position(|c| c.feedback_sealed.is_some()) {
+                if let Some(i) = self
+                    .options
+                    .iter()
+                    .position(|c| c.feedback_sealed.is_some())
+                {
                     return Err(ScenarioError::new(
                         format!("{field}.options[{i}].feedback_sealed"),
                         "a key holds feedback in plain text, as `feedback`",

@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::input::{self, InputError};
 use super::Status;
+use super::input::{self, InputError};
 use crate::assignment;
 
 /// Prints the sealed assignment on stdout; exit 2 (the error on stderr) if the key cannot be

@@ -70,13 +70,19 @@ pub fn grade(args: &GradeArgs, out: &mut impl Write) -> io::Result<Status> {
 
 /// A hand-in's name in the sheet and its results file: its file name without `.toml`.
 fn stem(path: &Path) -> String {
-    path.file_stem()
-        .map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
+    path.file_stem().map_or_else(
+        || path.display().to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    )
 }
 
 /// Writes `DIR/grades.csv`, and `DIR/results.json` for one hand-in or `DIR/results/NAME.json`
 /// for each of several.
-fn write_files(dir: &Path, assignment: &Assignment, graded: &[(String, Graded)]) -> Result<(), String> {
+fn write_files(
+    dir: &Path,
+    assignment: &Assignment,
+    graded: &[(String, Graded)],
+) -> Result<(), String> {
     let cannot = |path: &Path, e: &dyn std::fmt::Display| {
         format!("cannot write {}: {e}", output::file_name(path))
     };
@@ -87,7 +93,8 @@ fn write_files(dir: &Path, assignment: &Assignment, graded: &[(String, Graded)])
     match graded {
         [(_, one)] => {
             let path = dir.join("results.json");
-            std::fs::write(&path, report::gradescope(assignment, one)).map_err(|e| cannot(&path, &e))?;
+            std::fs::write(&path, report::gradescope(assignment, one))
+                .map_err(|e| cannot(&path, &e))?;
         }
         many => {
             let folder = dir.join("results");

@@ -75,9 +75,11 @@ pub fn load_text(path: &Path) -> Result<String, InputError> {
         let offset = e.utf8_error().valid_up_to();
         let before = &e.as_bytes()[..offset];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let column = before.rsplit(|&b| b == b'\n').next().map_or(0, |l| {
-            String::from_utf8_lossy(l).chars().count()
-        }) + 1;
+        let column = before
+            .rsplit(|&b| b == b'\n')
+            .next()
+            .map_or(0, |l| String::from_utf8_lossy(l).chars().count())
+            + 1;
         InputError {
             file: path.display().to_string(),
             line: Some(line),
