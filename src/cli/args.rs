@@ -146,6 +146,12 @@ pub struct RenderArgs {
     /// Write the run's transcript (each event, then the verdict) as text to this file.
     #[arg(long, value_name = "OUT", group = "output")]
     pub transcript: Option<PathBuf>,
+    /// Write the run as a slide deck to this file: one self-contained HTML page, a slide per
+    /// step of the run's story, each the timeline cut at that step with its sentence as the
+    /// caption (keys: arrows or PageUp/PageDown to move, N for speaker notes). `--until` does
+    /// not apply to it.
+    #[arg(long, value_name = "OUT", group = "output")]
+    pub deck: Option<PathBuf>,
     /// The picture's width in pixels (276 to 20 000).
     #[arg(long, value_name = "PX", default_value_t = svg::DEFAULT_WIDTH,
           allow_negative_numbers = true, value_parser = picture_width)]
