@@ -383,3 +383,34 @@ fn one_hand_in_gives_one_results_json() {
             .unwrap();
     assert_eq!(results["score"], 8.0);
 }
+
+#[test]
+fn the_readme_hand_in_reads_and_is_graded() {
+    let readme = include_str!("../README.md");
+    let section = &readme[readme.find("### Hand-ins").expect("the section")..];
+    let start = section.find("```toml\n").expect("its example") + "```toml\n".len();
+    let example = &section[start..start + section[start..].find("```").unwrap()];
+    let a = sealed();
+    let graded = assignment::grade(&a, &HandIn::parse(example, &a).expect("it reads"));
+    // The fencing call, the prediction and the challenge: 2 + 1 + 2 points.
+    assert_eq!(graded.score(), 5.0, "{graded:#?}");
+}
+
+#[test]
+fn a_teachers_own_scenario_is_a_design() {
+    let scenario = include_str!("../assets/scenarios/step5-pause-unfenced.toml");
+    assert!(!scenario.contains("'''"));
+    let key = format!(
+        "version = 1\ntitle = \"Own design\"\n\n[[task]]\nid = \"own\"\nkind = \"challenge\"\n\
+         goal = [\"stale_write\"]\nbudget = {{ faults = 1, kinds = {{ pause = 1 }} }}\n\
+         solution = [{{ at_ms = 1000, kind = \"pause\", node = \"A\", for_ms = 12000 }}]\n\
+         scenario = '''\n{scenario}'''\n"
+    );
+    let sealed = assignment::seal(&key).expect("it seals");
+    assert!(sealed.contains("Paused past the lease, no fencing"));
+    let bad = key.replace("until_ms = 20000", "until_ms = 0");
+    assert_ne!(bad, key);
+    let e = assignment::seal(&bad).unwrap_err();
+    assert_eq!(e.field, "task[0].scenario");
+    assert!(e.message.contains("until_ms"), "{e}");
+}
