@@ -16,7 +16,11 @@ const CLASS: usize = 30;
 
 /// Student `i`'s hand-in: every other one wins what can be won.
 fn hand_in(i: usize) -> String {
-    let (last, pause_ms) = if i % 2 == 0 { (4, 35_000) } else { (3, 2_000) };
+    let (last, pause_ms) = if i.is_multiple_of(2) {
+        (4, 35_000)
+    } else {
+        (3, 2_000)
+    };
     format!(
         r#"version = 1
 student = "Student {i}"

@@ -89,10 +89,9 @@ fn course_call(task: &Task, answer: &Answer) -> (bool, String) {
         return (false, "No such course step.".to_string());
     };
     let said = |n: Option<u32>| -> (Option<bool>, String) {
-        let Some(choice) = n.and_then(|n| step.options.get(n as usize - 1)) else {
+        let Some((n, choice)) = n.and_then(|n| Some((n, option(step.options, n)?))) else {
             return (None, "none".to_string());
         };
-        let n = n.unwrap_or_default();
         let framing = step.judge == course::Judge::Framing;
         let right = framing || choice.right;
         let verdict = match (framing, right) {
@@ -125,7 +124,7 @@ fn prediction(assignment: &Assignment, task: &Task, answer: &Answer) -> (bool, S
         (None, Some(hash), Some(salt)) => hidden::matches(salt, &task.id, &n.to_string(), hash),
         _ => false,
     };
-    let choice = task.options.get(n as usize - 1);
+    let choice = option(&task.options, n);
     let feedback = choice
         .and_then(|c| {
             c.feedback
@@ -140,6 +139,11 @@ fn prediction(assignment: &Assignment, task: &Task, answer: &Answer) -> (bool, S
         right,
         format!("Option {n} (\"{label}\"): {verdict}.{feedback}"),
     )
+}
+
+/// Option number `n` (1 for the first) of `options`, if there is one.
+fn option<T>(options: &[T], n: u32) -> Option<&T> {
+    options.get((n as usize).checked_sub(1)?)
 }
 
 fn attempt(task: &Task, index: usize, answer: &Answer) -> (bool, String) {

@@ -10,7 +10,7 @@
 //   speaker notes, and the address keeps the slide shown across a reload;
 // - each slide's picture is drawn (an SVG with a visible size).
 // The deck is written by the locksim binary: $LOCKSIM if set, else `cargo run`.
-// Run: `npm run deck` in web/ (after `npm ci`).
+// Run: `npm run deck` in web/ (after `npm ci`); `npm test` runs it too.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
