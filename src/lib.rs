@@ -8,7 +8,7 @@
 //! [`ladder`] moves a scenario onto another rung of the design ladder, and [`breakage`] makes
 //! "Break it"'s changes to a scenario. [`picture`] draws a run's timeline once, for the app and
 //! the SVG alike; [`render`] makes pictures and text of a run for slides and handouts.
-//! `assignment` (command line only) holds a teacher's assignments and grades hand-ins.
+//! [`assignment`] (command line only) holds a teacher's assignments and grades hand-ins.
 
 #![warn(missing_docs)]
 
