@@ -5,7 +5,7 @@
 //!
 //! Spoiler-proofing, not security: a question has few options, and anyone can hash each one;
 //! the encoded texts decode with any base64 tool. The grade's guarantee is that every attempt
-//! is re-run ([`super::grade`]).
+//! is re-run ([`super::grade()`]).
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;

@@ -3,10 +3,10 @@
 //! students' hand-ins, and their grading by re-running every attempt.
 //!
 //! A teacher writes a plain answer key ([`Assignment`] with answers, hints and feedback in
-//! the open); [`seal`] turns it into the file handed out, where each expected answer is a
+//! the open); [`seal()`] turns it into the file handed out, where each expected answer is a
 //! salted hash and each hint or feedback text is encoded ([`hidden`]), so a student does not
 //! read the answer by opening the file. That is spoiler-proofing, not security: the grade
-//! comes from [`grade`] re-running every attempt on its fixed seed.
+//! comes from [`grade()`] re-running every attempt on its fixed seed.
 //!
 //! Command-line only: nothing in the app reaches this module.
 

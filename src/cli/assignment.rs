@@ -1,5 +1,5 @@
 //! `locksim assignment seal KEY.toml`: the teacher's answer key, sealed for handing out
-//! ([`crate::assignment::seal`]).
+//! ([`crate::assignment::seal()`]).
 
 use std::io::{self, Write};
 use std::path::Path;

@@ -1,5 +1,5 @@
 //! `locksim grade --assignment A.toml [--out DIR] HAND_INS...`: every hand-in graded by
-//! re-running it ([`crate::assignment::grade`]), written as a CSV sheet and Gradescope results.
+//! re-running it ([`crate::assignment::grade()`]), written as a CSV sheet and Gradescope results.
 
 use std::io::{self, Write};
 use std::path::Path;

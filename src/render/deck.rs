@@ -1,4 +1,4 @@
-//! A run as a slide deck: one slide per step of its story ([`crate::search::narrate`]'s
+//! A run as a slide deck: one slide per step of its story ([`crate::search::narrate()`]'s
 //! moments), each the timeline cut at that step's moment ([`super::svg`] with `until_ms`)
 //! with the step's sentence as its caption, framed by a title slide (the scenario and its
 //! description) and a verdict slide. One self-contained HTML file: the pictures, the style
