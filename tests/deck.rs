@@ -55,6 +55,11 @@ fn the_deck_has_every_step_in_order_as_its_caption() {
     // Each slide's picture is cut at its step: the pause's slide shows less than the whole run.
     assert_eq!(html.matches("<svg").count(), slides.len());
     assert!(slides[2].until_ms == Some(1_000) && slides.last().unwrap().until_ms.is_none());
+    // Only the last slide gives the verdict away: each step's slide asks what happens next.
+    let sections: Vec<&str> = html.split("<section").skip(1).collect();
+    let badges = sections.iter().filter(|s| s.contains(">UNSAFE<")).count();
+    assert_eq!(badges, 1, "the verdict badge on the last slide only");
+    assert!(sections.last().unwrap().contains(">UNSAFE<"));
     // Offline: no file, style or script is fetched.
     for fetch in ["<link", "<script src", "<img", "@import", "url(http"] {
         assert!(!html.contains(fetch), "{fetch} in the deck");

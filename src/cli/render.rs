@@ -61,6 +61,7 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
         let picture = svg::Picture {
             width: args.width,
             until_ms: args.until,
+            verdict: true,
         };
         let svg = svg::draw(&trace, &verdict, &lanes, &picture);
         // The PNG is made before anything is written: one it must refuse leaves no file half

@@ -80,6 +80,8 @@ pub fn html(scenario: &Scenario, run: &Run, width: u32) -> String {
         let picture = svg::Picture {
             width,
             until_ms: slide.until_ms.map(|ms| ms.max(1)),
+            // Each step's slide asks what happens next: the verdict waits for the last.
+            verdict: slide.until_ms.is_none(),
         };
         let drawing = svg::draw(&run.trace, &run.verdict, &lanes, &picture);
         // The SVG document's XML declaration has no place inside HTML.
