@@ -8,9 +8,12 @@
 //! [`ladder`] moves a scenario onto another rung of the design ladder, and [`breakage`] makes
 //! "Break it"'s changes to a scenario. [`picture`] draws a run's timeline once, for the app and
 //! the SVG alike; [`render`] makes pictures and text of a run for slides and handouts.
+//! [`assignment`] (command line only) holds a teacher's assignments and grades hand-ins.
 
 #![warn(missing_docs)]
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod assignment;
 pub mod breakage;
 pub mod challenge;
 pub mod checker;

@@ -214,7 +214,7 @@ fn a_lease_lost_edge_never_runs_through_a_bars_name() {
             "assets/scenarios/step5-fencing-token.toml",
             Picture {
                 width,
-                until_ms: None,
+                ..Picture::default()
             },
         );
         let edges: Vec<(f32, f32, f32)> = svg

@@ -24,7 +24,7 @@ use locksim::view::wording::{describe, node_label};
 use serde::Serialize;
 
 /// The folders whose `.toml` files are snapshot, relative to the crate root.
-const FOLDERS: [&str; 2] = ["assets/scenarios", "assets/cases"];
+const FOLDERS: [&str; 3] = ["assets/scenarios", "assets/cases", "assets/cases/incidents"];
 
 #[derive(Serialize)]
 struct Summary {

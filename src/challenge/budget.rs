@@ -3,13 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::scenario::{Fault, FaultKind};
 use crate::text::fmt_ms;
 
 /// A challenge's fault budget.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Budget {
     /// At most this many faults, of all kinds together.
@@ -19,7 +19,7 @@ pub struct Budget {
     pub kinds: BTreeMap<String, usize>,
     /// The most that pauses and stalls may last in total, ms; `None`: no limit beyond the
     /// scenario file's own.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pause_ms: Option<u64>,
 }
 

@@ -71,6 +71,45 @@ pub enum Command {
     Course(CourseArgs),
     /// Print every term the course uses, alphabetically, with its definition.
     Glossary,
+    /// Work with an assignment file: `seal` turns a teacher's answer key into the file handed
+    /// out, its answers hashed and its hints encoded.
+    #[command(subcommand)]
+    Assignment(AssignmentCommand),
+    /// Grade students' hand-ins against a sealed assignment, re-running every attempt on its
+    /// fixed seed; write a CSV grade sheet and Gradescope `results.json` files.
+    ///
+    /// Writes OUT/grades.csv (one row per hand-in, one column per task), and OUT/results.json
+    /// for one hand-in or OUT/results/NAME.json for each of several (NAME: the hand-in's file
+    /// name without `.toml`), then prints a summary line. Exit 0 once every hand-in is graded,
+    /// 2 if the assignment or any hand-in is invalid (each named with its position; the valid
+    /// ones are still graded) or a file cannot be written.
+    Grade(GradeArgs),
+}
+
+/// `locksim assignment …`.
+#[derive(Debug, Subcommand)]
+pub enum AssignmentCommand {
+    /// Print the sealed form of a teacher's answer key (`locksim assignment seal KEY.toml >
+    /// A.toml`): each answer a salted hash, each hint and feedback encoded, each solution
+    /// checked to win and left out. Exit 2 if the key is invalid or a solution does not win.
+    Seal {
+        /// The answer key (TOML).
+        key: PathBuf,
+    },
+}
+
+/// `locksim grade`.
+#[derive(Debug, clap::Args)]
+pub struct GradeArgs {
+    /// The sealed assignment the hand-ins answer.
+    #[arg(long, value_name = "FILE")]
+    pub assignment: PathBuf,
+    /// The folder the grade sheet and results are written to (made if missing).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub out: PathBuf,
+    /// The hand-in files (TOML).
+    #[arg(required = true, value_name = "HAND_INS")]
+    pub hand_ins: Vec<PathBuf>,
 }
 
 /// `locksim course`.
@@ -119,6 +158,12 @@ pub struct RenderArgs {
     /// Write the run's transcript (each event, then the verdict) as text to this file.
     #[arg(long, value_name = "OUT", group = "output")]
     pub transcript: Option<PathBuf>,
+    /// Write the run as a slide deck to this file: one self-contained HTML page, a slide per
+    /// step of the run's story, each the timeline cut at that step with its sentence as the
+    /// caption (keys: arrows or PageUp/PageDown to move, N for speaker notes). `--until` does
+    /// not apply to it.
+    #[arg(long, value_name = "OUT", group = "output")]
+    pub deck: Option<PathBuf>,
     /// The picture's width in pixels (276 to 20 000).
     #[arg(long, value_name = "PX", default_value_t = svg::DEFAULT_WIDTH,
           allow_negative_numbers = true, value_parser = picture_width)]

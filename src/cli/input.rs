@@ -29,7 +29,8 @@ impl InputError {
         }
     }
 
-    fn invalid(file: &Path, error: ScenarioError) -> Self {
+    /// An error `error` found in `file`, at its position.
+    pub(super) fn invalid(file: &Path, error: ScenarioError) -> Self {
         InputError {
             file: file.display().to_string(),
             line: error.line,
@@ -64,6 +65,29 @@ impl fmt::Display for InputError {
 pub fn load(path: &Path) -> Result<Scenario, InputError> {
     let bytes = read(path)?;
     scenario::parse_bytes(&bytes).map_err(|e| InputError::invalid(path, e))
+}
+
+/// The text of the file at `path` (an assignment, a hand-in), within
+/// [`scenario::MAX_BYTES`]; a byte that is not UTF-8 is an error at its line and column.
+pub fn load_text(path: &Path) -> Result<String, InputError> {
+    let bytes = read(path)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let before = &e.as_bytes()[..offset];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = before
+            .rsplit(|&b| b == b'\n')
+            .next()
+            .map_or(0, |l| String::from_utf8_lossy(l).chars().count())
+            + 1;
+        InputError {
+            file: path.display().to_string(),
+            line: Some(line),
+            column: Some(column),
+            field: String::new(),
+            message: format!("not UTF-8 text (byte 0x{:02X})", e.as_bytes()[offset]),
+        }
+    })
 }
 
 /// The bytes of the scenario file at `path`, within [`scenario::MAX_BYTES`]

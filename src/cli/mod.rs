@@ -1,14 +1,16 @@
-//! The headless command line: `run`, `verify`, `check`, `search`, `prove`, `render`, and the course's
-//! text: `course`, `glossary`.
+//! The headless command line: `run`, `verify`, `check`, `search`, `prove`, `render`, the
+//! course's text (`course`, `glossary`) and a teacher's assignments (`assignment seal`, `grade`).
 //!
 //! Each command writes its report to stdout and returns a [`Status`]; input errors go to
 //! stderr as `FILE:LINE:COL: message`. Nothing here panics on bad input: a student's typo
 //! gets a position and a sentence, never a backtrace.
 
 mod args;
+mod assignment;
 mod check;
 mod course;
 mod glossary;
+mod grade;
 mod input;
 
 pub use input::InputError;
@@ -92,6 +94,10 @@ pub fn execute(command: &Command) -> ExitCode {
         Command::Course(args) if args.json => course::course_json(&mut out),
         Command::Course(_) => course::course(&mut out),
         Command::Glossary => glossary::glossary(&mut out),
+        Command::Assignment(args::AssignmentCommand::Seal { key }) => {
+            assignment::seal(key, &mut out)
+        }
+        Command::Grade(args) => grade::grade(args, &mut out),
     }
     .and_then(|status| out.flush().map(|()| status));
     match result {

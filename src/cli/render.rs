@@ -1,5 +1,5 @@
-//! `locksim render FILE [--svg OUT] [--png OUT] [--transcript OUT] [--width PX] [--until MS]
-//! [--seed N]`: one run as pictures and text for slides and handouts ([`crate::render`]).
+//! `locksim render FILE [--svg OUT] [--png OUT] [--transcript OUT] [--deck OUT] [--width PX]
+//! [--until MS] [--seed N]`: one run as pictures and text for slides and handouts ([`crate::render`]).
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::args::RenderArgs;
 use super::{Status, input, output};
-use crate::render::{png, svg, transcript};
+use crate::render::{deck, png, svg, transcript};
 use crate::text::{fmt_count, fmt_ms};
 use crate::view::timeline::Lanes;
 
@@ -43,14 +43,25 @@ pub fn render(args: &RenderArgs) -> io::Result<Status> {
     }
     let written = stop_on_ctrl_c();
     let seed = args.seed.unwrap_or(scenario.seed);
-    let crate::Run { trace, verdict, .. } = crate::run(&scenario, seed);
+    let run = crate::run(&scenario, seed);
     let mut stdout = io::stdout().lock();
+    if let Some(path) = &args.deck {
+        let html = deck::html(&scenario, &run, args.width);
+        let slides = deck::slides(&scenario, &run).len();
+        let said = format!("{} (deck, {} slides)", output::file_name(path), slides);
+        if let Err(status) = save(&written, "--deck", path, html.as_bytes(), &said) {
+            return Ok(status);
+        }
+        writeln!(stdout, "wrote {said}")?;
+    }
+    let crate::Run { trace, verdict, .. } = run;
 
     if args.svg.is_some() || args.png.is_some() {
         let lanes = Lanes::build(&trace, &verdict);
         let picture = svg::Picture {
             width: args.width,
             until_ms: args.until,
+            verdict: true,
         };
         let svg = svg::draw(&trace, &verdict, &lanes, &picture);
         // The PNG is made before anything is written: one it must refuse leaves no file half
@@ -103,6 +114,7 @@ fn shared_file(args: &RenderArgs) -> Option<String> {
         ("--svg", &args.svg),
         ("--png", &args.png),
         ("--transcript", &args.transcript),
+        ("--deck", &args.deck),
     ]
     .into_iter()
     .filter_map(|(flag, path)| {

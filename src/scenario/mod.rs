@@ -19,7 +19,9 @@ mod parse;
 mod path;
 mod validate;
 
-pub use parse::{MAX_BYTES, ScenarioError, parse, parse_bytes, parse_draft, to_toml, too_large};
+pub use parse::{
+    MAX_BYTES, ScenarioError, parse, parse_bytes, parse_draft, read_document, to_toml, too_large,
+};
 
 use serde::{Deserialize, Serialize};
 use strum::{IntoStaticStr, VariantArray, VariantNames};

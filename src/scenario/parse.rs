@@ -30,8 +30,9 @@ pub struct ScenarioError {
 }
 
 impl ScenarioError {
-    /// An error about `field`, with no position: validation sees only the typed scenario.
-    pub(super) fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+    /// An error about `field`, with no position: validation sees only the typed value
+    /// ([`read_document`] adds the position).
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
         ScenarioError {
             field: field.into(),
             line: None,
@@ -141,6 +142,26 @@ pub fn parse(src: &str) -> Result<Scenario, ScenarioError> {
 /// limit: the caller bounds what it reads.
 pub fn parse_draft(src: &str) -> Result<Scenario, ScenarioError> {
     read(src).map(|(scenario, _)| scenario)
+}
+
+/// Reads any TOML document of locksim's (an assignment, a hand-in) into `T` the way a
+/// scenario is read, then runs `check` on it: every error names its field, and its line and
+/// column when the file has that field, as a scenario's do. Refuses a text over [`MAX_BYTES`].
+pub fn read_document<T: serde::de::DeserializeOwned>(
+    src: &str,
+    check: impl FnOnce(&T) -> Result<(), ScenarioError>,
+) -> Result<T, ScenarioError> {
+    if src.len() > MAX_BYTES {
+        return Err(too_large(Some(src.len() as u64)));
+    }
+    let (table, syntax_errors) = DeTable::parse_recoverable(src);
+    let root = Spanned::new(table.span(), DeValue::Table(table.into_inner()));
+    if let Some(error) = syntax_errors.first() {
+        return Err(syntax_error(src, &root, error));
+    }
+    let value: T = de::from_tree(&root).map_err(|e| type_error(src, e))?;
+    check(&value).map_err(|e| e.located(src, &root))?;
+    Ok(value)
 }
 
 /// The scenario `src` spells, unvalidated, and the tree it was read from.

@@ -77,6 +77,24 @@ pub fn headline(goal: Goal, outcome: &Outcome, stopped_by: &str) -> String {
 /// step naming them all. The story stops at the last violation the checker kept (what came
 /// after cannot have caused it) and tells at most [`MAX_EVENT_STEPS`] events.
 pub fn narrate(scenario: &Scenario, run: &Run) -> Vec<String> {
+    moments(scenario, run)
+        .into_iter()
+        .enumerate()
+        .map(|(i, moment)| format!("{}. {}", i + 1, moment.text))
+        .collect()
+}
+
+/// One step of a run's story: when it happens and what [`narrate`] says of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moment {
+    /// True time, ms; `None` for a line that counts what is left untold.
+    pub at_ms: Option<u64>,
+    /// The step's sentence, unnumbered.
+    pub text: String,
+}
+
+/// The steps [`narrate`] numbers, each with its time: for a slide per step.
+pub fn moments(scenario: &Scenario, run: &Run) -> Vec<Moment> {
     let trace = &run.trace;
     let last_violation = run.verdict.violations.iter().map(|v| v.at_ms).max();
     let labels = Labels::new(trace);
@@ -111,29 +129,32 @@ pub fn narrate(scenario: &Scenario, run: &Run) -> Vec<String> {
             }),
         }
     }
-    let mut lines: Vec<String> = steps
+    let mut lines: Vec<Moment> = steps
         .iter()
         .take(MAX_EVENT_STEPS)
-        .map(|s| format!("at {}, {}: {}", fmt_ms(s.at_ms), s.nodes.join(", "), s.what))
+        .map(|s| Moment {
+            at_ms: Some(s.at_ms),
+            text: format!("at {}, {}: {}", fmt_ms(s.at_ms), s.nodes.join(", "), s.what),
+        })
         .collect();
     if let Some(more) = steps.len().checked_sub(MAX_EVENT_STEPS).filter(|&n| n > 0) {
-        lines.push(format!(
-            "… and {more} more steps like these (`locksim run` the scenario to see them all)"
-        ));
+        lines.push(Moment {
+            at_ms: None,
+            text: format!(
+                "… and {more} more steps like these (`locksim run` the scenario to see them all)"
+            ),
+        });
     }
     let verdict = &run.verdict;
-    lines.extend(
-        verdict
-            .violations
-            .iter()
-            .map(|v| format!("{} (at {}): {}", v.kind, fmt_ms(v.at_ms), v.explanation)),
-    );
-    lines.extend(verdict.more.iter().map(|&(kind, n)| and_more(kind, n)));
+    lines.extend(verdict.violations.iter().map(|v| Moment {
+        at_ms: Some(v.at_ms),
+        text: format!("{} (at {}): {}", v.kind, fmt_ms(v.at_ms), v.explanation),
+    }));
+    lines.extend(verdict.more.iter().map(|&(kind, n)| Moment {
+        at_ms: None,
+        text: and_more(kind, n),
+    }));
     lines
-        .into_iter()
-        .enumerate()
-        .map(|(i, line)| format!("{}. {line}", i + 1))
-        .collect()
 }
 
 /// One numbered step: an event, or the same event on several nodes.

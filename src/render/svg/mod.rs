@@ -48,6 +48,9 @@ pub struct Picture {
     /// Cut the picture at this simulated time, true ms: it shows the run up to there, as the
     /// app does with its playhead there. `None`: the whole run.
     pub until_ms: Option<u64>,
+    /// Show the whole run's verdict in the header (the default). A slide that asks the class
+    /// what happens next leaves it out, and says only how far the run is shown.
+    pub verdict: bool,
 }
 
 impl Default for Picture {
@@ -55,6 +58,7 @@ impl Default for Picture {
         Picture {
             width: DEFAULT_WIDTH,
             until_ms: None,
+            verdict: true,
         }
     }
 }
@@ -70,7 +74,13 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
     let theme = Theme::LIGHT;
 
     let mut pen = SvgPen::new();
-    let header_h = draw_header(&mut pen, &theme, trace, verdict, width, (end_ms, until));
+    let header_h = draw_header(
+        &mut pen,
+        &theme,
+        (trace, verdict, picture.verdict),
+        width,
+        (end_ms, until),
+    );
 
     let inner = width - 2.0 * MARGIN;
     let gutter = gutter(inner);
@@ -198,12 +208,11 @@ fn defs(frame: &Frame, theme: &Theme) -> Element {
 
 /// The scenario's name, the verdict's badges and sentence, and how the run was set up, on
 /// [`Layer::Header`], for a picture that ends at `end_ms` of a run to `until_ms`; returns the
-/// height it takes, px.
+/// height it takes, px. Without `show_verdict`, only how far the run is shown, no verdict.
 fn draw_header(
     pen: &mut dyn Pen,
     theme: &Theme,
-    trace: &Trace,
-    verdict: &Verdict,
+    (trace, verdict, show_verdict): (&Trace, &Verdict, bool),
     width: f32,
     (end_ms, until_ms): (u64, u64),
 ) -> f32 {
@@ -216,6 +225,14 @@ fn draw_header(
     let mut y = lines(pen, &trace.scenario, 20.0, MARGIN, TITLE_LINES);
     // A picture cut before the horizon shows no more than the run so far, but the verdict is
     // the whole run's: say both, or the badges read as a verdict on what is drawn.
+    if !show_verdict {
+        let shown = format!(
+            "Run shown up to {} of {}.",
+            fmt_ms(end_ms),
+            fmt_ms(until_ms)
+        );
+        return lines(pen, &shown, 14.5, y, usize::MAX) + 10.0 - MARGIN;
+    }
     if end_ms < until_ms {
         let shown = shown_up_to(verdict, end_ms, until_ms);
         y = lines(pen, &shown, 14.5, y, usize::MAX);

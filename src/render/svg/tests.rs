@@ -47,6 +47,7 @@ fn the_width_is_the_one_asked_for() {
             Picture {
                 width,
                 until_ms: None,
+                verdict: true,
             },
         );
         let doc = roxmltree::Document::parse(&svg).unwrap();
@@ -64,6 +65,7 @@ fn a_cut_picture_shows_nothing_past_its_end() {
         Picture {
             width: 1600,
             until_ms: Some(5_000),
+            verdict: true,
         },
     );
     let texts = texts(&svg);
@@ -106,6 +108,7 @@ fn a_whole_picture_does_not_call_itself_cut() {
             Picture {
                 width: 1600,
                 until_ms,
+                verdict: true,
             },
         ));
         assert!(
@@ -144,6 +147,7 @@ fn a_narrow_picture_wraps_its_legend_inside_its_width() {
     let picture = Picture {
         width,
         until_ms: None,
+        verdict: true,
     };
     let svg = draw(&trace, &verdict, &lanes, &picture);
     let entries: Vec<&str> = lanes.legend.iter().map(|(s, _)| s.text()).collect();
@@ -164,4 +168,24 @@ fn a_narrow_picture_wraps_its_legend_inside_its_width() {
         let right = x + measure::width(words, 13.0);
         assert!(right <= width as f32, "{words:?} runs to {right} px");
     }
+}
+
+#[test]
+fn a_picture_without_its_verdict_says_only_how_far_it_shows() {
+    let cut = |verdict| {
+        picture(
+            STEP5,
+            Picture {
+                width: 1600,
+                until_ms: Some(5_000),
+                verdict,
+            },
+        )
+    };
+    let with = cut(true);
+    let without = cut(false);
+    assert!(with.contains("UNSAFE") && with.contains("The verdict is the whole run"));
+    assert!(!without.contains("UNSAFE") && !without.contains("verdict"));
+    assert!(without.contains("Run shown up to 5 000 ms of 20 000 ms."));
+    roxmltree::Document::parse(&without).unwrap();
 }
