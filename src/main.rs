@@ -13,6 +13,13 @@ fn main() -> std::process::ExitCode {
 /// `locksim` alone: the desktop app, on the course.
 #[cfg(all(not(target_arch = "wasm32"), feature = "gui"))]
 fn open_app() -> std::process::ExitCode {
+    // Without either variable winit can only fail, with an error naming its own source.
+    let display = ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()));
+    if cfg!(target_os = "linux") && !display {
+        return locksim::cli::no_display();
+    }
     match locksim::app::run_native() {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

@@ -1183,3 +1183,19 @@ fn verify_checks_what_was_exercised_and_what_was_proven() {
         );
     }
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn locksim_alone_without_a_display_says_to_use_a_command() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_locksim"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("no display to open the app on"), "{stderr}");
+    assert!(stderr.contains("locksim course"), "{stderr}");
+    assert!(!stderr.contains("winit"), "{stderr}");
+}

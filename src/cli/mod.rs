@@ -113,12 +113,23 @@ pub fn execute(command: &Command) -> ExitCode {
 
 /// `locksim` alone in a build without the app: says which commands there are, exit 2.
 pub fn no_app() -> ExitCode {
+    without_app("This build has no desktop app (it was built without the `gui` feature)")
+}
+
+/// `locksim` alone where no window can open (an SSH session, a container: no `DISPLAY` or
+/// `WAYLAND_DISPLAY`): the commands' help, and why the app did not open, on stderr; exit 2.
+pub fn no_display() -> ExitCode {
+    without_app("There is no display to open the app on")
+}
+
+/// The commands' help, then `why` the app cannot open and what to do instead.
+fn without_app(why: &str) -> ExitCode {
     use clap::CommandFactory;
     let help = Cli::command().render_help();
     let _ = writeln!(
         io::stderr(),
-        "{help}\nThis build has no desktop app (it was built without the `gui` feature): \
-         use one of the commands above."
+        "{help}\n{why}: use one of the commands above, e.g. `locksim course` or \
+         `locksim run assets/scenarios/step5-fencing-token.toml`."
     );
     Status::Invalid.into()
 }
