@@ -354,6 +354,10 @@ impl Sandbox {
     /// Holds `run`, the scenario of the run now on screen, made from `base`: the form and
     /// the run are one scenario again.
     pub fn take_run(&mut self, run: &Scenario, base: &Scenario) {
+        // A notice about the draft stays with it as it runs ("as you left it last time").
+        if let Some(notice) = self.notice.as_mut().filter(|n| n.about == self.draft) {
+            notice.about = run.clone();
+        }
         self.draft = run.clone();
         self.ran = run.clone();
         self.origin = base.clone();

@@ -587,7 +587,7 @@ fn tab_body(
                 let mut play = false;
                 ui.horizontal_wrapped(|ui| {
                     let note = if tab == SandboxTab::BreakIt {
-                        "Your form edits are not in this run yet: run them before Break it \
+                        "Your form edits are not in this run yet. Run them before Break it \
                          changes the run, so that the form and the run stay one scenario."
                     } else {
                         "Your form edits are not in this run yet."
