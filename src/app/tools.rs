@@ -296,6 +296,9 @@ impl Tools {
             SandboxTab::BreakIt => {
                 self.break_it.edited(&previous, &demo.scenario, change.what);
                 run.set_changed(self.break_it.changes());
+                if let Some(form) = &mut self.sandbox {
+                    form.follow(&previous, &demo.scenario, base);
+                }
             }
             _ => {
                 if let Some(form) = &mut self.sandbox {
