@@ -3,7 +3,7 @@
 //! told as [`crate::search`] tells its counterexample) or a certificate of what was explored.
 //!
 //! The menu ([`menu`]) is kinds × target nodes × a few durations scaled from the lease. A
-//! fault's start times come from the run it would land in ([`probe`]): the first fault's from
+//! fault's start times come from the run it would land in ([`probe`](mod@probe)): the first fault's from
 //! the run with none added, the second's from the run with the first, and so on, one start
 //! 1 ms after each event (messages' travel aside) and one at 0. A fault added after another
 //! starts no earlier than it (at the same instant, later in the menu), so each set of faults
