@@ -321,6 +321,86 @@ fn in_file_order<'a, 'de>(table: &'a DeTable<'de>) -> Vec<Entry<'a, 'de>> {
     entries
 }
 
+impl<'de> ValueDe<'_, 'de> {
+    /// The error a visitor that takes no value of this kind gives, as serde's default
+    /// `visit_*` would word it. Not generic: the type-specific readers below call it instead
+    /// of reaching every visitor's every `visit_*` through [`Self::deserialize_any`], which
+    /// in the web build compiled a struct's array form and every visitor's table form once
+    /// per type read.
+    fn wrong(&self, expected: &dyn Expected) -> DeError {
+        let error = match self.value.get_ref() {
+            DeValue::String(s) => de::Error::invalid_type(Unexpected::Str(s), expected),
+            DeValue::Integer(i) => match integer(i).map(|n| (i64::try_from(n), u64::try_from(n))) {
+                Some((Ok(n), _)) => de::Error::invalid_type(Unexpected::Signed(n), expected),
+                Some((_, Ok(n))) => de::Error::invalid_type(Unexpected::Unsigned(n), expected),
+                _ => DeError::new(Problem::TooLarge(i.to_string())),
+            },
+            DeValue::Float(f) => match float(f) {
+                Some(x) => de::Error::invalid_type(Unexpected::Float(x), expected),
+                None => DeError::new(Problem::TooLarge(f.to_string())),
+            },
+            DeValue::Boolean(b) => de::Error::invalid_type(Unexpected::Bool(*b), expected),
+            DeValue::Datetime(_) => {
+                de::Error::invalid_type(Unexpected::Other("a date-time"), expected)
+            }
+            DeValue::Array(_) => de::Error::invalid_type(Unexpected::Seq, expected),
+            DeValue::Table(_) => de::Error::invalid_type(Unexpected::Map, expected),
+        };
+        self.place(error)
+    }
+
+    /// A value that is not an array or a table, to a visitor of one that is neither.
+    fn scalar<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.value.get_ref() {
+            DeValue::Array(_) | DeValue::Table(_) => Err(self.wrong(&visitor)),
+            _ => de::Deserializer::deserialize_any(self, visitor),
+        }
+    }
+
+    /// An array, item by item; a fixed-size array (`delay_ms: [u64; 2]`) reads only the items
+    /// it needs, and extra ones must not pass unnoticed.
+    fn array<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        let DeValue::Array(items) = self.value.get_ref() else {
+            return Err(self.wrong(&visitor));
+        };
+        let expected = (&visitor as &dyn Expected).to_string();
+        let mut seq = SeqDe {
+            items: items.iter().enumerate(),
+            path: &self.path,
+        };
+        let result = visitor.visit_seq(&mut seq).and_then(|value| {
+            if seq.items.len() == 0 {
+                Ok(value)
+            } else {
+                Err(de::Error::invalid_length(items.len(), &expected.as_str()))
+            }
+        });
+        result.map_err(|e| self.place(e))
+    }
+
+    /// A table, key by key in file order.
+    fn table<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        let DeValue::Table(table) = self.value.get_ref() else {
+            return Err(self.wrong(&visitor));
+        };
+        let result = visitor.visit_map(MapDe {
+            entries: in_file_order(table).into_iter(),
+            pending: None,
+            path: &self.path,
+        });
+        result.map_err(|e| self.place(e))
+    }
+}
+
+/// Generates `Deserializer` methods that hand their visitor to one of [`ValueDe`]'s readers.
+macro_rules! read_with {
+    ($reader:ident: $($method:ident),* $(,)?) => {
+        $(fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+            self.$reader(visitor)
+        })*
+    };
+}
+
 impl<'de> de::Deserializer<'de> for ValueDe<'_, 'de> {
     type Error = DeError;
 
@@ -342,29 +422,54 @@ impl<'de> de::Deserializer<'de> for ValueDe<'_, 'de> {
                 Unexpected::Other("a date-time"),
                 &visitor,
             )),
-            DeValue::Array(items) => {
-                // A fixed-size array (`delay_ms: [u64; 2]`) reads only the items it needs;
-                // extra ones must not pass unnoticed.
-                let expected = (&visitor as &dyn Expected).to_string();
-                let mut seq = SeqDe {
-                    items: items.iter().enumerate(),
-                    path: &self.path,
-                };
-                visitor.visit_seq(&mut seq).and_then(|value| {
-                    if seq.items.len() == 0 {
-                        Ok(value)
-                    } else {
-                        Err(de::Error::invalid_length(items.len(), &expected.as_str()))
-                    }
-                })
-            }
-            DeValue::Table(table) => visitor.visit_map(MapDe {
-                entries: in_file_order(table).into_iter(),
-                pending: None,
-                path: &self.path,
-            }),
+            DeValue::Array(_) => return self.array(visitor),
+            DeValue::Table(_) => return self.table(visitor),
         };
         result.map_err(|e| self.place(e))
+    }
+
+    read_with!(scalar:
+        deserialize_bool, deserialize_i8, deserialize_i16, deserialize_i32, deserialize_i64,
+        deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64,
+        deserialize_u128, deserialize_f32, deserialize_f64, deserialize_char, deserialize_str,
+        deserialize_string, deserialize_bytes, deserialize_byte_buf, deserialize_unit,
+        deserialize_identifier,
+    );
+    read_with!(array: deserialize_seq);
+    read_with!(table: deserialize_map);
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.scalar(visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.array(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.array(visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.table(visitor)
     }
 
     /// TOML has no null: a key that is present is `Some`.
@@ -398,10 +503,7 @@ impl<'de> de::Deserializer<'de> for ValueDe<'_, 'de> {
         visitor.visit_newtype_struct(self)
     }
 
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
-    }
+    serde::forward_to_deserialize_any! { ignored_any }
 }
 
 /// The entries of a table, in file order.

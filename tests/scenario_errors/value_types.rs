@@ -200,6 +200,29 @@ fn value_where_a_table_belongs() {
 }
 
 #[test]
+fn array_where_a_table_belongs() {
+    // Not read position by position as if the array held the table's fields in order.
+    let src = format!(
+        "check = [10000]\n{}",
+        BASE.replace("[check]\nstarve_after_ms = 10000\n", "")
+    );
+    let e = rejects(&src, "check", "check = [10000]", "must be a table");
+    assert!(e.message.contains("got an array"), "{}", e.message);
+}
+
+#[test]
+fn table_where_a_number_or_an_array_belongs() {
+    let src = with_fault("at_ms = { ms = 5 }\nkind = \"pause\"\nnode = \"A\"\nfor_ms = 10");
+    let e = rejects(
+        &src,
+        "fault[1].at_ms",
+        "at_ms = { ms = 5 }",
+        "must be a whole number",
+    );
+    assert!(e.message.contains("got a table"), "{}", e.message);
+}
+
+#[test]
 fn a_bad_fault_value_is_blamed_on_its_key_even_when_another_key_has_the_same_value() {
     // `node = "A"` comes first with an equal value; the bad one is `for_ms`.
     let src = with_fault("at_ms = 5\nkind = \"pause\"\nnode = \"A\"\nfor_ms = \"A\"");
