@@ -323,10 +323,9 @@ fn in_file_order<'a, 'de>(table: &'a DeTable<'de>) -> Vec<Entry<'a, 'de>> {
 
 impl<'de> ValueDe<'_, 'de> {
     /// The error a visitor that takes no value of this kind gives, as serde's default
-    /// `visit_*` would word it. Not generic: the type-specific readers below call it instead
-    /// of reaching every visitor's every `visit_*` through [`Self::deserialize_any`], which
-    /// in the web build compiled a struct's array form and every visitor's table form once
-    /// per type read.
+    /// `visit_*` would word it. Not generic: each type-specific reader below calls it rather
+    /// than hand every visitor every kind of value, which in the web build compiled each
+    /// struct's array form and each visitor's table form once per type read.
     fn wrong(&self, expected: &dyn Expected) -> DeError {
         let error = match self.value.get_ref() {
             DeValue::String(s) => de::Error::invalid_type(Unexpected::Str(s), expected),
@@ -351,10 +350,24 @@ impl<'de> ValueDe<'_, 'de> {
 
     /// A value that is not an array or a table, to a visitor of one that is neither.
     fn scalar<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.value.get_ref() {
-            DeValue::Array(_) | DeValue::Table(_) => Err(self.wrong(&visitor)),
-            _ => de::Deserializer::deserialize_any(self, visitor),
-        }
+        let result = match self.value.get_ref() {
+            DeValue::String(DeString::Borrowed(s)) => visitor.visit_borrowed_str(s),
+            DeValue::String(DeString::Owned(s)) => visitor.visit_str(s),
+            DeValue::Integer(i) => match integer(i).map(|n| (i64::try_from(n), u64::try_from(n))) {
+                Some((Ok(n), _)) => visitor.visit_i64(n),
+                Some((_, Ok(n))) => visitor.visit_u64(n),
+                _ => Err(DeError::new(Problem::TooLarge(i.to_string()))),
+            },
+            DeValue::Float(f) => match float(f) {
+                Some(x) => visitor.visit_f64(x),
+                None => Err(DeError::new(Problem::TooLarge(f.to_string()))),
+            },
+            DeValue::Boolean(b) => visitor.visit_bool(*b),
+            DeValue::Datetime(_) | DeValue::Array(_) | DeValue::Table(_) => {
+                return Err(self.wrong(&visitor));
+            }
+        };
+        result.map_err(|e| self.place(e))
     }
 
     /// An array, item by item; a fixed-size array (`delay_ms: [u64; 2]`) reads only the items
@@ -405,27 +418,11 @@ impl<'de> de::Deserializer<'de> for ValueDe<'_, 'de> {
     type Error = DeError;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        let result = match self.value.get_ref() {
-            DeValue::String(DeString::Borrowed(s)) => visitor.visit_borrowed_str(s),
-            DeValue::String(DeString::Owned(s)) => visitor.visit_str(s),
-            DeValue::Integer(i) => match integer(i).map(|n| (i64::try_from(n), u64::try_from(n))) {
-                Some((Ok(n), _)) => visitor.visit_i64(n),
-                Some((_, Ok(n))) => visitor.visit_u64(n),
-                _ => Err(DeError::new(Problem::TooLarge(i.to_string()))),
-            },
-            DeValue::Float(f) => match float(f) {
-                Some(x) => visitor.visit_f64(x),
-                None => Err(DeError::new(Problem::TooLarge(f.to_string()))),
-            },
-            DeValue::Boolean(b) => visitor.visit_bool(*b),
-            DeValue::Datetime(_) => Err(de::Error::invalid_type(
-                Unexpected::Other("a date-time"),
-                &visitor,
-            )),
-            DeValue::Array(_) => return self.array(visitor),
-            DeValue::Table(_) => return self.table(visitor),
-        };
-        result.map_err(|e| self.place(e))
+        match self.value.get_ref() {
+            DeValue::Array(_) => self.array(visitor),
+            DeValue::Table(_) => self.table(visitor),
+            _ => self.scalar(visitor),
+        }
     }
 
     read_with!(scalar:
