@@ -6,8 +6,9 @@ use super::menu;
 use eframe::egui::{self, RichText, Ui};
 
 use super::fault_edit::Editing;
+use super::keys::PlaybackKey;
 use super::layout::Arrangement;
-use super::run_view::{self, PlaybackKey, RunView};
+use super::run_view::{self, RunView};
 use super::style;
 use super::transcript_panel;
 use crate::challenge::{self, Challenge, Judgement};

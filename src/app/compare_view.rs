@@ -12,7 +12,8 @@ use eframe::egui::{
     self, Align2, Color32, CornerRadius, FontId, Rect, RichText, Sense, Stroke, Ui, pos2,
 };
 
-use super::run_view::{PlaybackKey, fitting_speed};
+use super::keys::PlaybackKey;
+use super::run_view::fitting_speed;
 use super::timeline::{self, Action, Timeline, View};
 use super::verdict::whole_numbers;
 use super::{controls, layout, style};

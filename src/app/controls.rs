@@ -119,7 +119,7 @@ fn time(ui: &mut Ui, now_ms: f64, until_ms: u64) {
     ))
     .monospace()
     .size(14.0);
-    let width = super::shell::one_line_width(ui, text.clone(), egui::TextStyle::Body);
+    let width = super::layout::one_line_width(ui, text.clone(), egui::TextStyle::Body);
     let label = egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend);
     if ui.available_size_before_wrap().x >= width + ui.spacing().item_spacing.x {
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {

@@ -15,8 +15,9 @@ use std::sync::OnceLock;
 
 use eframe::egui::{self, AtomExt, Color32, CornerRadius, RichText, Ui};
 
+use super::keys::PlaybackKey;
 use super::layout::Arrangement;
-use super::run_view::{self, PlaybackKey, RunView};
+use super::run_view::{self, RunView};
 use super::{glossary_text, style, theme};
 use crate::course::progress::{Pick, Place, Progress, StepProgress};
 use crate::course::{self, Judge, PURPOSE_RECAP, STEPS, Step};

@@ -3,7 +3,20 @@
 
 use eframe::egui::{Context, Key, Modifiers};
 
-use super::run_view::PlaybackKey;
+/// What the playback keys ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaybackKey {
+    /// Play or pause (Space).
+    PlayPause,
+    /// To the previous moment something changed (←).
+    StepBack,
+    /// To the next moment something changes (→).
+    StepForward,
+    /// To the start (Home).
+    ToStart,
+    /// To the end, which tells the verdict (End).
+    ToEnd,
+}
 
 /// What a key asks the app to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

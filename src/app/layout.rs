@@ -6,7 +6,7 @@
 //!
 //! All sizes are in egui points (CSS pixels on the web): the same at every pixel density.
 
-use eframe::egui::Rangef;
+use eframe::egui::{self, Rangef, Ui};
 
 /// Narrowest window (points) that fits three columns: the decision or tool (at least
 /// [`LEFT_MIN`]), the timeline (a lane-name gutter and a readable plot) and the verdict
@@ -57,6 +57,18 @@ pub fn range(min: f32, max: f32) -> Rangef {
 /// `f32::clamp` would panic. Used for positions: the start of a label, a panel's share.
 pub fn fit(x: f32, min: f32, max: f32) -> f32 {
     x.min(max).max(min)
+}
+
+/// How wide `text` is set on one line, unwrapped, in `style` (unless it sets its own), points.
+pub(super) fn one_line_width(
+    ui: &Ui,
+    text: impl Into<egui::WidgetText>,
+    style: egui::TextStyle,
+) -> f32 {
+    text.into()
+        .into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, style)
+        .size()
+        .x
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 use eframe::egui::{self, RichText, Ui};
 
 use super::fault_edit::{Change, Editing, FaultEditor, INSPECTOR_H};
+use super::keys::PlaybackKey;
 use super::layout::{self, Arrangement, LEFT_MIN, VERDICT_MIN};
 use super::timeline::{self, Action, Timeline, View};
 use super::transcript_panel::{self, Clicked, Follow, Shelf};
@@ -38,21 +39,6 @@ const COLUMN_LANE: f32 = 64.0;
 /// The most of the window's height the timeline takes in such a page: the playback bar
 /// stays near it, and many lanes shrink (to their floor) rather than fill the screen.
 const COLUMN_TIMELINE_SHARE: f32 = 0.6;
-
-/// What the playback keys ask for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlaybackKey {
-    /// Play or pause (Space).
-    PlayPause,
-    /// To the previous moment something changed (←).
-    StepBack,
-    /// To the next moment something changes (→).
-    StepForward,
-    /// To the start (Home).
-    ToStart,
-    /// To the end, which tells the verdict (End).
-    ToEnd,
-}
 
 /// A run and how it is being watched.
 pub struct RunView {

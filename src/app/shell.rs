@@ -170,7 +170,8 @@ fn step_picker(ui: &mut Ui, progress: &mut Progress, items: &mut Vec<(String, Re
 /// row of what is left of `ui`'s.
 fn fits_one_row(ui: &Ui) -> bool {
     let spacing = ui.spacing().item_spacing.x;
-    let label = |text: &str| one_line_width(ui, text, egui::TextStyle::Button) + 2.0 * spacing;
+    let label =
+        |text: &str| layout::one_line_width(ui, text, egui::TextStyle::Button) + 2.0 * spacing;
     let steps: f32 = STEPS.iter().map(|s| label(s.number)).sum();
     let rest: f32 = [
         "Intro",
@@ -229,19 +230,7 @@ fn dark_toggle(ui: &mut Ui, progress: &mut Progress, items: &mut Vec<(String, Re
 
 /// How wide a button with `text` is drawn, points.
 fn button_width(ui: &Ui, text: &str) -> f32 {
-    one_line_width(ui, text, egui::TextStyle::Button) + 2.0 * ui.spacing().button_padding.x
-}
-
-/// How wide `text` is set on one line, unwrapped, in `style` (unless it sets its own), points.
-pub(super) fn one_line_width(
-    ui: &Ui,
-    text: impl Into<egui::WidgetText>,
-    style: egui::TextStyle,
-) -> f32 {
-    text.into()
-        .into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, style)
-        .size()
-        .x
+    layout::one_line_width(ui, text, egui::TextStyle::Button) + 2.0 * ui.spacing().button_padding.x
 }
 
 /// ": right first time" and the like, for a step's hover text.
@@ -304,7 +293,7 @@ fn shortcuts(ui: &mut Ui) {
     let key = |text: &str| RichText::new(text).monospace().strong();
     let widest = keys::HELP
         .iter()
-        .map(|(k, _)| one_line_width(ui, key(k), egui::TextStyle::Body))
+        .map(|(k, _)| layout::one_line_width(ui, key(k), egui::TextStyle::Body))
         .fold(0.0, f32::max);
     let key_width = widest.min(width * KEY_SHARE).ceil();
     let what_width = (width - key_width - spacing).max(0.0);

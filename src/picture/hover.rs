@@ -6,13 +6,13 @@
 
 use std::ops::Range;
 
-use super::pen::Area;
 use crate::checker::Verdict;
 use crate::trace::{NodeId, Trace};
 use crate::view::timeline::Lanes;
 use crate::view::timeline::hover::{
     crowded_marks, message_haze, thin_spans, violation_marker, violation_markers,
 };
+use crate::view::timeline::place::Area;
 
 /// Where a thing was drawn, for a pointer to be on it.
 #[derive(Clone, Copy, Debug, PartialEq)]
