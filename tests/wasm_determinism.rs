@@ -1,4 +1,4 @@
-//! Same run everywhere (issue #4): every scenario in `assets/scenarios/` and `assets/cases/`
+//! Same run everywhere: every scenario in `assets/scenarios/` and `assets/cases/`
 //! gives byte-identical traces and verdicts natively and on wasm32.
 //!
 //! Each scenario is run with its own seed and three more; the runs' traces and verdicts, as

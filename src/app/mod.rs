@@ -1,5 +1,6 @@
-//! The egui front end (desktop and web). It only reads traces and verdicts: every run is
-//! made once, by `course::`, when the learner asks for it.
+//! The egui front end (desktop and web): painting and input. It makes no run of its own
+//! design: a page asks the core for one (`run::`, `view::compare`, `course::`) when the
+//! learner does, and long sweeps and searches go to [`background`], off the UI thread.
 //!
 //! The window: a top bar ([`shell`]) over one page — the introduction or the recap
 //! ([`pages`]), a course step ([`course_view`]), or a tool ([`tools`]). A page with a run

@@ -3,17 +3,19 @@
 //! about a real system is checked against its docs (see `assets/scenarios/*.toml`, `source`).
 
 use super::{Choice, Judge, Step};
+use crate::scenario::library;
 
+/// A course scenario from `assets/scenarios/`, looked up in the shipped list.
 macro_rules! scenario {
     ($file:literal) => {
-        include_str!(concat!("../../assets/scenarios/", $file, ".toml"))
+        library::text(library::COURSE, concat!($file, ".toml"))
     };
 }
 
 /// A real incident from `assets/cases/`.
 macro_rules! case {
     ($file:literal) => {
-        include_str!(concat!("../../assets/cases/", $file, ".toml"))
+        library::text(library::INCIDENTS, concat!($file, ".toml"))
     };
 }
 

@@ -387,6 +387,13 @@ impl<'a, const EVENTS: bool> Sim<'a, EVENTS> {
                 self.cut_short_at_ms = Some(at);
                 break;
             }
+            // The calendar hands events out in time order; one from the past would be handled
+            // after what it caused.
+            debug_assert!(
+                at >= self.now,
+                "event at {at} ms popped after {} ms",
+                self.now
+            );
             self.now = at;
             self.steps += 1;
             self.dispatch(ev);

@@ -19,6 +19,8 @@ mod parse;
 mod path;
 mod validate;
 
+pub use validate::MAX_UNTIL_MS;
+
 pub use parse::{
     MAX_BYTES, ScenarioError, parse, parse_bytes, parse_draft, read_document, to_toml, too_large,
 };

@@ -14,7 +14,7 @@ use super::{
 
 /// Longest horizon, ms (a little under 3 simulated hours): every case fits far inside it, and it
 /// keeps a run with `repeat = 0` workers short.
-const MAX_UNTIL_MS: u64 = 10_000_000;
+pub const MAX_UNTIL_MS: u64 = 10_000_000;
 /// Longest one-way network delay, ms.
 const MAX_DELAY_MS: u64 = 60_000;
 const MAX_WORKERS: usize = 64;

@@ -18,10 +18,7 @@ use std::collections::BTreeMap;
 
 use crate::challenge::Budget;
 use crate::challenge::budget::paused_ms;
-use crate::scenario::{DeletedBy, Fault, FaultKind, Scenario};
-
-/// The longest duration a validated scenario takes for a delay's `extra_ms`, ms.
-const MAX_FIELD_MS: u64 = 10_000_000;
+use crate::scenario::{DeletedBy, Fault, FaultKind, MAX_UNTIL_MS, Scenario};
 
 /// What faults a scenario can be given: its nodes, its lock keys and its times.
 #[derive(Clone, Debug)]
@@ -58,7 +55,7 @@ impl Space {
                 .lock
                 .ttl_ms
                 .saturating_mul(2)
-                .clamp(1, MAX_FIELD_MS),
+                .clamp(1, MAX_UNTIL_MS),
         }
     }
 

@@ -1,4 +1,4 @@
-// The browser test (issue #4): Debian's Chromium, driven by playwright-core, opens the built
+// The browser test: Debian's Chromium, driven by playwright-core, opens the built
 // site (web/build.sh) from a loopback server under a sub-path and checks that
 // - the page loads with no console error, no page error and no CSP violation;
 // - the canvas is painted (sampled pixels, not a blank page);

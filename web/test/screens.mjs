@@ -1,4 +1,4 @@
-// The browser test at the screens learners have (issue #7): phones, tablets, laptops with
+// The browser test at the screens learners have: phones, tablets, laptops with
 // high-density displays, monitors. At each screen (CSS pixels × device pixel ratio), Debian's
 // Chromium opens every page — the introduction, each decision with its right call made (for
 // the ungraded step 0, "it keeps data correct", the lock the course goes on to build) and

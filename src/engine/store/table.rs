@@ -347,8 +347,8 @@ impl LockTable {
         }
     }
 
-    /// Hands the key to `token` (free or not); returns its fencing token.
-    pub(crate) fn grant(
+    /// Hands the free key to `token`; returns its fencing token.
+    fn grant(
         &mut self,
         lock: &Lock,
         key: usize,
@@ -356,6 +356,9 @@ impl LockTable {
         now_ms: i64,
         client_now_ms: i64,
     ) -> Option<u64> {
+        // A key has one holder: a second grant while it is held is the double grant the
+        // checker exists to find, and must come from the model's stores, never from here.
+        debug_assert!(self.held[key].is_none(), "key {key} granted while held");
         let fence = (lock.design == Design::Fencing).then(|| {
             self.fence_counter[key] += 1;
             self.fence_counter[key]
@@ -372,6 +375,11 @@ impl LockTable {
                 Expiry::Observed => {}
             }
         }
+        debug_assert!(
+            held.expires.is_none_or(|end| end > now_ms)
+                && held.client_until.is_none_or(|end| end > client_now_ms),
+            "a lease must end after its grant"
+        );
         self.held[key] = Some(held);
         fence
     }
