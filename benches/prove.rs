@@ -18,7 +18,7 @@ mod env;
 
 use env::env_number;
 use locksim::course::{STEPS, right_call};
-use locksim::prove::{MenuKind, Options, Outcome, prove};
+use locksim::prove::{MenuKind, Options, Proof, prove};
 
 fn main() -> ExitCode {
     let options = Options {
@@ -46,7 +46,7 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        let timed = |threads: usize| -> (Outcome, f64) {
+        let timed = |threads: usize| -> (Proof, f64) {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()

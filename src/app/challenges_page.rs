@@ -14,8 +14,9 @@ use super::transcript_panel;
 use crate::challenge::{self, Challenge, Judgement};
 use crate::course::Demonstration;
 use crate::course::progress::Progress;
-use crate::scenario::Fault;
-use crate::view::fault_edit::{Kind, describe};
+use crate::scenario::{Fault, FaultTag};
+use crate::view::fault_edit::describe;
+use strum::VariantArray;
 
 /// The attempt on screen.
 struct Shown {
@@ -168,10 +169,11 @@ impl ChallengesPage {
 }
 
 /// The kinds of fault `challenge`'s budget allows, for the palette.
-fn allowed(challenge: &Challenge) -> Vec<Kind> {
-    Kind::ALL
-        .into_iter()
-        .filter(|k| challenge.budget.allows(k.name()) > 0)
+fn allowed(challenge: &Challenge) -> Vec<FaultTag> {
+    FaultTag::VARIANTS
+        .iter()
+        .copied()
+        .filter(|&k| challenge.budget.allows(k.into()) > 0)
         .collect()
 }
 

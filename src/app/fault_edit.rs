@@ -10,7 +10,7 @@
 //! `RunView::replace_run`, which keeps the zoom and the playhead:
 //!
 //! ```ignore
-//! run.set_editing(Some(Editing::only(&[Kind::Pause, Kind::Partition])));
+//! run.set_editing(Some(Editing::only(&[FaultTag::Pause, FaultTag::Partition])));
 //! // ... draw the page, then:
 //! if let Some(change) = run.take_change() {
 //!     run.replace_run(course::play(change.scenario));
@@ -30,8 +30,9 @@ use super::layout::Arrangement;
 use super::style;
 use super::timeline::View;
 use super::timeline::edit::{Asked, Dragging, Layer, kind_color};
-use crate::scenario::{Fault, FaultKind, Scenario};
-use crate::view::fault_edit::{self, Edit, Kind, describe_edit, lane_of, moved_to_lane, shifted};
+use crate::scenario::{Fault, FaultKind, FaultTag, Scenario};
+use crate::view::fault_edit::{self, Edit, describe_edit, lane_of, moved_to_lane, shifted};
+use strum::VariantArray;
 
 /// How far ← and → move the selected fault, ms; with Shift, [`BIG_STEP_MS`].
 const STEP_MS: i64 = 100;
@@ -43,29 +44,30 @@ pub const INSPECTOR_H: f32 = 30.0;
 /// Which faults a page lets the learner place: every kind in the sandbox, a challenge's few.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Editing {
-    kinds: Vec<Kind>,
+    kinds: Vec<FaultTag>,
 }
 
 impl Editing {
     /// Every kind of fault.
     pub fn all() -> Editing {
         Editing {
-            kinds: Kind::ALL.to_vec(),
+            kinds: FaultTag::VARIANTS.to_vec(),
         }
     }
 
     /// Only `kinds` (shown in the palette's order).
-    pub fn only(kinds: &[Kind]) -> Editing {
+    pub fn only(kinds: &[FaultTag]) -> Editing {
         Editing {
-            kinds: Kind::ALL
-                .into_iter()
+            kinds: FaultTag::VARIANTS
+                .iter()
+                .copied()
                 .filter(|k| kinds.contains(k))
                 .collect(),
         }
     }
 
     /// The kinds that may be placed, in the palette's order.
-    pub fn kinds(&self) -> &[Kind] {
+    pub fn kinds(&self) -> &[FaultTag] {
         &self.kinds
     }
 }
@@ -163,7 +165,7 @@ impl FaultEditor {
     }
 
     /// Places a fault of `kind` at the playhead `now_ms` on the target lane.
-    fn place(&mut self, scenario: &Scenario, kind: Kind, now_ms: f64) {
+    fn place(&mut self, scenario: &Scenario, kind: FaultTag, now_ms: f64) {
         let Some(lane) = self.target_lane(scenario) else {
             self.note = Some(format!(
                 "Select a lane first (click its name, or Tab to it), then press {} again; or \
@@ -199,7 +201,7 @@ impl FaultEditor {
         let (placed, delete, escape, by_ms, by_lanes) = ctx.input_mut(|i| {
             // A fault this page does not offer is not placed, but the learner hears why; the
             // key stays for whatever else may use it.
-            if let Some(kind) = Kind::ALL.into_iter().find(|k| {
+            if let Some(kind) = FaultTag::VARIANTS.iter().copied().find(|k| {
                 !kinds.contains(k)
                     && Key::from_name(&k.key().to_string())
                         .is_some_and(|key| i.modifiers.is_none() && i.key_pressed(key))
@@ -212,7 +214,7 @@ impl FaultEditor {
                 ));
             }
             let mut count = |mods: Modifiers, key: Key| i.count_and_consume_key(mods, key) as i64;
-            let placed: Vec<Kind> = kinds
+            let placed: Vec<FaultTag> = kinds
                 .iter()
                 .copied()
                 .filter(|k| {
@@ -410,7 +412,7 @@ impl FaultEditor {
         let mut delete = false;
         let mut busy = false;
         ui.horizontal_wrapped(|ui| {
-            let kind = Kind::of(&fault.kind);
+            let kind = FaultTag::from(&fault.kind);
             // In the text colour: some kinds' own colours are the pale shading of the lanes.
             let kind = ui.label(RichText::new(kind.label()).strong()).id;
             busy |= self.node_choice(ui, scenario, &mut fault, kind);
@@ -447,7 +449,12 @@ impl FaultEditor {
                         egui::DragValue::new(delta_ms).speed(100).suffix(" ms"),
                     );
                 }
-                _ => {}
+                FaultKind::Partition { for_ms: None, .. }
+                | FaultKind::KillStore { for_ms: None }
+                | FaultKind::Crash { .. }
+                | FaultKind::Restart { .. }
+                | FaultKind::Heal
+                | FaultKind::ForceRelease { .. } => {}
             }
             cut_from_menu(ui, scenario, &mut fault);
             delete = ui
@@ -526,7 +533,7 @@ fn ms(value: &mut u64) -> egui::DragValue<'_> {
 }
 
 /// The palette chip of `kind` drawn at the pointer while it is dragged.
-fn ghost(ctx: &Context, chip: &egui::Response, kind: Kind) {
+fn ghost(ctx: &Context, chip: &egui::Response, kind: FaultTag) {
     let Some(pos) = ctx.pointer_interact_pos() else {
         return;
     };
@@ -580,9 +587,9 @@ mod tests {
 
     #[test]
     fn a_challenge_allows_only_its_kinds_in_the_palettes_order() {
-        let editing = Editing::only(&[Kind::Partition, Kind::Pause]);
-        assert_eq!(editing.kinds(), [Kind::Pause, Kind::Partition]);
-        assert_eq!(Editing::all().kinds(), Kind::ALL);
+        let editing = Editing::only(&[FaultTag::Partition, FaultTag::Pause]);
+        assert_eq!(editing.kinds(), [FaultTag::Pause, FaultTag::Partition]);
+        assert_eq!(Editing::all().kinds(), FaultTag::VARIANTS);
     }
 
     #[test]
@@ -592,7 +599,7 @@ mod tests {
             lane: Some(0),
             ..FaultEditor::default()
         };
-        editor.place(&s, Kind::Pause, 1_000.0);
+        editor.place(&s, FaultTag::Pause, 1_000.0);
         assert!(editor.change.is_some(), "placing by hand works on the data");
         editor.set_editing(None);
         assert_eq!(editor.lane, None, "turning it off forgets the selection");
@@ -604,7 +611,7 @@ mod tests {
         let s = unfenced();
         let mut editor = FaultEditor::default();
         editor.set_editing(Some(Editing::all()));
-        editor.place(&s, Kind::Pause, 1_000.4);
+        editor.place(&s, FaultTag::Pause, 1_000.4);
         assert!(
             editor
                 .note
@@ -613,7 +620,7 @@ mod tests {
                 .contains("Select a lane first")
         );
         editor.lane = Some(1);
-        editor.place(&s, Kind::Pause, 1_000.4);
+        editor.place(&s, FaultTag::Pause, 1_000.4);
         let change = editor.take_change().unwrap();
         assert_eq!(change.scenario.faults[0].at_ms, 1_000);
         assert_eq!(change.what, "placed a pause of B at 1 000 ms for 10 000 ms");
@@ -626,7 +633,7 @@ mod tests {
         let mut editor = FaultEditor::default();
         editor.set_editing(Some(Editing::all()));
         editor.lane = Some(0);
-        editor.place(&s, Kind::Pause, 1_000.0);
+        editor.place(&s, FaultTag::Pause, 1_000.0);
         editor.make(
             &s,
             Edit::Replace(

@@ -13,7 +13,7 @@ use eframe::egui::{self, RichText, Ui};
 use super::background::{self, Job, News, Work};
 use super::{style, theme};
 use crate::scenario::Scenario;
-use crate::search::{Goal, Options, Outcome, Space, headline, narrate};
+use crate::search::{Finding, Goal, Options, Space, headline, narrate};
 use crate::text::{fmt_count, fmt_ms};
 
 /// The budgets offered, in schedules.
@@ -38,7 +38,7 @@ struct Search {
     options: Options,
     /// Schedules run so far.
     tries: u64,
-    outcome: Option<Outcome>,
+    outcome: Option<Finding>,
 }
 
 impl Search {
@@ -189,7 +189,7 @@ impl FindFailure {
                     let found = found.map(|f| f.remade(&search.scenario, &search.options));
                     match found.transpose() {
                         Ok(found) => {
-                            search.outcome = Some(Outcome {
+                            search.outcome = Some(Finding {
                                 tries,
                                 found,
                                 interrupted: false,

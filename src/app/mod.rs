@@ -9,13 +9,13 @@
 //! ([`compare_view`]) cover the page they were opened on until closed.
 
 mod background;
-pub mod break_it;
+mod break_it;
 mod challenges_page;
 mod compare_view;
 mod controls;
 mod course_view;
 mod export;
-pub mod fault_edit;
+mod fault_edit;
 mod find_failure;
 mod glossary_page;
 mod glossary_text;
@@ -23,14 +23,14 @@ mod glossary_text;
 mod headless;
 mod keys;
 mod layout;
-pub mod library;
+mod library;
 mod menu;
 mod pages;
 mod run_view;
-pub mod sandbox;
+mod sandbox;
 mod saved;
-pub mod seeds;
-pub mod share;
+mod seeds;
+mod share;
 mod shell;
 mod style;
 mod theme;

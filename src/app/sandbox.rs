@@ -7,14 +7,14 @@
 //! that does not parse stays in its box with the position of the problem.
 
 use eframe::egui::{self, Align, Id, RichText, Ui};
-use strum::{VariantArray, VariantNames};
+use strum::VariantArray;
 
 use super::style;
 use crate::checker::Kind;
 use crate::scenario::names::{RESOURCE, store_name};
 use crate::scenario::{
-    self, DeletedBy, Expect, Fault, FaultKind, NodeClock, Scenario, ScenarioError, StoreClock,
-    Worker,
+    self, DeletedBy, Expect, Fault, FaultKind, FaultTag, NodeClock, Scenario, ScenarioError,
+    StoreClock, Worker,
 };
 
 /// Width of the label column, in points: the widgets of every section line up after it.
@@ -45,9 +45,9 @@ fn names(error: &ScenarioError, path: &str, within: bool) -> bool {
     }
 }
 
-/// A fault of kind `name` (one of [`FaultKind::VARIANTS`]), keeping what `old` had that the new kind
-/// also has (its node, its duration), else defaults that name `workers[0]` and `store1`.
-fn fault_kind(name: &str, old: Option<&FaultKind>, workers: &[Worker]) -> Option<FaultKind> {
+/// A fault of kind `tag`, keeping what `old` had that the new kind also has (its node, its
+/// duration), else defaults that name `workers[0]` and `store1`.
+fn fault_kind(tag: FaultTag, old: Option<&FaultKind>, workers: &[Worker]) -> FaultKind {
     let worker = || {
         workers
             .first()
@@ -60,34 +60,41 @@ fn fault_kind(name: &str, old: Option<&FaultKind>, workers: &[Worker]) -> Option
         | FaultKind::Restart { node }
         | FaultKind::ClockJump { node, .. } => Some(node.clone()),
         FaultKind::Delay { from, .. } => Some(from.clone()),
-        _ => None,
+        FaultKind::KillStore { .. }
+        | FaultKind::Partition { .. }
+        | FaultKind::Heal
+        | FaultKind::ForceRelease { .. } => None,
     });
     let old_for = old.and_then(|k| match k {
         FaultKind::Pause { for_ms, .. }
         | FaultKind::Stall { for_ms, .. }
         | FaultKind::Delay { for_ms, .. } => Some(*for_ms),
         FaultKind::KillStore { for_ms } | FaultKind::Partition { for_ms, .. } => *for_ms,
-        _ => None,
+        FaultKind::Crash { .. }
+        | FaultKind::Restart { .. }
+        | FaultKind::Heal
+        | FaultKind::ClockJump { .. }
+        | FaultKind::ForceRelease { .. } => None,
     });
     let node = || old_node.clone().unwrap_or_else(worker);
     let for_ms = old_for.unwrap_or(1_000);
-    Some(match name {
-        "pause" => FaultKind::Pause {
+    match tag {
+        FaultTag::Pause => FaultKind::Pause {
             node: node(),
             for_ms,
         },
         // Only a worker's work can stall.
-        "stall" => FaultKind::Stall {
+        FaultTag::Stall => FaultKind::Stall {
             node: old_node
                 .clone()
                 .filter(|n| workers.iter().any(|w| &w.name == n))
                 .unwrap_or_else(worker),
             for_ms,
         },
-        "crash" => FaultKind::Crash { node: node() },
-        "restart" => FaultKind::Restart { node: node() },
-        "kill_store" => FaultKind::KillStore { for_ms: old_for },
-        "partition" => {
+        FaultTag::Crash => FaultKind::Crash { node: node() },
+        FaultTag::Restart => FaultKind::Restart { node: node() },
+        FaultTag::KillStore => FaultKind::KillStore { for_ms: old_for },
+        FaultTag::Partition => {
             let node = node();
             let other = other_end(&node);
             FaultKind::Partition {
@@ -95,12 +102,12 @@ fn fault_kind(name: &str, old: Option<&FaultKind>, workers: &[Worker]) -> Option
                 for_ms: Some(for_ms),
             }
         }
-        "heal" => FaultKind::Heal,
-        "clock_jump" => FaultKind::ClockJump {
+        FaultTag::Heal => FaultKind::Heal,
+        FaultTag::ClockJump => FaultKind::ClockJump {
             node: old_node.clone().unwrap_or_else(|| store_name(1)),
             delta_ms: 30_000,
         },
-        "delay" => {
+        FaultTag::Delay => {
             let from = node();
             let to = other_end(&from);
             FaultKind::Delay {
@@ -110,15 +117,14 @@ fn fault_kind(name: &str, old: Option<&FaultKind>, workers: &[Worker]) -> Option
                 for_ms,
             }
         }
-        "force_release" => FaultKind::ForceRelease {
+        FaultTag::ForceRelease => FaultKind::ForceRelease {
             key: workers
                 .first()
                 .map_or_else(|| "lock".to_string(), |w| w.key.clone()),
             node: None,
             by: DeletedBy::Operator,
         },
-        _ => return None,
-    })
+    }
 }
 
 /// The other end of a link from `node` for a new delay or partition: the store, unless that
@@ -296,7 +302,7 @@ pub struct Sandbox {
     /// The outcome of the last load, paste, save or copy.
     notice: Option<Notice>,
     /// The kind the "Add fault" button adds.
-    new_fault: &'static str,
+    new_fault: FaultTag,
     /// Whether the last frame showed the validator's message next to its field.
     error_placed: bool,
     /// The learner asked to be shown the field in error.
@@ -314,7 +320,7 @@ impl Sandbox {
             text_error: None,
             text_open: false,
             notice: None,
-            new_fault: FaultKind::VARIANTS[0],
+            new_fault: FaultTag::VARIANTS[0],
             error_placed: false,
             show_error: false,
         }
@@ -1361,7 +1367,7 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
     });
 }
 
-fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut &'static str) {
+fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut FaultTag) {
     let nodes = s.node_names();
     section(ui, form.open_for(&["fault"]), "Faults", |ui| {
         let many_faults = s.faults.len() > OPEN_ITEMS;
@@ -1380,21 +1386,20 @@ fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut &'
             .show(ui, |ui| {
                 form.note(ui, &format!("fault[{i}]"), false);
                 form.row(ui, &p("kind"), "kind", "", |ui, label| {
-                    let mut kind = fault.kind.name();
+                    let was = FaultTag::from(&fault.kind);
+                    let mut kind = was;
                     let id = p("kind");
                     egui::ComboBox::from_id_salt(id.as_str())
-                        .selected_text(kind)
+                        .selected_text(<&str>::from(kind))
                         .show_ui(ui, |ui| {
-                            for &name in FaultKind::VARIANTS {
-                                ui.selectable_value(&mut kind, name, name);
+                            for &tag in FaultTag::VARIANTS {
+                                ui.selectable_value(&mut kind, tag, <&str>::from(tag));
                             }
                         })
                         .response
                         .labelled_by(label);
-                    if kind != fault.kind.name()
-                        && let Some(changed) = fault_kind(kind, Some(&fault.kind), workers)
-                    {
-                        fault.kind = changed;
+                    if kind != was {
+                        fault.kind = fault_kind(kind, Some(&fault.kind), workers);
                     }
                     let name = format!(
                         "Remove fault {} ({} at {} ms)",
@@ -1422,16 +1427,15 @@ fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut &'
             s.faults.remove(i);
         }
         ui.horizontal(|ui| {
-            if ui.button("Add fault").clicked()
-                && let Some(kind) = fault_kind(new_fault, None, &s.workers)
-            {
+            if ui.button("Add fault").clicked() {
+                let kind = fault_kind(*new_fault, None, &s.workers);
                 s.faults.push(Fault { at_ms: 1_000, kind });
             }
             egui::ComboBox::from_id_salt("sandbox_new_fault")
-                .selected_text(*new_fault)
+                .selected_text(<&str>::from(*new_fault))
                 .show_ui(ui, |ui| {
-                    for &name in FaultKind::VARIANTS {
-                        ui.selectable_value(new_fault, name, name);
+                    for &tag in FaultTag::VARIANTS {
+                        ui.selectable_value(new_fault, tag, <&str>::from(tag));
                     }
                 })
                 .response
@@ -1924,32 +1928,31 @@ mod tests {
     fn every_fault_kind_converts_to_every_other() {
         let s = step5();
         let w = &s.workers;
-        for &from in FaultKind::VARIANTS {
-            let old = fault_kind(from, None, w).expect("a known kind");
-            assert_eq!(old.name(), from);
-            for &to in FaultKind::VARIANTS {
-                let new = fault_kind(to, Some(&old), w).expect("a known kind");
-                assert_eq!(new.name(), to);
+        for &from in FaultTag::VARIANTS {
+            let old = fault_kind(from, None, w);
+            assert_eq!(FaultTag::from(&old), from);
+            for &to in FaultTag::VARIANTS {
+                let new = fault_kind(to, Some(&old), w);
+                assert_eq!(FaultTag::from(&new), to);
                 let mut with = s.clone();
                 with.faults = vec![Fault {
                     at_ms: 1_000,
                     kind: new,
                 }];
                 if let Err(e) = with.validate() {
-                    panic!("{from} → {to}: {e}");
+                    panic!("{from:?} → {to:?}: {e}");
                 }
             }
         }
-        assert_eq!(fault_kind("earthquake", None, w), None);
-        let pause = fault_kind("pause", None, w).unwrap();
+        let pause = fault_kind(FaultTag::Pause, None, w);
         assert_eq!(
-            fault_kind("delay", Some(&pause), w),
-            Some(FaultKind::Delay {
+            fault_kind(FaultTag::Delay, Some(&pause), w),
+            FaultKind::Delay {
                 from: "A".to_string(),
                 to: "store1".to_string(),
                 extra_ms: 500,
                 for_ms: 1_000
-            })
+            }
         );
     }
 

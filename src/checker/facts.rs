@@ -312,7 +312,7 @@ impl Gatherer {
         let keys = trace.keys.len();
         Gatherer {
             until_ms: trace.simulated_until_ms(),
-            independent_nodes: trace.topology == Topology::Redlock,
+            independent_nodes: trace.topology.independent_nodes(),
             released: Vec::new(),
             index: TokenIndex {
                 dense: vec![Vec::new(); trace.nodes.len()],

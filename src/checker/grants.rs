@@ -10,7 +10,7 @@ use super::explain;
 use super::facts::{Facts, Lease, Remover, Stamp};
 use super::{Found, Kind, Violation, for_overlapping};
 use crate::order;
-use crate::scenario::{self, DeletedBy, Topology};
+use crate::scenario::{self, DeletedBy};
 use crate::text::fmt_ms;
 use crate::trace::{KeyId, NodeId, Trace};
 
@@ -40,8 +40,10 @@ pub(super) struct Grants {
 impl Grants {
     /// Works out held periods and grant order from the node-level leases.
     pub fn compute(trace: &Trace, facts: &Facts) -> Grants {
-        let majority =
-            (trace.topology == Topology::Redlock).then(|| scenario::majority(trace.store_nodes()));
+        let majority = trace
+            .topology
+            .independent_nodes()
+            .then(|| scenario::majority(trace.store_nodes()));
         let mut leases: Vec<&Lease> = facts.leases.iter().collect();
         order::sort_by_key(&mut leases, |l| (l.token, l.key, l.start_ms, l.node));
         let mut held = Vec::new();

@@ -114,7 +114,7 @@ fn still_held(trace: &Trace, facts: &Facts) -> Vec<StillHeld> {
             let serving = NodeId::all(trace.nodes.len())
                 .filter(|&n| trace.nodes[n.index()].role == Role::Store && up(n))
                 .count();
-            if serving > stores / 2 {
+            if serving >= crate::scenario::majority(stores) {
                 out.extend(end.committed.iter().enumerate().filter_map(|(key, c)| {
                     let (token, node) = (*c)?;
                     (!on_the_way(token, None)).then(|| StillHeld {

@@ -14,7 +14,7 @@ use super::args::ProveArgs;
 use super::search::TOML_HEADING;
 use super::{Status, input, output};
 use crate::checker::Kind;
-use crate::prove::{self, MenuKind, Options, Outcome, Stopped};
+use crate::prove::{self, MenuKind, Options, Proof, Stopped};
 use crate::scenario::{self, Fault, Scenario};
 use crate::search::narrate;
 use crate::text::{fmt_count, fmt_counted, printable};
@@ -89,7 +89,7 @@ pub fn prove(args: &ProveArgs, out: &mut impl Write) -> io::Result<Status> {
 
 /// The report: the scenario's name, what is being explored, then the claim or the
 /// counterexample.
-fn write_text(out: &mut impl Write, scenario: &Scenario, outcome: &Outcome) -> io::Result<()> {
+fn write_text(out: &mut impl Write, scenario: &Scenario, outcome: &Proof) -> io::Result<()> {
     writeln!(out, "{}", printable(&scenario.name, false))?;
     writeln!(
         out,
@@ -186,7 +186,7 @@ struct ProveJson<'a> {
 }
 
 impl<'a> ProveJson<'a> {
-    fn new(outcome: &'a Outcome) -> Self {
+    fn new(outcome: &'a Proof) -> Self {
         let found = outcome.found.as_ref();
         let claim = match found {
             Some(_) => Vec::new(),

@@ -13,7 +13,7 @@ use super::args::SearchArgs;
 use super::{Status, input, output};
 use crate::checker::Kind;
 use crate::scenario::{self, Fault, Scenario};
-use crate::search::{Goal, Options, Outcome, Stage, headline, narrate, search_until};
+use crate::search::{Finding, Goal, Options, Stage, headline, narrate, search_until};
 use crate::text::{fmt_count, fmt_counted, printable};
 
 /// The line before the minimal scenario's TOML: everything after it is the file.
@@ -104,7 +104,7 @@ fn write_text(
     out: &mut impl Write,
     scenario: &Scenario,
     options: &Options,
-    outcome: &Outcome,
+    outcome: &Finding,
 ) -> io::Result<()> {
     let a_failure = match options.goal {
         Goal::Unsafe => "an unsafe",
@@ -159,7 +159,7 @@ struct SearchJson<'a> {
 }
 
 impl<'a> SearchJson<'a> {
-    fn new(outcome: &'a Outcome) -> Self {
+    fn new(outcome: &'a Finding) -> Self {
         match &outcome.found {
             None => SearchJson {
                 found: false,
@@ -198,7 +198,7 @@ mod tests {
             tries: 1,
             ..Options::default()
         };
-        let outcome = Outcome {
+        let outcome = Finding {
             tries: 1,
             found: None,
             interrupted: false,

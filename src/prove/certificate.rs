@@ -1,11 +1,11 @@
 //! What a proof may claim, in words: exactly the menu, bounds, start times and seeds it
 //! explored, and what it did not.
 
-use super::{MenuKind, Outcome, Stopped};
+use super::{MenuKind, Proof, Stopped};
 use crate::text::{fmt_count, fmt_counted};
 
 /// The seeds as a half-open range, as `--seeds` takes them: "seeds 0..16", "seed 1".
-pub fn seeds(outcome: &Outcome) -> String {
+pub fn seeds(outcome: &Proof) -> String {
     let seeds = &outcome.options.seeds;
     if seeds.end - seeds.start == 1 {
         format!("seed {}", seeds.start)
@@ -17,7 +17,7 @@ pub fn seeds(outcome: &Outcome) -> String {
 /// The certificate of a proof that holds, as lines: "holds: 3 106 schedules of ≤ 2 faults
 /// (pause, crash, …) on seeds 0..16, 1 204 distinct runs, 0 unsafe", then the menu, the start
 /// times and what was not explored.
-pub fn claim(outcome: &Outcome) -> Vec<String> {
+pub fn claim(outcome: &Proof) -> Vec<String> {
     let k = outcome.options.faults;
     let mut lines = vec![format!(
         "holds: {} of ≤ {} ({}) on {}, {}, 0 unsafe",
@@ -33,7 +33,7 @@ pub fn claim(outcome: &Outcome) -> Vec<String> {
 }
 
 /// What the runs went through: a proof whose runs never met a danger says nothing about it.
-fn exercised(outcome: &Outcome) -> String {
+fn exercised(outcome: &Proof) -> String {
     match outcome.exercised.words() {
         Some(words) => format!("exercised: {words}"),
         None => "exercised: nothing dangerous occurred in any run: no holder outlived its \
@@ -46,7 +46,7 @@ fn exercised(outcome: &Outcome) -> String {
 
 /// What a proof stopped early may claim: "explored 40 000 of 112 000 schedules of ≤ 2
 /// faults: none unsafe so far", why it stopped, and the bounds it was exploring.
-pub fn partial_claim(outcome: &Outcome) -> Vec<String> {
+pub fn partial_claim(outcome: &Proof) -> Vec<String> {
     let why = match outcome.stopped {
         Some(Stopped::Budget) => format!(
             "the budget of {} ran out",
@@ -82,7 +82,7 @@ pub fn partial_claim(outcome: &Outcome) -> Vec<String> {
 }
 
 /// The bounds every claim states in full: the menu, the start times, what was not explored.
-fn bounds(outcome: &Outcome) -> Vec<String> {
+fn bounds(outcome: &Proof) -> Vec<String> {
     let own = match outcome.own_faults {
         0 => String::new(),
         n => format!(

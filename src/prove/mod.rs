@@ -78,7 +78,7 @@ pub struct Found {
 
 /// What a proof came to.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct Proof {
     /// The menu explored.
     pub menu: Menu,
     /// The bounds explored.
@@ -101,7 +101,7 @@ pub struct Outcome {
     pub found: Option<Found>,
 }
 
-impl Outcome {
+impl Proof {
     /// Whether every schedule within the bounds was run and none was unsafe.
     pub fn holds(&self) -> bool {
         self.found.is_none() && self.stopped.is_none()
@@ -151,10 +151,10 @@ pub fn prove(
     pool: &ThreadPool,
     stop: &AtomicBool,
     mut progress: impl FnMut(Progress),
-) -> Outcome {
+) -> Proof {
     let menu = Menu::of(scenario, &options.kinds);
     let entries = menu.entries.len();
-    let mut outcome = Outcome {
+    let mut outcome = Proof {
         menu,
         options: options.clone(),
         own_faults: scenario.faults.len(),

@@ -31,7 +31,7 @@ fn options(faults: usize, kinds: &[MenuKind], seeds: Range<u64>) -> Options {
     }
 }
 
-fn run(scenario: &Scenario, options: &Options, threads: usize) -> Outcome {
+fn run(scenario: &Scenario, options: &Options, threads: usize) -> Proof {
     prove(
         scenario,
         options,
@@ -128,7 +128,7 @@ fn the_outcome_is_the_same_on_one_thread_and_on_three() {
         assert_eq!(one.explored, three.explored, "{file}");
         assert_eq!(one.distinct_runs, three.distinct_runs, "{file}");
         assert_eq!(claim(&one), claim(&three), "{file}");
-        let faults = |o: &Outcome| o.found.as_ref().map(|f| f.counterexample.faults.clone());
+        let faults = |o: &Proof| o.found.as_ref().map(|f| f.counterexample.faults.clone());
         assert_eq!(faults(&one), faults(&three), "{file}");
     }
 }

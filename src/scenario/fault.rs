@@ -11,7 +11,7 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
-use super::{DeletedBy, Fault, FaultKind, defaults};
+use super::{DeletedBy, Fault, FaultKind, FaultTag, defaults};
 
 /// Every key a fault table can have, in any kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,35 +61,19 @@ impl Field {
     }
 }
 
-/// The value of `kind`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Tag {
-    Pause,
-    Stall,
-    Crash,
-    Restart,
-    KillStore,
-    Partition,
-    Heal,
-    ClockJump,
-    Delay,
-    ForceRelease,
-}
-
-impl Tag {
+impl FaultTag {
     /// The keys a fault of this kind takes besides `at_ms` and `kind`, as an error lists
     /// them. Only `heal` has none (the error then says so in words).
-    fn keys(self) -> &'static [&'static str] {
+    pub(super) fn keys(self) -> &'static [&'static str] {
         match self {
-            Tag::Pause | Tag::Stall => &["node", "for_ms"],
-            Tag::Crash | Tag::Restart => &["node"],
-            Tag::KillStore => &["for_ms"],
-            Tag::Partition => &["groups", "for_ms"],
-            Tag::Heal => &[],
-            Tag::ClockJump => &["node", "delta_ms"],
-            Tag::Delay => &["from", "to", "extra_ms", "for_ms"],
-            Tag::ForceRelease => &["key", "node", "by"],
+            FaultTag::Pause | FaultTag::Stall => &["node", "for_ms"],
+            FaultTag::Crash | FaultTag::Restart => &["node"],
+            FaultTag::KillStore => &["for_ms"],
+            FaultTag::Partition => &["groups", "for_ms"],
+            FaultTag::Heal => &[],
+            FaultTag::ClockJump => &["node", "delta_ms"],
+            FaultTag::Delay => &["from", "to", "extra_ms", "for_ms"],
+            FaultTag::ForceRelease => &["key", "node", "by"],
         }
     }
 }
@@ -105,7 +89,7 @@ struct Raw {
     /// for a key no fault takes.
     present: Vec<(String, Option<Field>)>,
     at_ms: Option<u64>,
-    kind: Option<Tag>,
+    kind: Option<FaultTag>,
     node: Option<String>,
     for_ms: Option<u64>,
     groups: Option<Vec<Vec<String>>>,
@@ -133,44 +117,46 @@ impl Raw {
             return Err(E::unknown_field("key", FLUSH_KEYS));
         }
         let kind = match kind {
-            Tag::Pause => FaultKind::Pause {
+            FaultTag::Pause => FaultKind::Pause {
                 node: need::<_, E>(self.node, "node")?,
                 for_ms: need::<_, E>(self.for_ms, "for_ms")?,
             },
-            Tag::Stall => FaultKind::Stall {
+            FaultTag::Stall => FaultKind::Stall {
                 node: need::<_, E>(self.node, "node")?,
                 for_ms: need::<_, E>(self.for_ms, "for_ms")?,
             },
-            Tag::Crash => FaultKind::Crash {
+            FaultTag::Crash => FaultKind::Crash {
                 node: need::<_, E>(self.node, "node")?,
             },
-            Tag::Restart => FaultKind::Restart {
+            FaultTag::Restart => FaultKind::Restart {
                 node: need::<_, E>(self.node, "node")?,
             },
-            Tag::KillStore => FaultKind::KillStore {
+            FaultTag::KillStore => FaultKind::KillStore {
                 for_ms: self.for_ms,
             },
-            Tag::Partition => FaultKind::Partition {
+            FaultTag::Partition => FaultKind::Partition {
                 groups: need::<_, E>(self.groups, "groups")?,
                 for_ms: self.for_ms,
             },
-            Tag::Heal => FaultKind::Heal,
-            Tag::ClockJump => FaultKind::ClockJump {
+            FaultTag::Heal => FaultKind::Heal,
+            FaultTag::ClockJump => FaultKind::ClockJump {
                 node: need::<_, E>(self.node, "node")?,
                 delta_ms: need::<_, E>(self.delta_ms, "delta_ms")?,
             },
-            Tag::Delay => FaultKind::Delay {
+            FaultTag::Delay => FaultKind::Delay {
                 from: need::<_, E>(self.from, "from")?,
                 to: need::<_, E>(self.to, "to")?,
                 extra_ms: need::<_, E>(self.extra_ms, "extra_ms")?,
                 for_ms: need::<_, E>(self.for_ms, "for_ms")?,
             },
-            Tag::ForceRelease if self.by == Some(DeletedBy::Flush) => FaultKind::ForceRelease {
-                key: String::new(),
-                node: self.node,
-                by: DeletedBy::Flush,
-            },
-            Tag::ForceRelease => FaultKind::ForceRelease {
+            FaultTag::ForceRelease if self.by == Some(DeletedBy::Flush) => {
+                FaultKind::ForceRelease {
+                    key: String::new(),
+                    node: self.node,
+                    by: DeletedBy::Flush,
+                }
+            }
+            FaultTag::ForceRelease => FaultKind::ForceRelease {
                 key: self.key.unwrap_or_else(defaults::key),
                 node: self.node,
                 by: self.by.unwrap_or_default(),

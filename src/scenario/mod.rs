@@ -26,7 +26,7 @@ pub use parse::{
 };
 
 use serde::{Deserialize, Serialize};
-use strum::{IntoStaticStr, VariantArray, VariantNames};
+use strum::{EnumDiscriminants, IntoStaticStr, VariantArray, VariantNames};
 
 /// How often a `replicated` replica acknowledges its primary's stream, ms (Redis's replicas
 /// send `REPLCONF ACK` once a second), which `store.min_replicas_to_write` counts.
@@ -420,6 +420,16 @@ impl Topology {
         self.into()
     }
 
+    /// Whether the store nodes share nothing and each client asks every one and counts the
+    /// grants itself (Redlock, "The Redlock algorithm" in the Redis docs); the other
+    /// topologies answer a client as one store.
+    pub fn independent_nodes(self) -> bool {
+        match self {
+            Topology::Redlock => true,
+            Topology::Single | Topology::Replicated | Topology::Consensus => false,
+        }
+    }
+
     /// How many of `stores` store nodes must hold a grant for a client to hold the lock: a
     /// majority of N independent nodes for Redlock (Redis docs, "The Redlock algorithm"); one
     /// otherwise, as a consensus store records a grant only once its leader committed it and
@@ -685,10 +695,18 @@ pub struct Fault {
     pub kind: FaultKind,
 }
 
-/// The faults a scenario can inject, by `kind`.
-#[derive(Clone, Debug, PartialEq, Serialize, IntoStaticStr, VariantNames)]
+/// The faults a scenario can inject, by `kind`. [`FaultTag`] is the same list without the
+/// fields: the one list of kinds the reader, the palette, the sandbox and the search share.
+#[derive(Clone, Debug, PartialEq, Serialize, IntoStaticStr, VariantNames, EnumDiscriminants)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+#[strum_discriminants(
+    name(FaultTag),
+    doc = "A fault's `kind` without its fields, named as the file names it (`clock_jump`).",
+    derive(Hash, Deserialize, IntoStaticStr, VariantArray),
+    serde(rename_all = "snake_case"),
+    strum(serialize_all = "snake_case")
+)]
 pub enum FaultKind {
     /// The process freezes (GC, VM stall): it handles nothing; messages and timers wait.
     Pause {

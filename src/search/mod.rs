@@ -98,7 +98,7 @@ impl Counterexample {
 
 /// What a search found.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct Finding {
     /// Schedules drawn and run, the one that failed included (0 when the scenario failed
     /// without added faults).
     pub tries: u64,
@@ -154,7 +154,7 @@ impl<'s> Judge<'s> {
 
 /// Searches `scenario` for a failing fault schedule within `options`' budget and shrinks the
 /// first one found. Deterministic: the same scenario and options give the same outcome.
-pub fn search(scenario: &Scenario, options: &Options) -> Outcome {
+pub fn search(scenario: &Scenario, options: &Options) -> Finding {
     search_until(scenario, options, |_| true)
 }
 
@@ -176,7 +176,7 @@ pub enum Stage {
 }
 
 /// [`search`], asking `go_on` before each schedule and before each shrink run, where it is;
-/// it stops, with [`Outcome::interrupted`] set, the first time `go_on` says no. Stopped while
+/// it stops, with [`Finding::interrupted`] set, the first time `go_on` says no. Stopped while
 /// shrinking, it reports the failing schedule as far as it was shrunk. A front end shows
 /// progress and honours a cancel from there (a run is bounded by the engine's budget, so
 /// `go_on` is asked often).
@@ -184,7 +184,7 @@ pub fn search_until(
     scenario: &Scenario,
     options: &Options,
     mut go_on: impl FnMut(Stage) -> bool,
-) -> Outcome {
+) -> Finding {
     let mut searcher = Searcher::new(scenario, *options);
     loop {
         if let Some(outcome) = searcher.outcome() {
@@ -212,7 +212,7 @@ pub struct Searcher {
     /// Whether the scenario has been run as it is, before any schedule.
     started: bool,
     tries: u64,
-    outcome: Option<Outcome>,
+    outcome: Option<Finding>,
 }
 
 impl Searcher {
@@ -237,7 +237,7 @@ impl Searcher {
     }
 
     /// [`Searcher::step`], asking `go_on` before each shrink run; stopped, the search is over,
-    /// [`Outcome::interrupted`], with the failing schedule as far as it was shrunk.
+    /// [`Finding::interrupted`], with the failing schedule as far as it was shrunk.
     pub fn step_until(&mut self, go_on: &mut dyn FnMut(Stage) -> bool) -> u64 {
         if self.outcome.is_some() {
             return 0;
@@ -327,14 +327,14 @@ impl Searcher {
     }
 
     /// What it found, once the search is over.
-    pub fn outcome(&self) -> Option<&Outcome> {
+    pub fn outcome(&self) -> Option<&Finding> {
         self.outcome.as_ref()
     }
 
-    /// Ends the search where it is: its outcome, [`Outcome::interrupted`] if it was not over.
-    pub fn stop(self) -> Outcome {
+    /// Ends the search where it is: its outcome, [`Finding::interrupted`] if it was not over.
+    pub fn stop(self) -> Finding {
         let tries = self.tries;
-        self.outcome.unwrap_or(Outcome {
+        self.outcome.unwrap_or(Finding {
             tries,
             found: None,
             interrupted: true,
@@ -342,7 +342,7 @@ impl Searcher {
     }
 
     fn finish(&mut self, found: Option<Counterexample>) {
-        self.outcome = Some(Outcome {
+        self.outcome = Some(Finding {
             tries: self.tries,
             found,
             interrupted: false,
@@ -548,7 +548,7 @@ mod tests {
         let first = search(&scenario, &options);
         let again = search(&scenario, &options);
         assert_eq!(first.tries, again.tries);
-        let faults = |o: &Outcome| o.found.as_ref().map(|f| f.faults.clone());
+        let faults = |o: &Finding| o.found.as_ref().map(|f| f.faults.clone());
         assert!(faults(&first).is_some());
         assert_eq!(faults(&first), faults(&again));
     }

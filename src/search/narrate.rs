@@ -7,7 +7,7 @@
 //! a pause longer than the lease, the lease's expiry, a second grant, a stale write accepted)
 //! and numbers them.
 
-use super::{Goal, Outcome};
+use super::{Finding, Goal};
 use crate::Run;
 use crate::scenario::Scenario;
 use crate::text::{fmt_count, fmt_counted, fmt_ms};
@@ -21,7 +21,7 @@ pub const MAX_EVENT_STEPS: usize = 40;
 /// shrunk in 32 runs to 1 fault (without it the run passes).", "None found in 10 000 schedules
 /// — evidence, not proof.", or, for a search stopped early, "Stopped {stopped_by}after …"
 /// (`stopped_by` is e.g. "by Ctrl-C ", or "").
-pub fn headline(goal: Goal, outcome: &Outcome, stopped_by: &str) -> String {
+pub fn headline(goal: Goal, outcome: &Finding, stopped_by: &str) -> String {
     let (failure, a_failure) = match goal {
         Goal::Unsafe => ("unsafe", "an unsafe"),
         Goal::NotLive => ("not live", "a not-live"),
@@ -251,7 +251,7 @@ mod tests {
         let mut bare = file.clone();
         bare.faults.clear();
         let found = Counterexample::remade(&bare, Goal::Unsafe, file.faults.clone(), 1, 3);
-        let mut outcome = Outcome {
+        let mut outcome = Finding {
             tries: 5,
             found: Some(found),
             interrupted: false,
@@ -261,7 +261,7 @@ mod tests {
             "Found an unsafe run at schedule 5 (1 fault), shrunk in 3 runs to 1 fault (without \
              it the run passes)."
         );
-        let once = Outcome {
+        let once = Finding {
             tries: 1_500,
             found: Some(Counterexample::remade(
                 &bare,
@@ -303,7 +303,7 @@ mod tests {
 
     #[test]
     fn the_headline_of_a_search_that_found_nothing_counts_in_words() {
-        let mut outcome = Outcome {
+        let mut outcome = Finding {
             tries: 1,
             found: None,
             interrupted: false,

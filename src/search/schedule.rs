@@ -18,7 +18,8 @@ use std::collections::BTreeMap;
 
 use crate::challenge::Budget;
 use crate::challenge::budget::paused_ms;
-use crate::scenario::{DeletedBy, Fault, FaultKind, MAX_UNTIL_MS, Scenario};
+use crate::scenario::{DeletedBy, Fault, FaultKind, FaultTag, MAX_UNTIL_MS, Scenario};
+use strum::VariantArray;
 
 /// What faults a scenario can be given: its nodes, its lock keys and its times.
 #[derive(Clone, Debug)]
@@ -71,18 +72,11 @@ impl Space {
 
     /// One fault of any kind, at any time before the horizon.
     pub fn fault(&self) -> BoxedStrategy<Fault> {
-        let kinds = prop_oneof![
-            self.kind("pause"),
-            self.kind("stall"),
-            self.kind("crash"),
-            self.kind("restart"),
-            self.kind("kill_store"),
-            self.kind("partition"),
-            self.kind("heal"),
-            self.kind("clock_jump"),
-            self.kind("delay"),
-            self.kind("force_release"),
-        ];
+        let kinds: Vec<BoxedStrategy<FaultKind>> = FaultTag::VARIANTS
+            .iter()
+            .map(|&tag| self.kind(tag))
+            .collect();
+        let kinds = Union::new(kinds);
         self.at_some_time(kinds.boxed())
     }
 
@@ -94,7 +88,12 @@ impl Space {
             .kinds
             .iter()
             .filter(|(_, n)| **n > 0)
-            .map(|(kind, _)| self.kind(kind))
+            .filter_map(|(kind, _)| {
+                FaultTag::VARIANTS
+                    .iter()
+                    .find(|&&t| kind == <&str>::from(t))
+            })
+            .map(|&tag| self.kind(tag))
             .collect();
         if allowed.is_empty() || budget.faults == 0 {
             return Just(Vec::new()).boxed();
@@ -114,37 +113,37 @@ impl Space {
             .boxed()
     }
 
-    /// Faults of `kind` (a scenario-file name) aimed at this space's nodes; a name the
-    /// scenario file does not know draws a heal, which changes nothing when nothing is cut.
-    fn kind(&self, kind: &str) -> BoxedStrategy<FaultKind> {
+    /// Faults of `kind` aimed at this space's nodes.
+    fn kind(&self, kind: FaultTag) -> BoxedStrategy<FaultKind> {
         let nodes = self.nodes();
         let node = select(nodes.clone());
         let duration = 1..=self.max_ms;
         match kind {
-            "pause" => (node, duration)
+            FaultTag::Pause => (node, duration)
                 .prop_map(|(node, for_ms)| FaultKind::Pause { node, for_ms })
                 .boxed(),
-            "stall" => (select(self.workers.clone()), duration)
+            FaultTag::Stall => (select(self.workers.clone()), duration)
                 .prop_map(|(node, for_ms)| FaultKind::Stall { node, for_ms })
                 .boxed(),
-            "crash" => node.prop_map(|node| FaultKind::Crash { node }).boxed(),
-            "restart" => node.prop_map(|node| FaultKind::Restart { node }).boxed(),
-            "kill_store" => duration
+            FaultTag::Crash => node.prop_map(|node| FaultKind::Crash { node }).boxed(),
+            FaultTag::Restart => node.prop_map(|node| FaultKind::Restart { node }).boxed(),
+            FaultTag::KillStore => duration
                 .prop_map(|ms| FaultKind::KillStore { for_ms: Some(ms) })
                 .boxed(),
-            "partition" => (node, subsequence(nodes.clone(), 1..=nodes.len()), duration)
+            FaultTag::Partition => (node, subsequence(nodes.clone(), 1..=nodes.len()), duration)
                 .prop_map(move |(cut, side, for_ms)| FaultKind::Partition {
                     groups: split(&nodes, cut, side),
                     for_ms: Some(for_ms),
                 })
                 .boxed(),
-            "clock_jump" => {
+            FaultTag::Heal => Just(FaultKind::Heal).boxed(),
+            FaultTag::ClockJump => {
                 let swing = i64::try_from(self.max_ms).unwrap_or(i64::MAX);
                 (node, -swing..=swing)
                     .prop_map(|(node, delta_ms)| FaultKind::ClockJump { node, delta_ms })
                     .boxed()
             }
-            "delay" => (node.clone(), node, duration.clone(), duration)
+            FaultTag::Delay => (node.clone(), node, duration.clone(), duration)
                 .prop_map(move |(from, to, extra_ms, for_ms)| {
                     let to = if to == from { next(&nodes, &from) } else { to };
                     FaultKind::Delay {
@@ -155,7 +154,7 @@ impl Space {
                     }
                 })
                 .boxed(),
-            "force_release" => (
+            FaultTag::ForceRelease => (
                 select(self.keys.clone()),
                 proptest::option::of(select(self.stores.clone())),
             )
@@ -165,7 +164,6 @@ impl Space {
                     by: DeletedBy::Operator,
                 })
                 .boxed(),
-            _ => Just(FaultKind::Heal).boxed(),
         }
     }
 }

@@ -8,95 +8,25 @@
 //! time is true simulated time, ms.
 
 use crate::scenario::names::{RESOURCE, store_name};
-use crate::scenario::{DeletedBy, Fault, FaultKind, Scenario};
+use crate::scenario::{DeletedBy, Fault, FaultKind, FaultTag, Scenario};
 use crate::text::fmt_ms;
 
-/// The kinds of fault one can place, in the palette's order; each is one of the scenario
-/// file's `kind`s ([`FaultKind`]), without its fields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// `pause`: the node freezes (a GC pause, a VM stall).
-    Pause,
-    /// `stall`: a worker's work stops advancing while its process lives.
-    Stall,
-    /// `crash`: the node stops.
-    Crash,
-    /// `restart`: a crashed node comes back.
-    Restart,
-    /// `partition`: the node is cut off from every other node.
-    Partition,
-    /// `heal`: every partition ends.
-    Heal,
-    /// `clock_jump`: the node's wall clock steps.
-    ClockJump,
-    /// `delay`: messages on one link take longer.
-    Delay,
-    /// `kill_store`: every store node crashes.
-    KillStore,
-    /// `force_release`: an operator deletes the lock key.
-    ForceRelease,
-}
-
-impl Kind {
-    /// Every kind, in the palette's order.
-    pub const ALL: [Kind; 10] = [
-        Kind::Pause,
-        Kind::Stall,
-        Kind::Crash,
-        Kind::Restart,
-        Kind::Partition,
-        Kind::Heal,
-        Kind::ClockJump,
-        Kind::Delay,
-        Kind::KillStore,
-        Kind::ForceRelease,
-    ];
-
-    /// The kind of a fault of the scenario file.
-    pub fn of(kind: &FaultKind) -> Kind {
-        match kind {
-            FaultKind::Pause { .. } => Kind::Pause,
-            FaultKind::Stall { .. } => Kind::Stall,
-            FaultKind::Crash { .. } => Kind::Crash,
-            FaultKind::Restart { .. } => Kind::Restart,
-            FaultKind::Partition { .. } => Kind::Partition,
-            FaultKind::Heal => Kind::Heal,
-            FaultKind::ClockJump { .. } => Kind::ClockJump,
-            FaultKind::Delay { .. } => Kind::Delay,
-            FaultKind::KillStore { .. } => Kind::KillStore,
-            FaultKind::ForceRelease { .. } => Kind::ForceRelease,
-        }
-    }
-
-    /// Its `kind` in the scenario file (`clock_jump`), as a challenge's budget names it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Pause => "pause",
-            Kind::Stall => "stall",
-            Kind::Crash => "crash",
-            Kind::Restart => "restart",
-            Kind::Partition => "partition",
-            Kind::Heal => "heal",
-            Kind::ClockJump => "clock_jump",
-            Kind::Delay => "delay",
-            Kind::KillStore => "kill_store",
-            Kind::ForceRelease => "force_release",
-        }
-    }
-
+/// What the palette shows of each kind of fault (`FaultTag::VARIANTS` is the palette and
+/// its order: the file's).
+impl FaultTag {
     /// What the palette calls it: the file's `kind` in words.
     pub fn label(self) -> &'static str {
         match self {
-            Kind::Pause => "pause",
-            Kind::Stall => "stall",
-            Kind::Crash => "crash",
-            Kind::Restart => "restart",
-            Kind::Partition => "partition",
-            Kind::Heal => "heal",
-            Kind::ClockJump => "clock jump",
-            Kind::Delay => "delay",
-            Kind::KillStore => "kill store",
-            Kind::ForceRelease => "force release",
+            FaultTag::Pause => "pause",
+            FaultTag::Stall => "stall",
+            FaultTag::Crash => "crash",
+            FaultTag::Restart => "restart",
+            FaultTag::Partition => "partition",
+            FaultTag::Heal => "heal",
+            FaultTag::ClockJump => "clock jump",
+            FaultTag::Delay => "delay",
+            FaultTag::KillStore => "kill store",
+            FaultTag::ForceRelease => "force release",
         }
     }
 
@@ -104,37 +34,41 @@ impl Kind {
     /// key (Space, arrows, Home, End) or a digit (the course's options).
     pub fn key(self) -> char {
         match self {
-            Kind::Pause => 'P',
-            Kind::Stall => 'S',
-            Kind::Crash => 'C',
-            Kind::Restart => 'R',
-            Kind::Partition => 'N',
-            Kind::Heal => 'H',
-            Kind::ClockJump => 'J',
-            Kind::Delay => 'D',
-            Kind::KillStore => 'K',
-            Kind::ForceRelease => 'F',
+            FaultTag::Pause => 'P',
+            FaultTag::Stall => 'S',
+            FaultTag::Crash => 'C',
+            FaultTag::Restart => 'R',
+            FaultTag::Partition => 'N',
+            FaultTag::Heal => 'H',
+            FaultTag::ClockJump => 'J',
+            FaultTag::Delay => 'D',
+            FaultTag::KillStore => 'K',
+            FaultTag::ForceRelease => 'F',
         }
     }
 
     /// What dropping it on a lane does, in a sentence.
     pub fn what(self) -> &'static str {
         match self {
-            Kind::Pause => {
+            FaultTag::Pause => {
                 "The lane's node freezes (a GC pause): it handles nothing until the pause ends."
             }
-            Kind::Stall => "The worker's work stops advancing; its process (and a watchdog) lives.",
-            Kind::Crash => "The lane's node stops; messages in flight to it are lost.",
-            Kind::Restart => "The lane's node, crashed earlier, comes back.",
-            Kind::Partition => "Cuts the lane's node off from every other node for a while.",
-            Kind::Heal => "Ends every partition (on any lane: it is global).",
-            Kind::ClockJump => "The lane's node's wall clock steps forward by the lease's length.",
-            Kind::Delay => {
+            FaultTag::Stall => {
+                "The worker's work stops advancing; its process (and a watchdog) lives."
+            }
+            FaultTag::Crash => "The lane's node stops; messages in flight to it are lost.",
+            FaultTag::Restart => "The lane's node, crashed earlier, comes back.",
+            FaultTag::Partition => "Cuts the lane's node off from every other node for a while.",
+            FaultTag::Heal => "Ends every partition (on any lane: it is global).",
+            FaultTag::ClockJump => {
+                "The lane's node's wall clock steps forward by the lease's length."
+            }
+            FaultTag::Delay => {
                 "Messages from the lane's node to the store (from a store node: to the first \
                  worker) take longer for a while."
             }
-            Kind::KillStore => "Every store node crashes, and restarts later (on any lane).",
-            Kind::ForceRelease => {
+            FaultTag::KillStore => "Every store node crashes, and restarts later (on any lane).",
+            FaultTag::ForceRelease => {
                 "An operator deletes the lock on every store node, whoever holds it."
             }
         }
@@ -144,7 +78,11 @@ impl Kind {
     pub fn has_duration(self) -> bool {
         matches!(
             self,
-            Kind::Pause | Kind::Stall | Kind::Partition | Kind::Delay | Kind::KillStore
+            FaultTag::Pause
+                | FaultTag::Stall
+                | FaultTag::Partition
+                | FaultTag::Delay
+                | FaultTag::KillStore
         )
     }
 }
@@ -245,7 +183,12 @@ pub fn default_duration_ms(scenario: &Scenario) -> u64 {
 ///
 /// Returns why not, in a sentence, when the fault cannot go there (a stall on a lane that
 /// is not a worker's) or the scenario would not be valid with it ([`Scenario::validate`]).
-pub fn dropped(scenario: &Scenario, kind: Kind, lane: usize, at_ms: u64) -> Result<Fault, String> {
+pub fn dropped(
+    scenario: &Scenario,
+    kind: FaultTag,
+    lane: usize,
+    at_ms: u64,
+) -> Result<Fault, String> {
     let nodes = scenario.node_names();
     let node = nodes
         .get(lane)
@@ -254,28 +197,28 @@ pub fn dropped(scenario: &Scenario, kind: Kind, lane: usize, at_ms: u64) -> Resu
     let for_ms = default_duration_ms(scenario);
     let worker = scenario.workers.iter().find(|w| w.name == node);
     let kind = match kind {
-        Kind::Pause => FaultKind::Pause { node, for_ms },
-        Kind::Stall => {
+        FaultTag::Pause => FaultKind::Pause { node, for_ms },
+        FaultTag::Stall => {
             if worker.is_none() {
                 return Err(not_a_worker(&node));
             }
             FaultKind::Stall { node, for_ms }
         }
-        Kind::Crash => FaultKind::Crash { node },
-        Kind::Restart => FaultKind::Restart { node },
-        Kind::Partition => FaultKind::Partition {
+        FaultTag::Crash => FaultKind::Crash { node },
+        FaultTag::Restart => FaultKind::Restart { node },
+        FaultTag::Partition => FaultKind::Partition {
             groups: vec![
                 vec![node.clone()],
                 nodes.iter().filter(|n| **n != node).cloned().collect(),
             ],
             for_ms: Some(for_ms),
         },
-        Kind::Heal => FaultKind::Heal,
-        Kind::ClockJump => FaultKind::ClockJump {
+        FaultTag::Heal => FaultKind::Heal,
+        FaultTag::ClockJump => FaultKind::ClockJump {
             node,
             delta_ms: i64::try_from(for_ms).unwrap_or(i64::MAX),
         },
-        Kind::Delay => {
+        FaultTag::Delay => {
             let to = link_end(scenario, &node);
             FaultKind::Delay {
                 from: node,
@@ -284,10 +227,10 @@ pub fn dropped(scenario: &Scenario, kind: Kind, lane: usize, at_ms: u64) -> Resu
                 for_ms,
             }
         }
-        Kind::KillStore => FaultKind::KillStore {
+        FaultTag::KillStore => FaultKind::KillStore {
             for_ms: Some(for_ms),
         },
-        Kind::ForceRelease => FaultKind::ForceRelease {
+        FaultTag::ForceRelease => FaultKind::ForceRelease {
             key: worker
                 .or(scenario.workers.first())
                 .map_or_else(|| "lock".to_string(), |w| w.key.clone()),
@@ -326,7 +269,11 @@ pub fn duration_ms(fault: &Fault) -> Option<u64> {
         | FaultKind::Stall { for_ms, .. }
         | FaultKind::Delay { for_ms, .. } => Some(*for_ms),
         FaultKind::Partition { for_ms, .. } | FaultKind::KillStore { for_ms } => *for_ms,
-        _ => None,
+        FaultKind::Crash { .. }
+        | FaultKind::Restart { .. }
+        | FaultKind::Heal
+        | FaultKind::ClockJump { .. }
+        | FaultKind::ForceRelease { .. } => None,
     }
 }
 
@@ -340,7 +287,11 @@ pub fn with_duration(fault: &Fault, for_ms: u64) -> Fault {
         FaultKind::Partition { for_ms: ms, .. } | FaultKind::KillStore { for_ms: ms } => {
             *ms = Some(for_ms);
         }
-        _ => {}
+        FaultKind::Crash { .. }
+        | FaultKind::Restart { .. }
+        | FaultKind::Heal
+        | FaultKind::ClockJump { .. }
+        | FaultKind::ForceRelease { .. } => {}
     }
     fault
 }
@@ -496,7 +447,7 @@ pub fn apply(scenario: &Scenario, edit: &Edit) -> Result<(Scenario, Option<usize
 /// A fault in a few words, as a list of changes shows it: `pause of A at 1 000 ms for 10 000 ms`.
 pub fn describe(fault: &Fault) -> String {
     let at = fmt_ms(fault.at_ms);
-    let label = Kind::of(&fault.kind).label();
+    let label = FaultTag::from(&fault.kind).label();
     let lasting = |ms: &Option<u64>| match ms {
         Some(ms) => format!(" for {}", fmt_ms(*ms)),
         None => String::new(),
@@ -559,11 +510,12 @@ pub fn describe_edit(scenario: &Scenario, edit: &Edit) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use strum::VariantArray;
 
     #[test]
     fn a_partition_cuts_its_node_off_from_the_nodes_chosen() {
         let s = unfenced();
-        let cut = dropped(&s, Kind::Partition, 0, 1_000).unwrap();
+        let cut = dropped(&s, FaultTag::Partition, 0, 1_000).unwrap();
         let (alone, from) = cut_sides(&cut).unwrap();
         assert_eq!(alone, "A");
         assert!(from.contains(&"B".to_string()));
@@ -574,7 +526,7 @@ mod tests {
         assert!(cut_sides(&again).unwrap().1.contains(&"B".to_string()));
         // The lone node stays where it is; other faults are untouched.
         assert_eq!(with_cut_from(&cut, "A", false), cut);
-        let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
+        let pause = dropped(&s, FaultTag::Pause, 0, 1_000).unwrap();
         assert_eq!(with_cut_from(&pause, "B", false), pause);
         assert_eq!(cut_sides(&pause), None);
     }
@@ -582,9 +534,9 @@ mod tests {
     #[test]
     fn every_kind_is_named_as_the_scenario_file_names_it() {
         let s = unfenced();
-        for kind in Kind::ALL {
+        for &kind in FaultTag::VARIANTS {
             let fault = dropped(&s, kind, 0, 1_000).unwrap();
-            assert_eq!(kind.name(), fault.kind.name());
+            assert_eq!(<&str>::from(kind), fault.kind.name());
         }
     }
     use crate::scenario::library::shipped;
@@ -606,13 +558,16 @@ mod tests {
     }
 
     #[test]
-    fn every_kind_is_a_kind_of_the_file_and_has_its_own_key() {
+    fn every_kind_drops_as_itself_and_has_its_own_key() {
         let s = unfenced();
-        for kind in Kind::ALL {
+        for &kind in FaultTag::VARIANTS {
             let fault = dropped(&s, kind, 0, 1_000).unwrap();
-            assert_eq!(Kind::of(&fault.kind), kind);
+            assert_eq!(FaultTag::from(&fault.kind), kind);
             assert!(lane_of(&s, &fault).is_some());
-            let keys = Kind::ALL.iter().filter(|k| k.key() == kind.key()).count();
+            let keys = FaultTag::VARIANTS
+                .iter()
+                .filter(|k| k.key() == kind.key())
+                .count();
             assert_eq!(keys, 1, "{kind:?}");
             assert_eq!(
                 kind.has_duration(),
@@ -620,21 +575,12 @@ mod tests {
                 "{kind:?}"
             );
         }
-        let names: Vec<&str> = Kind::ALL
-            .iter()
-            .map(|&k| dropped(&s, k, 0, 1_000).unwrap().kind.name())
-            .collect();
-        let mut file_kinds = <FaultKind as strum::VariantNames>::VARIANTS.to_vec();
-        let mut ours = names.clone();
-        file_kinds.sort_unstable();
-        ours.sort_unstable();
-        assert_eq!(ours, file_kinds, "the palette has every kind of the file");
     }
 
     #[test]
     fn a_dropped_fault_takes_the_lanes_node_and_sensible_defaults() {
         let s = unfenced();
-        let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
+        let pause = dropped(&s, FaultTag::Pause, 0, 1_000).unwrap();
         assert_eq!(
             pause,
             Fault {
@@ -645,7 +591,7 @@ mod tests {
                 }
             }
         );
-        let cut = dropped(&s, Kind::Partition, 1, 500).unwrap();
+        let cut = dropped(&s, FaultTag::Partition, 1, 500).unwrap();
         assert_eq!(
             cut.kind,
             FaultKind::Partition {
@@ -661,15 +607,15 @@ mod tests {
             }
         );
         assert_eq!(lane_of(&s, &cut), Some(1));
-        let slow = dropped(&s, Kind::Delay, 0, 0).unwrap();
+        let slow = dropped(&s, FaultTag::Delay, 0, 0).unwrap();
         assert!(
             matches!(&slow.kind, FaultKind::Delay { from, to, extra_ms: 5_000, .. }
             if from == "A" && to == "store1")
         );
-        let reply = dropped(&s, Kind::Delay, 2, 0).unwrap();
+        let reply = dropped(&s, FaultTag::Delay, 2, 0).unwrap();
         assert!(matches!(&reply.kind, FaultKind::Delay { from, to, .. }
             if from == "store1" && to == "A"));
-        let jump = dropped(&s, Kind::ClockJump, 2, 0).unwrap();
+        let jump = dropped(&s, FaultTag::ClockJump, 2, 0).unwrap();
         assert!(matches!(
             jump.kind,
             FaultKind::ClockJump {
@@ -677,7 +623,7 @@ mod tests {
                 ..
             }
         ));
-        let release = dropped(&s, Kind::ForceRelease, 1, 0).unwrap();
+        let release = dropped(&s, FaultTag::ForceRelease, 1, 0).unwrap();
         assert_eq!(
             release.kind,
             FaultKind::ForceRelease {
@@ -686,7 +632,7 @@ mod tests {
                 by: DeletedBy::Operator,
             }
         );
-        for global in [Kind::Heal, Kind::KillStore, Kind::ForceRelease] {
+        for global in [FaultTag::Heal, FaultTag::KillStore, FaultTag::ForceRelease] {
             let on_a = dropped(&s, global, 0, 0).unwrap();
             assert_eq!(
                 lane_of(&s, &on_a),
@@ -699,12 +645,12 @@ mod tests {
     #[test]
     fn what_cannot_go_on_a_lane_is_refused_with_a_reason() {
         let s = unfenced();
-        let stall = dropped(&s, Kind::Stall, 2, 1_000).unwrap_err();
+        let stall = dropped(&s, FaultTag::Stall, 2, 1_000).unwrap_err();
         assert!(stall.contains("store1 is not a worker"), "{stall}");
-        let late = dropped(&s, Kind::Pause, 0, s.until_ms).unwrap_err();
+        let late = dropped(&s, FaultTag::Pause, 0, s.until_ms).unwrap_err();
         assert!(late.contains("fault[0].at_ms"), "{late}");
         assert!(
-            dropped(&s, Kind::Pause, 9, 0)
+            dropped(&s, FaultTag::Pause, 9, 0)
                 .unwrap_err()
                 .contains("no lane 10")
         );
@@ -714,7 +660,7 @@ mod tests {
     fn a_pause_dropped_on_the_holder_breaks_the_unfenced_lock() {
         let s = unfenced();
         assert!(crate::run(&s, s.seed).verdict.safe);
-        let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
+        let pause = dropped(&s, FaultTag::Pause, 0, 1_000).unwrap();
         let (paused, at) = apply(&s, &Edit::Add(pause)).unwrap();
         assert_eq!(at, Some(0));
         assert_eq!(paused.seed, s.seed);
@@ -735,30 +681,30 @@ mod tests {
         assert_eq!(snapped(-40.0, 200, 20_000), 0);
         assert_eq!(snapped(19_990.0, 200, 20_000), 19_999);
         let s = unfenced();
-        let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
+        let pause = dropped(&s, FaultTag::Pause, 0, 1_000).unwrap();
         assert_eq!(duration_ms(&with_duration(&pause, 3_000)), Some(3_000));
-        let crash = dropped(&s, Kind::Crash, 0, 1_000).unwrap();
+        let crash = dropped(&s, FaultTag::Crash, 0, 1_000).unwrap();
         assert_eq!(with_duration(&crash, 3_000), crash);
     }
 
     #[test]
     fn moving_to_another_lane_retargets_the_fault() {
         let s = unfenced();
-        let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
+        let pause = dropped(&s, FaultTag::Pause, 0, 1_000).unwrap();
         let on_store = moved_to_lane(&s, &pause, 2).unwrap();
         assert_eq!(lane_of(&s, &on_store), Some(2));
-        let stall = dropped(&s, Kind::Stall, 0, 1_000).unwrap();
+        let stall = dropped(&s, FaultTag::Stall, 0, 1_000).unwrap();
         assert!(moved_to_lane(&s, &stall, 2).is_err());
         assert_eq!(lane_of(&s, &moved_to_lane(&s, &stall, 1).unwrap()), Some(1));
-        let cut = dropped(&s, Kind::Partition, 0, 1_000).unwrap();
+        let cut = dropped(&s, FaultTag::Partition, 0, 1_000).unwrap();
         let cut_b = moved_to_lane(&s, &cut, 1).unwrap();
         assert_eq!(lane_of(&s, &cut_b), Some(1));
         assert!(apply(&s, &Edit::Add(cut_b)).is_ok(), "still one side each");
-        let slow = dropped(&s, Kind::Delay, 0, 1_000).unwrap();
+        let slow = dropped(&s, FaultTag::Delay, 0, 1_000).unwrap();
         let from_store = moved_to_lane(&s, &slow, 2).unwrap();
         assert!(matches!(&from_store.kind, FaultKind::Delay { from, to, .. }
             if from == "store1" && to == "A"));
-        let heal = dropped(&s, Kind::Heal, 0, 1_000).unwrap();
+        let heal = dropped(&s, FaultTag::Heal, 0, 1_000).unwrap();
         assert_eq!(moved_to_lane(&s, &heal, 0).unwrap(), heal);
         let one = Fault {
             at_ms: 0,
@@ -778,7 +724,7 @@ mod tests {
     #[test]
     fn edits_are_checked_like_the_file() {
         let s = unfenced();
-        let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
+        let pause = dropped(&s, FaultTag::Pause, 0, 1_000).unwrap();
         let (one, _) = apply(&s, &Edit::Add(pause.clone())).unwrap();
         let zero = with_duration(&pause, 0);
         let refused = apply(&one, &Edit::Replace(0, zero)).unwrap_err();
@@ -802,7 +748,7 @@ mod tests {
     #[test]
     fn edits_are_told_in_words() {
         let s = unfenced();
-        let pause = dropped(&s, Kind::Pause, 0, 1_000).unwrap();
+        let pause = dropped(&s, FaultTag::Pause, 0, 1_000).unwrap();
         assert_eq!(
             describe_edit(&s, &Edit::Add(pause.clone())),
             "placed a pause of A at 1 000 ms for 10 000 ms"
@@ -821,7 +767,7 @@ mod tests {
             describe_edit(&one, &Edit::Remove(0)),
             "removed the pause of A at 1 000 ms for 10 000 ms"
         );
-        for kind in Kind::ALL {
+        for &kind in FaultTag::VARIANTS {
             assert!(!describe(&dropped(&s, kind, 0, 0).unwrap()).is_empty());
         }
     }

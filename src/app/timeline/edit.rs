@@ -13,10 +13,10 @@ use eframe::egui::{
 use super::View;
 use crate::app::{layout, style};
 use crate::picture::{Area, Frame};
-use crate::scenario::{Fault, Scenario};
+use crate::scenario::{Fault, FaultTag, Scenario};
 use crate::view::fault_edit::{
-    self, Edit, Kind, describe, duration_ms, lane_of, moved_to_lane, resized, shifted,
-    snap_step_ms, snapped, with_duration,
+    self, Edit, describe, duration_ms, lane_of, moved_to_lane, resized, shifted, snap_step_ms,
+    snapped, with_duration,
 };
 
 /// Height of a fault's item at the bottom of its lane, px (less on a short lane).
@@ -78,7 +78,7 @@ fn strip(frame: &Frame, i: usize) -> Rect {
 fn item_rect(frame: &Frame, fault: &Fault, lane: usize, until_ms: u64) -> Rect {
     let strip = strip(frame, lane);
     let x0 = frame.x(fault.at_ms as f64);
-    if Kind::of(&fault.kind).has_duration() {
+    if FaultTag::from(&fault.kind).has_duration() {
         let end = duration_ms(fault).map_or(until_ms, |ms| fault.at_ms.saturating_add(ms));
         let x1 = frame.x(end as f64).max(x0 + MARKER_W);
         Rect::from_x_y_ranges(x0..=x1, strip.y_range())
@@ -94,7 +94,7 @@ pub struct Layer<'a> {
     /// How many lanes the timeline has.
     pub lanes: usize,
     /// The kinds that may be dropped.
-    pub kinds: &'a [Kind],
+    pub kinds: &'a [FaultTag],
     /// The selected fault.
     pub fault: Option<usize>,
     /// The selected lane.
@@ -137,7 +137,7 @@ impl Layer<'_> {
                 .on_hover_cursor(egui::CursorIcon::Grab);
             let label = describe(fault);
             body.widget_info(|| WidgetInfo::labeled(egui::Role::Button, true, &label));
-            let edge = (Kind::of(&fault.kind).has_duration()
+            let edge = (FaultTag::from(&fault.kind).has_duration()
                 && reach.contains(item.right_center()))
             .then(|| {
                 let grip = Rect::from_x_y_ranges(
@@ -250,7 +250,7 @@ impl Layer<'_> {
         let Some(pos) = ui.ctx().pointer_interact_pos() else {
             return;
         };
-        let place = |kind: Kind| {
+        let place = |kind: FaultTag| {
             let lane = frame.lane_at(pos.y, self.lanes)?;
             let at = snapped(
                 frame.ms(pos.x),
@@ -259,7 +259,7 @@ impl Layer<'_> {
             );
             Some((lane, fault_edit::dropped(self.scenario, kind, lane, at)))
         };
-        if let Some(kind) = zone.dnd_release_payload::<Kind>() {
+        if let Some(kind) = zone.dnd_release_payload::<FaultTag>() {
             if self.kinds.contains(&kind)
                 && let Some((_, made)) = place(*kind)
             {
@@ -268,7 +268,7 @@ impl Layer<'_> {
                     Err(why) => Asked::Refused(why),
                 });
             }
-        } else if let Some(kind) = zone.dnd_hover_payload::<Kind>()
+        } else if let Some(kind) = zone.dnd_hover_payload::<FaultTag>()
             && let Some((lane, made)) = place(*kind)
         {
             let strip = strip(frame, lane);
@@ -374,22 +374,22 @@ impl Colors {
 }
 
 /// The colour a fault of `kind` is drawn in: the colour the timeline gives what it does.
-pub fn kind_color(kind: Kind) -> Color32 {
+pub fn kind_color(kind: FaultTag) -> Color32 {
     match kind {
-        Kind::Pause => style::PAUSED,
-        Kind::Stall => style::STALLED,
-        Kind::Crash | Kind::Restart | Kind::KillStore => style::CRASHED,
-        Kind::Partition | Kind::Heal => style::PARTITION,
-        Kind::Delay => style::SLOW_LINK,
-        Kind::ClockJump => style::ROLE,
-        Kind::ForceRelease => style::ANOMALY,
+        FaultTag::Pause => style::PAUSED,
+        FaultTag::Stall => style::STALLED,
+        FaultTag::Crash | FaultTag::Restart | FaultTag::KillStore => style::CRASHED,
+        FaultTag::Partition | FaultTag::Heal => style::PARTITION,
+        FaultTag::Delay => style::SLOW_LINK,
+        FaultTag::ClockJump => style::ROLE,
+        FaultTag::ForceRelease => style::ANOMALY,
     }
 }
 
 /// Paints `fault`'s item in `rect`: a bar with its name and a grip on its right edge, or a
 /// marker; outlined when selected.
 fn paint_item(painter: &egui::Painter, rect: Rect, fault: &Fault, selected: bool, colors: Colors) {
-    let kind = Kind::of(&fault.kind);
+    let kind = FaultTag::from(&fault.kind);
     let color = kind_color(kind).gamma_multiply(0.75);
     let stroke = if selected {
         Stroke::new(2.0, colors.outline)

@@ -26,7 +26,7 @@ use super::super::msg::{AcquireAnswer, Command, LogEntry, Msg};
 use super::super::outbox::{Ctx, Outbox};
 use super::replicated::client_token;
 use super::table::{Held, LockTable};
-use super::{Kind, StoreNode, heartbeat_ms, lease_ms, lease_now, store_lease_ms, store_ttl_ms};
+use super::{Protocol, StoreNode, heartbeat_ms, lease_ms, lease_now, store_lease_ms, store_ttl_ms};
 use crate::scenario::{DeletedBy, Design, Waiting};
 use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 
@@ -149,8 +149,8 @@ impl Raft {
 
 impl StoreNode {
     fn raft(&mut self) -> &mut Raft {
-        match &mut self.kind {
-            Kind::Consensus(r) => r,
+        match &mut self.protocol {
+            Protocol::Consensus(r) => r,
             _ => unreachable!("only a consensus node runs Raft handlers"),
         }
     }

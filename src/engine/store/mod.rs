@@ -41,11 +41,11 @@ pub struct StoreNode {
     /// `replicated` and `consensus`: last time (monotonic local ms) this node heard from its
     /// primary or leader (or, as a candidate, started asking to be one).
     last_heard: i64,
-    kind: Kind,
+    protocol: Protocol,
 }
 
 /// What a store node is besides its lock table.
-pub enum Kind {
+pub enum Protocol {
     /// `single` or a `redlock` node: it decides alone, as one Redis server does (`SET NX PX`
     /// and the compare-and-delete script of the Redis docs' "Distributed Locks with Redis").
     Table,
@@ -60,19 +60,19 @@ pub enum Kind {
 impl StoreNode {
     /// Store node `me` of `nodes`, with `keys` free keys, as `sc`'s topology has it.
     pub fn new(me: StoreIx, nodes: usize, keys: usize, sc: &Scenario) -> Self {
-        let kind = match sc.store.topology {
-            Topology::Single | Topology::Redlock => Kind::Table,
+        let protocol = match sc.store.topology {
+            Topology::Single | Topology::Redlock => Protocol::Table,
             Topology::Replicated => {
-                Kind::Replicated(Replication::new(me, replicated::BACKLOG_COMMANDS))
+                Protocol::Replicated(Replication::new(me, replicated::BACKLOG_COMMANDS))
             }
-            Topology::Consensus => Kind::Consensus(Raft::new(me, nodes)),
+            Topology::Consensus => Protocol::Consensus(Raft::new(me, nodes)),
         };
         StoreNode {
             me,
             table: LockTable::new(keys),
             disk: None,
             last_heard: 0,
-            kind,
+            protocol,
         }
     }
 
@@ -84,21 +84,22 @@ impl StoreNode {
     /// Starts the timers the topology needs (heartbeats, failure detectors, and with
     /// `min_replicas_to_write` each replica's acknowledgements).
     pub fn start_watching(&mut self, cx: &Ctx, out: &mut Outbox) {
-        if !matches!(self.kind, Kind::Table) {
+        if !matches!(self.protocol, Protocol::Table) {
             out.timer(0, Timer::Heartbeat);
             out.timer(heartbeat_ms(cx), Timer::LeaderCheck);
         }
-        if matches!(self.kind, Kind::Replicated(_)) && cx.sc.store.min_replicas_to_write > 0 {
+        if matches!(self.protocol, Protocol::Replicated(_)) && cx.sc.store.min_replicas_to_write > 0
+        {
             out.timer(REPLICA_ACK_EVERY_MS as i64, Timer::ReplAck);
         }
     }
 
     /// Whether this node decides on its own locks now (not a replica or follower).
     pub fn is_serving(&self) -> bool {
-        match &self.kind {
-            Kind::Table => true,
-            Kind::Replicated(r) => r.role == Role::Primary,
-            Kind::Consensus(r) => r.is_leader(),
+        match &self.protocol {
+            Protocol::Table => true,
+            Protocol::Replicated(r) => r.role == Role::Primary,
+            Protocol::Consensus(r) => r.is_leader(),
         }
     }
 }
@@ -181,10 +182,10 @@ fn store_lock<'a>(cx: &Ctx<'a>) -> Cow<'a, Lock> {
 impl StoreNode {
     /// A message reached this node.
     pub fn on_msg(&mut self, cx: &Ctx, out: &mut Outbox, from: NodeId, msg: Msg) {
-        match self.kind {
-            Kind::Consensus(_) => self.raft_receive(cx, out, from, msg),
-            Kind::Replicated(_) => self.replicated_receive(cx, out, from, msg),
-            Kind::Table => self.serve(cx, out, from, msg),
+        match self.protocol {
+            Protocol::Consensus(_) => self.raft_receive(cx, out, from, msg),
+            Protocol::Replicated(_) => self.replicated_receive(cx, out, from, msg),
+            Protocol::Table => self.serve(cx, out, from, msg),
         }
     }
 
@@ -195,12 +196,12 @@ impl StoreNode {
             out.timer(FLUSH_EVERY_MS, Timer::Flush);
             return;
         }
-        match (&self.kind, timer) {
-            (Kind::Consensus(_), _) => self.raft_timer(cx, out, timer),
+        match (&self.protocol, timer) {
+            (Protocol::Consensus(_), _) => self.raft_timer(cx, out, timer),
             (_, Timer::Expire { key, token }) => self.on_expire_timer(cx, out, key, token),
             (_, Timer::LockDelayOver { key }) => self.grant_next(cx, out, key),
             (_, Timer::TurnOver { key, token }) => self.turn_over(cx, out, key, token),
-            (Kind::Replicated(_), _) => self.replicated_timer(cx, out, timer),
+            (Protocol::Replicated(_), _) => self.replicated_timer(cx, out, timer),
             _ => {}
         }
     }
@@ -479,7 +480,7 @@ impl StoreNode {
         if !self.is_serving() {
             return;
         }
-        if let Kind::Consensus(_) = self.kind {
+        if let Protocol::Consensus(_) = self.protocol {
             self.raft_force_release(cx, out, key, by);
             return;
         }
@@ -622,7 +623,7 @@ impl StoreNode {
             return;
         }
         for key in KeyId::all(self.table.keys()) {
-            if let Kind::Consensus(_) = self.kind {
+            if let Protocol::Consensus(_) = self.protocol {
                 self.raft_expire_if_due(cx, out, key);
             } else {
                 self.expire_if_due(cx, out, key);
@@ -686,13 +687,13 @@ impl StoreNode {
         if cx.sc.store.persistence == Persistence::None {
             let keys = self.table.keys();
             self.table = LockTable::new(keys);
-            if let Kind::Consensus(r) = &mut self.kind {
+            if let Protocol::Consensus(r) = &mut self.protocol {
                 r.forget();
             }
             out.record(EventKind::Forgot);
         }
         self.last_heard = cx.monotonic();
-        if let Kind::Consensus(r) = &mut self.kind {
+        if let Protocol::Consensus(r) = &mut self.protocol {
             r.become_follower(None);
         }
         for key in KeyId::all(self.table.keys()) {
@@ -700,7 +701,7 @@ impl StoreNode {
                 self.arm_expiry(cx, out, key, t);
             }
         }
-        if let Kind::Replicated(_) = self.kind {
+        if let Protocol::Replicated(_) = self.protocol {
             self.replicated_restarted(cx, out);
         }
         self.start_watching(cx, out);

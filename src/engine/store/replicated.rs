@@ -27,7 +27,7 @@ use super::super::layout::StoreIx;
 use super::super::msg::{AcquireAnswer, Copy, Msg, ReplEntry, ReplId, SyncAnswer};
 use super::super::outbox::{Ctx, Outbox};
 use super::table::{Held, LockTable};
-use super::{Kind, StoreNode, heartbeat_ms};
+use super::{Protocol, StoreNode, heartbeat_ms};
 use crate::scenario::{Persistence, REPLICA_ACK_EVERY_MS};
 use crate::trace::{EventKind, KeyId, NodeId, Refusal};
 
@@ -222,8 +222,8 @@ pub(super) fn failover_votes(stores: usize) -> usize {
 
 impl StoreNode {
     fn repl(&mut self) -> &mut Replication {
-        match &mut self.kind {
-            Kind::Replicated(r) => r,
+        match &mut self.protocol {
+            Protocol::Replicated(r) => r,
             _ => unreachable!("only a replicated node runs replication handlers"),
         }
     }
@@ -646,7 +646,7 @@ impl StoreNode {
     /// Issues the key's new state as the next command of the stream and sends it
     /// `replication_lag_ms` later (a no-op outside `replicated`).
     pub(super) fn replicate(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId) {
-        if !matches!(&self.kind, Kind::Replicated(r) if r.role == Role::Primary) {
+        if !matches!(&self.protocol, Protocol::Replicated(r) if r.role == Role::Primary) {
             return;
         }
         let entry = self.entry(key);

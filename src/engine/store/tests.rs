@@ -11,7 +11,7 @@ use super::super::outbox::Outbox;
 use super::super::testkit::{ctx, scenario, shown};
 use super::consensus::{Raft, Role as RaftRole};
 use super::replicated::{Replication, Role, Round};
-use super::{Kind, StoreNode};
+use super::{Protocol, StoreNode};
 use crate::trace::{KeyId, NodeId, Token};
 
 const NOW: u64 = 1000;
@@ -89,29 +89,29 @@ fn held_by_a(s: &mut StoreNode, expires: i64) {
 }
 
 fn raft(s: &StoreNode) -> &Raft {
-    match &s.kind {
-        Kind::Consensus(r) => r,
+    match &s.protocol {
+        Protocol::Consensus(r) => r,
         _ => panic!("not a consensus node"),
     }
 }
 
 fn raft_mut(s: &mut StoreNode) -> &mut Raft {
-    match &mut s.kind {
-        Kind::Consensus(r) => r,
+    match &mut s.protocol {
+        Protocol::Consensus(r) => r,
         _ => panic!("not a consensus node"),
     }
 }
 
 fn repl(s: &StoreNode) -> &Replication {
-    match &s.kind {
-        Kind::Replicated(r) => r,
+    match &s.protocol {
+        Protocol::Replicated(r) => r,
         _ => panic!("not a replicated node"),
     }
 }
 
 fn repl_mut(s: &mut StoreNode) -> &mut Replication {
-    match &mut s.kind {
-        Kind::Replicated(r) => r,
+    match &mut s.protocol {
+        Protocol::Replicated(r) => r,
         _ => panic!("not a replicated node"),
     }
 }

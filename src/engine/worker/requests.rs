@@ -7,7 +7,7 @@ use super::super::msg::Msg;
 use super::super::outbox::{Ctx, Outbox};
 use super::Worker;
 use super::state::{Attempt, Op, OpKind, Slot, State, Wait};
-use crate::scenario::{Design, Expiry, LeaseFrom, Renewal, Topology};
+use crate::scenario::{Design, Expiry, LeaseFrom, Renewal};
 use crate::trace::{EventKind, NodeId, Token};
 
 /// How many times a worker sends again a release that got no answer from a single store node.
@@ -16,7 +16,7 @@ pub(super) const RELEASE_RESENDS: u32 = 2;
 impl Worker {
     /// Redlock: every request goes to every store node.
     pub(super) fn fans_out(&self, cx: &Ctx) -> bool {
-        cx.sc.store.topology == Topology::Redlock
+        cx.sc.store.topology.independent_nodes()
     }
 
     /// Redlock: the store nodes this client asks, its own `stores` or every node.

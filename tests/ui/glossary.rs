@@ -3,8 +3,6 @@
 //! its definition without stopping the option from being chosen; the Glossary page lists
 //! every term.
 
-#![cfg(feature = "gui")]
-
 use eframe::egui::{Key, Rect, accesskit::Role};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -12,9 +10,7 @@ use locksim::app::LocksimApp;
 use locksim::course::STEPS;
 use locksim::course::glossary::{self, Entry};
 
-#[path = "support/screen.rs"]
-mod screen;
-use screen::shows;
+use crate::support::screen::shows;
 
 fn harness(width: f32, height: f32) -> Harness<'static, LocksimApp> {
     let mut h = Harness::builder()

@@ -6,21 +6,15 @@
 //! The pixels per point are the screen's own (native): the logical size is the same at every
 //! density, as it is on a high-density screen on the web or the desktop.
 
-#![cfg(feature = "gui")]
-
 use eframe::egui::{self, Key, Rect, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use locksim::app::LocksimApp;
 use locksim::course::STEPS;
 
-#[path = "support/screen.rs"]
-mod screen;
-use screen::shows;
+use crate::support::screen::shows;
 
-#[path = "support/painted.rs"]
-mod painted;
-use painted::{painted, painted_whole};
+use crate::support::painted::{painted, painted_whole};
 
 /// Window sizes in points: phones in portrait and landscape, tablets, laptops, monitors.
 const SIZES: [(f32, f32); 11] = [

@@ -6,10 +6,9 @@
 //! picks it), never silently by something elsewhere.
 //!
 //! `cargo test` runs [`INPUTS`] inputs; `LOCKSIM_MONKEY_INPUTS=10000 cargo test --release --test
-//! monkey -- --nocapture` runs more and prints the frame times. `LOCKSIM_MONKEY_SEED` picks other
+//! ui monkey -- --nocapture` runs more and prints the frame times. `LOCKSIM_MONKEY_SEED` picks other
 //! inputs. A failure names the seed and the inputs that led to it.
 
-#![cfg(feature = "gui")]
 #![allow(
     clippy::disallowed_methods,
     reason = "frame times are measured in real time; the app under test reads egui's clock"
@@ -25,9 +24,7 @@ use locksim::app::LocksimApp;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-#[path = "support/env.rs"]
-mod env;
-use env::env_number;
+use crate::env::env_number;
 
 /// The window size the desktop app opens at.
 const WINDOW: [f32; 2] = [1280.0, 800.0];

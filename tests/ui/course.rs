@@ -1,13 +1,9 @@
 //! The app driven headless through its accessibility tree (egui_kittest): the course walked
 //! by clicking what a learner clicks, keys pressed, progress saved and restored.
 
-#![cfg(feature = "gui")]
-
 use std::collections::HashMap;
 
-#[path = "support/screen.rs"]
-mod screen;
-use screen::shows;
+use crate::support::screen::shows;
 
 use eframe::egui::{self, Key};
 use egui_kittest::Harness;

@@ -2,11 +2,7 @@
 //! from the palette onto a lane, placed by keyboard, moved, resized and deleted; each change
 //! re-runs the scenario and lands in the form's draft (or in Break it's changes).
 
-#![cfg(feature = "gui")]
-
-#[path = "support/screen.rs"]
-mod screen;
-use screen::shows;
+use crate::support::screen::shows;
 
 use eframe::egui::{self, Key, Modifiers, PointerButton, Pos2, pos2, vec2};
 use egui_kittest::Harness;

@@ -2,8 +2,6 @@
 //! (egui_kittest): where it shows by default, the entry at the playhead selected as the run
 //! moves, a click on an entry moving the playhead, and the switch kept per part of the app.
 
-#![cfg(feature = "gui")]
-
 use std::collections::HashMap;
 
 use eframe::egui::{Key, Role};
@@ -12,9 +10,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use locksim::app::LocksimApp;
 use locksim::course::STEPS;
 
-#[path = "support/screen.rs"]
-mod screen;
-use screen::shows;
+use crate::support::screen::shows;
 
 /// The window size the desktop app opens at.
 const WINDOW: [f32; 2] = [1280.0, 800.0];

@@ -2,18 +2,11 @@
 //! won by an attempt played on the page, faults are placed by dragging from the palette and by
 //! the keyboard, giving up tells whether it can be done, and a link carries the attempt.
 
-#![cfg(feature = "gui")]
+use crate::winning::{at, node, winning};
 
-#[path = "support/winning.rs"]
-mod winning;
-use winning::{at, node, winning};
+use crate::support::screen::shows;
 
-#[path = "support/screen.rs"]
-mod screen;
-use screen::shows;
-
-#[path = "support/painted.rs"]
-mod painted;
+use crate::support::painted;
 
 use eframe::egui::{self, Key};
 use egui_kittest::Harness;
