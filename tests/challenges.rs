@@ -1,7 +1,7 @@
 //! Every challenge can be won within its budget (a winning attempt each), except the ones
 //! impossible by design, which a search of 10 000 attempts within their budget never wins.
 
-use locksim::challenge::{self, Challenge, judge};
+use locksim::challenge::{self, Challenge, play};
 #[path = "support/winning.rs"]
 mod winning;
 use winning::{at, pause, winning};
@@ -14,7 +14,7 @@ fn possible() -> impl Iterator<Item = &'static Challenge> {
 fn every_possible_challenge_has_a_winning_attempt() {
     for c in possible() {
         let faults = winning(&c.id).unwrap_or_else(|| panic!("{}: no winning attempt", c.id));
-        let judged = judge(c, &faults);
+        let judged = play(c, &faults);
         assert!(
             judged.overruns.is_empty(),
             "{}: over budget: {:?}",
@@ -39,7 +39,7 @@ fn every_possible_challenge_has_a_winning_attempt() {
 #[test]
 fn no_attempt_wins_without_faults() {
     for c in challenge::all() {
-        assert!(!judge(c, &[]).won, "{} won with no faults", c.id);
+        assert!(!play(c, &[]).won, "{} won with no faults", c.id);
     }
 }
 
@@ -49,7 +49,7 @@ fn an_attempt_over_budget_does_not_win_even_when_the_goal_is_met() {
     // Two pauses where the budget allows one: the run still breaks, but the attempt does not
     // count. The budget is one pause in all, so "2 pauses" would say "2 faults" again.
     let faults = vec![at(1_000, pause("A", 12_000)), at(15_000, pause("B", 100))];
-    let judged = judge(c, &faults);
+    let judged = play(c, &faults);
     assert!(c.met(&judged.run));
     assert!(!judged.won);
     assert_eq!(
@@ -84,24 +84,24 @@ fn the_search_within_a_budget_finds_a_possible_win() {
     let c = challenge::find("pause-past-lease").expect("listed");
     let (tries, faults) = challenge::search(c, 10_000, 0).expect("a win");
     assert!(tries <= 10_000);
-    assert!(judge(c, &faults).won);
+    assert!(play(c, &faults).won);
     assert!(c.budget.overruns(&faults, c.design.until_ms).is_empty());
 }
 
 #[test]
 fn the_status_says_what_an_attempt_came_to() {
     let c = challenge::find("pause-past-lease").expect("listed");
-    let none = judge(c, &[]);
+    let none = play(c, &[]);
     assert_eq!(
         none.status(c),
         "Not yet. The checker reports nothing wrong with this run; the goal is stale_write."
     );
-    let won = judge(c, &[at(1_000, pause("A", 12_000))]);
+    let won = play(c, &[at(1_000, pause("A", 12_000))]);
     assert!(
         won.status(c)
             .starts_with("Won. The checker reports stale_write at ")
     );
-    let over = judge(
+    let over = play(
         c,
         &[at(1_000, pause("A", 12_000)), at(15_000, pause("B", 100))],
     );
@@ -112,7 +112,7 @@ fn the_status_says_what_an_attempt_came_to() {
         over.status(c)
     );
     // A pause too short to outlast the lease: the lock holds.
-    let short = judge(c, &[at(1_000, pause("A", 100))]);
+    let short = play(c, &[at(1_000, pause("A", 100))]);
     assert!(
         short.status(c).starts_with("Not yet."),
         "{}",

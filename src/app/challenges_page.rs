@@ -11,7 +11,7 @@ use super::layout::Arrangement;
 use super::run_view::{self, RunView};
 use super::style;
 use super::transcript_panel;
-use crate::challenge::{self, Challenge, Judgement};
+use crate::challenge::{self, Attempt, Challenge};
 use crate::course::Demonstration;
 use crate::course::progress::Progress;
 use crate::scenario::{Fault, FaultTag};
@@ -22,7 +22,7 @@ use strum::VariantArray;
 struct Shown {
     /// The challenge's id.
     id: String,
-    judged: Judgement,
+    judged: Attempt,
     run: RunView,
 }
 
@@ -138,7 +138,7 @@ impl ChallengesPage {
     /// Runs `faults` on `challenge`, keeps them as its latest attempt (and a win as won), and
     /// shows the run, at the moment the one before it was showing.
     fn attempt(&mut self, progress: &mut Progress, challenge: &Challenge, faults: &[Fault]) {
-        let judged = challenge::judge(challenge, faults);
+        let judged = challenge::play(challenge, faults);
         let record = progress.challenges.entry(challenge.id.clone()).or_default();
         record.keep(challenge, &judged.scenario.faults);
         record.won |= judged.won;
@@ -186,12 +186,7 @@ fn first_unwon(progress: &Progress) -> Option<&'static Challenge> {
 }
 
 /// The left panel: the list, then the chosen challenge's card.
-fn panel(
-    ui: &mut Ui,
-    progress: &Progress,
-    chosen: &Challenge,
-    judged: &Judgement,
-) -> Option<Asked> {
+fn panel(ui: &mut Ui, progress: &Progress, chosen: &Challenge, judged: &Attempt) -> Option<Asked> {
     let mut asked = None;
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
@@ -286,7 +281,7 @@ fn told_impossible(progress: &Progress, chosen: &Challenge) -> bool {
 /// Where the attempt stands (won, over budget, not yet), in the colour of its outcome. Once
 /// the learner has been told it `cannot_be_done`, "Not yet" would promise otherwise: the line
 /// says only what the checker reports.
-fn status_line(ui: &mut Ui, chosen: &Challenge, judged: &Judgement, cannot_be_done: bool) {
+fn status_line(ui: &mut Ui, chosen: &Challenge, judged: &Attempt, cannot_be_done: bool) {
     let colour = if judged.won {
         style::SAFE
     } else if judged.overruns.is_empty() {
@@ -298,8 +293,8 @@ fn status_line(ui: &mut Ui, chosen: &Challenge, judged: &Judgement, cannot_be_do
     ui.label(RichText::new(status).strong().color(colour));
 }
 
-/// [`Judgement::status`], less its "Not yet" once the learner knows it `cannot_be_done`.
-fn status_text(chosen: &Challenge, judged: &Judgement, cannot_be_done: bool) -> String {
+/// [`Attempt::status`], less its "Not yet" once the learner knows it `cannot_be_done`.
+fn status_text(chosen: &Challenge, judged: &Attempt, cannot_be_done: bool) -> String {
     let status = judged.status(chosen);
     match status.strip_prefix("Not yet. ") {
         Some(rest) if cannot_be_done => rest.to_string(),
@@ -309,7 +304,7 @@ fn status_text(chosen: &Challenge, judged: &Judgement, cannot_be_done: bool) -> 
 
 /// The chosen challenge: what to do, the budget, the faults placed, where the attempt
 /// stands, and, once the learner gives up, whether and how it can be done.
-fn card(ui: &mut Ui, progress: &Progress, chosen: &Challenge, judged: &Judgement) -> Option<Asked> {
+fn card(ui: &mut Ui, progress: &Progress, chosen: &Challenge, judged: &Attempt) -> Option<Asked> {
     let mut asked = None;
     ui.label(RichText::new(&chosen.title).strong().size(17.0));
     ui.label(&chosen.brief);

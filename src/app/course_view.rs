@@ -20,7 +20,7 @@ use super::layout::Arrangement;
 use super::run_view::{self, RunView};
 use super::{glossary_text, style, theme};
 use crate::course::progress::{Pick, Place, Progress, StepProgress};
-use crate::course::{self, Judge, PURPOSE_RECAP, STEPS, Step};
+use crate::course::{self, Grading, PURPOSE_RECAP, STEPS, Step};
 use crate::scenario;
 
 /// The runs made so far, and which steps' answers the presenter has revealed.
@@ -116,7 +116,7 @@ impl CourseView {
         let shown = progress.steps[n].shown;
         if let Some(pick) = shown {
             // Made here only when restored from a saved session; a click makes it earlier.
-            let seen = matches!(pick, Pick::Option(i) if progress.steps[n].is_judged(i));
+            let seen = matches!(pick, Pick::Option(i) if progress.steps[n].was_watched(i));
             let _ = self.run_for(n, pick, seen);
         }
         let mut run = shown.and_then(|pick| self.runs.get_mut(&(n, pick)).map(|r| (pick, r)));
@@ -125,7 +125,7 @@ impl CourseView {
             if let Pick::Option(i) = *pick
                 && r.seen_to_end()
             {
-                progress.steps[n].judge(i);
+                progress.steps[n].watched_to_end(i);
             }
         }
 
@@ -340,7 +340,7 @@ impl Decision<'_> {
             // Once the answer is out, the learner may try to break it: not on the first
             // question (no right call) nor on a diagnosis (its right call is a broken design).
             if self.answer_shown
-                && !matches!(self.step.judge, Judge::Framing | Judge::Diagnosis)
+                && !matches!(self.step.grading, Grading::Framing | Grading::Diagnosis)
                 && course::right_call(self.step).is_some()
                 && ui
                     .button("Break the right call")
@@ -428,8 +428,8 @@ impl Decision<'_> {
             .min_size(egui::vec2(ui.available_width(), 36.0));
         // In presenter mode the chips would give the answer away: they wait for Reveal, as
         // the explanation does.
-        if self.step.judge != Judge::Framing
-            && self.record.is_judged(i)
+        if self.step.grading != Grading::Framing
+            && self.record.was_watched(i)
             && (self.answer_shown || !self.presenter)
         {
             let (word, color) = if option.right {
@@ -477,8 +477,8 @@ fn answer(ui: &mut Ui, step: &Step, purpose: Option<usize>) {
 /// Under the verdict, once told: whether the call was right, and what its run showed. The
 /// first question has no right call: its note says what the run means for the answer given.
 fn feedback(ui: &mut Ui, step: &Step, choice: &course::Choice) {
-    let (title, color) = match (step.judge, choice.right) {
-        (Judge::Framing, _) => ("What this run means for you", ui.visuals().hyperlink_color),
+    let (title, color) = match (step.grading, choice.right) {
+        (Grading::Framing, _) => ("What this run means for you", ui.visuals().hyperlink_color),
         (_, true) => ("The right call", style::SAFE),
         (_, false) => ("Not the right call", style::VIOLATING),
     };

@@ -5,7 +5,7 @@ use eframe::egui::{self, CornerRadius, RichText, Ui};
 
 use super::{glossary_text, style, theme};
 use crate::course::progress::{Place, Progress, StepProgress};
-use crate::course::{INTRO, Judge, PURPOSE_RECAP, RECAP, STEPS};
+use crate::course::{Grading, INTRO, PURPOSE_RECAP, RECAP, STEPS};
 
 /// Widest a column of running text gets, px: longer lines are hard to read.
 pub(super) const TEXT_WIDTH: f32 = 760.0;
@@ -217,7 +217,7 @@ fn calls(ui: &mut Ui, progress: &Progress) -> Option<Place> {
     ui.label(RichText::new("Your calls").heading().strong());
     ui.add_space(6.0);
     for (n, step) in STEPS.iter().enumerate() {
-        let asked = if step.judge == Judge::Framing {
+        let asked = if step.grading == Grading::Framing {
             card(ui, step, |ui| {
                 let said = progress
                     .purpose()
@@ -234,7 +234,7 @@ fn calls(ui: &mut Ui, progress: &Progress) -> Option<Place> {
             })
         } else {
             let record = &progress.steps[n];
-            let found = record.judged.iter().any(|&i| step.options[i].right);
+            let found = record.watched.iter().any(|&i| step.options[i].right);
             let (verdict, color) = match progress.first_call(n) {
                 Some((_, true)) => ("Right first time", Some(style::SAFE)),
                 Some((_, false)) if found => (

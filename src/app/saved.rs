@@ -204,9 +204,9 @@ pub(super) mod tests {
                     proptest::sample::subsequence((0..n).collect::<Vec<_>>(), 0..=n),
                     proptest::option::of(0..n),
                 )
-                    .prop_map(|(chosen, judged, shown)| StepProgress {
+                    .prop_map(|(chosen, watched, shown)| StepProgress {
                         chosen,
-                        judged,
+                        watched,
                         shown: shown.map(Pick::Option),
                     })
             })

@@ -56,7 +56,7 @@ pub fn grade(assignment: &Assignment, hand_in: &HandIn) -> Graded {
             let answer = hand_in.answers.iter().find(|a| a.task == task.id);
             let (right, output) = match answer {
                 None => (false, "Not answered.".to_string()),
-                Some(answer) => judge(assignment, task, i, answer),
+                Some(answer) => mark(assignment, task, i, answer),
             };
             let max_score = f64::from(task.points);
             TaskResult {
@@ -76,7 +76,7 @@ pub fn grade(assignment: &Assignment, hand_in: &HandIn) -> Graded {
 }
 
 /// Whether `answer` earns `task`'s points, and why in words.
-fn judge(assignment: &Assignment, task: &Task, index: usize, answer: &Answer) -> (bool, String) {
+fn mark(assignment: &Assignment, task: &Task, index: usize, answer: &Answer) -> (bool, String) {
     match task.kind {
         TaskKind::Course => course_call(task, answer),
         TaskKind::Predict => prediction(assignment, task, answer),
@@ -92,7 +92,7 @@ fn course_call(task: &Task, answer: &Answer) -> (bool, String) {
         let Some((n, choice)) = n.and_then(|n| Some((n, option(step.options, n)?))) else {
             return (None, "none".to_string());
         };
-        let framing = step.judge == course::Judge::Framing;
+        let framing = step.grading == course::Grading::Framing;
         let right = framing || choice.right;
         let verdict = match (framing, right) {
             (true, _) => "",
@@ -150,7 +150,7 @@ fn attempt(task: &Task, index: usize, answer: &Answer) -> (bool, String) {
     let Ok(challenge) = task.challenge(&format!("task[{index}]")) else {
         return (false, "The task's design does not read.".to_string());
     };
-    let judged = challenge::judge(&challenge, &answer.faults);
+    let judged = challenge::play(&challenge, &answer.faults);
     let mut output = format!(
         "Re-run on seed {} with {} fault(s): {}",
         challenge.design.seed,

@@ -48,7 +48,7 @@ fn solutions_win(assignment: &Assignment) -> Result<(), ScenarioError> {
         }
         let field = format!("task[{i}]");
         let challenge = task.challenge(&field)?;
-        let judged = challenge::judge(&challenge, &task.solution);
+        let judged = challenge::play(&challenge, &task.solution);
         if !judged.won {
             return Err(ScenarioError::new(
                 format!("{field}.solution"),

@@ -11,7 +11,7 @@ use crate::{Run, run};
 
 /// What an attempt came to.
 #[derive(Clone, Debug)]
-pub struct Judgement {
+pub struct Attempt {
     /// The design with the attempt's faults, in time order.
     pub scenario: Scenario,
     /// Its run on the design's seed.
@@ -22,7 +22,7 @@ pub struct Judgement {
     pub won: bool,
 }
 
-impl Judgement {
+impl Attempt {
     /// What the attempt came to, in a sentence or two: won (and by which violation), the goal
     /// met over budget, over budget, or not yet (and what the checker did report).
     pub fn status(&self, challenge: &Challenge) -> String {
@@ -69,7 +69,7 @@ impl Judgement {
 
 /// Runs `faults` against `challenge`'s design and judges the run. An attempt over budget
 /// is still run (the learner sees what it does) but cannot win.
-pub fn judge(challenge: &Challenge, faults: &[Fault]) -> Judgement {
+pub fn play(challenge: &Challenge, faults: &[Fault]) -> Attempt {
     let mut scenario = challenge.design.clone();
     scenario.faults = faults.to_vec();
     crate::order::sort_by_key(&mut scenario.faults, |f| f.at_ms);
@@ -78,7 +78,7 @@ pub fn judge(challenge: &Challenge, faults: &[Fault]) -> Judgement {
         .budget
         .overruns(&scenario.faults, scenario.until_ms);
     let won = overruns.is_empty() && challenge.met(&run);
-    Judgement {
+    Attempt {
         scenario,
         run,
         overruns,
@@ -94,7 +94,7 @@ pub fn search(challenge: &Challenge, tries: u64, seed: u64) -> Option<(u64, Vec<
     let mut runner = crate::search::runner(seed);
     for tried in 1..=tries {
         let faults = strategy.new_tree(&mut runner).ok()?.current();
-        if judge(challenge, &faults).won {
+        if play(challenge, &faults).won {
             return Some((tried, faults));
         }
     }

@@ -19,7 +19,7 @@ use crate::Run;
 use crate::scenario::{self, Scenario, library};
 use crate::violation::Kind;
 
-pub use attempt::{Judgement, judge, search};
+pub use attempt::{Attempt, play, search};
 pub use budget::Budget;
 pub use record::Record;
 

@@ -4,12 +4,12 @@ use std::io::{self, Write};
 
 use super::Status;
 use crate::checker::{Kind, Verdict};
-use crate::course::{self, Judge, STEPS};
+use crate::course::{self, Grading, STEPS};
 use crate::scenario::library;
 use crate::text::{fmt_counted, fmt_ms};
 
 /// Prints every step with its options and each option's verdict. Passes when every step's
-/// runs come out as its [`Judge`] says: on a graded step, the right call safe and live and
+/// runs come out as its [`Grading`] says: on a graded step, the right call safe and live and
 /// every wrong call a failure (or, on a throughput step, markedly slower); on the first
 /// question, every run the failure the learner weighs.
 pub fn course(out: &mut impl Write) -> io::Result<Status> {
@@ -22,8 +22,8 @@ pub fn course(out: &mut impl Write) -> io::Result<Status> {
         )?;
         writeln!(out, "  {}", step.question)?;
         for (n, (choice, lesson)) in step.options.iter().zip(course::lessons(step)).enumerate() {
-            let mark = match (step.judge, choice.right) {
-                (Judge::Framing, _) => "answer",
+            let mark = match (step.grading, choice.right) {
+                (Grading::Framing, _) => "answer",
                 (_, true) => "right",
                 (_, false) => "wrong",
             };
@@ -41,9 +41,9 @@ pub fn course(out: &mut impl Write) -> io::Result<Status> {
                     } else {
                         format!("; exclusion broken ({})", names(&lock))
                     };
-                    let work = match step.judge {
-                        Judge::Throughput | Judge::LostWork => format!("; {}", work_done(v)),
-                        Judge::Latency => {
+                    let work = match step.grading {
+                        Grading::Throughput | Grading::LostWork => format!("; {}", work_done(v)),
+                        Grading::Latency => {
                             format!("; longest wait {}", fmt_ms(demo.longest_wait_ms()))
                         }
                         _ => String::new(),

@@ -3,7 +3,7 @@
 //! by the simulator. Pure data and checks; no UI.
 //!
 //! Each option is bound to a scenario in `assets/scenarios/`. How a step's runs must come out
-//! is its [`Judge`]: usually the right call is bound to the design that ships (safe and live)
+//! is its [`Grading`]: usually the right call is bound to the design that ships (safe and live)
 //! and each wrong call to a scenario that demonstrates the misconception failing.
 //! [`teaches`] and `locksim course` check that.
 
@@ -31,10 +31,10 @@ pub struct Step {
     pub situation: &'static str,
     /// The design question the learner answers.
     pub question: &'static str,
-    /// Every option; exactly one is right, except on a [`Judge::Framing`] step.
+    /// Every option; exactly one is right, except on a [`Grading::Framing`] step.
     pub options: &'static [Choice],
     /// How the options' runs must come out for the step to teach what it says.
-    pub judge: Judge,
+    pub grading: Grading,
     /// Why the right call is right, revealed after a choice has been played out.
     pub explanation: &'static str,
     /// The step's key insight: a title and a sentence or two.
@@ -50,7 +50,7 @@ pub struct Step {
 
 /// How a step's runs must come out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Judge {
+pub enum Grading {
     /// No right or wrong: the learner says what their lock is for, and every option plays the
     /// same failure so they can weigh it. Each run must show it (unsafe).
     Framing,
@@ -59,24 +59,24 @@ pub enum Judge {
     Diagnosis,
     /// The right call's run is safe and live; each wrong call's run is unsafe or not live.
     SafeAndLive,
-    /// As [`Judge::SafeAndLive`], except a wrong call may instead be safe and live but do the
+    /// As [`Grading::SafeAndLive`], except a wrong call may instead be safe and live but do the
     /// same work at most [`SLOWER`] times as fast as the right call: its cost is throughput.
     Throughput,
-    /// As [`Judge::SafeAndLive`], except a wrong call may instead be safe and live but finish
+    /// As [`Grading::SafeAndLive`], except a wrong call may instead be safe and live but finish
     /// fewer critical sections than the right call: work refused or given up, never done.
     LostWork,
-    /// As [`Judge::SafeAndLive`], except a wrong call may instead be safe and live but keep
+    /// As [`Grading::SafeAndLive`], except a wrong call may instead be safe and live but keep
     /// some worker waiting at least [`LONGER`] times as long as the right call's longest wait:
     /// its cost is a long tail of waiting, not a lock nobody gets.
     Latency,
 }
 
 /// How much longer a safe, live wrong call's longest wait for the lock must be than the right
-/// call's on a [`Judge::Latency`] step.
+/// call's on a [`Grading::Latency`] step.
 pub const LONGER: f64 = 1.5;
 
 /// How much slower (critical sections completed per simulated second) a safe, live wrong call
-/// of a [`Judge::Throughput`] step must be than the right call.
+/// of a [`Grading::Throughput`] step must be than the right call.
 pub const SLOWER: f64 = 1.0 / 1.5;
 
 /// One option of a step's decision.
@@ -146,25 +146,25 @@ pub fn play(scenario: Scenario) -> Demonstration {
     }
 }
 
-/// Whether option `i` of `step`, played out as `demo`, teaches what the step's [`Judge`] says
-/// it should. `right` is the right call's run, needed by [`Judge::Throughput`] only.
+/// Whether option `i` of `step`, played out as `demo`, teaches what the step's [`Grading`] says
+/// it should. `right` is the right call's run, needed by [`Grading::Throughput`] only.
 pub fn teaches(step: &Step, i: usize, demo: &Demonstration, right: Option<&Demonstration>) -> bool {
     let choice = &step.options[i];
     let v = &demo.verdict;
-    match step.judge {
-        Judge::Framing => !v.safe,
-        Judge::Diagnosis if choice.right => !v.safe && !v.live,
-        Judge::Diagnosis => !demo.good(),
-        Judge::SafeAndLive => demo.good() == choice.right,
-        Judge::Throughput if choice.right => demo.good(),
-        Judge::Throughput => {
+    match step.grading {
+        Grading::Framing => !v.safe,
+        Grading::Diagnosis if choice.right => !v.safe && !v.live,
+        Grading::Diagnosis => !demo.good(),
+        Grading::SafeAndLive => demo.good() == choice.right,
+        Grading::Throughput if choice.right => demo.good(),
+        Grading::Throughput => {
             !demo.good() || right.is_some_and(|r| v.work.per_s() <= r.verdict.work.per_s() * SLOWER)
         }
-        Judge::LostWork | Judge::Latency if choice.right => demo.good(),
-        Judge::LostWork => {
+        Grading::LostWork | Grading::Latency if choice.right => demo.good(),
+        Grading::LostWork => {
             !demo.good() || right.is_some_and(|r| v.work.completed < r.verdict.work.completed)
         }
-        Judge::Latency => {
+        Grading::Latency => {
             !demo.good()
                 || right.is_some_and(|r| {
                     demo.longest_wait_ms() as f64 >= r.longest_wait_ms() as f64 * LONGER
@@ -224,7 +224,7 @@ mod tests {
     use super::*;
 
     fn graded() -> impl Iterator<Item = &'static Step> {
-        STEPS.iter().filter(|s| s.judge != Judge::Framing)
+        STEPS.iter().filter(|s| s.grading != Grading::Framing)
     }
 
     #[test]
@@ -235,7 +235,10 @@ mod tests {
             assert_eq!(right, 1, "step {} has {right} right calls", step.number);
             assert!(wrong >= 2, "step {} has {wrong} wrong calls", step.number);
         }
-        let framing: Vec<_> = STEPS.iter().filter(|s| s.judge == Judge::Framing).collect();
+        let framing: Vec<_> = STEPS
+            .iter()
+            .filter(|s| s.grading == Grading::Framing)
+            .collect();
         assert_eq!(framing.len(), 1, "one question on what the lock is for");
         assert!(framing[0].options.iter().all(|c| !c.right));
         assert_eq!(
@@ -360,7 +363,7 @@ mod tests {
                     scenario: "",
                 },
             ],
-            judge: Judge::SafeAndLive,
+            grading: Grading::SafeAndLive,
             explanation: "",
             insight: ("", ""),
             extras: &[],

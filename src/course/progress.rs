@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::challenge::Record;
-use crate::course::{Judge, STEPS};
+use crate::course::{Grading, STEPS};
 
 /// A page of the app.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,8 +66,10 @@ pub struct StepProgress {
     /// Options chosen, each once, in the order first chosen: the first is the learner's call.
     pub chosen: Vec<usize>,
     /// Options whose run has been watched to its end. Only these are marked right or
-    /// wrong, and the step's explanation waits for the first of them.
-    pub judged: Vec<usize>,
+    /// wrong, and the step's explanation waits for the first of them. Saved as `judged`, the
+    /// name progress saved before has.
+    #[serde(rename = "judged")]
+    pub watched: Vec<usize>,
     /// The run on screen when the learner left the step.
     pub shown: Option<Pick>,
 }
@@ -82,20 +84,20 @@ impl StepProgress {
     }
 
     /// Records that option `i`'s run was watched to the end.
-    pub fn judge(&mut self, i: usize) {
-        if !self.judged.contains(&i) {
-            self.judged.push(i);
+    pub fn watched_to_end(&mut self, i: usize) {
+        if !self.watched.contains(&i) {
+            self.watched.push(i);
         }
     }
 
-    /// Whether option `i` has been judged, so its mark may show.
-    pub fn is_judged(&self, i: usize) -> bool {
-        self.judged.contains(&i)
+    /// Whether option `i`'s run has been watched to its end, so its mark may show.
+    pub fn was_watched(&self, i: usize) -> bool {
+        self.watched.contains(&i)
     }
 
     /// Whether any choice has been played out to its end: the answer may be shown.
     pub fn answered(&self) -> bool {
-        !self.judged.is_empty()
+        !self.watched.is_empty()
     }
 }
 
@@ -191,7 +193,7 @@ impl Progress {
         for (record, step) in self.steps.iter_mut().zip(STEPS.iter()) {
             let options = step.options.len();
             record.chosen.retain(|&i| i < options);
-            record.judged.retain(|&i| i < options);
+            record.watched.retain(|&i| i < options);
             record.shown = record.shown.filter(|pick| match *pick {
                 Pick::Option(i) => i < options,
                 Pick::Extra(i) => i < step.extras.len(),
@@ -262,7 +264,7 @@ impl Progress {
     /// The first question has no right call, so it has no first call either: see
     /// [`Progress::purpose`].
     pub fn first_call(&self, n: usize) -> Option<(usize, bool)> {
-        if STEPS.get(n)?.judge == Judge::Framing {
+        if STEPS.get(n)?.grading == Grading::Framing {
             return None;
         }
         let record = self.steps.get(n)?;
@@ -278,7 +280,7 @@ impl Progress {
     /// changed mind counts: the option they chose last (the one on screen, or else the latest
     /// they chose).
     pub fn purpose(&self) -> Option<usize> {
-        let n = STEPS.iter().position(|s| s.judge == Judge::Framing)?;
+        let n = STEPS.iter().position(|s| s.grading == Grading::Framing)?;
         let record = self.steps.get(n)?;
         if !record.answered() {
             return None;
@@ -320,8 +322,8 @@ mod tests {
         assert_eq!(s.chosen, [2, 0]);
         assert_eq!(s.shown, Some(Pick::Option(2)));
         assert!(!s.answered());
-        s.judge(2);
-        assert!(s.answered() && s.is_judged(2) && !s.is_judged(0));
+        s.watched_to_end(2);
+        assert!(s.answered() && s.was_watched(2) && !s.was_watched(0));
     }
 
     #[test]
@@ -333,17 +335,17 @@ mod tests {
         assert_eq!(p.first_call(4), None, "not before any run has ended");
         // The learner changed their mind before the first run ended: it still counts.
         p.steps[4].choose(right);
-        p.steps[4].judge(right);
+        p.steps[4].watched_to_end(right);
         assert_eq!(p.first_call(4), Some((wrong, false)));
     }
 
     #[test]
     fn the_first_question_is_an_answer_not_a_call() {
         let mut p = Progress::default();
-        assert_eq!(STEPS[0].judge, Judge::Framing);
+        assert_eq!(STEPS[0].grading, Grading::Framing);
         p.steps[0].choose(1);
         assert_eq!(p.purpose(), None, "not before its run has ended");
-        p.steps[0].judge(1);
+        p.steps[0].watched_to_end(1);
         assert_eq!(p.purpose(), Some(1));
         assert_eq!(p.first_call(0), None, "neither right nor wrong");
         // A changed mind is the stance the recap recalls.
@@ -390,7 +392,7 @@ mod tests {
             place: Place::Step(42),
             steps: vec![StepProgress {
                 chosen: vec![1, 99],
-                judged: vec![99],
+                watched: vec![99],
                 shown: Some(Pick::Extra(99)),
             }],
             ..Progress::default()
@@ -399,7 +401,7 @@ mod tests {
         assert_eq!(p.place, Place::Intro);
         assert_eq!(p.steps.len(), STEPS.len());
         assert_eq!(p.steps[0].chosen, [1]);
-        assert!(p.steps[0].judged.is_empty());
+        assert!(p.steps[0].watched.is_empty());
         assert_eq!(p.steps[0].shown, None);
     }
 }

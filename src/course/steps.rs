@@ -2,7 +2,7 @@
 //! a first question on what the lock is for and step 7 as four small decisions. Every claim
 //! about a real system is checked against its docs (see `assets/scenarios/*.toml`, `source`).
 
-use super::{Choice, Judge, Step};
+use super::{Choice, Grading, Step};
 use crate::scenario::library;
 
 /// A course scenario from `assets/scenarios/`, looked up in the shipped list.
@@ -102,7 +102,7 @@ pub static STEPS: [Step; 12] = [
                 scenario: scenario!("step6-aof-everysec-restart"),
             },
         ],
-        judge: Judge::Framing,
+        grading: Grading::Framing,
         explanation: "Locks come in two kinds (Kleppmann 2016, \"What are you using that lock \
             for?\"). An efficiency lock saves duplicate work: when it fails, you pay twice. A \
             correctness lock guards data: when it fails, the data is wrong. A single Redis \
@@ -150,7 +150,7 @@ pub static STEPS: [Step; 12] = [
                 scenario: scenario!("step1-flag-both-flaws"),
             },
         ],
-        judge: Judge::Diagnosis,
+        grading: Grading::Diagnosis,
         explanation: "The flag fails twice. It has no automatic release: if the holder dies \
             before writing false, the resource is locked for good. And it is not atomic: \"is \
             it free? then take it\" is two steps, and two workers can both see \"free\". A real \
@@ -194,7 +194,7 @@ pub static STEPS: [Step; 12] = [
                 scenario: scenario!("step2-check-then-set"),
             },
         ],
-        judge: Judge::SafeAndLive,
+        grading: Grading::SafeAndLive,
         explanation: "Let the store decide in one indivisible operation: \"set this key only \
             if it does not exist\" (Redis SET key value NX, or an insert against a unique \
             key). Exactly one of the racing requests succeeds; every other one gets \"already \
@@ -240,7 +240,7 @@ pub static STEPS: [Step; 12] = [
                 scenario: scenario!("step3-ttl-lease-expires"),
             },
         ],
-        judge: Judge::SafeAndLive,
+        grading: Grading::SafeAndLive,
         explanation: "Grant the lock as a lease: for a bounded time, its TTL (time to live). \
             If the holder dies, the store deletes the key when the TTL runs out and the next \
             worker can take it. The holder knows its deadline and must finish — or renew, \
@@ -289,7 +289,7 @@ pub static STEPS: [Step; 12] = [
                 scenario: scenario!("step4-blind-release"),
             },
         ],
-        judge: Judge::SafeAndLive,
+        grading: Grading::SafeAndLive,
         explanation: "Store a token unique to each acquisition as the lock's value. Release \
             becomes compare-and-delete — delete the key only if its value is still my token — \
             run as one atomic step at the store (a small script, or DELEX with IFEQ in Redis \
@@ -342,7 +342,7 @@ pub static STEPS: [Step; 12] = [
                 scenario: scenario!("step5-paused-holder-owner-token"),
             },
         ],
-        judge: Judge::SafeAndLive,
+        grading: Grading::SafeAndLive,
         explanation: "Give every grant a number that only goes up — a fencing token — and \
             make the resource refuse anything lower than the highest it has accepted. The \
             numbers must come from a counter that never goes back, even across a crash or a \
@@ -400,7 +400,7 @@ pub static STEPS: [Step; 12] = [
                 scenario: scenario!("step6-one-node-dies"),
             },
         ],
-        judge: Judge::SafeAndLive,
+        grading: Grading::SafeAndLive,
         explanation: "Put correctness-critical locks on a consensus system — etcd (Raft) or \
             ZooKeeper (ZAB). A change counts only once a majority has logged it, so losing one \
             node loses no grant, and a minority cut off by a partition cannot grant at all. But \
@@ -451,7 +451,7 @@ pub static STEPS: [Step; 12] = [
                 scenario: scenario!("step7-long-task-no-renewal"),
             },
         ],
-        judge: Judge::LostWork,
+        grading: Grading::LostWork,
         explanation: "Renew while the holder makes progress: gate each renewal on a progress \
             count, or renew from the work loop itself. A long job keeps its lease; a hung one \
             loses it. A watchdog that renews for as long as the process lives — Redisson's, and \
@@ -492,7 +492,7 @@ pub static STEPS: [Step; 12] = [
                 scenario: scenario!("step7-nested-reentrant"),
             },
         ],
-        judge: Judge::SafeAndLive,
+        grading: Grading::SafeAndLive,
         explanation: "A reentrant lock lets its holder take it again and keeps a hold count: \
             each acquire adds one, each release takes one away, and only zero frees the lock \
             (Java's ReentrantLock, Redisson's RLock). Without the count, the first nested \
@@ -531,7 +531,7 @@ pub static STEPS: [Step; 12] = [
                 scenario: scenario!("step7-jitter-starves"),
             },
         ],
-        judge: Judge::Latency,
+        grading: Grading::Latency,
         explanation: "Queue the waiters. ZooKeeper's lock recipe gives each waiter a \
             sequential ephemeral node; each watches only the node before its own, so a release \
             wakes exactly one waiter, and a dead waiter's node disappears with its session. \
@@ -572,7 +572,7 @@ pub static STEPS: [Step; 12] = [
                 scenario: scenario!("step7-table-lock-short-ttl"),
             },
         ],
-        judge: Judge::Throughput,
+        grading: Grading::Throughput,
         explanation: "Lock the narrowest thing that keeps the data right: a record, not the \
             table. Every job under one lock waits for the one before, so the lock caps the work \
             at what it lets through: here the table lock halves it. Keep critical sections \
@@ -623,7 +623,7 @@ pub static STEPS: [Step; 12] = [
                 scenario: scenario!("step8-cas-instead"),
             },
         ],
-        judge: Judge::SafeAndLive,
+        grading: Grading::SafeAndLive,
         explanation: "Let the store time leases, and know its clock: Redis times expiry on \
             its wall clock, so have NTP slew rather than step it; etcd's clock is monotonic. \
             Pauses can outlast any TTL, so correctness needs fencing or a check where the data \

@@ -15,6 +15,7 @@ mod clock;
 mod faults;
 mod layout;
 mod mail;
+mod marks;
 mod msg;
 mod net;
 mod outbox;

@@ -4,6 +4,7 @@
 
 use super::Sim;
 use super::msg::Msg;
+use crate::engine::marks::mark;
 use crate::scenario::ResourceMode;
 use crate::trace::{EventKind, NodeId, RejectReason};
 
@@ -86,6 +87,7 @@ impl<const EVENTS: bool> Sim<'_, EVENTS> {
                 let mode = self.sc.resource.mode;
                 let r = &mut self.resource.records[key.index()];
                 let reject = if fencing && is_stale(fence, r.highest_fence) {
+                    mark!("stale_fence_refused");
                     Some(RejectReason::StaleToken)
                 } else if mode == ResourceMode::Cas && expected_version != r.version {
                     Some(RejectReason::VersionMoved)

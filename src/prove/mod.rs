@@ -35,7 +35,7 @@ pub use probe::{Probe, probe};
 
 use crate::checker::Exercised;
 use crate::scenario::{Fault, Scenario};
-use crate::search::{Counterexample, Goal, Judge, shrink};
+use crate::search::{Counterexample, Goal, Oracle, shrink};
 
 /// Schedules run between two looks at the progress and the stop flag, per thread.
 const CHUNK_PER_THREAD: usize = 64;
@@ -293,8 +293,10 @@ fn found(
 ) -> Found {
     let mut on_seed = scenario.clone();
     on_seed.seed = seed;
-    let judge = Judge::new(&on_seed, Goal::Unsafe);
-    let shrunk = shrink::one_minimal(drawn.clone(), &judge, &mut |_| !stop.load(Ordering::SeqCst));
+    let oracle = Oracle::new(&on_seed, Goal::Unsafe);
+    let shrunk = shrink::one_minimal(drawn.clone(), &oracle, &mut |_| {
+        !stop.load(Ordering::SeqCst)
+    });
     let mut counterexample = Counterexample::remade(
         &on_seed,
         Goal::Unsafe,

@@ -11,7 +11,7 @@ use toml::de::DeValue;
 
 /// One step from a table to a value inside it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Step {
+pub(super) enum Segment {
     /// A key of a table.
     Key(String),
     /// An element of an array (0-based, as in `worker[0]`).
@@ -20,20 +20,20 @@ pub(super) enum Step {
 
 /// A dotted path from the top of the file, e.g. `fault[0].groups[1][0]`. Empty: the whole file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(super) struct Path(Vec<Step>);
+pub(super) struct Path(Vec<Segment>);
 
 impl Path {
     /// The path of key `key` inside this table.
     pub(super) fn key(&self, key: &str) -> Path {
-        self.with(Step::Key(key.to_string()))
+        self.with(Segment::Key(key.to_string()))
     }
 
     /// The path of element `index` of this array.
     pub(super) fn index(&self, index: usize) -> Path {
-        self.with(Step::Index(index))
+        self.with(Segment::Index(index))
     }
 
-    fn with(&self, step: Step) -> Path {
+    fn with(&self, step: Segment) -> Path {
         let mut steps = self.0.clone();
         steps.push(step);
         Path(steps)
@@ -51,11 +51,11 @@ impl Path {
         for part in text.split('.').filter(|part| !part.is_empty()) {
             let mut pieces = part.split('[');
             if let Some(key) = pieces.next().filter(|key| !key.is_empty()) {
-                steps.push(Step::Key(key.to_string()));
+                steps.push(Segment::Key(key.to_string()));
             }
             for index in pieces {
                 match index.trim_end_matches(']').parse() {
-                    Ok(index) => steps.push(Step::Index(index)),
+                    Ok(index) => steps.push(Segment::Index(index)),
                     // Not a path this module wrote: keep what was understood so far.
                     Err(_) => return Path(steps),
                 }
@@ -69,8 +69,8 @@ impl Path {
     pub(super) fn table_phrase(&self) -> String {
         match self.0.as_slice() {
             [] => "at the top level".to_string(),
-            [Step::Key(table)] => format!("in [{table}]"),
-            [Step::Key(array), Step::Index(_)] => format!("in [[{array}]]"),
+            [Segment::Key(table)] => format!("in [{table}]"),
+            [Segment::Key(array), Segment::Index(_)] => format!("in [[{array}]]"),
             _ => format!("in `{self}`"),
         }
     }
@@ -80,9 +80,9 @@ impl fmt::Display for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, step) in self.0.iter().enumerate() {
             match step {
-                Step::Key(key) if i == 0 => f.write_str(key)?,
-                Step::Key(key) => write!(f, ".{key}")?,
-                Step::Index(index) => write!(f, "[{index}]")?,
+                Segment::Key(key) if i == 0 => f.write_str(key)?,
+                Segment::Key(key) => write!(f, ".{key}")?,
+                Segment::Index(index) => write!(f, "[{index}]")?,
             }
         }
         Ok(())
@@ -107,11 +107,11 @@ fn walk<'a, 'de>(
     let mut here = root;
     for step in &path.0 {
         let next = match (step, here.get_ref()) {
-            (Step::Key(key), DeValue::Table(table)) => table
+            (Segment::Key(key), DeValue::Table(table)) => table
                 .iter()
                 .find(|(k, _)| k.get_ref() == key)
                 .map(|(k, value)| (k.span(), value)),
-            (Step::Index(index), DeValue::Array(items)) => {
+            (Segment::Index(index), DeValue::Array(items)) => {
                 items.get(*index).map(|item| (item.span(), item))
             }
             _ => None,

@@ -92,7 +92,7 @@ impl Counterexample {
         drawn: usize,
         shrink_runs: u64,
     ) -> Counterexample {
-        counterexample(&Judge::new(scenario, goal), faults, drawn, shrink_runs)
+        counterexample(&Oracle::new(scenario, goal), faults, drawn, shrink_runs)
     }
 }
 
@@ -111,15 +111,15 @@ pub struct Finding {
 }
 
 /// Says whether a schedule added to the scenario fails.
-pub struct Judge<'s> {
+pub struct Oracle<'s> {
     scenario: &'s Scenario,
     goal: Goal,
 }
 
-impl<'s> Judge<'s> {
-    /// A judge of schedules added to `scenario`'s own faults.
+impl<'s> Oracle<'s> {
+    /// An oracle of schedules added to `scenario`'s own faults.
     pub fn new(scenario: &'s Scenario, goal: Goal) -> Self {
-        Judge { scenario, goal }
+        Oracle { scenario, goal }
     }
 
     /// The scenario with `faults` added after its own, all in time order (a stable sort, so
@@ -138,7 +138,7 @@ impl<'s> Judge<'s> {
         judged(&scenario, scenario.seed)
     }
 
-    /// Whether a run with `verdict` is a failure this judge looks for.
+    /// Whether a run with `verdict` is a failure this oracle looks for.
     pub fn failed(&self, verdict: &Verdict) -> bool {
         match self.goal {
             Goal::Unsafe => !verdict.safe,
@@ -242,13 +242,13 @@ impl Searcher {
         if self.outcome.is_some() {
             return 0;
         }
-        let judge = Judge::new(&self.scenario, self.options.goal);
+        let oracle = Oracle::new(&self.scenario, self.options.goal);
         if !self.started {
             self.started = true;
-            let run = judge.run(&[]);
+            let run = oracle.run(&[]);
             let cost = run.steps;
-            if judge.failed(&run.verdict) {
-                self.finish(Some(counterexample(&judge, Vec::new(), 0, 0)));
+            if oracle.failed(&run.verdict) {
+                self.finish(Some(counterexample(&oracle, Vec::new(), 0, 0)));
             } else if self.options.faults == 0 || self.options.tries == 0 {
                 self.finish(None);
             }
@@ -258,17 +258,17 @@ impl Searcher {
         let mut cost = 0;
         if let Ok(mut tree) = self.strategy.new_tree(&mut self.runner) {
             let drawn = tree.current();
-            let run = judge.run(&drawn);
+            let run = oracle.run(&drawn);
             cost = run.steps;
-            if judge.failed(&run.verdict) {
+            if oracle.failed(&run.verdict) {
                 let tries = self.tries;
-                let shrunk = shrink::shrink(&mut tree, &judge, &mut |runs| {
+                let shrunk = shrink::shrink(&mut tree, &oracle, &mut |runs| {
                     go_on(Stage::Shrinking { tries, runs })
                 });
                 // Each shrink run costs about as much as the one that failed.
                 cost = cost.saturating_mul(shrunk.runs + 1);
                 self.finish(Some(counterexample(
-                    &judge,
+                    &oracle,
                     shrunk.faults,
                     drawn.len(),
                     shrunk.runs,
@@ -360,7 +360,7 @@ pub(crate) fn runner(seed: u64) -> TestRunner {
 }
 
 fn counterexample(
-    judge: &Judge,
+    oracle: &Oracle,
     faults: Vec<Fault>,
     drawn: usize,
     shrink_runs: u64,
@@ -369,7 +369,7 @@ fn counterexample(
     crate::order::sort_by_key(&mut faults, |f| f.at_ms);
     // The file's name, `[expect]` and description were written for its own faults, not for
     // the ones found; the saved file expects the verdict its run gets, so `verify` keeps it.
-    let setup = judge.with(&faults);
+    let setup = oracle.with(&faults);
     let mut scenario = Scenario {
         expect: None,
         name: format!("Failure found by search in: {}", setup.name),
@@ -601,14 +601,14 @@ mod tests {
             let scenario = course(file, true);
             let goal = if live { Goal::NotLive } else { Goal::Unsafe };
             let options = Options { faults: 3, tries: 300, seed, goal };
-            let judge = Judge::new(&scenario, goal);
+            let oracle = Oracle::new(&scenario, goal);
             if let Some(found) = search(&scenario, &options).found {
-                proptest::prop_assert!(judge.failed(&found.run.verdict));
-                proptest::prop_assert!(judge.fails(&found.faults));
+                proptest::prop_assert!(oracle.failed(&found.run.verdict));
+                proptest::prop_assert!(oracle.fails(&found.faults));
                 for i in 0..found.faults.len() {
                     let mut without = found.faults.clone();
                     without.remove(i);
-                    proptest::prop_assert!(!judge.fails(&without), "{file}: fault {i} of {:?}", found.faults);
+                    proptest::prop_assert!(!oracle.fails(&without), "{file}: fault {i} of {:?}", found.faults);
                 }
             }
         }
@@ -625,7 +625,7 @@ mod tests {
             let mut runner = runner(seed);
             for _ in 0..50 {
                 let faults = strategy.new_tree(&mut runner).expect("no filters").current();
-                let with = Judge::new(&scenario, Goal::Unsafe).with(&faults);
+                let with = Oracle::new(&scenario, Goal::Unsafe).with(&faults);
                 proptest::prop_assert!(with.validate().is_ok(), "{:?}: {:?}", faults, with.validate());
             }
         }

@@ -103,7 +103,7 @@ pub fn moments(scenario: &Scenario, run: &Run) -> Vec<Moment> {
         .design
         .has_lease()
         .then_some(scenario.lock.ttl_ms);
-    let mut steps: Vec<Step> = Vec::new();
+    let mut steps: Vec<Beat> = Vec::new();
     let untold = untold_grants(trace);
     let told = trace
         .events
@@ -122,7 +122,7 @@ pub fn moments(scenario: &Scenario, run: &Run) -> Vec<Moment> {
         match same {
             Some(step) if !step.nodes.contains(&node) => step.nodes.push(node),
             Some(_) => {}
-            None => steps.push(Step {
+            None => steps.push(Beat {
                 at_ms: event.at_ms,
                 nodes: vec![node],
                 what,
@@ -158,7 +158,7 @@ pub fn moments(scenario: &Scenario, run: &Run) -> Vec<Moment> {
 }
 
 /// One numbered step: an event, or the same event on several nodes.
-struct Step {
+struct Beat {
     at_ms: u64,
     nodes: Vec<String>,
     what: String,

@@ -2,14 +2,14 @@
 //! proptest): keep a smaller schedule whenever it still fails, until nothing smaller does.
 //!
 //! Two passes. First proptest's own value tree for the schedule drops faults and moves each
-//! field towards its low end ([`super::schedule`]), asking [`Judge::fails`] at every step.
+//! field towards its low end ([`super::schedule`]), asking [`Oracle::fails`] at every step.
 //! Its list shrinker tries each removal once, before it shrinks the fields, so a fault that
 //! became removable later would stay; the second pass removes faults one at a time until no
 //! single removal still fails, which makes the result 1-minimal.
 
 use proptest::strategy::ValueTree;
 
-use super::Judge;
+use super::Oracle;
 use crate::scenario::Fault;
 
 /// At most this many runs in proptest's pass: a schedule of a few faults shrinks in a few
@@ -32,7 +32,7 @@ pub struct Shrunk {
 /// run: the first time it says no, the shrink stops with the smallest failing schedule it had.
 pub fn shrink(
     tree: &mut impl ValueTree<Value = Vec<Fault>>,
-    judge: &Judge,
+    oracle: &Oracle,
     go_on: &mut dyn FnMut(u64) -> bool,
 ) -> Shrunk {
     let mut best = tree.current();
@@ -48,7 +48,7 @@ pub fn shrink(
             }
             let candidate = tree.current();
             runs += 1;
-            let more = if judge.fails(&candidate) {
+            let more = if oracle.fails(&candidate) {
                 best = candidate;
                 tree.simplify()
             } else {
@@ -59,7 +59,7 @@ pub fn shrink(
             }
         }
     }
-    let mut shrunk = one_minimal(best, judge, &mut |more| go_on(runs + more));
+    let mut shrunk = one_minimal(best, oracle, &mut |more| go_on(runs + more));
     shrunk.runs += runs;
     shrunk
 }
@@ -69,7 +69,7 @@ pub fn shrink(
 /// as [`shrink`] does.
 pub fn one_minimal(
     mut faults: Vec<Fault>,
-    judge: &Judge,
+    oracle: &Oracle,
     go_on: &mut dyn FnMut(u64) -> bool,
 ) -> Shrunk {
     let mut runs = 0;
@@ -85,7 +85,7 @@ pub fn one_minimal(
         let mut without = faults.clone();
         without.remove(i);
         runs += 1;
-        if judge.fails(&without) {
+        if oracle.fails(&without) {
             faults = without;
             i = 0;
         } else {

@@ -9,7 +9,7 @@ use eframe::egui::{self, Key};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use locksim::app::LocksimApp;
-use locksim::course::{Judge, STEPS};
+use locksim::course::{Grading, STEPS};
 use locksim::scenario::FaultKind;
 
 /// The window size the desktop app opens at.
@@ -112,7 +112,7 @@ fn the_whole_course_walked_by_clicking() {
             !shows(&h, step.explanation),
             "step {no}: no explanation before a choice"
         );
-        if step.judge == Judge::Framing {
+        if step.grading == Grading::Framing {
             // No right or wrong: the answer's run, and what it means for that answer.
             choose_and_watch(&mut h, n, 1);
             assert!(shows_exactly(&h, "UNSAFE"), "step {no}: the silent failure");
@@ -124,8 +124,8 @@ fn the_whole_course_walked_by_clicking() {
             let wrong = step.options.iter().position(|c| !c.right).unwrap();
             choose_and_watch(&mut h, n, wrong);
             if matches!(
-                step.judge,
-                Judge::Throughput | Judge::LostWork | Judge::Latency
+                step.grading,
+                Grading::Throughput | Grading::LostWork | Grading::Latency
             ) {
                 // A wrong call here may be safe and live: its cost is work or waiting, which
                 // its feedback tells; the panel counts the work done.
@@ -143,7 +143,7 @@ fn the_whole_course_walked_by_clicking() {
             assert!(shows(&h, step.options[wrong].feedback), "step {no}");
             // Then the right one: it holds up, or, for the diagnosis, shows both flaws.
             choose_and_watch(&mut h, n, right_of(n));
-            if step.judge == Judge::Diagnosis {
+            if step.grading == Grading::Diagnosis {
                 assert!(shows_exactly(&h, "UNSAFE") && shows_exactly(&h, "NOT LIVE"));
             } else {
                 assert!(

@@ -27,6 +27,7 @@ use super::super::outbox::{Ctx, Outbox};
 use super::replicated::client_token;
 use super::table::{Held, LockTable};
 use super::{Protocol, StoreNode, heartbeat_ms, lease_ms, lease_now, store_lease_ms, store_ttl_ms};
+use crate::engine::marks::mark;
 use crate::scenario::{DeletedBy, Design, Waiting};
 use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
 
@@ -228,6 +229,7 @@ impl StoreNode {
                 let why = if !retry_mode {
                     None
                 } else if !self.leader_has_quorum(cx) {
+                    mark!("refused_for_no_majority");
                     Some(Refusal::NoMajority)
                 } else if delayed {
                     Some(Refusal::LockDelay)
@@ -263,6 +265,7 @@ impl StoreNode {
                     .as_ref()
                     .is_some_and(|h| h.token == token && h.expires.is_some_and(|e| e > now));
                 let refused = if !ready || !self.leader_has_quorum(cx) {
+                    mark!("refused_for_no_majority");
                     Some(Refusal::NoMajority)
                 } else if held {
                     None
@@ -479,6 +482,7 @@ impl StoreNode {
     /// replaced on the other side of a partition, so it stops leading. Its clients, told it
     /// is not the leader, try the next node.
     fn lost_quorum(&mut self, cx: &Ctx, out: &mut Outbox) {
+        mark!("leader_stepped_down_without_majority");
         self.last_heard = cx.monotonic();
         let r = self.raft();
         r.become_follower(None);

@@ -17,6 +17,7 @@ use super::Timer;
 use super::layout::StoreIx;
 use super::msg::{AcquireAnswer, Msg};
 use super::outbox::{Ctx, Outbox};
+use crate::engine::marks::mark;
 use crate::scenario::{
     Acquire as AcquireSteps, DeletedBy, Design, Expiry, Lock, Persistence, REPLICA_ACK_EVERY_MS,
     Scenario, StoreClock, Topology, Waiting,
@@ -296,7 +297,10 @@ impl StoreNode {
             Msg::FlagSet { key, token } => {
                 // No check: the "check" was the earlier read. Whoever writes, gets it.
                 match &mut self.table.held[key.index()] {
-                    Some(h) => h.also_set_by.push(token),
+                    Some(h) => {
+                        mark!("flag_set_while_set");
+                        h.also_set_by.push(token);
+                    }
                     slot => *slot = Some(Held::new(token, None)),
                 }
                 out.record(EventKind::Granted {

@@ -28,6 +28,7 @@ use super::super::msg::{AcquireAnswer, Copy, Msg, ReplEntry, ReplId, SyncAnswer}
 use super::super::outbox::{Ctx, Outbox};
 use super::table::{Held, LockTable};
 use super::{Protocol, StoreNode, heartbeat_ms};
+use crate::engine::marks::mark;
 use crate::scenario::{Persistence, REPLICA_ACK_EVERY_MS};
 use crate::trace::{EventKind, KeyId, NodeId, Refusal};
 
@@ -626,6 +627,7 @@ impl StoreNode {
     }
 
     fn promote(&mut self, cx: &Ctx, out: &mut Outbox, epoch: u64) {
+        mark!("replica_promoted");
         let r = self.repl();
         r.role = Role::Primary;
         r.epoch = epoch;

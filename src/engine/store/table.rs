@@ -7,6 +7,7 @@
 
 use std::collections::VecDeque;
 
+use crate::engine::marks::mark;
 use crate::scenario::{Acquire as AcquireSteps, Design, Expiry, Lock, Waiting};
 use crate::trace::{NodeId, Refusal, Token};
 
@@ -261,6 +262,7 @@ impl LockTable {
     /// command touches it (`EXPIRE` docs, "How Redis expires keys").
     pub fn expire_if_due(&mut self, lock: &Lock, key: usize, now_ms: i64) -> Option<Token> {
         let h = self.held[key].take_if(|h| h.expires.is_some_and(|e| e <= now_ms))?;
+        mark!("lease_expired_on_store");
         self.delay_until[key] = now_ms + lock.lock_delay_ms as i64;
         Some(h.token)
     }
@@ -402,6 +404,9 @@ impl LockTable {
             h.count -= 1;
             self.held[key] = Some(h);
             return Release::Decremented;
+        }
+        if h.token != by {
+            mark!("release_deleted_another_holders_key");
         }
         Release::Removed {
             holder: h.token,

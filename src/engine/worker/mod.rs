@@ -24,7 +24,7 @@ use super::msg::{AcquireAnswer, Msg};
 use super::outbox::{Ctx, Outbox};
 use crate::scenario::{Acquire, LeaseClock, OnTimeout};
 use crate::trace::{EventKind, NodeId, Refusal, Token};
-use state::{Attempt, OpKind, Slot, State, Step};
+use state::{Attempt, OpKind, Phase, Slot, State};
 
 /// What a fault did to a worker's process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,7 +106,7 @@ impl Worker {
             }
             Timer::WriteNow { generation }
                 if self.generation == generation
-                    && self.state.step() == Some(Step::CheckedLease) =>
+                    && self.state.step() == Some(Phase::CheckedLease) =>
             {
                 self.send_write(cx, out)
             }
@@ -276,7 +276,7 @@ impl Worker {
             } => {
                 if let State::Holding {
                     hold,
-                    step: Step::Reading,
+                    step: Phase::Reading,
                 } = &mut self.state
                     && hold.token == token
                 {
@@ -296,7 +296,7 @@ impl Worker {
             } => {
                 let State::Holding {
                     hold,
-                    step: Step::Writing,
+                    step: Phase::Writing,
                 } = &mut self.state
                 else {
                     return;
@@ -309,7 +309,7 @@ impl Worker {
                     hold.version = version;
                     hold.writes_done += 1;
                     self.resource_req += 1;
-                    self.state.set_step(Step::Working);
+                    self.state.set_step(Phase::Working);
                     self.continue_work(cx, out);
                 } else {
                     self.resource_req += 1;

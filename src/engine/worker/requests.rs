@@ -7,6 +7,7 @@ use super::super::msg::Msg;
 use super::super::outbox::{Ctx, Outbox};
 use super::Worker;
 use super::state::{Attempt, Op, OpKind, Slot, State, Wait};
+use crate::engine::marks::mark;
 use crate::scenario::{Design, Expiry, LeaseFrom, Renewal};
 use crate::trace::{EventKind, NodeId, Token};
 
@@ -463,6 +464,9 @@ impl Worker {
         out.timer(cx.sc.lock.renew_period_ms() as i64, Timer::RenewTick);
         if busy || (progress_only && !moved) {
             return;
+        }
+        if cx.sc.lock.renewal == Renewal::Watchdog {
+            mark!("watchdog_renewal_sent");
         }
         self.begin_op(cx, out, OpKind::Renew, token, Slot::Renewal);
     }

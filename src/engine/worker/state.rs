@@ -111,7 +111,7 @@ pub(super) struct Attempt {
 
 /// Where a holder is in its critical section.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Step {
+pub(super) enum Phase {
     /// Reading the record at the start of its critical section.
     Reading,
     Working,
@@ -129,7 +129,7 @@ pub(super) enum State {
     /// Taking the lock under a fresh token.
     Acquiring(Attempt),
     /// Believes it holds the lock.
-    Holding { hold: Hold, step: Step },
+    Holding { hold: Hold, step: Phase },
     /// Holds the lock and is acquiring it again from inside its critical section.
     Nesting { hold: Hold, attempt: Attempt },
     /// Let go and waits for the store to confirm the release.
@@ -182,7 +182,7 @@ impl State {
         }
     }
 
-    pub(super) fn step(&self) -> Option<Step> {
+    pub(super) fn step(&self) -> Option<Phase> {
         match self {
             State::Holding { step, .. } => Some(*step),
             _ => None,
@@ -190,7 +190,7 @@ impl State {
     }
 
     /// Moves a holder to `step` of its critical section.
-    pub(super) fn set_step(&mut self, to: Step) {
+    pub(super) fn set_step(&mut self, to: Phase) {
         if let State::Holding { step, .. } = self {
             *step = to;
         }

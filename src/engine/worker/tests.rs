@@ -10,7 +10,7 @@ use super::super::layout::StoreIx;
 use super::super::msg::{AcquireAnswer, Msg};
 use super::super::outbox::Outbox;
 use super::super::testkit::{ctx, layout, scenario, shown};
-use super::state::{Attempt, Hold, Op, OpKind, State, Step};
+use super::state::{Attempt, Hold, Op, OpKind, Phase, State};
 use super::{Notice, Worker};
 use crate::trace::{KeyId, NodeId, Refusal, Token};
 
@@ -78,7 +78,7 @@ fn acquiring(w: &mut Worker, op: Op) {
 }
 
 /// A holds A#1, lease until 1500, at `step`, 200 ms of its work done.
-fn holding(w: &mut Worker, step: Step) {
+fn holding(w: &mut Worker, step: Phase) {
     let mut hold = Hold::new(A1, None, Some(1500));
     hold.work_done = 200;
     w.seq = 1;
@@ -153,7 +153,7 @@ fn rows() -> Vec<Row> {
                 "3 <- read (A#1)",
                 "timer Deadline at 2000",
             ],
-            then: |w| w.state.step() == Some(Step::Reading) && hold(w).lease_until == Some(1950),
+            then: |w| w.state.step() == Some(Phase::Reading) && hold(w).lease_until == Some(1950),
         },
         Row {
             name: "refused: backs off for retry_ms plus jitter",
@@ -392,7 +392,7 @@ fn rows() -> Vec<Row> {
             lock: "renewal = \"watchdog\"",
             store: SINGLE,
             worker: "",
-            given: |w| holding(w, Step::Working),
+            given: |w| holding(w, Phase::Working),
             event: In::Timer(Timer::RenewTick),
             want: &[
                 "timer RenewTick in 333",
@@ -407,7 +407,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             worker: "",
             given: |w| {
-                holding(w, Step::Working);
+                holding(w, Phase::Working);
                 w.renewal = Some(op(OpKind::Renew, A1, 900));
             },
             event: In::Msg(
@@ -427,7 +427,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             worker: STOP,
             given: |w| {
-                holding(w, Step::Working);
+                holding(w, Phase::Working);
                 w.renewal = Some(op(OpKind::Renew, A1, 900));
             },
             event: In::Msg(
@@ -452,7 +452,7 @@ fn rows() -> Vec<Row> {
             store: REDLOCK,
             worker: STOP,
             given: |w| {
-                holding(w, Step::Working);
+                holding(w, Phase::Working);
                 let mut o = op(OpKind::Renew, A1, 900);
                 (o.replies, o.oks) = (2, 1);
                 w.renewal = Some(o);
@@ -481,7 +481,7 @@ fn rows() -> Vec<Row> {
             store: REDLOCK,
             worker: STOP,
             given: |w| {
-                holding(w, Step::Working);
+                holding(w, Phase::Working);
                 let mut o = op(OpKind::Renew, A1, 900);
                 (o.replies, o.oks) = (1, 0);
                 w.renewal = Some(o);
@@ -493,7 +493,7 @@ fn rows() -> Vec<Row> {
                 at_ms: NOW,
             }),
             want: &["record RenewFailed"],
-            then: |w| w.renewal.is_none() && w.state.step() == Some(Step::Working),
+            then: |w| w.renewal.is_none() && w.state.step() == Some(Phase::Working),
         },
         Row {
             name: "renewal refused without stop: it goes on believing",
@@ -501,7 +501,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             worker: "",
             given: |w| {
-                holding(w, Step::Working);
+                holding(w, Phase::Working);
                 w.renewal = Some(op(OpKind::Renew, A1, 900));
             },
             event: In::Msg(
@@ -513,7 +513,7 @@ fn rows() -> Vec<Row> {
                 },
             ),
             want: &["record RenewFailed"],
-            then: |w| w.state.step() == Some(Step::Working) && w.renewal.is_none(),
+            then: |w| w.state.step() == Some(Phase::Working) && w.renewal.is_none(),
         },
         Row {
             name: "its own count says the lease is over: it stops",
@@ -521,7 +521,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             worker: STOP,
             given: |w| {
-                holding(w, Step::Working);
+                holding(w, Phase::Working);
                 if let Some(h) = w.state.hold_mut() {
                     h.lease_until = Some(900);
                 }
@@ -535,10 +535,10 @@ fn rows() -> Vec<Row> {
             lock: "",
             store: SINGLE,
             worker: STOP,
-            given: |w| holding(w, Step::Working),
+            given: |w| holding(w, Phase::Working),
             event: In::Timer(Timer::LeaseCheck { token: A1 }),
             want: &["timer LeaseCheck in 500"],
-            then: |w| w.state.step() == Some(Step::Working),
+            then: |w| w.state.step() == Some(Phase::Working),
         },
         Row {
             name: "read unanswered: it works on what it has",
@@ -546,7 +546,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             worker: "",
             given: |w| {
-                holding(w, Step::Reading);
+                holding(w, Phase::Reading);
                 w.deadlines.due[2] = Some((NOW, 1));
                 w.deadlines.armed[2] = Some(NOW);
             },
@@ -555,7 +555,7 @@ fn rows() -> Vec<Row> {
                 at_ms: NOW,
             }),
             want: &["timer WorkPoint at 1200"],
-            then: |w| w.state.step() == Some(Step::Working),
+            then: |w| w.state.step() == Some(Phase::Working),
         },
         Row {
             name: "write unanswered: counted as done, and the work is over, so it lets go",
@@ -563,7 +563,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             worker: "",
             given: |w| {
-                holding(w, Step::Writing);
+                holding(w, Phase::Writing);
                 if let Some(h) = w.state.hold_mut() {
                     h.work_done = 400;
                 }
@@ -587,7 +587,7 @@ fn rows() -> Vec<Row> {
             lock: "design = \"fencing\"",
             store: SINGLE,
             worker: "",
-            given: |w| holding(w, Step::Writing),
+            given: |w| holding(w, Phase::Writing),
             event: In::Msg(
                 NodeId::new(4),
                 Msg::WriteReply {
@@ -608,14 +608,14 @@ fn rows() -> Vec<Row> {
             given: |_| {},
             event: In::Timer(Timer::Start),
             want: &["3 <- read (A#1)", "timer Deadline at 2000"],
-            then: |w| w.state.step() == Some(Step::Reading) && hold(w).lease_until.is_none(),
+            then: |w| w.state.step() == Some(Phase::Reading) && hold(w).lease_until.is_none(),
         },
         Row {
             name: "no lock: a write the compare-and-swap refused is tried again from a fresh read",
             lock: "design = \"none\"",
             store: SINGLE,
             worker: "",
-            given: |w| holding(w, Step::Writing),
+            given: |w| holding(w, Phase::Writing),
             event: In::Msg(
                 NodeId::new(3),
                 Msg::WriteReply {
@@ -643,7 +643,7 @@ fn rows() -> Vec<Row> {
             lock: "design = \"fencing\"",
             store: SINGLE,
             worker: "",
-            given: |w| holding(w, Step::Reading),
+            given: |w| holding(w, Phase::Reading),
             event: In::Msg(
                 NodeId::new(4),
                 Msg::ReadReply {
@@ -739,7 +739,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             worker: "nested = true",
             given: |w| {
-                holding(w, Step::Working);
+                holding(w, Phase::Working);
                 let hold = Hold {
                     nested_done: true,
                     ..hold(w)
@@ -756,7 +756,7 @@ fn rows() -> Vec<Row> {
             event: In::Msg(NodeId::new(2), granted(A1, Some(1000))),
             // The inner section ends at 300 ms of running time: 100 ms from now.
             want: &["record Reentered", "timer WorkPoint at 1100"],
-            then: |w| w.state.step() == Some(Step::Working) && hold(w).count == 2,
+            then: |w| w.state.step() == Some(Phase::Working) && hold(w).count == 2,
         },
         Row {
             name: "not reentrant: the nested grant is a second token",
@@ -764,7 +764,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             worker: "nested = true",
             given: |w| {
-                holding(w, Step::Working);
+                holding(w, Phase::Working);
                 let hold = Hold {
                     nested_done: true,
                     ..hold(w)
@@ -788,7 +788,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             worker: "",
             given: |w| {
-                holding(w, Step::Working);
+                holding(w, Phase::Working);
                 if let Some(h) = w.state.hold_mut() {
                     h.inner = Some(A2);
                 }
@@ -803,7 +803,7 @@ fn rows() -> Vec<Row> {
             store: SINGLE,
             worker: "",
             given: |w| {
-                holding(w, Step::Working);
+                holding(w, Phase::Working);
                 if let Some(h) = w.state.hold_mut() {
                     h.running_since = Some(900);
                 }
@@ -886,7 +886,7 @@ fn rows() -> Vec<Row> {
             lock: PING,
             store: SINGLE,
             worker: "",
-            given: |w| holding(w, Step::Working),
+            given: |w| holding(w, Phase::Working),
             event: In::Msg(
                 NodeId::new(1),
                 Msg::Ping {
@@ -895,7 +895,7 @@ fn rows() -> Vec<Row> {
                 },
             ),
             want: &["1 <- pong (A#1 is alive)"],
-            then: |w| w.state.step() == Some(Step::Working),
+            then: |w| w.state.step() == Some(Phase::Working),
         },
         Row {
             name: "health check: a crash forgets the ping",
@@ -957,7 +957,7 @@ fn a_paused_worker_does_not_start_its_work_clock() {
         &sc.workers[0],
         sc.lock.retry_ms,
     );
-    holding(&mut w, Step::Reading);
+    holding(&mut w, Phase::Reading);
     let mut out = Outbox::default();
     w.on_msg(
         &cx,

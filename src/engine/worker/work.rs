@@ -5,7 +5,7 @@ use super::super::Timer;
 use super::super::msg::Msg;
 use super::super::outbox::{Ctx, Outbox};
 use super::Worker;
-use super::state::{Attempt, Hold, OpKind, Slot, State, Step, Wait};
+use super::state::{Attempt, Hold, OpKind, Phase, Slot, State, Wait};
 use crate::scenario::{Design, OnLockLoss, Renewal};
 use crate::trace::{EventKind, LetGoReason, NodeId, Token};
 
@@ -59,7 +59,7 @@ impl Worker {
                 }
                 self.state = State::Holding {
                     hold,
-                    step: Step::Working,
+                    step: Phase::Working,
                 };
                 self.thaw(cx, out);
                 return;
@@ -89,7 +89,7 @@ impl Worker {
         let key = self.key;
         self.state = State::Holding {
             hold: Hold::new(token, fence, lease_until),
-            step: Step::Reading,
+            step: Phase::Reading,
         };
         self.resource_req += 1;
         let req = self.resource_req;
@@ -113,23 +113,23 @@ impl Worker {
 
     pub(super) fn start_work(&mut self, cx: &Ctx, out: &mut Outbox) {
         self.resource_req += 1;
-        self.state.set_step(Step::Working);
+        self.state.set_step(Phase::Working);
         self.thaw(cx, out);
     }
 
     pub(super) fn resource_timed_out(&mut self, cx: &Ctx, out: &mut Outbox) {
         match &mut self.state {
             State::Holding {
-                step: Step::Reading,
+                step: Phase::Reading,
                 ..
             } => self.start_work(cx, out),
             State::Holding {
                 hold,
-                step: step @ Step::Writing,
+                step: step @ Phase::Writing,
             } => {
                 // No answer: the worker goes on as if the write happened.
                 hold.writes_done += 1;
-                *step = Step::Working;
+                *step = Phase::Working;
                 let token = hold.token;
                 out.record(EventKind::WriteTimedOut {
                     key: self.key,
@@ -153,7 +153,7 @@ impl Worker {
 
     /// Restarts the work clock if nothing holds it back.
     pub(super) fn thaw(&mut self, cx: &Ctx, out: &mut Outbox) {
-        if self.state.step() != Some(Step::Working) || self.stalled || cx.paused {
+        if self.state.step() != Some(Phase::Working) || self.stalled || cx.paused {
             return;
         }
         let Some(h) = self.state.hold_mut() else {
@@ -224,7 +224,7 @@ impl Worker {
                 self.let_go(cx, out, LetGoReason::LeaseOver);
             } else {
                 // The check passed; the write is a separate step a pause can delay.
-                self.state.set_step(Step::CheckedLease);
+                self.state.set_step(Phase::CheckedLease);
                 let generation = self.generation;
                 out.timer(1, Timer::WriteNow { generation });
             }
@@ -274,7 +274,7 @@ impl Worker {
         let Some(h) = self.state.hold().copied() else {
             return;
         };
-        self.state.set_step(Step::Writing);
+        self.state.set_step(Phase::Writing);
         self.resource_req += 1;
         let req = self.resource_req;
         // Read-modify-write: the new value is computed from what this holder last saw.
