@@ -101,8 +101,10 @@ fn resume_at(progress: &Progress) -> Option<usize> {
 
 /// The design the course ends with, which the recap's "Break it" opens: a consensus store,
 /// fencing, renewal tied to progress, a fair queue.
-pub const THE_LOCK_YOU_BUILT: &str =
-    include_str!("../../assets/scenarios/recap-the-lock-you-built.toml");
+pub const THE_LOCK_YOU_BUILT: &str = crate::scenario::library::text(
+    crate::scenario::library::COURSE,
+    "recap-the-lock-you-built.toml",
+);
 
 /// Where the recap sends the learner.
 pub enum Go {

@@ -187,7 +187,10 @@ mod tests {
     use crate::scenario;
     use crate::view::link::{decode, encode};
 
-    const STEP5: &str = include_str!("../../assets/scenarios/step5-pause-unfenced.toml");
+    const STEP5: &str = crate::scenario::library::text(
+        crate::scenario::library::COURSE,
+        "step5-pause-unfenced.toml",
+    );
 
     #[test]
     fn the_app_restores_the_view_a_link_names() {

@@ -336,8 +336,14 @@ mod tests {
     use super::*;
     use crate::scenario;
 
-    const UNFENCED: &str = include_str!("../../assets/scenarios/step5-pause-unfenced.toml");
-    const FENCED: &str = include_str!("../../assets/scenarios/step5-fencing-token.toml");
+    const UNFENCED: &str = crate::scenario::library::text(
+        crate::scenario::library::COURSE,
+        "step5-pause-unfenced.toml",
+    );
+    const FENCED: &str = crate::scenario::library::text(
+        crate::scenario::library::COURSE,
+        "step5-fencing-token.toml",
+    );
 
     fn side(tag: &str, source: &str) -> (String, String, Scenario) {
         let scenario = scenario::parse(source).unwrap();

@@ -411,7 +411,10 @@ pub fn place_of(number: usize) -> Option<Place> {
 pub(crate) mod tests {
     use super::*;
 
-    const STEP5: &str = include_str!("../../assets/scenarios/step5-pause-unfenced.toml");
+    const STEP5: &str = crate::scenario::library::text(
+        crate::scenario::library::COURSE,
+        "step5-pause-unfenced.toml",
+    );
 
     fn full() -> SharedState {
         SharedState {
@@ -467,15 +470,24 @@ pub(crate) mod tests {
             ("step5-pause-unfenced", STEP5),
             (
                 "step6-redlock-clock-jump",
-                include_str!("../../assets/scenarios/step6-redlock-clock-jump.toml"),
+                crate::scenario::library::text(
+                    crate::scenario::library::COURSE,
+                    "step6-redlock-clock-jump.toml",
+                ),
             ),
             (
                 "step6-minority-cannot-grant",
-                include_str!("../../assets/scenarios/step6-minority-cannot-grant.toml"),
+                crate::scenario::library::text(
+                    crate::scenario::library::COURSE,
+                    "step6-minority-cannot-grant.toml",
+                ),
             ),
             (
                 "step7-record-locks",
-                include_str!("../../assets/scenarios/step7-record-locks.toml"),
+                crate::scenario::library::text(
+                    crate::scenario::library::COURSE,
+                    "step7-record-locks.toml",
+                ),
             ),
         ]
     }

@@ -9,7 +9,10 @@ fn picture(source: &str, picture: Picture) -> String {
     draw(&trace, &verdict, &lanes, &picture)
 }
 
-const STEP5: &str = include_str!("../../../assets/scenarios/step5-pause-unfenced.toml");
+const STEP5: &str = crate::scenario::library::text(
+    crate::scenario::library::COURSE,
+    "step5-pause-unfenced.toml",
+);
 
 /// The text of every `<text>` element, in document order.
 fn texts(svg: &str) -> Vec<String> {
@@ -139,7 +142,10 @@ fn a_long_busy_run_is_summed_up_to_what_the_picture_can_show() {
 
 #[test]
 fn a_narrow_picture_wraps_its_legend_inside_its_width() {
-    let source = include_str!("../../../assets/scenarios/step6-consensus-failover.toml");
+    let source = crate::scenario::library::text(
+        crate::scenario::library::COURSE,
+        "step6-consensus-failover.toml",
+    );
     let scenario = scenario::parse(source).unwrap();
     let crate::Run { trace, verdict, .. } = crate::run(&scenario, scenario.seed);
     let lanes = Lanes::build(&trace, &verdict);

@@ -6,10 +6,14 @@ use crate::scenario;
 use crate::trace::{NodeId, Token, Trace};
 
 /// Step 5 of the course: A pauses past its lease, B takes over, the fence turns A away.
-const STEP5: &str = include_str!("../../../assets/scenarios/step5-fencing-token.toml");
+const STEP5: &str =
+    crate::scenario::library::text(crate::scenario::library::COURSE, "step5-fencing-token.toml");
 
 /// Step 6: store1 leads, grants A, and crashes; store2 takes over.
-pub const CONSENSUS: &str = include_str!("../../../assets/scenarios/step6-consensus-failover.toml");
+pub const CONSENSUS: &str = crate::scenario::library::text(
+    crate::scenario::library::COURSE,
+    "step6-consensus-failover.toml",
+);
 
 /// Step 5's nodes.
 pub const A: NodeId = NodeId::new(0);

@@ -488,8 +488,14 @@ fn followers_show_the_acquire_they_logged_and_the_new_leader_takes_it_over() {
 fn every_span_is_in_one_track_and_tracks_never_overlap() {
     let sources = [
         CONSENSUS,
-        include_str!("../../../../assets/scenarios/step7-nested-not-reentrant.toml"),
-        include_str!("../../../../assets/scenarios/step6-async-failover.toml"),
+        crate::scenario::library::text(
+            crate::scenario::library::COURSE,
+            "step7-nested-not-reentrant.toml",
+        ),
+        crate::scenario::library::text(
+            crate::scenario::library::COURSE,
+            "step6-async-failover.toml",
+        ),
     ];
     for source in sources {
         let (_, lanes) = engine_run(source);
@@ -518,7 +524,10 @@ fn every_span_is_in_one_track_and_tracks_never_overlap() {
 
 #[test]
 fn a_stuck_lock_is_marked_only_once_the_run_is_shown_to_its_end() {
-    let source = include_str!("../../../../assets/scenarios/step1-flag-holder-crash.toml");
+    let source = crate::scenario::library::text(
+        crate::scenario::library::COURSE,
+        "step1-flag-holder-crash.toml",
+    );
     let (_, verdict, lanes) = crate::view::timeline::fixtures::laid_out(source);
     let kinds = |shown_until_ms: f64| -> Vec<Kind> {
         lanes
@@ -557,7 +566,8 @@ fn a_run_cut_short_is_drawn_only_up_to_the_cut() {
 
 #[test]
 fn a_grant_with_no_expiry_is_not_called_a_lease_in_the_legend() {
-    let flag = include_str!("../../../../assets/scenarios/step1-flag-race.toml");
+    let flag =
+        crate::scenario::library::text(crate::scenario::library::COURSE, "step1-flag-race.toml");
     let (_, _, lanes) = crate::view::timeline::fixtures::laid_out(flag);
     let swatches: Vec<Swatch> = lanes.legend.iter().map(|&(s, _)| s).collect();
     assert!(swatches.contains(&Swatch::Grant), "{swatches:?}");
