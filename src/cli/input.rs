@@ -18,6 +18,19 @@ pub struct InputError {
     message: String,
 }
 
+/// A hint for a relative path that is not there: it is read from the current folder, and the
+/// shipped scenarios' paths (`assets/scenarios/…`) are the repository root's.
+fn where_to_run(file: &Path, error: &std::io::Error) -> &'static str {
+    if error.kind() != std::io::ErrorKind::NotFound || file.is_absolute() {
+        ""
+    } else if file.starts_with("assets") {
+        "; the shipped scenarios are in assets/ at the root of locksim's repository: run the \
+         command there"
+    } else {
+        "; a relative path is read from the folder the command runs in"
+    }
+}
+
 impl InputError {
     fn unreadable(file: &Path, error: &std::io::Error) -> Self {
         InputError {
@@ -25,7 +38,7 @@ impl InputError {
             line: None,
             column: None,
             field: String::new(),
-            message: format!("cannot read the file: {error}"),
+            message: format!("cannot read the file: {error}{}", where_to_run(file, error)),
         }
     }
 
@@ -125,10 +138,22 @@ mod tests {
 
     #[test]
     fn a_missing_file_is_an_error_naming_it() {
-        let e = load(Path::new("no/such/file.toml")).unwrap_err();
+        let e = load(Path::new("no/such/file.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("no/such/file.toml: cannot read the file"),
+            "{e}"
+        );
+        assert!(
+            e.ends_with("read from the folder the command runs in"),
+            "{e}"
+        );
+        let e = load(Path::new("assets/scenarios/nope.toml")).unwrap_err();
         assert!(
             e.to_string()
-                .starts_with("no/such/file.toml: cannot read the file")
+                .contains("at the root of locksim's repository"),
+            "{e}"
         );
     }
 }

@@ -155,14 +155,23 @@ impl DeError {
                 } else if expected.is_empty() {
                     format!("unknown field `{field}`: nothing can be set {table}")
                 } else {
+                    let guess = closest(field, expected)
+                        .map(|name| format!(" did you mean `{name}`?"))
+                        .unwrap_or_default();
                     format!(
-                        "unknown field `{field}` {table}; expected one of {}",
+                        "unknown field `{field}` {table};{guess} expected one of {}",
                         expected.join(", ")
                     )
                 }
             }
             Problem::NotOneOf { got, allowed } => {
-                format!("must be one of {}; got {got}", allowed.join(", "))
+                let guess = match got {
+                    Got::Str(text) => closest(text, allowed),
+                    _ => None,
+                }
+                .map(|name| format!(": did you mean {name:?}?"))
+                .unwrap_or_default();
+                format!("must be one of {}; got {got}{guess}", allowed.join(", "))
             }
             Problem::Missing(_) => "missing, and it has no default".to_string(),
             Problem::Wrong { got, expected } => {
@@ -180,6 +189,17 @@ impl DeError {
             Problem::Other(message) => message.clone(),
         }
     }
+}
+
+/// The one of `names` that `typed` is most likely a slip for (a letter or two off, by
+/// Jaro-Winkler similarity, as clap suggests a misspelt flag), if any is close enough.
+fn closest<'a>(typed: &str, names: &[&'a str]) -> Option<&'a str> {
+    names
+        .iter()
+        .map(|&name| (strsim::jaro_winkler(typed, name), name))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, name)| name)
 }
 
 /// serde describes what it expected in Rust terms ("u64", "struct Lock"); a teacher writing a

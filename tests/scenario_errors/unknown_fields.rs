@@ -48,3 +48,18 @@ fn unknown_field_in_a_table() {
     assert!(e.message.contains("expected one of design, ttl_ms,"), "{e}");
     assert_eq!(e.column, Some(1));
 }
+
+#[test]
+fn a_slip_of_a_letter_is_told_the_name_it_was_meant_for() {
+    let src = with("ttl_ms = 10000", "ttl_m = 10000");
+    let e = rejects(&src, "lock.ttl_m", "ttl_m = 10000", "unknown field `ttl_m`");
+    assert!(
+        e.message
+            .starts_with("unknown field `ttl_m` in [lock]; did you mean `ttl_ms`? expected one of"),
+        "{e}"
+    );
+    // A name like none of them gets the list alone.
+    let src = with("ttl_ms = 10000", "earthquake = 1");
+    let e = rejects(&src, "lock.earthquake", "earthquake = 1", "unknown field");
+    assert!(!e.message.contains("did you mean"), "{e}");
+}
