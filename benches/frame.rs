@@ -1,4 +1,4 @@
-//! What the timeline costs on a long run (issue #3): laying out a trace of over 100 000 events
+//! What the timeline costs on a long run: laying out a trace of over 100 000 events
 //! once, and one frame of the timeline — egui's pass plus tessellation, with no window —
 //! zoomed out over the whole run and zoomed in on two seconds of it.
 //!
