@@ -94,6 +94,9 @@ impl Export {
     }
 }
 
+/// The longest file name stem, in characters, before the seed and the extension.
+const MAX_STEM: usize = 60;
+
 /// A file name for the run: its scenario's name in lower case, words joined by hyphens, and
 /// its seed, e.g. `step-5-paused-past-the-lease-no-fencing-seed-1.svg`.
 fn file_name(trace: &Trace, export: Export) -> String {
@@ -105,12 +108,15 @@ fn file_name(trace: &Trace, export: Export) -> String {
             stem.push('-');
         }
     }
-    let stem: String = stem.trim_end_matches('-').chars().take(60).collect();
-    let stem = if stem.is_empty() {
-        "locksim-run"
-    } else {
-        &stem
+    // Long names are cut after a whole word, never mid-word (the stem is ASCII).
+    let stem = stem.trim_end_matches('-');
+    let stem = match stem.as_bytes().get(MAX_STEM) {
+        None | Some(b'-') => &stem[..stem.len().min(MAX_STEM)],
+        Some(_) => stem[..MAX_STEM]
+            .rsplit_once('-')
+            .map_or(&stem[..MAX_STEM], |(kept, _)| kept),
     };
+    let stem = if stem.is_empty() { "locksim-run" } else { stem };
     format!("{stem}-seed-{}.{}", trace.seed, export.extension())
 }
 
@@ -222,6 +228,12 @@ mod tests {
         assert_eq!(
             file_name(&trace, Export::Svg),
             "step-5-paused-past-the-lease-no-fencing-seed-7.svg"
+        );
+        trace.scenario =
+            "Step 5 · Fencing token: the resource turns the stale holder away".to_string();
+        assert_eq!(
+            file_name(&trace, Export::Svg),
+            "step-5-fencing-token-the-resource-turns-the-stale-holder-seed-7.svg"
         );
         trace.scenario = "··".to_string();
         assert_eq!(file_name(&trace, Export::Json), "locksim-run-seed-7.json");

@@ -37,7 +37,8 @@ fn write_transcript(
         Some(ms) => &trace.events[..trace.events.partition_point(|e| e.at_ms <= ms)],
         None => &trace.events[..],
     };
-    write_events(out, trace, shown, false)?;
+    // A transcript is read away from the command line (a download, a handout): no flag to name.
+    write_events(out, trace, shown, false, "")?;
     if let Some(ms) = cut {
         writeln!(
             out,
@@ -51,15 +52,17 @@ fn write_transcript(
 /// Writes the timeline: true time (right-aligned), node, the node's own clock when it
 /// disagrees with true time, and what happened. Network plumbing is left out unless `all`.
 pub fn write_timeline(out: &mut impl Write, trace: &Trace, all: bool) -> io::Result<()> {
-    write_events(out, trace, &trace.events, all)
+    write_events(out, trace, &trace.events, all, "; --all shows them")
 }
 
-/// [`write_timeline`] of `events`, some of `trace`'s.
+/// [`write_timeline`] of `events`, some of `trace`'s; a note of the network events left out
+/// ends with `how_to_show`.
 fn write_events(
     out: &mut impl Write,
     trace: &Trace,
     events: &[Event],
     all: bool,
+    how_to_show: &str,
 ) -> io::Result<()> {
     let shown: Vec<&Event> = events
         .iter()
@@ -118,7 +121,7 @@ fn write_events(
     if hidden > 0 {
         writeln!(
             out,
-            "  ({} hidden: sends, deliveries, losses; --all shows them)",
+            "  ({} hidden: sends, deliveries, losses{how_to_show})",
             fmt_counted(hidden as u64, "network event")
         )?;
     }
@@ -195,6 +198,23 @@ mod tests {
             ),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_transcript_counts_what_it_hides_without_naming_a_flag() {
+        let send = EventKind::Send {
+            msg: MsgId::new(0),
+            to: STORE1,
+            what: Label::Release { token: A1 },
+        };
+        let trace = trace(vec![event(0, A, 0, send)]);
+        let verdict = crate::testkit::verdict(true, &[]);
+        let text = transcript(&trace, &verdict, None);
+        assert!(
+            text.contains("  (1 network event hidden: sends, deliveries, losses)\n"),
+            "{text}"
+        );
+        assert!(!text.contains("--all"), "{text}");
     }
 
     #[test]

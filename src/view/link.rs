@@ -8,7 +8,10 @@
 //! v=2&step=3&choices=0.2.-.1&seed=7&scenario=<base64url(deflate(TOML))>
 //! ```
 //!
-//! - `step`: the app's step index, as the app counts it.
+//! - `step`: the app's step index, as the app counts it (0 is the introduction, 1 the first
+//!   question). A link written by hand may say `page` instead, by the name the course shows:
+//!   `page=5` is step 5, `page=7b` step 7b; `intro`, `recap`, `sandbox`, `library`,
+//!   `glossary` and `challenges` name the other pages.
 //! - `choices`: one entry per step, the chosen option's index or `-` for none, joined by `.`.
 //! - `seed`: the seed the run uses instead of the scenario's own.
 //! - `scenario`: the scenario as [`scenario::to_toml`] writes it, raw-deflated and base64url
@@ -271,7 +274,11 @@ pub fn decode(fragment: &str) -> Result<SharedState, ShareError> {
                 }
             }
             (0, _) => return Err(ShareError::Version(String::new())),
+            (_, "step" | "page") if seen.iter().any(|k| k == "step" || k == "page") => {
+                return Err(malformed("it has both \"step\" and \"page\"".to_string()));
+            }
             (_, "step") => state.step = number(&key, &value)?,
+            (_, "page") => state.step = page_named(&value)?,
             (_, "choices") => state.choices = choices(&value)?,
             (_, "seed") => state.seed = Some(number(&key, &value)?),
             (_, "challenge") => state.challenge = Some(challenge_id(&value)?),
@@ -308,6 +315,30 @@ fn clip(s: &str) -> String {
         out.push('…');
     }
     out
+}
+
+/// The page a hand-written `page=` names: a step by the number the course shows it under
+/// (`0` … `8`, `7a` … `7d`), or another page by its name.
+fn page_named(value: &str) -> Result<usize, ShareError> {
+    let place = match value {
+        "intro" => Some(Place::Intro),
+        "recap" => Some(Place::Recap),
+        "sandbox" => Some(Place::Sandbox),
+        "library" => Some(Place::Library),
+        "glossary" => Some(Place::Glossary),
+        "challenges" => Some(Place::Challenges),
+        number => STEPS
+            .iter()
+            .position(|s| s.number == number)
+            .map(Place::Step),
+    };
+    place.map(page_number).ok_or_else(|| {
+        malformed(format!(
+            "\"page\" should be a step as the course numbers it (0 to 8, 7a to 7d) or intro, \
+             recap, sandbox, library, glossary or challenges, not \"{}\"",
+            clip(value)
+        ))
+    })
 }
 
 fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, ShareError> {
@@ -499,6 +530,27 @@ pub(crate) mod tests {
             let err = decode(&fragment).expect_err(bad);
             assert!(err.to_string().contains("\"challenge\""), "{err}");
         }
+    }
+
+    #[test]
+    fn a_hand_written_page_is_the_step_the_course_shows() {
+        let page = |name: &str| decode(&format!("v=2&page={name}")).map(|s| s.step);
+        assert_eq!(page("0"), Ok(page_number(Place::Step(0))));
+        assert_eq!(page("5"), Ok(page_number(Place::Step(5))));
+        let seven_b = STEPS.iter().position(|s| s.number == "7b").unwrap();
+        assert_eq!(page("7b"), Ok(page_number(Place::Step(seven_b))));
+        assert_eq!(page("intro"), Ok(0));
+        assert_eq!(page("recap"), Ok(page_number(Place::Recap)));
+        assert_eq!(
+            STEPS[5].number, "5",
+            "the course's step 5 is its sixth decision"
+        );
+        for bad in ["9", "7e", "Recap", ""] {
+            let err = page(bad).expect_err(bad).to_string();
+            assert!(err.contains("\"page\" should be a step"), "{err}");
+        }
+        let both = decode("v=2&step=1&page=1").unwrap_err().to_string();
+        assert!(both.contains("both \"step\" and \"page\""), "{both}");
     }
 
     #[test]
