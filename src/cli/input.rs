@@ -77,7 +77,37 @@ impl fmt::Display for InputError {
 /// Reads and parses (which validates) the scenario at `path`.
 pub fn load(path: &Path) -> Result<Scenario, InputError> {
     let bytes = read(path)?;
-    scenario::parse_bytes(&bytes).map_err(|e| InputError::invalid(path, e))
+    scenario::parse_bytes(&bytes).map_err(|e| {
+        let mut error = InputError::invalid(path, e);
+        if let Some(what) = own_export(&bytes) {
+            // The position inside a picture or a report means nothing to its reader.
+            (error.line, error.column, error.field) = (None, None, String::new());
+            error.message = format!(
+                "this is {what} locksim wrote, not a scenario file: the scenario is the .toml \
+                 (the app's Export › Scenario file, or the Sandbox's TOML)"
+            );
+        }
+        error
+    })
+}
+
+/// What a file that is not TOML is, when it is one of locksim's own exports: the SVG picture,
+/// the JSON report (`run --json`), or the transcript (`render --transcript`: a title line,
+/// `seed N`, a blank line, `timeline`).
+fn own_export(bytes: &[u8]) -> Option<&'static str> {
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.trim_start();
+    let mut lines = text.lines();
+    if text.starts_with("<?xml") || text.starts_with("<svg") {
+        Some("an SVG picture")
+    } else if text.starts_with('{') && text.contains("\"violations\"") {
+        Some("a JSON report")
+    } else if lines.nth(1).is_some_and(|l| l.starts_with("seed ")) && text.contains("\ntimeline\n")
+    {
+        Some("a transcript")
+    } else {
+        None
+    }
 }
 
 /// The text of the file at `path` (an assignment, a hand-in), within
@@ -134,6 +164,23 @@ mod tests {
         );
         assert_eq!(error(Some(12), None, ""), "s.toml:12: must be at least 1");
         assert_eq!(error(None, None, ""), "s.toml: must be at least 1");
+    }
+
+    #[test]
+    fn an_export_given_as_a_scenario_is_named_for_what_it_is() {
+        assert_eq!(
+            own_export(b"<?xml version=\"1.0\"?>\n<svg>"),
+            Some("an SVG picture")
+        );
+        assert_eq!(
+            own_export(b"{\n  \"safe\": false,\n  \"violations\": []}"),
+            Some("a JSON report")
+        );
+        assert_eq!(
+            own_export(b"Step 5 \xc2\xb7 Fencing\nseed 1\n\ntimeline\n  time"),
+            Some("a transcript")
+        );
+        assert_eq!(own_export(b"version = 1\nname = \"x\""), None);
     }
 
     #[test]
