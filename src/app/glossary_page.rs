@@ -31,14 +31,16 @@ fn list(ui: &mut Ui, filter: &mut String) {
             .desired_width(width_for_search(ui)),
     );
     ui.add_space(10.0);
-    let shown: Vec<&Entry> = glossary::alphabetical()
+    let mut shown: Vec<(u8, &Entry)> = glossary::alphabetical()
         .into_iter()
-        .filter(|entry| matches(entry, filter))
+        .filter_map(|entry| Some((rank(entry, filter)?, entry)))
         .collect();
+    // Best matches first; alphabetical within each rank (the sort is stable).
+    crate::order::sort_by_key(&mut shown, |&(rank, _)| rank);
     if shown.is_empty() {
         ui.label(RichText::new("No term matches.").italics().weak());
     }
-    for entry in shown {
+    for (_, entry) in shown {
         card(ui, entry);
         ui.add_space(4.0);
     }
@@ -50,17 +52,29 @@ fn width_for_search(ui: &Ui) -> f32 {
     ui.available_width().min(360.0)
 }
 
-/// Whether `entry` is one the learner is looking for: its term, an alias or its definition
-/// contains what they typed (case ignored).
-fn matches(entry: &Entry, filter: &str) -> bool {
+/// How well `entry` answers what the learner typed (case ignored), best first: 0 its term
+/// starts with it, 1 its term holds it, 2 another of its names does, 3 only its definition
+/// does; `None` when nothing does. An empty search shows everything, alphabetically.
+fn rank(entry: &Entry, filter: &str) -> Option<u8> {
     let wanted = filter.trim().to_lowercase();
-    wanted.is_empty()
-        || entry.term.to_lowercase().contains(&wanted)
-        || entry
-            .aliases
-            .iter()
-            .any(|alias| alias.to_lowercase().contains(&wanted))
-        || entry.definition.to_lowercase().contains(&wanted)
+    let term = entry.term.to_lowercase();
+    if wanted.is_empty() || term.starts_with(&wanted) {
+        Some(0)
+    } else if term.contains(&wanted) {
+        Some(1)
+    } else if entry
+        .aliases
+        .iter()
+        .any(|alias| alias.to_lowercase().contains(&wanted))
+    {
+        Some(2)
+    } else {
+        entry
+            .definition
+            .to_lowercase()
+            .contains(&wanted)
+            .then_some(3)
+    }
 }
 
 fn card(ui: &mut Ui, entry: &Entry) {
@@ -89,9 +103,20 @@ mod tests {
     #[test]
     fn the_search_finds_a_term_by_any_of_its_names() {
         let cas = glossary::lookup("CAS").unwrap();
-        assert!(matches(cas, ""));
-        assert!(matches(cas, "check-and-SET"));
-        assert!(matches(cas, " version "));
-        assert!(!matches(cas, "stampede"));
+        assert!(rank(cas, "").is_some());
+        assert!(rank(cas, "check-and-SET").is_some());
+        assert!(rank(cas, " version ").is_some());
+        assert!(rank(cas, "stampede").is_none());
+    }
+
+    #[test]
+    fn a_term_named_by_the_search_comes_before_one_that_only_mentions_it() {
+        let fencing = glossary::lookup("fencing token").unwrap();
+        let mentions = glossary::alphabetical()
+            .into_iter()
+            .find(|e| e.term != fencing.term && rank(e, "fenc") == Some(3))
+            .expect("some definition mentions fencing");
+        assert_eq!(rank(fencing, "fenc"), Some(0));
+        assert!(rank(fencing, "fenc") < rank(mentions, "fenc"));
     }
 }
