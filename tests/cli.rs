@@ -315,6 +315,33 @@ fn check_counts_its_runs_in_words() {
 }
 
 #[test]
+fn seeds_past_the_last_say_where_the_first_came_from() {
+    let near_the_end = MINIMAL.replace("seed = 5", "seed = 18446744073709551610");
+    let path = scenario_file("check-last-seeds.toml", &near_the_end);
+    let file = path.to_str().unwrap();
+    let out = locksim(&["check", file, "--seeds", "10"]);
+    assert_eq!(status(&out), 2);
+    let said = text(&out.stderr);
+    assert!(
+        said.starts_with("the file's seed 18446744073709551610 with --seeds 10 runs past"),
+        "{said}"
+    );
+    let out = locksim(&[
+        "check",
+        file,
+        "--seeds",
+        "10",
+        "--from",
+        "18446744073709551615",
+    ]);
+    let said = text(&out.stderr);
+    assert!(
+        said.starts_with("--from 18446744073709551615 with --seeds 10 runs past"),
+        "{said}"
+    );
+}
+
+#[test]
 fn a_usage_error_is_invalid_input() {
     assert_eq!(status(&locksim(&["run"])), 2);
     assert_eq!(

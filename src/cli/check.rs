@@ -25,9 +25,14 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Status> {
     };
     let from = args.from.unwrap_or(scenario.seed);
     let Some(last) = from.checked_add(args.seeds - 1) else {
+        // Name where the first seed came from: the flag, or the file's own `seed`.
+        let start = match args.from {
+            Some(_) => format!("--from {from}"),
+            None => format!("the file's seed {from}"),
+        };
         let _ = writeln!(
             io::stderr(),
-            "--from {from} --seeds {} runs past the largest seed, {}",
+            "{start} with --seeds {} runs past the largest seed, {}; give a smaller --from",
             args.seeds,
             u64::MAX
         );

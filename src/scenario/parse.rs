@@ -203,18 +203,41 @@ fn syntax_error(
 ) -> ScenarioError {
     // toml stops at a fixed depth of arrays and tables inside each other, and says so in a
     // parser's terms.
-    let message = if error.message().contains("recursion") {
-        "nested too deeply: arrays or tables inside each other go at most 2 levels down in a \
-         scenario"
+    let too_deep = error.message().contains("recursion");
+    let message = if too_deep {
+        "nested too deeply: a scenario's keys, arrays and tables go only a few levels inside \
+         each other (the deepest is a partition's groups, an array of arrays), and each part of \
+         a dotted key is a level"
             .to_string()
     } else {
         format!("this is not valid TOML: {}", error.message())
     };
-    match error.span() {
-        Some(span) => ScenarioError::new(syntax_field(src, partial, span.start), message)
-            .at_offset(src, span.start),
+    // toml gives no position for a dotted key too deep: the line with the most parts is it.
+    let start = error
+        .span()
+        .map(|span| span.start)
+        .or_else(|| too_deep.then(|| most_dotted_line(src)).flatten());
+    match start {
+        Some(start) => {
+            ScenarioError::new(syntax_field(src, partial, start), message).at_offset(src, start)
+        }
         None => ScenarioError::new("", message),
     }
+}
+
+/// The byte offset of the line whose key (before its `=`) has the most dots, if any has one.
+fn most_dotted_line(src: &str) -> Option<usize> {
+    let mut offset = 0;
+    let mut best: Option<(usize, usize)> = None;
+    for line in src.split_inclusive('\n') {
+        let key = line.split('=').next().unwrap_or("");
+        let dots = key.matches('.').count();
+        if dots > 0 && best.is_none_or(|(most, _)| dots > most) {
+            best = Some((dots, offset));
+        }
+        offset += line.len();
+    }
+    best.map(|(_, at)| at)
 }
 
 /// The field being written where the syntax breaks, as far as can be told. By TOML's rules a

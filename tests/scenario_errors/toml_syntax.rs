@@ -41,6 +41,24 @@ fn deep_nesting_is_an_error_in_plain_words() {
 }
 
 #[test]
+fn a_dotted_key_too_deep_is_placed_at_its_line() {
+    let key = vec!["deep"; 81].join(".");
+    let src = with("for_ms = 500", &format!("for_ms = 500\n{key} = 1"));
+    let e = parse(&src).unwrap_err();
+    assert!(e.message.starts_with("nested too deeply"), "{e}");
+    assert!(
+        e.message.contains("each part of a dotted key is a level"),
+        "{e}"
+    );
+    let line = src
+        .lines()
+        .position(|l| l.starts_with("deep.deep"))
+        .unwrap()
+        + 1;
+    assert_eq!(e.line, Some(line), "{e}");
+}
+
+#[test]
 fn a_byte_that_is_not_text_is_reported_at_its_line_and_column() {
     let mut bytes = with("name = \"B\"", "name = \"B?\"").into_bytes();
     let at = bytes.iter().position(|&b| b == b'?').unwrap();
