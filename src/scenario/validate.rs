@@ -397,7 +397,16 @@ fn check_network(network: &Network) -> Check {
     ensure(
         network.loss.is_finite() && (0.0..=1.0).contains(&network.loss),
         "network.loss",
-        || format!("must be a probability from 0 to 1; got {}", network.loss),
+        || {
+            // A number far out of range prints in powers of ten: its every digit (309 for
+            // 1e308) would read as if it had been written so.
+            let got = if network.loss.abs() < 1e6 {
+                network.loss.to_string()
+            } else {
+                format!("{:e}", network.loss)
+            };
+            format!("must be a probability from 0 to 1; got {got}")
+        },
     )?;
     at_least_one(network.timeout_ms, "network.timeout_ms")?;
     at_least_one(network.tcp_give_up_ms, "network.tcp_give_up_ms")?;
