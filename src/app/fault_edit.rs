@@ -20,6 +20,9 @@
 //! Before the app reads its own shortcuts, `RunView::edit_keys` takes the
 //! editing keys, so that with a fault selected ← and → move it rather than the playhead.
 
+// A new kind of fault must be decided on in every match here, never passed over by `_`.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::menu;
 use eframe::egui::{
     self, Color32, Context, CornerRadius, FontId, Key, LayerId, Modifiers, Order, Rect, RichText,

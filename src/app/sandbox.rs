@@ -6,6 +6,9 @@
 //! is ever thrown away because of an error: the draft stays as the learner left it, and TOML
 //! that does not parse stays in its box with the position of the problem.
 
+// A new kind of fault must be decided on in every match here, never passed over by `_`.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use eframe::egui::{self, Align, Id, RichText, Ui};
 use strum::VariantArray;
 

@@ -6,6 +6,9 @@
 //! own type (each key means the same in every kind that takes it), so a bad value is reported
 //! at its own key; only then does `kind` decide which keys belong.
 
+// A new kind of fault must be decided on in every match here, never passed over by `_`.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use std::fmt;
 
 use serde::Deserialize;

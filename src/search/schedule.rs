@@ -10,6 +10,9 @@
 //! their low end (the earliest time, the shortest duration, a clock jump of 0), its lists
 //! drop elements, and a choice of node or kind moves towards the first one listed.
 
+// A new kind of fault must be decided on in every match here, never passed over by `_`.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};

@@ -7,6 +7,9 @@
 //! the workers, `store1` .. `storeN`, `resource`), so a lane is an index into that list. Every
 //! time is true simulated time, ms.
 
+// A new kind of fault must be decided on in every match here, never passed over by `_`.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use crate::scenario::names::{RESOURCE, store_name};
 use crate::scenario::{DeletedBy, Fault, FaultKind, FaultTag, Scenario};
 use crate::text::fmt_ms;
@@ -132,12 +135,12 @@ fn cut_off(groups: &[Vec<String>]) -> Option<&String> {
 /// A partition's two sides when it cuts one node off: that node, and the nodes it is cut off
 /// from. `None` for any other fault, or a partition of another shape (three groups, say).
 pub fn cut_sides(fault: &Fault) -> Option<(&String, &[String])> {
-    match &fault.kind {
-        FaultKind::Partition { groups, .. } => match groups.as_slice() {
-            [alone, rest] if alone.len() == 1 => Some((&alone[0], rest)),
-            [rest, alone] if alone.len() == 1 => Some((&alone[0], rest)),
-            _ => None,
-        },
+    let FaultKind::Partition { groups, .. } = &fault.kind else {
+        return None;
+    };
+    match groups.as_slice() {
+        [alone, rest] if alone.len() == 1 => Some((&alone[0], rest)),
+        [rest, alone] if alone.len() == 1 => Some((&alone[0], rest)),
         _ => None,
     }
 }
