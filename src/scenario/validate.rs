@@ -398,12 +398,13 @@ fn check_network(network: &Network) -> Check {
         network.loss.is_finite() && (0.0..=1.0).contains(&network.loss),
         "network.loss",
         || {
-            // A number far out of range prints in powers of ten: its every digit (309 for
-            // 1e308) would read as if it had been written so.
-            let got = if network.loss.abs() < 1e6 {
+            // A number far out of range is not printed: its every digit (309 for 1e308, or
+            // 18446744073709552000 for 2^64 - 1 as the float it was read into) would read as
+            // if the file held it.
+            let got = if network.loss.is_nan() || network.loss.abs() < 1e6 {
                 network.loss.to_string()
             } else {
-                format!("{:e}", network.loss)
+                "a number beyond ±1 000 000".to_string()
             };
             format!("must be a probability from 0 to 1; got {got}")
         },

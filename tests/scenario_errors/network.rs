@@ -22,18 +22,18 @@ const CASES: &[Bad] = &[
         "loss",
         "probability from 0 to 1; got 1.5",
     ),
-    // Far out of range: in powers of ten, not as 309 digits the file never held.
+    // Far out of range: not as 309 digits the file never held.
     (
         Edit("loss = 0.0", "loss = 1e308"),
         "network.loss",
         "loss",
-        "probability from 0 to 1; got 1e308",
+        "probability from 0 to 1; got a number beyond ±1 000 000",
     ),
     (
         Edit("loss = 0.0", "loss = 18446744073709551615"),
         "network.loss",
         "loss",
-        "got 1.8446744073709552e19",
+        "got a number beyond ±1 000 000",
     ),
     (
         Edit("loss = 0.0", "loss = nan"),
