@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::support::drive::{click, press, settle};
 use crate::support::screen::shows;
 
 use eframe::egui::{self, Key};
@@ -25,11 +26,6 @@ fn harness(app: LocksimApp) -> Harness<'static, LocksimApp> {
     h
 }
 
-/// Lets a few frames pass: enough for a click or key to take effect and be drawn.
-fn settle(h: &mut Harness<'_, LocksimApp>) {
-    h.run_steps(3);
-}
-
 /// Whether an option button carries its "right" or "wrong" chip (at the end of its label).
 fn chip_shows(h: &Harness<'_, LocksimApp>) -> bool {
     h.query_all_by(|node| {
@@ -49,21 +45,11 @@ fn shows_exactly(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
     .is_some()
 }
 
-fn click(h: &mut Harness<'_, LocksimApp>, label: &str) {
-    h.get_by_label(label).click();
-    settle(h);
-}
-
 /// Clicks option `i` of step `n` by its text, then skips its run to the end.
 fn choose_and_watch(h: &mut Harness<'_, LocksimApp>, n: usize, i: usize) {
     h.get_by_label_contains(STEPS[n].options[i].label).click();
     settle(h);
     press(h, Key::End);
-}
-
-fn press(h: &mut Harness<'_, LocksimApp>, key: Key) {
-    h.key_press(key);
-    settle(h);
 }
 
 fn fresh() -> Harness<'static, LocksimApp> {

@@ -2,6 +2,7 @@
 //! from the palette onto a lane, placed by keyboard, moved, resized and deleted; each change
 //! re-runs the scenario and lands in the form's draft (or in Break it's changes).
 
+use crate::support::drive::{click, press, settle};
 use crate::support::screen::shows;
 
 use eframe::egui::{self, Key, Modifiers, PointerButton, Pos2, pos2, vec2};
@@ -20,20 +21,6 @@ fn harness() -> Harness<'static, LocksimApp> {
     );
     settle(&mut h);
     h
-}
-
-fn settle(h: &mut Harness<'_, LocksimApp>) {
-    h.run_steps(3);
-}
-
-fn click(h: &mut Harness<'_, LocksimApp>, label: &str) {
-    h.get_by_label(label).click();
-    settle(h);
-}
-
-fn press(h: &mut Harness<'_, LocksimApp>, key: Key) {
-    h.key_press(key);
-    settle(h);
 }
 
 fn shows_exactly(h: &Harness<'_, LocksimApp>, text: &str) -> bool {

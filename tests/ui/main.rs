@@ -4,6 +4,7 @@
 #![cfg(feature = "gui")]
 
 mod support {
+    pub mod drive;
     pub mod painted;
     pub mod screen;
 }

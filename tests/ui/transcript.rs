@@ -10,6 +10,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use locksim::app::LocksimApp;
 use locksim::course::STEPS;
 
+use crate::support::drive::{click, press, settle};
 use crate::support::screen::shows;
 
 /// The window size the desktop app opens at.
@@ -28,20 +29,6 @@ fn harness(app: LocksimApp) -> Harness<'static, LocksimApp> {
         .build_ui_state(|ui, app: &mut LocksimApp| app.show(ui), app);
     settle(&mut h);
     h
-}
-
-fn settle(h: &mut Harness<'_, LocksimApp>) {
-    h.run_steps(3);
-}
-
-fn click(h: &mut Harness<'_, LocksimApp>, label: &str) {
-    h.get_by_label(label).click();
-    settle(h);
-}
-
-fn press(h: &mut Harness<'_, LocksimApp>, key: Key) {
-    h.key_press(key);
-    settle(h);
 }
 
 /// Whether the transcript switch in the playback bar is on.
