@@ -229,32 +229,30 @@ fn calls(ui: &mut Ui, progress: &Progress) -> Option<Place> {
                         ui.label(RichText::new(format!("You said: {}", option.label)).strong());
                         ui.label(*means);
                     }
-                    None => {
-                        ui.label(RichText::new("Not answered yet").weak());
-                    }
+                    None => not_answered(ui, progress, n),
                 }
             })
         } else {
             let record = &progress.steps[n];
             let found = record.watched.iter().any(|&i| step.options[i].right);
-            let (verdict, color) = match progress.first_call(n) {
-                Some((_, true)) => ("Right first time", Some(style::SAFE)),
-                Some((_, false)) if found => (
+            let verdict = match progress.first_call(n) {
+                Some((_, true)) => Some(("Right first time", style::SAFE)),
+                Some((_, false)) if found => Some((
                     "Wrong first time, then found the right call",
-                    Some(style::ANOMALY),
-                ),
-                Some((_, false)) => (
+                    style::ANOMALY,
+                )),
+                Some((_, false)) => Some((
                     "Wrong first time; the right call is still to find",
-                    Some(style::VIOLATING),
-                ),
-                None => ("Not answered yet", None),
+                    style::VIOLATING,
+                )),
+                None => None,
             };
             card(ui, step, |ui| {
-                let text = RichText::new(verdict);
-                ui.label(match color {
-                    Some(color) => text.color(color),
-                    None => text.weak(),
-                });
+                let Some((verdict, color)) = verdict else {
+                    not_answered(ui, progress, n);
+                    return;
+                };
+                ui.label(RichText::new(verdict).color(color));
                 if let Some((first, _)) = progress.first_call(n) {
                     ui.label(
                         RichText::new(format!("Your first call: {}", step.options[first].label))
@@ -270,6 +268,29 @@ fn calls(ui: &mut Ui, progress: &Progress) -> Option<Place> {
         ui.add_space(4.0);
     }
     go
+}
+
+/// A step not answered yet: said so, and the option chosen there if one was (a link's
+/// choices, say) though its run has not been watched to its end.
+fn not_answered(ui: &mut Ui, progress: &Progress, n: usize) {
+    ui.label(RichText::new("Not answered yet").weak());
+    if let Some(label) = unwatched_choice(progress, n) {
+        ui.label(
+            RichText::new(format!("Chosen, its run not watched to the end: {label}"))
+                .small()
+                .weak(),
+        );
+    }
+}
+
+/// The option chosen first on step `n` while no run of it has been watched to its end.
+fn unwatched_choice(progress: &Progress, n: usize) -> Option<&'static str> {
+    let record = progress.steps.get(n)?;
+    if record.answered() {
+        return None;
+    }
+    let &first = record.chosen.first()?;
+    Some(STEPS.get(n)?.options.get(first)?.label)
 }
 
 /// One step's card in "Your calls": its number and title, a way back, and `body`. Returns
@@ -302,4 +323,27 @@ pub(super) fn column(ui: &mut Ui, max_width: f32, add: impl FnOnce(&mut Ui)) {
             add(ui);
         });
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_choice_not_yet_watched_is_named_on_the_recap() {
+        let mut progress = Progress::default();
+        let n = STEPS.iter().position(|s| s.number == "5").unwrap();
+        assert_eq!(unwatched_choice(&progress, n), None);
+        progress.steps[n].choose(1);
+        assert_eq!(
+            unwatched_choice(&progress, n),
+            Some(STEPS[n].options[1].label)
+        );
+        progress.steps[n].watched_to_end(1);
+        assert_eq!(
+            unwatched_choice(&progress, n),
+            None,
+            "answered: the card says how"
+        );
+    }
 }
