@@ -39,6 +39,18 @@ fn store_clock_choices() -> Vec<(Option<StoreClock>, &'static str)> {
 }
 
 /// Whether the validator's `error` is about the field at `path`. `within` also counts fields
+/// What Load file… says when its dialog gave no file.
+#[cfg(not(target_arch = "wasm32"))]
+const NO_LOAD_DIALOG: &str = "Nothing loaded: the file dialog was closed, or none can open \
+    here (on Linux it needs an XDG desktop portal or zenity). Paste the file into the TOML box \
+    below instead.";
+
+/// What Save as… says when its dialog gave no file.
+#[cfg(not(target_arch = "wasm32"))]
+const NO_SAVE_DIALOG: &str = "Nothing saved: the file dialog was closed, or none can open here \
+    (on Linux it needs an XDG desktop portal or zenity). Copy the scenario from the TOML box \
+    below instead.";
+
 /// inside it (a partition's `groups` owns `groups[1][0]`); otherwise only the exact field.
 fn names(error: &ScenarioError, path: &str, within: bool) -> bool {
     match error.field.strip_prefix(path) {
@@ -525,13 +537,18 @@ impl Sandbox {
         (run && error.is_none()).then(|| self.draft.clone())
     }
 
-    /// Load and save through the desktop's file dialogs.
+    /// Load and save through the desktop's file dialogs. A dialog that gives no file was
+    /// closed or could not open (rfd cannot tell which): the learner hears of it, and of the
+    /// TOML box, which needs no dialog.
     #[cfg(not(target_arch = "wasm32"))]
     fn file_buttons(&mut self, ui: &mut Ui) {
         if ui.button("Load file…").clicked() {
             let picked = rfd::FileDialog::new()
                 .add_filter("scenario", &["toml"])
                 .pick_file();
+            if picked.is_none() {
+                self.say(NO_LOAD_DIALOG.to_string(), false);
+            }
             if let Some(path) = picked {
                 match scenario::file::read(&path) {
                     Ok(bytes) => self.take_bytes(&bytes),
@@ -550,6 +567,9 @@ impl Sandbox {
                 .add_filter("scenario", &["toml"])
                 .set_file_name("scenario.toml")
                 .save_file();
+            if picked.is_none() {
+                self.say(NO_SAVE_DIALOG.to_string(), false);
+            }
             if let Some(path) = picked {
                 match std::fs::write(&path, scenario::to_toml(&self.shareable())) {
                     Ok(()) => self.say(format!("Saved {}.", path.display()), false),
