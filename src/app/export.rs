@@ -171,11 +171,15 @@ pub fn menu(ui: &mut Ui, run: Run<'_>) {
 }
 
 /// What a file dialog that gave no file means: the learner closed it, or none could open,
-/// which rfd cannot tell apart. Either way the learner hears it, and another way to the file.
+/// which rfd cannot tell apart. Either way the learner hears that nothing was `done`
+/// ("saved"), and `instead`, another way to the file.
 #[cfg(not(target_arch = "wasm32"))]
-const NO_DIALOG: &str = "Nothing saved: the file dialog was closed, or none can open \
-    here (on Linux it needs an XDG desktop portal or zenity). `locksim render FILE --svg \
-    out.svg` (or --png, --transcript) writes the same files from the command line.";
+pub(super) fn no_file(done: &str, instead: &str) -> String {
+    format!(
+        "Nothing {done}: the file dialog was closed, or none can open here (on Linux it needs \
+         an XDG desktop portal or zenity). Instead, {instead}."
+    )
+}
 
 /// Asks where to save `bytes`, suggesting `name`, and saves them there; says where, or what
 /// became of a dialog that gave no file.
@@ -186,7 +190,11 @@ fn save(name: &str, export: Export, bytes: &[u8]) -> Result<Option<String>, Stri
         .set_file_name(name)
         .save_file();
     let Some(path) = picked else {
-        return Ok(Some(NO_DIALOG.to_string()));
+        return Ok(Some(no_file(
+            "saved",
+            "`locksim render FILE --svg out.svg` (or --png, --transcript) writes it from the \
+             command line",
+        )));
     };
     std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(Some(format!("Saved {}.", path.display())))

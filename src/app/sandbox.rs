@@ -39,18 +39,6 @@ fn store_clock_choices() -> Vec<(Option<StoreClock>, &'static str)> {
 }
 
 /// Whether the validator's `error` is about the field at `path`. `within` also counts fields
-/// What Load file… says when its dialog gave no file.
-#[cfg(not(target_arch = "wasm32"))]
-const NO_LOAD_DIALOG: &str = "Nothing loaded: the file dialog was closed, or none can open \
-    here (on Linux it needs an XDG desktop portal or zenity). Paste the file into the TOML box \
-    below instead.";
-
-/// What Save as… says when its dialog gave no file.
-#[cfg(not(target_arch = "wasm32"))]
-const NO_SAVE_DIALOG: &str = "Nothing saved: the file dialog was closed, or none can open here \
-    (on Linux it needs an XDG desktop portal or zenity). Copy the scenario from the TOML box \
-    below instead.";
-
 /// inside it (a partition's `groups` owns `groups[1][0]`); otherwise only the exact field.
 fn names(error: &ScenarioError, path: &str, within: bool) -> bool {
     match error.field.strip_prefix(path) {
@@ -547,7 +535,10 @@ impl Sandbox {
                 .add_filter("scenario", &["toml"])
                 .pick_file();
             if picked.is_none() {
-                self.say(NO_LOAD_DIALOG.to_string(), false);
+                self.say(
+                    super::export::no_file("loaded", "paste the file into the TOML box below"),
+                    false,
+                );
             }
             if let Some(path) = picked {
                 match scenario::file::read(&path) {
@@ -568,7 +559,10 @@ impl Sandbox {
                 .set_file_name("scenario.toml")
                 .save_file();
             if picked.is_none() {
-                self.say(NO_SAVE_DIALOG.to_string(), false);
+                self.say(
+                    super::export::no_file("saved", "copy the scenario from the TOML box below"),
+                    false,
+                );
             }
             if let Some(path) = picked {
                 match std::fs::write(&path, scenario::to_toml(&self.shareable())) {

@@ -1,10 +1,9 @@
 //! The app driven headless through its accessibility tree (egui_kittest): the course walked
 //! by clicking what a learner clicks, keys pressed, progress saved and restored.
 
-use std::collections::HashMap;
-
 use crate::support::drive::{click, press, settle};
-use crate::support::screen::shows;
+use crate::support::memory::Memory;
+use crate::support::screen::{shows, shows_exactly};
 
 use eframe::egui::{self, Key};
 use egui_kittest::Harness;
@@ -31,15 +30,6 @@ fn chip_shows(h: &Harness<'_, LocksimApp>) -> bool {
     h.query_all_by(|node| {
         node.label()
             .is_some_and(|l| l.trim_end().ends_with(" right") || l.trim_end().ends_with(" wrong"))
-    })
-    .next()
-    .is_some()
-}
-
-/// Whether some node's text is exactly `text` (a verdict badge, say).
-fn shows_exactly(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
-    h.query_all_by(|node| {
-        node.value().as_deref() == Some(text) || node.label().as_deref() == Some(text)
     })
     .next()
     .is_some()
@@ -342,23 +332,6 @@ fn typing_in_a_text_field_triggers_no_shortcut() {
             .is_none(),
         "2 did not pick an option"
     );
-}
-
-/// eframe's storage, in memory.
-#[derive(Default)]
-struct Memory(HashMap<String, String>);
-
-impl eframe::Storage for Memory {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_string(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! re-runs the scenario and lands in the form's draft (or in Break it's changes).
 
 use crate::support::drive::{click, press, settle};
-use crate::support::screen::shows;
+use crate::support::screen::{shows, shows_exactly};
 
 use eframe::egui::{self, Key, Modifiers, PointerButton, Pos2, pos2, vec2};
 use egui_kittest::Harness;
@@ -21,14 +21,6 @@ fn harness() -> Harness<'static, LocksimApp> {
     );
     settle(&mut h);
     h
-}
-
-fn shows_exactly(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
-    h.query_all_by(|node| {
-        node.value().as_deref() == Some(text) || node.label().as_deref() == Some(text)
-    })
-    .next()
-    .is_some()
 }
 
 /// Presses the mouse at `from`, moves it to `to` over a few frames and lets go there.

@@ -5,6 +5,7 @@
 
 mod support {
     pub mod drive;
+    pub mod memory;
     pub mod painted;
     pub mod screen;
 }

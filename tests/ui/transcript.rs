@@ -2,8 +2,6 @@
 //! (egui_kittest): where it shows by default, the entry at the playhead selected as the run
 //! moves, a click on an entry moving the playhead, and the switch kept per part of the app.
 
-use std::collections::HashMap;
-
 use eframe::egui::{Key, Role};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -11,6 +9,7 @@ use locksim::app::LocksimApp;
 use locksim::course::STEPS;
 
 use crate::support::drive::{click, press, settle};
+use crate::support::memory::Memory;
 use crate::support::screen::shows;
 
 /// The window size the desktop app opens at.
@@ -190,23 +189,6 @@ fn clicking_an_entry_moves_the_playhead_to_it() {
         Some(FENCED_OFF),
         "and it is selected"
     );
-}
-
-/// eframe's storage, in memory.
-#[derive(Default)]
-struct Memory(HashMap<String, String>);
-
-impl eframe::Storage for Memory {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_string(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
 }
 
 /// A run opened at its end shows its last entry and the verdict under it whole, above the

@@ -14,3 +14,12 @@ pub fn shows(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
     .next()
     .is_some()
 }
+
+/// Whether some node's text is exactly `text` (a verdict badge, say).
+pub fn shows_exactly(h: &Harness<'_, LocksimApp>, text: &str) -> bool {
+    h.query_all_by(|node| {
+        node.value().as_deref() == Some(text) || node.label().as_deref() == Some(text)
+    })
+    .next()
+    .is_some()
+}
