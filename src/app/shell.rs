@@ -12,9 +12,10 @@ use crate::course::progress::{Place, Progress};
 /// The bar along the top. `help` opens the help window. Returns each item's name and where
 /// it was drawn (points), so that tests can check that none is drawn over another.
 ///
-/// The items wrap onto more rows on a narrow window; the theme, presenter and help buttons
-/// sit at the right end of the last row, or of a row of their own when they do not fit
-/// there (on a window too narrow even for that, they wrap like the rest).
+/// Where every place of the course does not fit one row with the rest, the course's places
+/// fold into one picker. What still does not fit (a phone) wraps onto more rows; the theme,
+/// presenter and help buttons sit at the right end of the last row, or of a row of their own
+/// when they do not fit there (on a window too narrow even for that, they wrap like the rest).
 ///
 /// A step's number turns green or amber once the learner's first call on it is known, but in
 /// presenter mode only after `revealed(n)`: the class must not read the answer off the bar.
@@ -42,9 +43,9 @@ pub fn top_bar(
         let name = ui.label(RichText::new("locksim").strong().size(18.0));
         items.push(("locksim".to_string(), name.rect));
         separator(ui);
-        // A projector's window is too narrow for every step in presenter mode's type: the
-        // steps fold into one picker, so the bar stays one row above the lesson.
-        if presenter && !fits_one_row(ui) {
+        // A projector's or a tablet's window is too narrow for every step: the steps fold
+        // into one picker, so the bar stays one row above the lesson.
+        if !fits_one_row(ui) {
             step_picker(ui, progress, &mut items);
         } else {
             course_places(ui, progress, &told, &mut items);
@@ -163,6 +164,8 @@ fn step_picker(ui: &mut Ui, progress: &mut Progress, items: &mut Vec<(String, Re
             }
         })
         .response;
+    // Named for screen readers: what shows is only where the learner is.
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, "Course page"));
     items.push(("course".to_string(), response.rect));
 }
 

@@ -16,9 +16,12 @@ const PRESENTER_TEXT: f32 = 18.0 / (crate::picture::sizes::LABEL * PRESENTER_ZOO
 /// multiplies whatever zoom there is, and leaving it divides it out again; the screen's own
 /// scale (the OS scale factor, the browser's device pixel ratio) is egui's native pixels per
 /// point, under both.
+///
+/// Once a touch screen is seen, labels are no longer selectable: a finger's swipe over text
+/// must scroll the page (egui's drag-to-scroll on touch), not select the words under it.
 #[derive(Default)]
 pub struct Look {
-    applied: Option<(bool, bool)>,
+    applied: Option<(bool, bool, bool)>,
 }
 
 impl Look {
@@ -28,11 +31,13 @@ impl Look {
             fonts(ctx);
             type_sizes(ctx);
         }
-        if self.applied == Some((dark, presenter)) {
+        let touch = ctx.input(|i| i.has_touch_screen());
+        if self.applied == Some((dark, presenter, touch)) {
             return;
         }
         ctx.set_theme(if dark { Theme::Dark } else { Theme::Light });
-        let was_presenter = self.applied.is_some_and(|(_, p)| p);
+        ctx.all_styles_mut(|style| style.interaction.selectable_labels = !touch);
+        let was_presenter = self.applied.is_some_and(|(_, p, _)| p);
         if was_presenter != presenter {
             let zoom = ctx.zoom_factor();
             ctx.set_zoom_factor(if presenter {
@@ -42,7 +47,7 @@ impl Look {
             });
         }
         super::timeline::set_text_scale(ctx, if presenter { PRESENTER_TEXT } else { 1.0 });
-        self.applied = Some((dark, presenter));
+        self.applied = Some((dark, presenter, touch));
     }
 }
 

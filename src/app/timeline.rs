@@ -293,7 +293,7 @@ impl Timeline<'_> {
     }
 
     /// Zoom (ctrl + scroll, pinch), pan (drag on the lanes, sideways scroll), fit
-    /// (double-click), scrub (press or drag on the axis).
+    /// (double-click), scrub (press or drag on the axis; a finger: tap, or drag sideways).
     fn interact(
         &self,
         ui: &Ui,
@@ -326,14 +326,26 @@ impl Timeline<'_> {
         let pressed_on_axis = ui
             .input(|i| i.pointer.press_origin())
             .is_some_and(|p| axis.contains(p));
+        // A finger on the axis scrubs only once it moves sideways, and a tap seeks: a swipe
+        // up or down that starts there scrolls the page as it would anywhere else.
+        let (touch, moved) = ui.input(|i| {
+            let moved = i.pointer.interact_pos().zip(i.pointer.press_origin());
+            (
+                i.any_touches(),
+                moved.map_or(vec2(0.0, 0.0), |(at, from)| at - from),
+            )
+        });
+        let upright = touch && moved.x.abs() <= moved.y.abs();
         if let Some(pos) = response.interact_pointer_pos() {
             // A quick click can press and release within one frame, leaving no press origin.
-            let scrubbing = response.is_pointer_button_down_on() && pressed_on_axis;
+            let scrubbing = response.is_pointer_button_down_on() && pressed_on_axis && !upright;
             if scrubbing || (response.clicked() && axis.contains(pos)) {
                 return Some(Action::Seek(view.ms(pos.x, plot)));
             }
         }
-        if response.dragged() && !pressed_on_axis {
+        if response.dragged() && pressed_on_axis && upright {
+            ui.scroll_with_delta(vec2(0.0, response.drag_delta().y));
+        } else if response.dragged() && !pressed_on_axis {
             let delta = response.drag_delta();
             let ms_per_px = view.len() / f64::from(plot.width());
             view.pan(-f64::from(delta.x) * ms_per_px, until);

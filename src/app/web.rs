@@ -59,7 +59,16 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<Option<String>,
     runner
         .start(
             canvas,
-            eframe::WebOptions::default(),
+            eframe::WebOptions {
+                // The runner listens for touch moves on the whole document, where browsers
+                // make listeners passive: a prevented default there is refused with a console
+                // error on every swipe. The canvas's `touch-action: none` keeps the browser's
+                // own panning off instead.
+                should_prevent_default: Box::new(|event| {
+                    !matches!(event, eframe::egui::Event::PointerMoved(_))
+                }),
+                ..eframe::WebOptions::default()
+            },
             Box::new(move |cc| {
                 noted.set(LocksimApp::storage_notice(cc.storage));
                 // Before the first frame lays out any text: there are no fonts until then.

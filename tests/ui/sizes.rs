@@ -128,7 +128,22 @@ fn form_fits(h: &Harness<'_, LocksimApp>, width: f32, at: &str) {
 
 /// No two of the top bar's items overlap, and each lies inside the window's width.
 fn top_bar_fits(items: &[(String, Rect)], width: f32, at: &str) {
-    assert!(items.len() >= 15, "{at}: the top bar has all its items");
+    // Every place of the course, or the picker they fold into.
+    let folded = items.iter().any(|(name, _)| name == "course");
+    assert!(
+        items.len() >= if folded { 9 } else { STEPS.len() + 10 },
+        "{at}: the top bar has all its items: {items:?}"
+    );
+    // From a tablet up, one row: a second would take the lesson's room (a phone may wrap).
+    if width >= TABLET {
+        let top = items[0].1.center().y;
+        for (name, rect) in items {
+            assert!(
+                rect.top() < top && top < rect.bottom(),
+                "{at}: {name} ({rect:?}) is on the bar's one row"
+            );
+        }
+    }
     for (i, (name, rect)) in items.iter().enumerate() {
         assert!(
             rect.left() >= 0.0 && rect.right() <= width,
@@ -143,6 +158,9 @@ fn top_bar_fits(items: &[(String, Rect)], width: f32, at: &str) {
         }
     }
 }
+
+/// The narrowest window, points, whose top bar must keep to one row: a tablet in portrait.
+const TABLET: f32 = 768.0;
 
 fn press(h: &mut Harness<'_, LocksimApp>, key: Key) {
     h.key_press(key);
@@ -431,4 +449,26 @@ fn pick_step(h: &mut Harness<'_, LocksimApp>, number: &str) -> &'static locksim:
     h.run_steps(3);
     click(h, &format!("Step {number}: {}", step.title));
     step
+}
+
+/// On a touch screen a swipe over text scrolls the page: once a finger has touched it, the
+/// app's labels stop being selectable (a mouse's drag still selects).
+#[test]
+fn a_touch_screen_swipes_text_instead_of_selecting_it() {
+    let mut h = fresh_at(390.0, 844.0);
+    let selectable =
+        |h: &Harness<'_, LocksimApp>| h.ctx.global_style().interaction.selectable_labels;
+    assert!(selectable(&h), "with a mouse, text can be selected");
+    h.input_mut().events.push(egui::Event::Touch {
+        device_id: egui::TouchDeviceId(1),
+        id: egui::TouchId(1),
+        phase: egui::TouchPhase::Start,
+        pos: egui::pos2(200.0, 400.0),
+        force: None,
+    });
+    h.run_steps(2);
+    assert!(
+        !selectable(&h),
+        "after a touch, a swipe over text is a swipe"
+    );
 }

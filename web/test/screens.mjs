@@ -8,9 +8,10 @@
 // - the console stays clean (no error, no warning, no page error: a panic would show here);
 // - the app's logical size is the page's CSS size, whatever the ratio (the app writes its
 //   size and ratio into the page on purpose: `data-screen` on the document);
-// - the top bar's items neither overlap nor leave the window (`data-top-bar`: each item's
-//   name and rectangle, in CSS pixels);
-// - the canvas is painted, and a screenshot of it is kept in web/test/out/screens/.
+// - the top bar's items neither overlap nor leave the window, and keep to one row from a
+//   tablet up (`data-top-bar`: each item's name and rectangle, in CSS pixels);
+// - the canvas is painted, and a screenshot of it is kept in web/test/out/screens/;
+// - on a touch screen, a swipe leaves the console clean.
 // Then it makes the app panic on purpose and checks that the page says so, offers a reload
 // and keeps the saved progress.
 // Run: `npm test` in web/ (after `npm ci` and web/build.sh).
@@ -76,11 +77,20 @@ async function looks(page, log, screen, name) {
     Math.abs(w - width) < 1 && Math.abs(h - height) < 1 && Number(r) === ratio,
     `${name}: the app's size ${size} is the page's CSS size ${width}x${height}@${ratio}`,
   );
-  // The name, the course's pages (each decision by its number), the tools, and the buttons.
-  const pages = ['locksim', 'Intro', ...COURSE.map((step) => step.number), 'Recap', 'Sandbox', 'Library', 'Challenges', 'Glossary'];
+  // The name, the course's pages (each decision by its number, or the one picker they fold
+  // into where they do not fit one row), the tools, and the buttons.
   const names = topBar.map(([item]) => item.trim());
+  const course = names.includes('course') ? ['course'] : ['Intro', ...COURSE.map((step) => step.number), 'Recap'];
+  const pages = ['locksim', ...course, 'Sandbox', 'Library', 'Challenges', 'Glossary'];
   assert.deepEqual(names.slice(0, pages.length), pages, `${name}: the top bar has every page`);
   assert.deepEqual(names.slice(pages.length).sort(), ['?', 'Dark', 'Presenter'], `${name}: and its buttons`);
+  // From a tablet up the bar keeps to one row: a second would take the lesson's room.
+  if (width >= 768) {
+    const [, [, y0, , h0]] = topBar[0];
+    for (const [item, [, y, , h]] of topBar) {
+      assert.ok(y < y0 + h0 / 2 && y0 + h0 / 2 < y + h, `${name}: ${item} is on the top bar's one row`);
+    }
+  }
   for (const [i, [item, [x, y, w, h]]] of topBar.entries()) {
     assert.ok(x >= 0 && x + w <= width + 0.5, `${name}: ${item} is inside the page (${x}+${w} of ${width})`);
     for (const [other, [ox, oy, ow, oh]] of topBar.slice(i + 1)) {
@@ -92,6 +102,21 @@ async function looks(page, log, screen, name) {
   const stats = pixelStats(picture);
   assert.ok(stats.colours > 50 && stats.inked > 0.005, `${name}: the page is painted (${JSON.stringify(stats)})`);
   assert.deepEqual(log.problems, [], `${name}: the console has no errors or warnings`);
+}
+
+/// A finger's swipe up the middle of the page, as a phone sends it (CDP touch events): the
+/// page must take it without a console error (a touch listener the browser made passive
+/// refuses a prevented default with one, every swipe).
+async function swipe(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const { innerWidth: w, innerHeight: h } = await page.evaluate(() => ({ innerWidth, innerHeight }));
+  const at = (y) => [{ x: w / 2, y }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(h * 0.7) });
+  for (let i = 1; i <= 8; i++) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(h * (0.7 - i * 0.05)) });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
 }
 
 /// Presses `key` on the app (the canvas has the keyboard) and waits for the address to
@@ -134,6 +159,7 @@ for (const [width, height, ratio, touch] of SCREENS) {
       await press(page, String(SHOWN[i] + 1), chosen);
       await page.waitForTimeout(200); // the run is made in the frame after the choice
       await page.keyboard.press('End');
+      if (touch && step.number === '5') await swipe(page);
       await looks(page, log, screen, `step${step.number}`);
     }
     await press(page, 'PageDown', new RegExp(`^#v=2&step=${RECAP}&`));
