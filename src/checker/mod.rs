@@ -217,7 +217,8 @@ impl Verdict {
 }
 
 /// Checks a trace. `scenario` supplies thresholds (`check.starve_after_ms`) and the resource
-/// mode (in `idempotent` mode no resource-level violation is reported); the store topology is
+/// mode (only in `plain` mode are resource-level violations reported: see [`writes`]); the
+/// store topology is
 /// read from the trace. A run cut short by the engine's event budget is judged only up to the
 /// cut ([`Trace::simulated_until_ms`]). Never panics, whatever the trace holds.
 pub fn check(scenario: &Scenario, trace: &Trace) -> Verdict {
@@ -306,7 +307,7 @@ fn judge_facts(
 ) -> (Verdict, Price) {
     let grants = grants::Grants::compute(trace, facts);
     let mut violations = Found::default();
-    if scenario.resource.mode != ResourceMode::Idempotent {
+    if scenario.resource.mode == ResourceMode::Plain {
         writes::stale_write(trace, facts, &grants, &mut violations);
         writes::interleaved_writes(trace, facts, &mut violations);
     }

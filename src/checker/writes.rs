@@ -2,8 +2,11 @@
 //!
 //! A lock only protects data if the resource itself refuses what a late holder sends: a
 //! fencing token checked at the resource turns a stale write into a rejected one
-//! (Kleppmann 2016). Both checks are skipped in idempotent mode, where repeated or overlapping
-//! writes leave the same state.
+//! (Kleppmann 2016). Both checks are made in plain mode only. In idempotent mode repeated or
+//! overlapping writes leave the same state. In cas mode the resource accepts a write only
+//! while the record's version is the one its writer last saw (etcd's version-number
+//! validation), so no accepted write can overwrite an update its writer did not see: a late
+//! holder's write either fails or follows a fresh read, and grant order says nothing more.
 
 use std::collections::BTreeSet;
 
@@ -274,6 +277,25 @@ mod tests {
         // The same trace in plain mode is unsafe both ways.
         let plain = t.check();
         assert!(plain.has(Kind::StaleWrite) && plain.has(Kind::InterleavedWrites));
+    }
+
+    /// A grant the store lost (and the older holder back after it, reading afresh) writes
+    /// after the newer grant: a stale write by grant order in plain mode, none in cas mode,
+    /// where the version check is what keeps the data right.
+    #[test]
+    fn cas_mode_judges_writes_by_the_version_check_not_grant_order() {
+        let mut t = two_grants();
+        let (a, b) = (t.tok("A", 1), t.tok("B", 1));
+        t.read(10_100, b)
+            .write(11_104, b)
+            .read(12_000, a)
+            .write(17_004, a);
+        let cas = check(&scenario(ResourceMode::Cas), &t.build());
+        assert!(!cas.has(Kind::StaleWrite) && !cas.has(Kind::InterleavedWrites));
+        assert!(cas.safe);
+        let plain = t.check();
+        assert!(plain.has(Kind::StaleWrite));
+        assert!(!plain.safe);
     }
 
     #[test]
