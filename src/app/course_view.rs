@@ -284,12 +284,9 @@ impl Decision<'_> {
         glossary_text::label(ui, RichText::new(step.question).strong().size(17.0));
         ui.add_space(2.0);
         ui.label(
-            RichText::new(format!(
-                "Click an option or press 1–{}.",
-                step.options.len()
-            ))
-            .small()
-            .weak(),
+            RichText::new(format!("Choose an option (keys 1–{}).", step.options.len()))
+                .small()
+                .weak(),
         );
         ui.add_space(6.0);
         let mut chosen = None;

@@ -44,8 +44,7 @@ pub fn intro(ui: &mut Ui, progress: &Progress) -> Option<Place> {
                     "A#3 names A's third attempt to take the lock; it is not a fencing token. \
                      A fencing token is written \"fence 3\".",
                     "Marks on the resource lane are writes: accepted, refused, or the one that \
-                     corrupted the data. The verdict on the right names everything that went \
-                     wrong.",
+                     corrupted the data. The verdict names everything that went wrong.",
                 ] {
                     bullet(ui, line);
                 }

@@ -150,7 +150,7 @@ impl Panel<'_> {
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("Transcript").strong());
             ui.label(
-                RichText::new("click a line to move the playhead there")
+                RichText::new("choose a line to move the playhead there")
                     .small()
                     .weak(),
             );

@@ -72,7 +72,7 @@ pub fn violations(
     }
     ui.label(RichText::new("What the checker found").strong());
     ui.label(
-        RichText::new("Click one to jump to its moment.")
+        RichText::new("Choose one to jump to its moment.")
             .small()
             .weak(),
     );

@@ -7,8 +7,10 @@
 //! ([`Told::gist`]): the event with the design's own annotations — its fencing token, its
 //! lease length — left out, so that a fenced and an unfenced grant match and the runs part
 //! where an outcome differs (a write accepted on one side and refused on the other). Times
-//! are left out too: two designs that send a message more or fewer draw different network
-//! delays from one seed, and a grant a millisecond later is jitter, not the lesson. The message plumbing the timeline hides ([`wording::is_network`])
+//! count only past [`SAME_MOMENT`]: two designs that send a message more or fewer draw
+//! different network delays from one seed, and a grant a millisecond later is jitter, not
+//! the lesson; but the same pause a second later is a moment the shared axis shows the runs
+//! part at. The message plumbing the timeline hides ([`wording::is_network`])
 //! is left out too: two designs that send different messages are told apart by what those
 //! messages did, which the other events say.
 
@@ -138,7 +140,7 @@ impl Comparison {
         let until_ms = a.lanes.until_ms.max(b.lanes.until_ms);
         a.lanes.until_ms = until_ms;
         b.lanes.until_ms = until_ms;
-        let divergence = first_divergence(&a.told, &b.told);
+        let divergence = first_divergence(&a.told, &b.told, until_ms / SAME_MOMENT);
         let mut moments: Vec<u64> = a
             .lanes
             .moments
@@ -275,13 +277,19 @@ fn gist(kind: &EventKind) -> EventKind {
     gist
 }
 
+/// Two events told alike are one moment when they are at most this share of the shared time
+/// axis apart (a hundredth: 10 px of a 1 000 px timeline), the jitter the eye cannot see.
+const SAME_MOMENT: u64 = 100;
+
 /// The first place, in order, where `a` and `b` tell a different event (or one has run out),
-/// whenever each side told it.
-fn first_divergence(a: &[Told], b: &[Told]) -> Option<Divergence> {
+/// or tell the same event more than `within_ms` apart.
+fn first_divergence(a: &[Told], b: &[Told], within_ms: u64) -> Option<Divergence> {
     let same = a
         .iter()
         .zip(b)
-        .take_while(|(x, y)| (&x.node, &x.gist) == (&y.node, &y.gist))
+        .take_while(|(x, y)| {
+            (&x.node, &x.gist) == (&y.node, &y.gist) && x.at_ms.abs_diff(y.at_ms) <= within_ms
+        })
         .count();
     let (x, y) = (a.get(same), b.get(same));
     let at_ms = match (x, y) {
@@ -427,18 +435,24 @@ mod tests {
         };
         let short = [told(0, "asks"), told(5, "acquires")];
         let long = [told(0, "asks"), told(5, "acquires"), told(9, "writes")];
-        let d = first_divergence(&short, &long).unwrap();
+        let d = first_divergence(&short, &long, 2).unwrap();
         assert_eq!((d.at_ms, d.a, d.b), (9, None, Some(told(9, "writes"))));
-        // The same events at other times (network jitter) do not part the runs.
+        // The same events at other times within the jitter allowed do not part the runs;
+        // beyond it, the earlier one is where they part.
         let late = [told(0, "asks"), told(7, "acquires")];
-        assert_eq!(first_divergence(&short, &late), None);
-        assert_eq!(first_divergence(&short, &short), None);
+        assert_eq!(first_divergence(&short, &late, 2), None);
+        assert_eq!(first_divergence(&short, &short, 0), None);
+        let d = first_divergence(&short, &late, 1).unwrap();
+        assert_eq!(
+            (d.at_ms, d.a, d.b),
+            (5, Some(told(5, "acquires")), Some(told(7, "acquires")))
+        );
         // Where the events differ, the earlier of the two times is where they part.
         let other = Told {
             gist: EventKind::Restarted,
             ..told(3, "restarts")
         };
-        let d = first_divergence(&late, &[told(0, "asks"), other]).unwrap();
+        let d = first_divergence(&late, &[told(0, "asks"), other], 2).unwrap();
         assert_eq!(d.at_ms, 3);
     }
 
@@ -458,6 +472,34 @@ mod tests {
             theirs.contains("write by A#1 (fence 1) accepted"),
             "{theirs}"
         );
+    }
+
+    #[test]
+    fn a_fault_moved_in_the_sandbox_parts_the_runs_where_it_first_strikes() {
+        // Step 5's fencing design with its pause moved from 1 000 to 1 500 ms: the same
+        // events in the same order, half a second apart from the pause on, which the shared
+        // axis shows.
+        let fenced = scenario::parse(FENCED).unwrap();
+        let mut edit = fenced.clone();
+        edit.faults[0].at_ms = 1_500;
+        let c = of_scenarios(edit, fenced);
+        assert_eq!(c.caption(), "First difference at 1 000 ms");
+        assert_eq!(
+            c.details().unwrap(),
+            [
+                "nothing yet (next, at 1 500 ms: A paused for 15 000 ms)".to_string(),
+                "A paused for 15 000 ms".to_string()
+            ]
+        );
+        // The check-the-lease call beside the fencing design: its pause at 2 009 ms, the
+        // other's at 1 000 ms, after the 1 ms jitter of the grant and the read.
+        let check = scenario::parse(crate::scenario::library::text(
+            crate::scenario::library::COURSE,
+            "step5-check-lease-then-pause.toml",
+        ))
+        .unwrap();
+        let c = of_scenarios(check, scenario::parse(FENCED).unwrap());
+        assert_eq!(c.caption(), "First difference at 1 000 ms");
     }
 
     #[test]

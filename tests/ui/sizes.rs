@@ -472,3 +472,29 @@ fn a_touch_screen_swipes_text_instead_of_selecting_it() {
         "after a touch, a swipe over text is a swipe"
     );
 }
+
+/// On a phone there is no mouse and the verdict is under the run, not beside it: what the
+/// intro, a step, its verdict and the transcript ask of the learner holds for a touch screen
+/// too, and nothing says where a panel is that stacking moved.
+#[test]
+fn on_a_phone_the_words_hold_for_a_touch_screen() {
+    let mut h = fresh_at(390.0, 844.0);
+    let desktop_only = |h: &Harness<'_, LocksimApp>, page: &str| {
+        for word in ["Click", "click ", "on the right"] {
+            assert!(!shows(h, word), "{page}: {word:?}");
+        }
+    };
+    desktop_only(&h, "intro");
+    press(&mut h, Key::PageDown);
+    press(&mut h, Key::PageDown);
+    assert!(shows(&h, STEPS[1].question), "step 1");
+    desktop_only(&h, "step 1");
+    press(&mut h, Key::Num1);
+    press(&mut h, Key::End);
+    assert!(
+        shows(&h, "What the checker found"),
+        "step 1's first call fails"
+    );
+    click(&mut h, "transcript");
+    desktop_only(&h, "step 1, its run and transcript");
+}
