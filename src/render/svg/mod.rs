@@ -105,6 +105,8 @@ pub fn draw(trace: &Trace, verdict: &Verdict, lanes: &Lanes, picture: &Picture) 
         shown_until_ms: end_ms as f64,
         narrow: gutter < GUTTER,
     };
+    pen.clip(Layer::Content, "content", content_clip(&frame));
+    pen.clip(Layer::Marks, "plot", frame.plot);
     picture::draw(
         &mut pen,
         (&frame, &theme),
@@ -196,14 +198,17 @@ fn defs(frame: &Frame, theme: &Theme) -> Element {
         hatch(Hatch::LeaseLost),
         hatch(Hatch::OnDisk),
         clip("plot", plot),
-        clip(
-            "content",
-            Area::new(plot.x0, frame.axis.y0, plot.x1, plot.y1),
-        ),
+        clip("content", content_clip(frame)),
     ] {
         defs.append(def);
     }
     defs
+}
+
+/// What the content layer is clipped to: the plot and the axis row above it (for the
+/// partition bands).
+fn content_clip(frame: &Frame) -> Area {
+    Area::new(frame.plot.x0, frame.axis.y0, frame.plot.x1, frame.plot.y1)
 }
 
 /// The scenario's name, the verdict's badges and sentence, and how the run was set up, on

@@ -193,34 +193,72 @@ pub fn hatch_id(hatch: Hatch) -> &'static str {
 }
 
 /// Draws the picture as SVG elements: one group for each [`Layer`].
+///
+/// A layer with a clip ([`SvgPen::clip`]) is clipped only when something drawn on it
+/// reaches past the clip's edge: a whole run's picture then needs no clip path at all, and
+/// renderers that apply clip paths wrongly (ImageMagick's own draws the outside of the clip)
+/// still show it whole.
 pub struct SvgPen {
     /// The groups, in [`Layer::ALL`]'s order.
     groups: [Element; Layer::ALL.len()],
+    /// Per layer, the clip path's id and area, if it is clipped.
+    clips: [Option<(&'static str, Area)>; Layer::ALL.len()],
+    /// Per layer, whether something drawn on it reaches past its clip.
+    spilled: [bool; Layer::ALL.len()],
     /// The group drawn on.
     at: Layer,
 }
 
 impl SvgPen {
-    /// A pen with every layer empty, [`Layer::Content`] clipped to `#content` and
-    /// [`Layer::Marks`] to `#plot`.
+    /// A pen with every layer empty and none clipped.
     pub fn new() -> Self {
         SvgPen {
-            groups: Layer::ALL.map(|layer| match layer {
-                Layer::Content => group().with("clip-path", "url(#content)"),
-                Layer::Marks => group().with("clip-path", "url(#plot)"),
-                _ => group(),
-            }),
+            groups: Layer::ALL.map(|_| group()),
+            clips: [None; Layer::ALL.len()],
+            spilled: [false; Layer::ALL.len()],
             at: Layer::Back,
         }
     }
 
+    /// Clips `layer` to `area`, the clip path `#id` of the document's `defs`, wherever
+    /// something drawn on it reaches past that area.
+    pub fn clip(&mut self, layer: Layer, id: &'static str, area: Area) {
+        self.clips[layer as usize] = Some((id, area));
+    }
+
     /// The layers' groups, in paint order.
     pub fn into_groups(self) -> [Element; Layer::ALL.len()] {
-        self.groups
+        let mut groups = self.groups;
+        for (i, group) in groups.iter_mut().enumerate() {
+            if let (Some((id, _)), true) = (self.clips[i], self.spilled[i]) {
+                group.assign("clip-path", format!("url(#{id})"));
+            }
+        }
+        groups
     }
 
     fn out(&mut self, el: Element) {
         self.groups[self.at as usize].append(el);
+    }
+
+    /// Notes what is drawn next on the current layer spans `x0..x1` × `y0..y1`.
+    fn reach(&mut self, x0: f32, y0: f32, x1: f32, y1: f32) {
+        let layer = self.at as usize;
+        // A pixel of slack: what a clip would cut by less than that does not show.
+        if let Some((_, c)) = self.clips[layer]
+            && (x0 < c.x0 - 1.0 || y0 < c.y0 - 1.0 || x1 > c.x1 + 1.0 || y1 > c.y1 + 1.0)
+        {
+            self.spilled[layer] = true;
+        }
+    }
+
+    /// [`SvgPen::reach`] of the points, each `pad` around.
+    fn reach_points(&mut self, points: &[(f32, f32)], pad: f32) {
+        let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+        for &(x, y) in points {
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+        }
+        self.reach(x0 - pad, y0 - pad, x1 + pad, y1 + pad);
     }
 }
 
@@ -230,14 +268,18 @@ impl Pen for SvgPen {
     }
 
     fn rect(&mut self, at: Area, fill: Rgba, radius: f32) {
+        self.reach(at.x0, at.y0, at.x1, at.y1);
         self.out(rect(at, fill, radius));
     }
 
     fn outline(&mut self, at: Area, color: Rgba, width: f32, radius: f32) {
+        let w = width / 2.0;
+        self.reach(at.x0 - w, at.y0 - w, at.x1 + w, at.y1 + w);
         self.out(outline(at, color, width, radius));
     }
 
     fn line(&mut self, a: (f32, f32), b: (f32, f32), color: Rgba, width: f32) {
+        self.reach_points(&[a, b], width / 2.0);
         self.out(line(a, b, color, width));
     }
 
@@ -250,22 +292,32 @@ impl Pen for SvgPen {
         dash: f32,
         gap: f32,
     ) {
+        self.reach_points(&[a, b], width / 2.0);
         self.out(dashed(a, b, color, width, dash, gap));
     }
 
     fn hatch(&mut self, at: Area, hatch: Hatch) {
+        self.reach(at.x0, at.y0, at.x1, at.y1);
         self.out(hatched(at, hatch));
     }
 
     fn disc(&mut self, center: (f32, f32), radius: f32, fill: Rgba) {
+        self.reach_points(&[center], radius);
         self.out(disc(center, radius, fill));
     }
 
     fn polygon(&mut self, points: &[(f32, f32)], fill: Option<Rgba>, stroke: Option<(Rgba, f32)>) {
+        self.reach_points(points, stroke.map_or(0.0, |(_, w)| w / 2.0));
         self.out(polygon(points, fill, stroke));
     }
 
     fn text(&mut self, (x, center_y): (f32, f32), anchor: Anchor, size: f32, color: Rgba, s: &str) {
+        let w = self.text_width(s, size);
+        let x0 = match anchor {
+            Anchor::Start => x,
+            Anchor::Middle => x - w / 2.0,
+        };
+        self.reach(x0, center_y - size / 2.0, x0 + w, center_y + size / 2.0);
         self.out(text(x, center_y, s, size, color, anchor));
     }
 
