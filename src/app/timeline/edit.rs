@@ -116,6 +116,7 @@ fn place(
         };
         (with_name, marker)
     };
+    // Only the part in view: a bar running off the left edge must not cover the lane names.
     let cut = |(x0, x1): (f32, f32)| (x0.max(reach.x0), x1.min(reach.x1));
     let (x0, x1) = cut(thin);
     if x0 >= x1 {
