@@ -33,6 +33,7 @@ use super::layout::Arrangement;
 use super::style;
 use super::timeline::View;
 use super::timeline::edit::{Asked, Dragging, Layer, kind_color};
+use crate::picture::Area;
 use crate::scenario::{Fault, FaultKind, FaultTag, Scenario};
 use crate::view::fault_edit::{self, Edit, describe_edit, lane_of, moved_to_lane, shifted};
 use strum::VariantArray;
@@ -347,14 +348,15 @@ impl FaultEditor {
     }
 
     /// The layer over a timeline that took `rect` with `view`, showing `lanes` lanes of a run
-    /// of `scenario`: the placed faults, the lane names, the drop zone.
+    /// of `scenario` whose picture put its labels at `labels`: the placed faults (clear of
+    /// those labels), the lane names, the drop zone.
     pub fn layer(
         &mut self,
         ui: &mut Ui,
         rect: Rect,
         view: &View,
         scenario: &Scenario,
-        lanes: usize,
+        (lanes, labels): (usize, &[Area]),
     ) {
         let Some(editing) = &self.editing else {
             return;
@@ -362,6 +364,7 @@ impl FaultEditor {
         let asked = Layer {
             scenario,
             lanes,
+            labels,
             kinds: editing.kinds(),
             fault: self.fault,
             lane: self.lane,

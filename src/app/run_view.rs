@@ -354,15 +354,15 @@ impl RunView {
                 preview: self.preview,
                 selected: self.selected,
             }
-            .show(ui, &mut self.view, max_height)
+            .show_labelled(ui, &mut self.view, max_height)
         });
+        let (action, labels) = shown.inner;
         if self.edit.is_on() {
-            let lanes = self.lanes.lanes.len();
+            let lanes = (self.lanes.lanes.len(), &labels[..]);
             self.edit
                 .layer(ui, shown.response.rect, &self.view, &self.scenario, lanes);
             self.edit.inspector(ui, &self.scenario);
         }
-        let action = shown.inner;
         match action {
             Some(Action::Seek(ms)) => {
                 self.playback.seek(ms);

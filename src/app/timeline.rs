@@ -202,6 +202,17 @@ impl Timeline<'_> {
     /// Draws the timeline across the width `ui` has, at most `max_height` tall: lanes grow
     /// to fill it up to a comfortable height, and shrink (down to a floor) when there are many.
     pub fn show(&self, ui: &mut Ui, view: &mut View, max_height: f32) -> Option<Action> {
+        self.show_labelled(ui, view, max_height).0
+    }
+
+    /// [`Self::show`], and where the picture put its labels on the lanes, points: what the
+    /// fault-edit layer drawn over it keeps clear of.
+    pub fn show_labelled(
+        &self,
+        ui: &mut Ui,
+        view: &mut View,
+        max_height: f32,
+    ) -> (Option<Action>, Vec<Area>) {
         let lane_count = self.lanes.lanes.len().max(1);
         // Never shorter than the labels on the bars need: a page with less room scrolls.
         let rows = self.lanes.lanes.iter().map(|l| l.rows).max().unwrap_or(1);
@@ -215,6 +226,13 @@ impl Timeline<'_> {
             .max(gutter(ui.available_width()) + RIGHT_PAD + MIN_PLOT);
         let size = vec2(width, AXIS + lane_h * lane_count as f32);
         let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
+        // Named by its lanes, in order: a screen reader says what the picture holds, and a
+        // test finds where each lane is.
+        response.widget_info(|| {
+            let names: Vec<&str> = self.lanes.lanes.iter().map(|l| l.name.as_str()).collect();
+            let name = format!("timeline: {}", names.join(", "));
+            egui::WidgetInfo::labeled(egui::Role::Image, true, name)
+        });
         let until = self.lanes.until_ms as f64;
         let placed = view.frame(rect, lane_count);
         let (plot, axis) = (pen::rect(placed.plot), pen::rect(placed.axis));
@@ -249,7 +267,7 @@ impl Timeline<'_> {
             keep_clear: badge.as_ref().map(|(r, _)| pen::area(r.expand(3.0))),
         };
         let theme = theme(ui);
-        picture::draw(
+        let labels = picture::draw(
             &mut pen,
             (&frame, &theme),
             self.lanes,
@@ -289,7 +307,7 @@ impl Timeline<'_> {
                 ui.label(text);
             });
         }
-        action
+        (action, labels)
     }
 
     /// Zoom (ctrl + scroll, pinch), pan (drag on the lanes, sideways scroll), fit

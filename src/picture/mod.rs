@@ -53,14 +53,15 @@ pub struct Options {
 /// backgrounds and names and the axis ([`Layer::Back`]), partitions, messages if asked,
 /// shadings and bars ([`Layer::Content`]), marks ([`Layer::Marks`]) and the violation markers
 /// on the axis ([`Layer::Over`]). Only what lies in the frame's window is drawn, and only up to
-/// [`Frame::shown_until_ms`]. The legend is [`legend::draw`].
+/// [`Frame::shown_until_ms`]. The legend is [`legend::draw`]. Returns where it put the labels
+/// on the lanes, px: what the app's fault chips keep clear of.
 pub fn draw(
     pen: &mut dyn Pen,
     (frame, theme): (&Frame, &Theme),
     lanes: &Lanes,
     verdict: &Verdict,
     options: &Options,
-) {
+) -> Vec<Area> {
     let mut c = Canvas {
         frame: *frame,
         theme: *theme,
@@ -80,6 +81,7 @@ pub fn draw(
         marks::lane(&mut c, i, lane);
     }
     marks::violations(&mut c, lanes, verdict, options.selected);
+    c.labels
 }
 
 /// Text in a hue, readable on the lanes: darker than the hue on the light theme, lighter on

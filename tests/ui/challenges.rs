@@ -4,6 +4,7 @@
 
 use crate::winning::{at, node, winning};
 
+use crate::support::drive::drag;
 use crate::support::screen::shows;
 
 use crate::support::painted;
@@ -283,31 +284,6 @@ fn status(h: &Harness<'_, LocksimApp>) -> String {
     })
     .collect::<Vec<_>>()
     .join(" | ")
-}
-
-/// Presses the mouse at `from`, moves in steps to `to` and releases there.
-fn drag(h: &mut Harness<'_, LocksimApp>, from: egui::Pos2, to: egui::Pos2) {
-    h.hover_at(from);
-    h.run_steps(1);
-    h.event(egui::Event::PointerButton {
-        pos: from,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run_steps(1);
-    for i in 1..=8 {
-        let t = i as f32 / 8.0;
-        h.hover_at(from + (to - from) * t);
-        h.run_steps(1);
-    }
-    h.event(egui::Event::PointerButton {
-        pos: to,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run_steps(4);
 }
 
 /// Why a fault held over a lane cannot go there is written whole, inside the window and over

@@ -18,6 +18,7 @@ mod challenges;
 mod course;
 mod faults;
 mod glossary;
+mod labels;
 mod monkey;
 mod sizes;
 mod transcript;

@@ -443,7 +443,10 @@ fn presenter_mode_at_1024_by_768_keeps_one_row_and_the_fences_legible() {
 }
 
 /// Goes to the step numbered `number` through presenter mode's step picker; returns it.
-fn pick_step(h: &mut Harness<'_, LocksimApp>, number: &str) -> &'static locksim::course::Step {
+pub(crate) fn pick_step(
+    h: &mut Harness<'_, LocksimApp>,
+    number: &str,
+) -> &'static locksim::course::Step {
     let step = STEPS.iter().find(|s| s.number == number).expect("a step");
     h.get_by_role(egui::accesskit::Role::ComboBox).click();
     h.run_steps(3);

@@ -18,13 +18,19 @@ use crate::view::fault_edit::{
     self, Edit, describe, duration_ms, lane_of, moved_to_lane, resized, shifted, snap_step_ms,
     snapped, with_duration,
 };
+use crate::view::timeline::place::{Obstacles, chip_spot};
 
-/// Height of a fault's item at the bottom of its lane, px (less on a short lane).
+/// Height of a fault's chip, px (less on a short lane).
 const ITEM_H: f32 = 16.0;
+/// Height of a chip with no room on its lane for its full height: a strip to grab, unnamed,
+/// px.
+const THIN_H: f32 = 5.0;
 /// Width of a bar's right edge that resizes it, px.
 const GRIP_W: f32 = 8.0;
 /// Width of an instant fault's marker, px.
 const MARKER_W: f32 = 12.0;
+/// The size of a chip's name, px.
+const NAME: f32 = 10.5;
 
 /// A fault being dragged by its body or its right edge.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,27 +70,81 @@ fn plot(frame: &Frame) -> Rect {
     egui_rect(frame.plot)
 }
 
-/// The strip along the bottom of lane `i` that fault items sit in.
-fn strip(frame: &Frame, i: usize) -> Rect {
-    let lane = egui_rect(frame.lane(i));
-    let h = ITEM_H.min(frame.lane_h * 0.3);
-    Rect::from_x_y_ranges(
-        lane.x_range(),
-        lane.bottom() - h - 2.0..=lane.bottom() - 2.0,
-    )
+/// A fault's chip as placed on its lane: what it covers (all a pointer takes), where the
+/// fault strikes, whether its name is written in it, and whether its right edge is in view
+/// to resize it by.
+#[derive(Clone, Copy)]
+struct Chip {
+    rect: Rect,
+    at_x: f32,
+    named: bool,
+    grip: bool,
 }
 
-/// Where `fault` is drawn on lane `lane`: a bar over its duration, or a marker.
-fn item_rect(frame: &Frame, fault: &Fault, lane: usize, until_ms: u64) -> Rect {
-    let strip = strip(frame, lane);
-    let x0 = frame.x(fault.at_ms as f64);
-    if FaultTag::from(&fault.kind).has_duration() {
+/// Places `fault`'s chip on lane `lane` of `frame`, across its time (cut to the plot), on the
+/// first spot of the lane that covers nothing `taken` ([`chip_spot`], the rule mark labels
+/// keep): full height and named, else thin and unnamed, else (a last resort, so that it can
+/// still be grabbed) thin at the lane's bottom. Takes its spot; `None` when it is out of view.
+fn place(
+    frame: &Frame,
+    painter: &egui::Painter,
+    (fault, lane, until_ms): (&Fault, usize, u64),
+    taken: &mut Vec<Area>,
+) -> Option<Chip> {
+    let kind = FaultTag::from(&fault.kind);
+    let name = painter
+        .layout_no_wrap(
+            kind.label().to_string(),
+            FontId::proportional(NAME),
+            Color32::WHITE,
+        )
+        .size()
+        .x;
+    let x = frame.x(fault.at_ms as f64);
+    let reach = frame.plot.expand2(MARKER_W / 2.0, 0.0);
+    let (full, thin) = if kind.has_duration() {
         let end = duration_ms(fault).map_or(until_ms, |ms| fault.at_ms.saturating_add(ms));
-        let x1 = frame.x(end as f64).max(x0 + MARKER_W);
-        Rect::from_x_y_ranges(x0..=x1, strip.y_range())
+        let x1 = frame.x(end as f64).max(x + MARKER_W);
+        ((x, x1), (x, x1))
     } else {
-        Rect::from_x_y_ranges(x0 - MARKER_W / 2.0..=x0 + MARKER_W / 2.0, strip.y_range())
+        let marker = (x - MARKER_W / 2.0, x + MARKER_W / 2.0);
+        // The name after the marker, or before it where it would run off the plot.
+        let with_name = if marker.1 + 2.0 + name <= frame.plot.x1 {
+            (marker.0, marker.1 + 2.0 + name)
+        } else {
+            (marker.0 - 2.0 - name, marker.1)
+        };
+        (with_name, marker)
+    };
+    // Only the part in view: a bar running off the left edge must not cover the lane names.
+    let cut = |(x0, x1): (f32, f32)| (x0.max(reach.x0), x1.min(reach.x1));
+    let (x0, x1) = cut(thin);
+    if x0 >= x1 {
+        return None;
     }
+    // A bar's name is written inside it, where it fits.
+    let named = !kind.has_duration() || name + 12.0 < x1 - x0;
+    let lane_rect = frame.lane(lane);
+    let around = Obstacles {
+        bounds: Area::new(reach.x0, lane_rect.y0, reach.x1, lane_rect.y1 - 2.0),
+        taken,
+        lines: &[],
+    };
+    let h = ITEM_H.min(frame.lane_h * 0.3);
+    let (spot, named) = match chip_spot(cut(full), h, around) {
+        Some(spot) => (spot, named),
+        None => {
+            let bottom = Area::new(x0, around.bounds.y1 - THIN_H, x1, around.bounds.y1);
+            (chip_spot((x0, x1), THIN_H, around).unwrap_or(bottom), false)
+        }
+    };
+    taken.push(spot);
+    Some(Chip {
+        rect: egui_rect(spot),
+        at_x: x,
+        named,
+        grip: kind.has_duration() && full.1 <= reach.x1,
+    })
 }
 
 /// One frame of the layer.
@@ -93,6 +153,8 @@ pub struct Layer<'a> {
     pub scenario: &'a Scenario,
     /// How many lanes the timeline has.
     pub lanes: usize,
+    /// Where the timeline's picture put its labels, points: no chip covers one.
+    pub labels: &'a [Area],
     /// The kinds that may be dropped.
     pub kinds: &'a [FaultTag],
     /// The selected fault.
@@ -116,33 +178,43 @@ impl Layer<'_> {
         let mut asked = Vec::new();
         let painter = ui.painter_at(Rect::from_min_max(pos2(frame.left, plot.top()), plot.max));
         self.lane_names(ui, &frame, &painter, &mut asked);
-        self.drop_zone(ui, &frame, &painter, &mut asked);
+        // Under the chips, so that a chip takes the pointer over it.
+        let zone = ui.interact(plot, Id::unique("locksim.fault_drop"), Sense::hover());
         let until = self.scenario.until_ms;
         let plot_painter = painter.with_clip_rect(plot.expand2(vec2(MARKER_W, 0.0)));
-        for (i, fault) in self.scenario.faults.iter().enumerate() {
-            let Some(lane) = lane_of(self.scenario, fault).filter(|&l| l < self.lanes) else {
+        // Each fault as it is shown (the one being dragged where it would go), placed in order,
+        // so that the chip under the pointer is the one drawn there.
+        let mut taken = self.labels.to_vec();
+        let shown: Vec<(Fault, Option<Chip>)> = self
+            .scenario
+            .faults
+            .iter()
+            .enumerate()
+            .map(|(i, fault)| {
+                let shown = match dragging {
+                    Some(d) if d.fault == i => d.to.clone(),
+                    _ => fault.clone(),
+                };
+                let lane = lane_of(self.scenario, &shown).filter(|&l| l < self.lanes);
+                let chip =
+                    lane.and_then(|l| place(&frame, &painter, (&shown, l, until), &mut taken));
+                (shown, chip)
+            })
+            .collect();
+        for (i, (fault, (shown, chip))) in self.scenario.faults.iter().zip(&shown).enumerate() {
+            let Some(chip) = *chip else {
                 continue;
             };
-            let item = item_rect(&frame, fault, lane, until);
-            // Only the part in view takes the pointer: a bar running off the left edge must
-            // not cover the lane names.
-            let reach = plot.expand2(vec2(MARKER_W / 2.0, 0.0));
-            let hit = item.intersect(reach);
-            if !hit.is_positive() {
-                continue;
-            }
             let id = Id::unique(("locksim.fault", i));
             let body = ui
-                .interact(hit, id, Sense::click_and_drag())
+                .interact(chip.rect, id, Sense::click_and_drag())
                 .on_hover_cursor(egui::CursorIcon::Grab);
             let label = describe(fault);
             body.widget_info(|| WidgetInfo::labeled(egui::Role::Button, true, &label));
-            let edge = (FaultTag::from(&fault.kind).has_duration()
-                && reach.contains(item.right_center()))
-            .then(|| {
+            let edge = chip.grip.then(|| {
                 let grip = Rect::from_x_y_ranges(
-                    item.right() - GRIP_W / 2.0..=item.right() + GRIP_W / 2.0,
-                    item.y_range(),
+                    chip.rect.right() - GRIP_W / 2.0..=chip.rect.right() + GRIP_W / 2.0,
+                    chip.rect.y_range(),
                 );
                 let edge = ui
                     .interact(grip, id.with("edge"), Sense::drag())
@@ -166,19 +238,8 @@ impl Layer<'_> {
                     ui.close();
                 }
             });
-            let shown = match dragging {
-                Some(d) if d.fault == i => d.to.clone(),
-                _ => fault.clone(),
-            };
-            let shown_lane = lane_of(self.scenario, &shown).unwrap_or(lane);
             let selected = self.fault == Some(i);
-            paint_item(
-                &plot_painter,
-                item_rect(&frame, &shown, shown_lane, until),
-                &shown,
-                selected,
-                Colors::of(ui),
-            );
+            paint_item(&plot_painter, chip, shown, selected, Colors::of(ui));
             if let Some(Dragging {
                 fault: f,
                 refused: Some(why),
@@ -186,7 +247,7 @@ impl Layer<'_> {
             }) = dragging
                 && *f == i
             {
-                paint_note(ui.ctx(), item_rect(&frame, &shown, shown_lane, until), why);
+                paint_note(ui.ctx(), chip.rect, why);
             }
             if dragging.as_ref().is_none_or(|d| d.fault != i) {
                 body.on_hover_text(format!(
@@ -195,6 +256,7 @@ impl Layer<'_> {
                 ));
             }
         }
+        self.drop_zone(ui, (&frame, &painter), &zone, &mut taken, &mut asked);
         asked
     }
 
@@ -233,24 +295,21 @@ impl Layer<'_> {
         }
     }
 
-    /// The lanes as the place to drop a fault from the palette: while one is held over them,
-    /// a ghost of the fault it would make (or why it cannot go there); when let go, the fault.
+    /// The lanes as the place to drop a fault from the palette (`zone`, the plot's response):
+    /// while one is held over them, a ghost of the fault it would make, clear of what is
+    /// `taken` (or why it cannot go there); when let go, the fault.
     fn drop_zone(
         &self,
-        ui: &mut Ui,
-        frame: &Frame,
-        painter: &egui::Painter,
+        ui: &Ui,
+        (frame, painter): (&Frame, &egui::Painter),
+        zone: &egui::Response,
+        taken: &mut Vec<Area>,
         asked: &mut Vec<Asked>,
     ) {
-        let zone = ui.interact(
-            plot(frame),
-            Id::unique("locksim.fault_drop"),
-            Sense::hover(),
-        );
         let Some(pos) = ui.ctx().pointer_interact_pos() else {
             return;
         };
-        let place = |kind: FaultTag| {
+        let place_at = |kind: FaultTag| {
             let lane = frame.lane_at(pos.y, self.lanes)?;
             let at = snapped(
                 frame.ms(pos.x),
@@ -261,7 +320,7 @@ impl Layer<'_> {
         };
         if let Some(kind) = zone.dnd_release_payload::<FaultTag>() {
             if self.kinds.contains(&kind)
-                && let Some((_, made)) = place(*kind)
+                && let Some((_, made)) = place_at(*kind)
             {
                 asked.push(match made {
                     Ok(fault) => Asked::Edit(Edit::Add(fault)),
@@ -269,22 +328,23 @@ impl Layer<'_> {
                 });
             }
         } else if let Some(kind) = zone.dnd_hover_payload::<FaultTag>()
-            && let Some((lane, made)) = place(*kind)
+            && let Some((lane, made)) = place_at(*kind)
         {
-            let strip = strip(frame, lane);
             match made {
                 Ok(fault) => {
-                    let rect = item_rect(frame, &fault, lane, self.scenario.until_ms);
-                    paint_item(painter, rect, &fault, true, Colors::of(ui));
+                    let until = self.scenario.until_ms;
+                    if let Some(chip) = place(frame, painter, (&fault, lane, until), taken) {
+                        paint_item(painter, chip, &fault, true, Colors::of(ui));
+                    }
                 }
-                Err(why) => paint_note(
-                    ui.ctx(),
-                    Rect::from_center_size(
-                        pos2(pos.x, strip.center().y),
-                        strip.size() * vec2(0.0, 1.0),
-                    ),
-                    &why,
-                ),
+                Err(why) => {
+                    let bottom = frame.lane(lane).y1 - ITEM_H / 2.0;
+                    paint_note(
+                        ui.ctx(),
+                        Rect::from_two_pos(pos2(pos.x, bottom), pos2(pos.x, bottom)),
+                        &why,
+                    );
+                }
             }
         }
     }
@@ -386,15 +446,23 @@ pub fn kind_color(kind: FaultTag) -> Color32 {
     }
 }
 
-/// Paints `fault`'s item in `rect`: a bar with its name and a grip on its right edge, or a
-/// marker; outlined when selected.
-fn paint_item(painter: &egui::Painter, rect: Rect, fault: &Fault, selected: bool, colors: Colors) {
+/// Paints `fault`'s chip: a bar with a grip on its right edge, or a marker where it strikes,
+/// each with its name where the chip has it; outlined when selected.
+fn paint_item(painter: &egui::Painter, chip: Chip, fault: &Fault, selected: bool, colors: Colors) {
     let kind = FaultTag::from(&fault.kind);
     let color = kind_color(kind).gamma_multiply(0.75);
     let stroke = if selected {
         Stroke::new(2.0, colors.outline)
     } else {
         Stroke::new(1.0, Color32::from_black_alpha(140))
+    };
+    let rect = chip.rect;
+    let c = rect.center();
+    let name = |at: Pos2, align: Align2| {
+        if chip.named {
+            let font = FontId::proportional(NAME);
+            painter.text(at, align, kind.label(), font, colors.text);
+        }
     };
     if kind.has_duration() {
         painter.rect(
@@ -409,35 +477,22 @@ fn paint_item(painter: &egui::Painter, rect: Rect, fault: &Fault, selected: bool
             rect.shrink(3.0).y_range(),
         );
         painter.rect_filled(grip, 0.0, Color32::from_white_alpha(200));
-        let text = painter.layout_no_wrap(
-            kind.label().to_string(),
-            FontId::proportional(10.5),
-            colors.text,
-        );
-        if text.size().x + 12.0 < rect.width() {
-            painter.galley(
-                pos2(rect.left() + 4.0, rect.center().y - text.size().y / 2.0),
-                text,
-                colors.text,
-            );
-        }
+        name(pos2(rect.left() + 4.0, c.y), Align2::LEFT_CENTER);
     } else {
-        let c = rect.center();
-        let r = rect.width() / 2.0;
+        let (x, r) = (chip.at_x, (MARKER_W / 2.0).min(rect.height() / 2.0));
         let diamond = vec![
-            pos2(c.x, c.y - r),
-            pos2(c.x + r, c.y),
-            pos2(c.x, c.y + r),
-            pos2(c.x - r, c.y),
+            pos2(x, c.y - r),
+            pos2(x + r, c.y),
+            pos2(x, c.y + r),
+            pos2(x - r, c.y),
         ];
         painter.add(egui::Shape::convex_polygon(diamond, color, stroke));
-        painter.text(
-            pos2(rect.right() + 2.0, c.y),
-            Align2::LEFT_CENTER,
-            kind.label(),
-            FontId::proportional(10.5),
-            colors.text,
-        );
+        // The name on the side of the marker the chip has room on.
+        if x < c.x {
+            name(pos2(x + r + 2.0, c.y), Align2::LEFT_CENTER);
+        } else {
+            name(pos2(x - r - 2.0, c.y), Align2::RIGHT_CENTER);
+        }
     }
 }
 

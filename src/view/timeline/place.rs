@@ -1,7 +1,8 @@
 //! Where a mark's label goes: beside the mark, on the first spot that covers nothing drawn
 //! before it and that no other mark's line separates from the mark. The app and the SVG picture
 //! place labels by this one rule, so a label never seems to name a neighbouring mark in
-//! either.
+//! either. A fault's chip on the app's editable layer keeps clear of the same things by the
+//! same test ([`chip_spot`]), pushed up its lane where a label is pushed along.
 
 /// An axis-aligned box on the picture, px, y growing downwards.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -100,6 +101,21 @@ pub struct Obstacles<'a> {
     pub lines: &'a [Area],
 }
 
+impl Obstacles<'_> {
+    /// What `r` would cover of what is taken and of the lines.
+    fn in_the_way<'s>(&'s self, r: &'s Area) -> impl Iterator<Item = &'s Area> {
+        self.taken
+            .iter()
+            .chain(self.lines)
+            .filter(move |t| t.intersects(r))
+    }
+
+    /// Whether `r` lies inside the bounds and covers nothing.
+    fn free(&self, r: &Area) -> bool {
+        self.bounds.contains(r) && self.in_the_way(r).next().is_none()
+    }
+}
+
 /// The marks of one lane as obstacles to labels: each bin's symbols (around the line write
 /// discs sit on, at `y`) and each bin's line across the lane (`lane_y0..lane_y1`).
 /// `x_of_bin` gives the x-range, px, of the marks a bin holds.
@@ -121,6 +137,8 @@ pub fn mark_obstacles(
 const GAP: f32 = 12.0;
 /// Gap after an obstacle a label is pushed past, px.
 const PUSH_GAP: f32 = 8.0;
+/// Gap under an obstacle a chip is pushed up past, px.
+const STACK_GAP: f32 = 2.0;
 /// How far below or above its line a label's second and third rows are, px.
 const ROW: f32 = 18.0;
 
@@ -162,16 +180,24 @@ pub fn label_spot(
         };
         around.lines.iter().any(|l| l.x0 < to && from < l.x1)
     };
-    let fits = |r: &Area| {
-        around.bounds.contains(r)
-            && !around
-                .taken
-                .iter()
-                .chain(around.lines)
-                .any(|t| t.intersects(r))
-            && !separated(r)
-    };
+    let fits = |r: &Area| around.free(r) && !separated(r);
     rows.into_iter().flat_map(beside).find(fits)
+}
+
+/// The spot for a chip `h` px tall across `x0..x1` (its time on the axis, which it keeps):
+/// at the bottom of `around.bounds` (its lane), else pushed up just past what is in the way
+/// there, until it covers nothing; `None` when it would leave the top.
+pub fn chip_spot((x0, x1): (f32, f32), h: f32, around: Obstacles<'_>) -> Option<Area> {
+    let mut r = Area::new(x0, around.bounds.y1 - h, x1, around.bounds.y1);
+    while around.bounds.contains(&r) {
+        if around.free(&r) {
+            return Some(r);
+        }
+        // Past the highest top in the way: each push moves it up, so this ends.
+        let top = around.in_the_way(&r).map(|t| t.y0).fold(r.y1, f32::min);
+        r = Area::new(x0, top - STACK_GAP - h, x1, top - STACK_GAP);
+    }
+    None
 }
 
 #[cfg(test)]
@@ -234,6 +260,35 @@ mod tests {
         };
         let r = label_spot((500.0, 500.0), 30.0, (100.0, 14.0), Room::Anywhere, around).unwrap();
         assert_eq!(r.x0, 568.0);
+    }
+
+    /// A chip 16 px tall on lane 0..60 from 100 to 200, among `taken`.
+    fn chip(taken: &[Area]) -> Option<Area> {
+        let around = Obstacles {
+            bounds: PLOT,
+            taken,
+            lines: &[],
+        };
+        chip_spot((100.0, 200.0), 16.0, around)
+    }
+
+    #[test]
+    fn a_chip_sits_at_the_bottom_of_its_lane_and_is_pushed_up_past_what_is_there() {
+        assert_eq!(chip(&[]), Some(Area::new(100.0, 44.0, 200.0, 60.0)));
+        // A label under it, and another just above that one: past both.
+        let under = Area::new(150.0, 40.0, 250.0, 54.0);
+        let above = Area::new(0.0, 20.0, 120.0, 34.0);
+        assert_eq!(
+            chip(&[under, above]),
+            Some(Area::new(100.0, 2.0, 200.0, 18.0))
+        );
+        // Beside it in time is not in its way.
+        assert_eq!(
+            chip(&[Area::new(200.0, 0.0, 300.0, 60.0)]),
+            Some(Area::new(100.0, 44.0, 200.0, 60.0))
+        );
+        // No room left: none.
+        assert_eq!(chip(&[Area::new(190.0, 10.0, 300.0, 50.0)]), None);
     }
 
     #[test]

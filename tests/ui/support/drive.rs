@@ -1,6 +1,6 @@
 //! Driving the app as a learner does, a few frames at a time: what most of the UI tests share.
 
-use eframe::egui::Key;
+use eframe::egui::{self, Key};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use locksim::app::LocksimApp;
@@ -20,4 +20,29 @@ pub fn click(h: &mut Harness<'_, LocksimApp>, label: &str) {
 pub fn press(h: &mut Harness<'_, LocksimApp>, key: Key) {
     h.key_press(key);
     settle(h);
+}
+
+/// Presses the mouse at `from`, moves in steps to `to` and releases there.
+pub fn drag(h: &mut Harness<'_, LocksimApp>, from: egui::Pos2, to: egui::Pos2) {
+    h.hover_at(from);
+    h.run_steps(1);
+    h.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(1);
+    for i in 1..=8 {
+        let t = i as f32 / 8.0;
+        h.hover_at(from + (to - from) * t);
+        h.run_steps(1);
+    }
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(4);
 }

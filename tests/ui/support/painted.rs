@@ -6,22 +6,18 @@ use eframe::egui::{self, Rect};
 use egui_kittest::Harness;
 use locksim::app::LocksimApp;
 
-/// Each text `matches` accepts painted in the last frame: where it was painted and the
-/// rectangle it was clipped to, points.
-pub fn painted(h: &Harness<'_, LocksimApp>, matches: impl Fn(&str) -> bool) -> Vec<(Rect, Rect)> {
-    fn texts(
-        shape: &egui::Shape,
-        clip: Rect,
-        matches: &dyn Fn(&str) -> bool,
-        out: &mut Vec<(Rect, Rect)>,
-    ) {
+/// Every text painted in the last frame: its words, where it was painted and the rectangle
+/// it was clipped to, points.
+pub fn texts(h: &Harness<'_, LocksimApp>) -> Vec<(String, Rect, Rect)> {
+    fn walk(shape: &egui::Shape, clip: Rect, out: &mut Vec<(String, Rect, Rect)>) {
         match shape {
-            egui::Shape::Text(t) if matches(t.galley.text()) => {
-                out.push((t.galley.rect.translate(t.pos.to_vec2()), clip));
+            egui::Shape::Text(t) => {
+                let at = t.galley.rect.translate(t.pos.to_vec2());
+                out.push((t.galley.text().to_string(), at, clip));
             }
             egui::Shape::Vec(shapes) => {
                 for shape in shapes {
-                    texts(shape, clip, matches, out);
+                    walk(shape, clip, out);
                 }
             }
             _ => {}
@@ -29,9 +25,19 @@ pub fn painted(h: &Harness<'_, LocksimApp>, matches: impl Fn(&str) -> bool) -> V
     }
     let mut out = Vec::new();
     for clipped in &h.output().shapes {
-        texts(&clipped.shape, clipped.clip_rect, &matches, &mut out);
+        walk(&clipped.shape, clipped.clip_rect, &mut out);
     }
     out
+}
+
+/// Each text `matches` accepts painted in the last frame: where it was painted and the
+/// rectangle it was clipped to, points.
+pub fn painted(h: &Harness<'_, LocksimApp>, matches: impl Fn(&str) -> bool) -> Vec<(Rect, Rect)> {
+    texts(h)
+        .into_iter()
+        .filter(|(text, ..)| matches(text))
+        .map(|(_, at, clip)| (at, clip))
+        .collect()
 }
 
 /// Whether a text `matches` accepts was painted whole: inside the rectangle it was clipped to
