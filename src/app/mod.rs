@@ -14,6 +14,7 @@ mod challenges_page;
 mod compare_view;
 mod controls;
 mod course_view;
+pub mod drawn;
 mod export;
 mod fault_edit;
 mod find_failure;
@@ -172,6 +173,8 @@ pub struct LocksimApp {
     look: theme::Look,
     /// The top bar's items and where they were drawn last frame, points.
     top_bar: Vec<(String, egui::Rect)>,
+    /// Where the last frame's timelines put their lanes and labels.
+    drawn: drawn::Drawn,
     /// What the learner typed into the Glossary page's search box.
     glossary_filter: String,
     /// What a screen reader should hear of the run on screen, as of the last frame.
@@ -207,6 +210,7 @@ impl LocksimApp {
             help_open: false,
             look: theme::Look::default(),
             top_bar: Vec::new(),
+            drawn: drawn::Drawn::default(),
             glossary_filter: String::new(),
             announcement: String::new(),
             slot,
@@ -320,6 +324,7 @@ impl LocksimApp {
             self.progress.place = place;
         }
         shell::help_window(&ctx, &mut self.help_open);
+        self.drawn = drawn::take(&ctx);
         self.progress.transcript = transcript_panel::switches(&ctx);
         self.announcement = transcript_panel::announcement(&ctx);
     }
@@ -364,6 +369,11 @@ impl LocksimApp {
                 None
             }
         }
+    }
+
+    /// Where the last frame's timelines put their lanes and labels, points.
+    pub fn drawn(&self) -> &drawn::Drawn {
+        &self.drawn
     }
 
     /// The top bar's items (their names: "Intro", "1", "Sandbox", "Dark"...) and where they

@@ -274,6 +274,11 @@ impl Timeline<'_> {
             self.verdict,
             &options,
         );
+        super::drawn::note(
+            ui.ctx(),
+            (0..lane_count).map(|i| pen::rect(frame.lane(i))),
+            labels.iter().map(|&a| pen::rect(a)),
+        );
 
         if self.preview {
             let future = Rect::from_x_y_ranges(

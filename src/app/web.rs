@@ -230,34 +230,43 @@ impl WebApp {
         raw_input.screen_rect = Some(egui::Rect::from_min_size(egui::Pos2::ZERO, points));
     }
 
-    /// Writes the app's logical size and its top bar's items into the page, in CSS pixels,
-    /// for the browser test: `data-screen` on the document is `"<width>x<height>@<device
-    /// pixel ratio>"` and `data-top-bar` a JSON list of `[name, [x, y, width, height]]`.
+    /// Writes the app's logical size, its top bar's items and its timelines' lanes and
+    /// labels into the page, in CSS pixels, for the browser test: `data-screen` on the
+    /// document is `"<width>x<height>@<device pixel ratio>"`, `data-top-bar` a JSON list of
+    /// `[name, [x, y, width, height]]` and `data-drawn` a JSON pair of lists of rectangles,
+    /// the lanes' and the labels' ([`super::drawn`]).
     fn publish_layout(&mut self, ctx: &egui::Context) {
         // egui's points times its zoom are CSS pixels; the canvas starts at the page's corner.
         let zoom = ctx.zoom_factor();
         let screen = ctx.content_rect().size() * zoom;
-        // Written by the browser's own JSON: serde_json's writer would be in the module for
-        // this line alone.
+        let rect = |r: &egui::Rect| -> js_sys::Array {
+            let r = *r * zoom;
+            [r.min.x, r.min.y, r.width(), r.height()]
+                .map(JsValue::from)
+                .into_iter()
+                .collect()
+        };
         let items: js_sys::Array = self
             .app
             .top_bar_items()
             .iter()
-            .map(|(name, r)| {
-                let r = *r * zoom;
-                let rect: js_sys::Array = [r.min.x, r.min.y, r.width(), r.height()]
-                    .map(JsValue::from)
-                    .into_iter()
-                    .collect();
-                js_sys::Array::of2(&JsValue::from_str(name), &rect)
-            })
+            .map(|(name, r)| js_sys::Array::of2(&JsValue::from_str(name), &rect(r)))
             .collect();
+        let drawn = self.app.drawn();
+        let lanes: js_sys::Array = drawn.lanes.iter().map(rect).collect();
+        let labels: js_sys::Array = drawn.labels.iter().map(rect).collect();
+        // Written by the browser's own JSON: serde_json's writer would be in the module for
+        // these lines alone.
+        let json = |value: &JsValue| -> String {
+            js_sys::JSON::stringify(value)
+                .map(String::from)
+                .unwrap_or_default()
+        };
         let ratio = ctx.native_pixels_per_point().unwrap_or(1.0);
         let screen = format!("{}x{}@{ratio}", screen.x, screen.y);
-        let top_bar: String = js_sys::JSON::stringify(&items)
-            .map(String::from)
-            .unwrap_or_default();
-        let layout = format!("{screen} {top_bar}");
+        let top_bar = json(&items);
+        let drawn = json(&js_sys::Array::of2(&lanes, &labels));
+        let layout = format!("{screen} {top_bar} {drawn}");
         if layout == self.layout {
             return;
         }
@@ -267,6 +276,7 @@ impl WebApp {
         {
             let _ = root.set_attribute("data-screen", &screen);
             let _ = root.set_attribute("data-top-bar", &top_bar);
+            let _ = root.set_attribute("data-drawn", &drawn);
         }
         self.layout = layout;
     }

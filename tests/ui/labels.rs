@@ -114,6 +114,36 @@ fn labels_clear(h: &mut Harness<'_, LocksimApp>, page: &str, placed: usize) {
             }
         }
         assert!(faults.is_empty(), "{at}:\n{}", faults.join("\n"));
+        drawn_clear(h, &at, placed);
+    }
+}
+
+/// The same rule held to what the app itself says it drew ([`locksim::app::drawn`]), as the
+/// web page writes it for the browser test: each label within a lane's height, none covering
+/// another.
+fn drawn_clear(h: &Harness<'_, LocksimApp>, at: &str, placed: usize) {
+    let drawn = h.state().drawn();
+    assert!(
+        drawn.labels.len() > placed,
+        "{at}: labels are told: {drawn:?}"
+    );
+    for (i, label) in drawn.labels.iter().enumerate() {
+        assert!(
+            drawn
+                .lanes
+                .iter()
+                .any(|lane| lane.top() - 0.5 <= label.top()
+                    && label.bottom() <= lane.bottom() + 0.5
+                    && lane.x_range().intersects(label.x_range())),
+            "{at}: the label at {label:?} lies in a lane: {:?}",
+            drawn.lanes
+        );
+        for other in &drawn.labels[i + 1..] {
+            assert!(
+                !label.shrink(0.5).intersects(other.shrink(0.5)),
+                "{at}: the label at {label:?} covers the one at {other:?}"
+            );
+        }
     }
 }
 

@@ -11,7 +11,9 @@
 // - the top bar's items neither overlap nor leave the window, and keep to one row from a
 //   tablet up (`data-top-bar`: each item's name and rectangle, in CSS pixels);
 // - the canvas is painted, and a screenshot of it is kept in web/test/out/screens/;
+// - every label on a timeline lies in its lane and covers no other (`data-drawn`);
 // - on a touch screen, a swipe leaves the console clean.
+// It visits presenter mode's steps 5 and 6 last.
 // Then it makes the app panic on purpose and checks that the page says so, offers a reload
 // and keeps the saved progress.
 // Run: `npm test` in web/ (after `npm ci` and web/build.sh).
@@ -25,11 +27,14 @@ const out = path.join(repo, 'web', 'test', 'out', 'screens');
 fs.mkdirSync(out, { recursive: true });
 
 /// [CSS width, CSS height, device pixel ratio, touch]: a phone in portrait, a tablet both
-/// ways, Retina laptops, a full-HD and a QHD monitor.
+/// ways, a projector, laptops with and without high-density displays, a full-HD and a QHD
+/// monitor.
 const SCREENS = [
   [390, 844, 3, true],
   [768, 1024, 2, true],
+  [1024, 768, 1, false],
   [1024, 768, 2, true],
+  [1280, 800, 1, false],
   [1280, 800, 2, false],
   [1440, 900, 2, false],
   [1920, 1080, 1, false],
@@ -61,6 +66,7 @@ async function layout(page) {
   return page.evaluate(() => ({
     screen: document.documentElement.dataset.screen,
     topBar: JSON.parse(document.documentElement.dataset.topBar ?? '[]'),
+    drawn: JSON.parse(document.documentElement.dataset.drawn ?? '[[], []]'),
     css: [innerWidth, innerHeight, devicePixelRatio],
   }));
 }
@@ -69,7 +75,7 @@ async function layout(page) {
 async function looks(page, log, screen, name) {
   // egui finds what it draws in the frame after a change of page; let both frames run.
   await page.waitForTimeout(400);
-  const { screen: size, topBar, css } = await layout(page);
+  const { screen: size, topBar, drawn, css } = await layout(page);
   const [width, height, ratio] = css;
   // Points may differ from CSS pixels by the rounding of the drawing buffer to whole pixels.
   const [, w, h, r] = /^([\d.]+)x([\d.]+)@([\d.]+)$/.exec(size ?? '') ?? [];
@@ -96,6 +102,17 @@ async function looks(page, log, screen, name) {
     for (const [other, [ox, oy, ow, oh]] of topBar.slice(i + 1)) {
       const apart = x + w <= ox + 0.5 || ox + ow <= x + 0.5 || y + h <= oy + 0.5 || oy + oh <= y + 0.5;
       assert.ok(apart, `${name}: ${item} [${x},${y},${w},${h}] overlaps ${other} [${ox},${oy},${ow},${oh}]`);
+    }
+  }
+  // Every label of a timeline (a bar's, a mark's, a placed fault's chip) lies within a lane's
+  // height and covers no other: lanes are never shorter than their labels need.
+  const [lanes, labels] = drawn;
+  for (const [i, [x, y, w, h]] of labels.entries()) {
+    const lane = lanes.find(([lx, ly, lw, lh]) => ly - 0.5 <= y && y + h <= ly + lh + 0.5 && x < lx + lw && lx < x + w);
+    assert.ok(lane, `${name}: the label at [${x},${y},${w},${h}] lies in a lane of ${JSON.stringify(lanes)}`);
+    for (const [ox, oy, ow, oh] of labels.slice(i + 1)) {
+      const apart = x + w <= ox + 0.5 || ox + ow <= x + 0.5 || y + h <= oy + 0.5 || oy + oh <= y + 0.5;
+      assert.ok(apart, `${name}: the label at [${x},${y},${w},${h}] covers the one at [${ox},${oy},${ow},${oh}]`);
     }
   }
   const picture = await page.screenshot({ path: path.join(out, `${screen}-${name}.png`) });
@@ -173,6 +190,21 @@ for (const [width, height, ratio, touch] of SCREENS) {
       await firstFrame(page);
       assert.match(await page.title(), title);
       await looks(page, log, screen, name);
+    }
+    // Presenter mode, on the steps a class watches most closely: the fencing tokens, quorum.
+    const { topBar } = await layout(page);
+    const [, [px, py, pw, ph]] = topBar.find(([item]) => item === 'Presenter');
+    await page.mouse.click(px + pw / 2, py + ph / 2);
+    // Kept with the progress (saved every 2 s), which a link's page reads as it opens.
+    await page.waitForTimeout(2500);
+    for (const number of ['5', '6']) {
+      const n = COURSE.findIndex((step) => step.number === number) + 1;
+      await page.goto(`${server.url}#v=2&page=${number}`);
+      await firstFrame(page);
+      await page.waitForFunction((h) => h.test(location.hash), new RegExp(`^#v=2&step=${n}(&|$)`), { timeout: 10000 });
+      await page.locator('canvas').focus();
+      await page.keyboard.press('End');
+      await looks(page, log, screen, `presenter-step${number}`);
     }
     results.push(true);
     console.log(`ok   ${screen}: every page (${Date.now() - started} ms)`);

@@ -201,6 +201,13 @@ impl Layer<'_> {
                 (shown, chip)
             })
             .collect();
+        crate::app::drawn::note(
+            ui.ctx(),
+            [],
+            shown
+                .iter()
+                .filter_map(|(_, chip)| Some(chip.as_ref()?.rect)),
+        );
         for (i, (fault, (shown, chip))) in self.scenario.faults.iter().zip(&shown).enumerate() {
             let Some(chip) = *chip else {
                 continue;
