@@ -1,7 +1,7 @@
 //! The app driven headless through its accessibility tree (egui_kittest): the course walked
 //! by clicking what a learner clicks, keys pressed, progress saved and restored.
 
-use crate::support::drive::{click, press, settle};
+use crate::support::drive::{click, go_to_step, press, settle};
 use crate::support::memory::Memory;
 use crate::support::screen::{shows, shows_exactly};
 
@@ -44,23 +44,6 @@ fn choose_and_watch(h: &mut Harness<'_, LocksimApp>, n: usize, i: usize) {
 
 fn fresh() -> Harness<'static, LocksimApp> {
     harness(LocksimApp::restore(None))
-}
-
-/// Opens `STEPS[n]` from the top bar, by its number ("5", "7b").
-fn go_to_step(h: &mut Harness<'_, LocksimApp>, n: usize) {
-    if h.query_by_label(STEPS[n].number).is_some() {
-        click(h, STEPS[n].number);
-    } else {
-        // Presenter mode on a window too narrow for every step: the steps are one picker.
-        h.get_by_role(egui::accesskit::Role::ComboBox).click();
-        settle(h);
-        click(h, &format!("Step {}: {}", STEPS[n].number, STEPS[n].title));
-    }
-    assert!(
-        shows(h, STEPS[n].question),
-        "step {} is on screen",
-        STEPS[n].number
-    );
 }
 
 /// The index in `STEPS` of the step numbered `number`.

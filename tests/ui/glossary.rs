@@ -10,6 +10,7 @@ use locksim::app::LocksimApp;
 use locksim::course::STEPS;
 use locksim::course::glossary::{self, Entry};
 
+use crate::support::drive::go_to_step;
 use crate::support::screen::shows;
 
 fn harness(width: f32, height: f32) -> Harness<'static, LocksimApp> {
@@ -46,17 +47,6 @@ fn a_term_in_a_situation() -> (usize, String, &'static Entry) {
             Some((n, step.situation[range].to_string(), entry))
         })
         .expect("some step's situation uses a glossary term")
-}
-
-/// Opens `STEPS[n]` from the top bar, by its number ("0", "7b").
-fn go_to_step(h: &mut Harness<'_, LocksimApp>, n: usize) {
-    h.get_by_label(STEPS[n].number).click();
-    settle(h);
-    assert!(
-        shows(h, STEPS[n].question),
-        "step {} is on screen",
-        STEPS[n].number
-    );
 }
 
 fn move_to(h: &mut Harness<'_, LocksimApp>, rect: Rect) {

@@ -16,7 +16,7 @@ use crate::support::screen::shows;
 const WINDOW: [f32; 2] = [1280.0, 800.0];
 
 /// The panel's own line, under its heading.
-const PANEL: &str = "click a line to move the playhead there";
+const PANEL: &str = "choose a line to move the playhead there";
 
 /// The sandbox's run (step 5's right call, fencing tokens): the write the resource turns away.
 const FENCED_OFF: &str =

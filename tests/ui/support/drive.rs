@@ -4,6 +4,9 @@ use eframe::egui::{self, Key};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use locksim::app::LocksimApp;
+use locksim::course::STEPS;
+
+use super::screen::shows;
 
 /// Lets the app answer an input: three frames (a click, the frame it acts in, the repaint).
 pub fn settle(h: &mut Harness<'_, LocksimApp>) {
@@ -45,4 +48,21 @@ pub fn drag(h: &mut Harness<'_, LocksimApp>, from: egui::Pos2, to: egui::Pos2) {
         modifiers: egui::Modifiers::NONE,
     });
     h.run_steps(4);
+}
+
+/// Opens `STEPS[n]` from the top bar, by its number ("5", "7b").
+pub fn go_to_step(h: &mut Harness<'_, LocksimApp>, n: usize) {
+    if h.query_by_label(STEPS[n].number).is_some() {
+        click(h, STEPS[n].number);
+    } else {
+        // A window too narrow for every step: the steps are one picker.
+        h.get_by_role(egui::accesskit::Role::ComboBox).click();
+        settle(h);
+        click(h, &format!("Step {}: {}", STEPS[n].number, STEPS[n].title));
+    }
+    assert!(
+        shows(h, STEPS[n].question),
+        "step {} is on screen",
+        STEPS[n].number
+    );
 }
