@@ -69,9 +69,11 @@ fn to_single_store(s: &mut Scenario) {
     s.store.check_quorum = settled.check_quorum;
     s.store.min_replicas_to_write = settled.min_replicas_to_write;
     s.store.min_replicas_max_lag_ms = settled.min_replicas_max_lag_ms;
-    // A client's own list of nodes is Redlock's; one node is every client's view.
+    // A client's own list of nodes is Redlock's, its member a multi-primary cluster's; one
+    // node is every client's view and every client's member.
     for worker in &mut s.workers {
         worker.stores = None;
+        worker.store_node = None;
     }
     let gone = |node: &str| parse_store_name(node).is_some_and(|n| n > 1);
     s.faults.retain_mut(|fault| match &mut fault.kind {
@@ -110,10 +112,12 @@ mod tests {
                 assert_eq!(s.lock.design, design);
                 assert_eq!(s.resource.fencing, design == Design::Fencing);
                 assert_eq!(s.seed, scenario.seed);
-                // The workers stay, but for a Redlock client's own list of nodes off Redlock.
+                // The workers stay, but for a client's own nodes or member off its topology.
                 let mut workers = scenario.workers.clone();
                 if s.store.topology != scenario.store.topology {
-                    workers.iter_mut().for_each(|w| w.stores = None);
+                    for w in &mut workers {
+                        (w.stores, w.store_node) = (None, None);
+                    }
                 }
                 assert_eq!(s.workers, workers, "{file}");
             }

@@ -17,7 +17,7 @@ use crate::checker::Kind;
 use crate::scenario::names::{RESOURCE, store_name};
 use crate::scenario::{
     self, DeletedBy, Expect, Fault, FaultKind, FaultTag, NodeClock, Scenario, ScenarioError,
-    StoreClock, Worker,
+    StoreClock, Topology, Worker,
 };
 
 /// Width of the label column, in points: the widgets of every section line up after it.
@@ -1215,6 +1215,9 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
         form.note(ui, "worker", false);
         let many_workers = s.workers.len() > OPEN_ITEMS;
         let mut remove = None;
+        // A multi-primary cluster's clients each name their member.
+        let members: Option<Vec<String>> =
+            (s.store.topology == Topology::MultiPrimary).then(|| s.store_names());
         for (i, w) in s.workers.iter_mut().enumerate() {
             let p = |field: &str| format!("worker[{i}].{field}");
             let title = format!("[[worker]] {}", w.name);
@@ -1373,6 +1376,23 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         "drop_connection: a late grant is never read (redis-py).",
                         |ui, label| pick_named(ui, &p("on_timeout"), &mut w.on_timeout, label),
                     );
+                    if let Some(members) = &members {
+                        form.row(
+                            ui,
+                            &p("store_node"),
+                            "store_node",
+                            "The member it is connected to (default: store1).",
+                            |ui, label| {
+                                // Left unset until another member is picked: shown is not edited.
+                                let first = store_name(1);
+                                let mut node = w.store_node.clone().unwrap_or(first.clone());
+                                pick_node(ui, &p("store_node"), &mut node, members, label);
+                                if w.store_node.as_deref().unwrap_or(&first) != node {
+                                    w.store_node = Some(node);
+                                }
+                            },
+                        );
+                    }
                 });
         }
         if let Some(i) = remove {

@@ -259,8 +259,9 @@ impl TokenIndex {
 /// [`super::Stream`] the events of a run as the engine records them.
 pub(super) struct Gatherer {
     until_ms: u64,
-    /// Redlock's nodes are independent; every other topology is one logical store, where a
-    /// release on any node (the current primary or leader) ends the grant everywhere.
+    /// Redlock's nodes and a multi-primary cluster's members keep their own locks; every other
+    /// topology is one logical store, where a release on any node (the current primary or
+    /// leader) ends the grant everywhere.
     independent_nodes: bool,
     /// Per token: a release removed it from the (one logical) store. Its grant is over for
     /// good; a late echo of it — a deposed leader applying an old entry, a new leader that has

@@ -42,7 +42,7 @@ impl Grants {
     pub fn compute(trace: &Trace, facts: &Facts) -> Grants {
         let majority = trace
             .topology
-            .independent_nodes()
+            .fans_out()
             .then(|| scenario::majority(trace.store_nodes()));
         let mut leases: Vec<&Lease> = facts.leases.iter().collect();
         order::sort_by_key(&mut leases, |l| (l.token, l.key, l.start_ms, l.node));

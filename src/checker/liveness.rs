@@ -58,6 +58,7 @@ struct StillHeld {
 /// [`super::facts::StoreEnd`]), leaving out locks whose release is still on its way:
 /// - `single`: the node, if it is up;
 /// - `redlock`: a majority of nodes that are up and have no release of it on the way;
+/// - `multi_primary`: each member that is up, for the grant it made on its own;
 /// - `replicated`: the most recently promoted primary that is up;
 /// - `consensus`: the committed state the leaders recorded, while a majority of nodes is up
 ///   (fewer cannot serve anyone: the store is down, not the lock stuck).
@@ -78,7 +79,7 @@ fn still_held(trace: &Trace, facts: &Facts) -> Vec<StillHeld> {
     };
     let mut out: Vec<StillHeld> = Vec::new();
     match trace.topology {
-        Topology::Single | Topology::Redlock => {
+        Topology::Single | Topology::Redlock | Topology::MultiPrimary => {
             let majority = trace.topology.holders_needed(trace.store_nodes());
             for &(node, key, t) in &end.holds {
                 if !up(node) || on_the_way(t, Some(node)) {

@@ -319,7 +319,7 @@ impl<'a, const EVENTS: bool> Sim<'a, EVENTS> {
             .enumerate()
             .map(|(i, w)| {
                 let key = KeyId::from_index(keys.iter().position(|k| *k == w.key).unwrap_or(0));
-                worker::Worker::new(NodeId::from_index(i), key, w, sc.lock.retry_ms)
+                worker::Worker::new(NodeId::from_index(i), key, sc)
             })
             .collect();
         let layout = Layout::new(sc.workers.len(), n_stores as usize);

@@ -412,6 +412,13 @@ pub enum Topology {
     Redlock,
     /// N nodes agreeing through a leader and a majority (Raft as in etcd, ZAB in ZooKeeper).
     Consensus,
+    /// N members that each take writes, where a lock lives in the memory of the member that
+    /// granted it and is not replicated: Galera, Percona XtraDB Cluster and MariaDB Galera
+    /// grant `GET_LOCK` on the member the client is connected to and tell no other member
+    /// (gh-ost issue 224, Flyway issue 4271, MariaDB MDEV-30473). Each client talks to the
+    /// member it is pinned to (`[[worker]] store_node`), so two clients on two members can
+    /// both hold the lock.
+    MultiPrimary,
 }
 
 impl Topology {
@@ -420,24 +427,39 @@ impl Topology {
         self.into()
     }
 
-    /// Whether the store nodes share nothing and each client asks every one and counts the
-    /// grants itself (Redlock, "The Redlock algorithm" in the Redis docs); the other
-    /// topologies answer a client as one store.
+    /// Whether the store nodes share no lock state, each keeping its own table (Redlock's
+    /// independent masters, a multi-primary cluster's members); the other topologies keep one
+    /// table, where a release on the primary or leader ends the grant everywhere.
     pub fn independent_nodes(self) -> bool {
         match self {
-            Topology::Redlock => true,
+            Topology::Redlock | Topology::MultiPrimary => true,
             Topology::Single | Topology::Replicated | Topology::Consensus => false,
+        }
+    }
+
+    /// Whether each client asks every store node and counts the grants itself (Redlock, "The
+    /// Redlock algorithm" in the Redis docs); on the other topologies a client asks one node.
+    pub fn fans_out(self) -> bool {
+        match self {
+            Topology::Redlock => true,
+            Topology::Single
+            | Topology::Replicated
+            | Topology::Consensus
+            | Topology::MultiPrimary => false,
         }
     }
 
     /// How many of `stores` store nodes must hold a grant for a client to hold the lock: a
     /// majority of N independent nodes for Redlock (Redis docs, "The Redlock algorithm"); one
-    /// otherwise, as a consensus store records a grant only once its leader committed it and
-    /// a replicated one on its primary.
+    /// otherwise, as a consensus store records a grant only once its leader committed it, a
+    /// replicated one on its primary, and a multi-primary member on its own.
     pub fn holders_needed(self, stores: usize) -> usize {
         match self {
             Topology::Redlock => majority(stores),
-            Topology::Single | Topology::Replicated | Topology::Consensus => 1,
+            Topology::Single
+            | Topology::Replicated
+            | Topology::Consensus
+            | Topology::MultiPrimary => 1,
         }
     }
 }
@@ -469,7 +491,10 @@ impl Store {
     pub fn lease_clock(&self) -> StoreClock {
         self.clock.unwrap_or(match self.topology {
             Topology::Consensus => StoreClock::Monotonic,
-            Topology::Single | Topology::Replicated | Topology::Redlock => StoreClock::Wall,
+            Topology::Single
+            | Topology::Replicated
+            | Topology::Redlock
+            | Topology::MultiPrimary => StoreClock::Wall,
         })
     }
 }
@@ -597,6 +622,11 @@ pub struct Worker {
     /// different views can each "win".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stores: Option<Vec<String>>,
+    /// `topology = "multi_primary"`: the member this client is connected to (`None`, the
+    /// default: `store1`). It sends every request there and never moves, as a client whose
+    /// connection string names one Galera member, or whose load balancer keeps it on one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub store_node: Option<String>,
 }
 
 /// Where a worker's own count of its lease starts.
@@ -964,6 +994,7 @@ impl Worker {
             lease_from: LeaseFrom::Request,
             lease_check_every_ms: 0,
             stores: None,
+            store_node: None,
         }
     }
 }

@@ -110,6 +110,7 @@ impl Scenario {
             check_worker(worker, field)?;
             self.check_lease_count(worker, field)?;
             self.check_view(worker, field)?;
+            self.check_pin(worker, field)?;
             ensure(
                 self.lock.design != Design::None || !(worker.nested || worker.check_lease),
                 field(if worker.nested {
@@ -198,6 +199,32 @@ impl Scenario {
             )?;
         }
         Ok(())
+    }
+
+    /// The member a worker is pinned to (`store_node`): a multi-primary member of the store.
+    fn check_pin(&self, worker: &Worker, field: impl Fn(&str) -> String) -> Check {
+        let Some(name) = &worker.store_node else {
+            return Ok(());
+        };
+        ensure(
+            self.store.topology == Topology::MultiPrimary,
+            field("store_node"),
+            || {
+                format!(
+                    "pins a client to one member of a multi-primary cluster, where each member \
+                     grants on its own: use store.topology = \"multi_primary\"; store.topology \
+                     is \"{}\", whose clients find the node that decides themselves",
+                    self.store.topology.as_str()
+                )
+            },
+        )?;
+        let known = parse_store_name(name).is_some_and(|n| n <= self.store.nodes);
+        ensure(known, field("store_node"), || {
+            format!(
+                "`{name}` is not a store node: store.nodes = {} names store1 to store{}",
+                self.store.nodes, self.store.nodes
+            )
+        })
     }
 
     fn check_faults(&self) -> Check {
@@ -643,12 +670,15 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
         },
     )?;
     ensure(
-        !(lock.design == Design::Fencing && store.topology == Topology::Redlock),
+        !(lock.design == Design::Fencing && store.topology.independent_nodes()),
         "lock.design",
         || {
-            "Redlock's independent nodes have no shared counter to issue fencing tokens \
-             (Kleppmann 2016); fencing with several nodes needs store.topology = \"consensus\""
-                .to_string()
+            format!(
+                "the independent nodes of a {} store have no shared counter to issue fencing \
+                 tokens (Kleppmann 2016); fencing with several nodes needs store.topology = \
+                 \"consensus\"",
+                store.topology.as_str()
+            )
         },
     )
 }
@@ -656,7 +686,7 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
 fn check_store(store: &Store) -> Check {
     let (fewest, most) = match store.topology {
         Topology::Single => (1, 1),
-        Topology::Replicated => (2, 9),
+        Topology::Replicated | Topology::MultiPrimary => (2, 9),
         Topology::Redlock | Topology::Consensus => (3, 9),
     };
     ensure(
@@ -666,6 +696,10 @@ fn check_store(store: &Store) -> Check {
             Topology::Single => format!("a single store has exactly 1 node; got {}", store.nodes),
             Topology::Replicated => format!(
                 "a replicated store needs a primary and 1 to 8 replicas, so 2 to 9 nodes; got {}",
+                store.nodes
+            ),
+            Topology::MultiPrimary => format!(
+                "a multi-primary cluster has 2 to 9 members; got {}",
                 store.nodes
             ),
             topology => format!(

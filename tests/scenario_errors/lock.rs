@@ -247,6 +247,18 @@ const CASES: &[Bad] = &[
         "design",
         "no shared counter to issue fencing tokens",
     ),
+    (
+        Edits(&[
+            ("design = \"token\"", "design = \"fencing\""),
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"multi_primary\"\nnodes = 3",
+            ),
+        ]),
+        "lock.design",
+        "design",
+        "independent nodes of a multi_primary store have no shared counter",
+    ),
     // Redlock's nodes share no queue to be fair with.
     (
         Edits(&[

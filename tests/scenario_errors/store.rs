@@ -25,6 +25,15 @@ const CASES: &[Bad] = &[
     (
         Edit(
             "topology = \"single\"\nnodes = 1",
+            "topology = \"multi_primary\"\nnodes = 1",
+        ),
+        "store.nodes",
+        "nodes =",
+        "a multi-primary cluster has 2 to 9 members; got 1",
+    ),
+    (
+        Edit(
+            "topology = \"single\"\nnodes = 1",
             "topology = \"redlock\"\nnodes = 2",
         ),
         "store.nodes",

@@ -192,6 +192,31 @@ const CASES: &[Bad] = &[
         "stores = [",
         "listed twice",
     ),
+    // The member a client is pinned to: a multi-primary member that exists.
+    (
+        Edit(
+            "clock_drift_ppm = 0",
+            "clock_drift_ppm = 0\nstore_node = \"store1\"",
+        ),
+        "worker[1].store_node",
+        "store_node = ",
+        "use store.topology = \"multi_primary\"; store.topology is \"single\"",
+    ),
+    (
+        Edits(&[
+            (
+                "clock_drift_ppm = 0",
+                "clock_drift_ppm = 0\nstore_node = \"store3\"",
+            ),
+            (
+                "topology = \"single\"\nnodes = 1",
+                "topology = \"multi_primary\"\nnodes = 2",
+            ),
+        ]),
+        "worker[1].store_node",
+        "store_node = ",
+        "`store3` is not a store node: store.nodes = 2 names store1 to store2",
+    ),
     (
         Edit("start_ms = 100", "start_ms = 20000"),
         "worker[1].start_ms",

@@ -149,16 +149,19 @@ fn topology() -> impl Strategy<Value = Topology> {
         Topology::Replicated,
         Topology::Redlock,
         Topology::Consensus,
+        Topology::MultiPrimary,
     ])
 }
 
-/// Design and topology for a profile. Redlock has no fencing counter, so `fencing` moves to
-/// `consensus` there; a flag is a row in one database, so it moves to `single`; the claims of
-/// `timestamp` live on one node.
+/// Design and topology for a profile. Redlock and a multi-primary cluster have no fencing
+/// counter, so `fencing` moves to `consensus` there; a flag is a row in one database, so it
+/// moves to `single`; the claims of `timestamp` live on one node.
 fn shape(profile: Profile) -> BoxedStrategy<(Design, Topology)> {
     let fix = |(d, t): (Design, Topology)| match (d, t) {
-        (Design::Fencing, Topology::Redlock) => (d, Topology::Consensus),
-        (Design::Flag, Topology::Redlock | Topology::Consensus) => (d, Topology::Single),
+        (Design::Fencing, Topology::Redlock | Topology::MultiPrimary) => (d, Topology::Consensus),
+        (Design::Flag, Topology::Redlock | Topology::Consensus | Topology::MultiPrimary) => {
+            (d, Topology::Single)
+        }
         (Design::Timestamp, _) => (d, Topology::Single),
         _ => (d, t),
     };
@@ -469,7 +472,7 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
     } = raw;
     let nodes = match topology {
         Topology::Single => 1,
-        Topology::Replicated => 2 + store.extra_nodes,
+        Topology::Replicated | Topology::MultiPrimary => 2 + store.extra_nodes,
         Topology::Redlock | Topology::Consensus => 3 + store.extra_nodes,
     };
     let has_lease = design.has_lease();
@@ -480,6 +483,9 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
         .enumerate()
         .map(|(i, w)| Worker {
             stores: None,
+            // Each on its own member, round the cluster: two of them share none of its locks.
+            store_node: (topology == Topology::MultiPrimary)
+                .then(|| format!("store{}", i as u32 % nodes + 1)),
             name: ["A", "B", "C", "D"][i].to_string(),
             start_ms: w.start_ms.min(until_ms - 1),
             work_ms: w.work_ms,

@@ -1,6 +1,6 @@
-//! Store nodes: the lock table each node keeps, and the four topologies
-//! (`single`, `redlock` — a node each, `replicated` in [`replicated`], `consensus` in
-//! [`consensus`]).
+//! Store nodes: the lock table each node keeps, and the five topologies
+//! (`single`, `redlock`, `multi_primary` — a node each, `replicated` in [`replicated`],
+//! `consensus` in [`consensus`]).
 
 mod consensus;
 pub use consensus::{MAX_APPEND_ENTRIES, MAX_INFLIGHT_APPENDS};
@@ -47,8 +47,10 @@ pub struct StoreNode {
 
 /// What a store node is besides its lock table.
 pub enum Protocol {
-    /// `single` or a `redlock` node: it decides alone, as one Redis server does (`SET NX PX`
-    /// and the compare-and-delete script of the Redis docs' "Distributed Locks with Redis").
+    /// `single`, a `redlock` node or a `multi_primary` member: it decides alone, as one Redis
+    /// server does (`SET NX PX` and the compare-and-delete script of the Redis docs'
+    /// "Distributed Locks with Redis"), and as a Galera member grants `GET_LOCK` from its own
+    /// memory without asking the others.
     Table,
     /// `replicated`: a primary or one of its asynchronous replicas with automatic failover
     /// (the Redis docs' "Replication" and Redis Sentinel).
@@ -62,7 +64,7 @@ impl StoreNode {
     /// Store node `me` of `nodes`, with `keys` free keys, as `sc`'s topology has it.
     pub fn new(me: StoreIx, nodes: usize, keys: usize, sc: &Scenario) -> Self {
         let protocol = match sc.store.topology {
-            Topology::Single | Topology::Redlock => Protocol::Table,
+            Topology::Single | Topology::Redlock | Topology::MultiPrimary => Protocol::Table,
             Topology::Replicated => {
                 Protocol::Replicated(Replication::new(me, replicated::BACKLOG_COMMANDS))
             }

@@ -146,7 +146,7 @@ impl Worker {
                         // A node that cannot reach a majority may no longer lead: like an
                         // unanswered request, the next attempt goes to the next node.
                         if why == Refusal::NoMajority {
-                            self.leader = o.target.next(cx.layout.stores());
+                            self.leader = self.after(cx, o.target);
                         }
                         match why {
                             Refusal::Held { holder } if self.checks_health_of(cx, holder) => {

@@ -17,7 +17,13 @@ pub(super) const RELEASE_RESENDS: u32 = 2;
 impl Worker {
     /// Redlock: every request goes to every store node.
     pub(super) fn fans_out(&self, cx: &Ctx) -> bool {
-        cx.sc.store.topology.independent_nodes()
+        cx.sc.store.topology.fans_out()
+    }
+
+    /// The node a unicast request tries after `from` failed it: the next one, or for a client
+    /// pinned to a multi-primary member that member again (the others hold other locks).
+    pub(super) fn after(&self, cx: &Ctx, from: StoreIx) -> StoreIx {
+        self.pinned.unwrap_or_else(|| from.next(cx.layout.stores()))
     }
 
     /// Redlock: the store nodes this client asks, its own `stores` or every node.
@@ -308,7 +314,7 @@ impl Worker {
             // client moves its session to another server of the ensemble and etcd's client
             // to another endpoint: its place lives in the replicated queue, not on one node.
             if !o.heard {
-                self.leader = o.target.next(n);
+                self.leader = self.after(cx, o.target);
             }
             self.ask_in_turn(cx, out, o.token);
             return;
@@ -329,7 +335,7 @@ impl Worker {
         let releasing = op.is_some_and(|o| o.kind == OpKind::Release);
         if self.fans_out(cx) {
             self.fan_out_done(cx, out, slot);
-        } else if n > 1 && !acquiring {
+        } else if n > 1 && self.pinned.is_none() && !acquiring {
             self.redirect(cx, out, slot, None);
         } else if releasing && op.is_some_and(|o| o.tries < RELEASE_RESENDS) {
             // Compare-and-delete is safe to repeat: a client asks again rather than leave its
@@ -340,7 +346,7 @@ impl Worker {
             self.send_op(cx, out, Slot::Main);
         } else {
             if let Some(o) = op {
-                self.leader = o.target.next(n);
+                self.leader = self.after(cx, o.target);
             }
             self.op_failed(cx, out, slot);
         }

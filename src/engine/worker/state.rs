@@ -3,6 +3,7 @@
 
 use super::super::layout::StoreIx;
 use crate::scenario::names::parse_store_name;
+use crate::scenario::{Scenario, Topology};
 use crate::trace::{KeyId, NodeId, Token};
 
 /// What a request to the store asks for.
@@ -265,16 +266,25 @@ pub struct Worker {
     pub(super) pinging: Option<Token>,
     /// Redlock: the store nodes it knows, from its `stores` (empty: every node).
     pub(super) view: Vec<StoreIx>,
+    /// `multi_primary`: the member it is connected to, from its `store_node`, which it never
+    /// leaves (`None`: it looks for the node that decides, moving on when one fails it).
+    pub(super) pinned: Option<StoreIx>,
 }
 
 impl Worker {
-    /// A worker of `key` as `spec` describes it, idle until its start timer.
-    pub fn new(
-        id: NodeId,
-        key: KeyId,
-        spec: &crate::scenario::Worker,
-        default_retry_ms: u64,
-    ) -> Self {
+    /// Worker `id` of `sc`, wanting `key`, idle until its start timer.
+    pub fn new(id: NodeId, key: KeyId, sc: &Scenario) -> Self {
+        let spec = &sc.workers[id.index()];
+        let default_retry_ms = sc.lock.retry_ms;
+        let store_ix = |name: &str| parse_store_name(name).map(|n| StoreIx::FIRST.plus(n - 1));
+        // A client of a multi-primary cluster is connected to one member, `store1` unless
+        // its file names another.
+        let pinned = (sc.store.topology == Topology::MultiPrimary).then(|| {
+            spec.store_node
+                .as_deref()
+                .and_then(store_ix)
+                .unwrap_or(StoreIx::FIRST)
+        });
         Worker {
             id,
             key,
@@ -284,7 +294,7 @@ impl Worker {
             stalled: false,
             state: State::Idle,
             renewal: None,
-            leader: StoreIx::FIRST,
+            leader: pinned.unwrap_or(StoreIx::FIRST),
             next_req: 0,
             generation: 0,
             resource_req: 0,
@@ -294,9 +304,9 @@ impl Worker {
                 .stores
                 .iter()
                 .flatten()
-                .filter_map(|name| parse_store_name(name))
-                .map(|n| StoreIx::FIRST.plus(n - 1))
+                .filter_map(|name| store_ix(name))
                 .collect(),
+            pinned,
         }
     }
 

@@ -64,6 +64,14 @@ fn op(kind: OpKind, token: Token, sent: i64) -> Op {
     }
 }
 
+/// `op` sent to `store2`, the member a pinned client is connected to.
+fn on_store2(op: Op) -> Op {
+    Op {
+        target: StoreIx::new(1),
+        ..op
+    }
+}
+
 fn acquire(token: Token) -> Op {
     op(OpKind::Acquire { reenter: false }, token, 950)
 }
@@ -123,6 +131,7 @@ fn refused(token: Token, why: Refusal) -> Msg {
 const SINGLE: &str = "topology = \"single\"";
 const REDLOCK: &str = "topology = \"redlock\"\nnodes = 3";
 const CONSENSUS: &str = "topology = \"consensus\"\nnodes = 3";
+const MULTI_PRIMARY: &str = "topology = \"multi_primary\"\nnodes = 3";
 const STOP: &str = "on_lock_loss = \"stop\"";
 
 fn rows() -> Vec<Row> {
@@ -297,6 +306,62 @@ fn rows() -> Vec<Row> {
             }),
             want: &["record AcquireFailed", "timer Retry in 50+0..=25"],
             then: |w| backing_off(w) && w.leader == StoreIx::new(1),
+        },
+        Row {
+            name: "multi_primary: a client starts on the member it is pinned to",
+            lock: "design = \"setnx\"\nttl_ms = 0",
+            store: MULTI_PRIMARY,
+            worker: "store_node = \"store2\"",
+            given: |_| {},
+            event: In::Timer(Timer::Start),
+            want: &[
+                "record AcquireStarted",
+                "3 <- acquire A#1",
+                "timer Deadline at 1100",
+            ],
+            then: |w| w.leader == StoreIx::new(1),
+        },
+        Row {
+            name: "multi_primary: an unanswered acquire fails; the next attempt stays on its \
+                   member",
+            lock: "design = \"setnx\"\nttl_ms = 0",
+            store: MULTI_PRIMARY,
+            worker: "store_node = \"store2\"",
+            given: |w| {
+                acquiring(w, on_store2(acquire(A1)));
+                w.deadlines.due[0] = Some((NOW, 1));
+                w.deadlines.armed[0] = Some(NOW);
+            },
+            event: In::Timer(Timer::Deadline {
+                wait: 0,
+                at_ms: NOW,
+            }),
+            want: &["record AcquireFailed", "timer Retry in 50+0..=25"],
+            then: |w| backing_off(w) && w.leader == StoreIx::new(1),
+        },
+        Row {
+            name: "multi_primary: an unanswered release is sent to its member again, not to \
+                   another, which never held its lock",
+            lock: "design = \"setnx\"\nttl_ms = 0",
+            store: MULTI_PRIMARY,
+            worker: "store_node = \"store2\"",
+            given: |w| {
+                w.state = State::Releasing {
+                    op: on_store2(op(OpKind::Release, A1, 950)),
+                };
+                w.deadlines.due[0] = Some((NOW, 1));
+                w.deadlines.armed[0] = Some(NOW);
+            },
+            event: In::Timer(Timer::Deadline {
+                wait: 0,
+                at_ms: NOW,
+            }),
+            want: &["3 <- release A#1", "timer Deadline at 1100"],
+            then: |w| {
+                w.state
+                    .op()
+                    .is_some_and(|o| o.tries == 1 && o.target == StoreIx::new(1))
+            },
         },
         Row {
             name: "not the leader: the request goes where it is pointed",
@@ -928,12 +993,7 @@ fn transitions() {
     for row in rows() {
         let sc = scenario(row.lock, row.store, row.worker);
         let cx = ctx(&sc, &clock, NOW);
-        let mut w = Worker::new(
-            NodeId::new(0),
-            KeyId::new(0),
-            &sc.workers[0],
-            sc.lock.retry_ms,
-        );
+        let mut w = Worker::new(NodeId::new(0), KeyId::new(0), &sc);
         (row.given)(&mut w);
         let mut out = Outbox::default();
         match row.event {
@@ -951,12 +1011,7 @@ fn a_paused_worker_does_not_start_its_work_clock() {
     let sc = scenario("", SINGLE, "");
     let clock = Clock::default();
     let cx = super::super::outbox::Ctx::of(NOW, &clock, true, &sc, layout(&sc));
-    let mut w = Worker::new(
-        NodeId::new(0),
-        KeyId::new(0),
-        &sc.workers[0],
-        sc.lock.retry_ms,
-    );
+    let mut w = Worker::new(NodeId::new(0), KeyId::new(0), &sc);
     holding(&mut w, Phase::Reading);
     let mut out = Outbox::default();
     w.on_msg(
