@@ -28,9 +28,11 @@ pub fn top_bar(
     let presenter = progress.presenter;
     let told = |n: usize| !presenter || revealed(n);
     let mut items = Vec::new();
+    let mut folded = false;
     // On a phone, tighter spacing keeps the course's pages on one row, and separators would
     // only start rows.
     let narrow = ui.available_width() < NARROW;
+    let width = ui.available_width();
     ui.horizontal_wrapped(|ui| {
         if narrow {
             ui.spacing_mut().item_spacing.x = 3.0;
@@ -44,8 +46,14 @@ pub fn top_bar(
         items.push(("locksim".to_string(), name.rect));
         separator(ui);
         // A projector's or a tablet's window is too narrow for every step: the steps fold
-        // into one picker, so the bar stays one row above the lesson.
-        if !fits_one_row(ui) {
+        // into one picker, so the bar stays one row above the lesson. The estimate cannot
+        // know every font's widths: a bar that wrapped anyway folds from then on at its width.
+        let fold_below = ui
+            .ctx()
+            .data(|d| d.get_temp::<f32>(fold_id()))
+            .unwrap_or(0.0);
+        folded = width < fold_below || !fits_one_row(ui);
+        if folded {
             step_picker(ui, progress, &mut items);
         } else {
             course_places(ui, progress, &told, &mut items);
@@ -98,7 +106,22 @@ pub fn top_bar(
             help_button(ui, help, &mut items);
         }
     });
+    let row = items[0].1.center().y;
+    if !folded
+        && items
+            .iter()
+            .any(|(_, r)| !(r.top()..=r.bottom()).contains(&row))
+    {
+        ui.ctx().data_mut(|d| d.insert_temp(fold_id(), width + 1.0));
+        ui.ctx()
+            .request_discard("the top bar wrapped: its steps fold");
+    }
     items
+}
+
+/// Where the window's width below which the top bar's steps fold is kept, once a bar wrapped.
+fn fold_id() -> Id {
+    Id::unique("locksim.top_bar.fold_below")
 }
 
 /// Every place of the course as its own button: Intro, each step's number, Recap. A step
