@@ -27,6 +27,16 @@ pub fn top_bar(
 ) -> Vec<(String, Rect)> {
     let presenter = progress.presenter;
     let told = |n: usize| !presenter || revealed(n);
+    // The room reads the lesson, not the bar: in presenter mode the bar keeps the window's
+    // ordinary type, so that it stays one row on a projector.
+    let type_scale = if presenter {
+        1.0 / super::theme::PRESENTER_ZOOM
+    } else {
+        1.0
+    };
+    for font in ui.style_mut().text_styles.values_mut() {
+        font.size *= type_scale;
+    }
     let mut items = Vec::new();
     let mut folded = false;
     // On a phone, tighter spacing keeps the course's pages on one row, and separators would
@@ -42,7 +52,7 @@ pub fn top_bar(
                 ui.separator();
             }
         };
-        let name = ui.label(RichText::new("locksim").strong().size(18.0));
+        let name = ui.label(RichText::new("locksim").strong().size(18.0 * type_scale));
         items.push(("locksim".to_string(), name.rect));
         separator(ui);
         // A projector's or a tablet's window is too narrow for every step: the steps fold

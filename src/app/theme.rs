@@ -5,7 +5,7 @@ use eframe::egui::{
 };
 
 /// How much presenter mode enlarges everything, for the back row of a lecture hall.
-const PRESENTER_ZOOM: f32 = 1.3;
+pub(super) const PRESENTER_ZOOM: f32 = 1.3;
 
 /// How much larger the lanes' text is in presenter mode, on top of its zoom: a bar's label
 /// then comes out 18 px tall on a screen of one pixel per point, legible from a room's back.
