@@ -424,14 +424,6 @@ impl LocksimApp {
 impl eframe::App for LocksimApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         self.show(ui);
-        // eframe saves only from within a frame: after a change, make sure one runs once the
-        // save interval has passed, or an idle window keeps the edit unsaved until it closes
-        // (and a window that is killed loses it).
-        if ui.input(|i| !i.events.is_empty()) {
-            ui.ctx().request_repaint_after(
-                self.auto_save_interval() + std::time::Duration::from_millis(100),
-            );
-        }
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
