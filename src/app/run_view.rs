@@ -322,7 +322,11 @@ impl RunView {
         if let Some(about) = &self.about {
             ui.label(about);
         }
-        ui.label(RichText::new(self.setup()).weak().small());
+        // Presenter mode (its enlarged lanes): the room watches the run, and how it is set up
+        // is the teacher's to say; on a projector its lines would take a lane's room.
+        if super::timeline::text_scale(ui.ctx()) <= 1.0 {
+            ui.label(RichText::new(self.setup()).weak().small());
+        }
         ui.add_space(6.0);
     }
 

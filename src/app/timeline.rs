@@ -173,7 +173,7 @@ fn text_scale_id() -> Id {
 
 /// How much larger than the picture's sizes the lanes' text is drawn (1: as the picture has
 /// it). Presenter mode sets it for the back of a room; the lanes grow to hold it.
-fn text_scale(ctx: &egui::Context) -> f32 {
+pub(super) fn text_scale(ctx: &egui::Context) -> f32 {
     ctx.data(|d| d.get_temp(text_scale_id())).unwrap_or(1.0)
 }
 
