@@ -587,13 +587,8 @@ fn tab_body(
                 .as_ref()
                 .map(|s| s.draft())
                 .filter(|draft| *draft != run.scenario() && draft.validate().is_ok());
-            // The note keeps its slot, drawn unseen while there is nothing to note, so the
-            // buttons under it never move under the pointer as it comes and goes.
-            let mut play = false;
-            ui.scope(|ui| {
-                if edited.is_none() {
-                    ui.set_invisible();
-                }
+            if let Some(draft) = edited {
+                let mut play = false;
                 ui.horizontal_wrapped(|ui| {
                     let note = if tab == SandboxTab::BreakIt {
                         "Your form edits are not in this run yet. Run them before Break it \
@@ -604,8 +599,6 @@ fn tab_body(
                     ui.label(RichText::new(note).color(style::ANOMALY));
                     play = ui.button("Run the form's scenario").clicked();
                 });
-            });
-            if let Some(draft) = edited {
                 if play {
                     return Some(Asked::RunForm(draft.clone()));
                 }

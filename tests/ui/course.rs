@@ -1371,29 +1371,3 @@ fn the_sandbox_side_by_side_with_a_library_scenario() {
     click(&mut h, "← Back to the run");
     assert!(shows(&h, "Ready to run."), "the sandbox's form is back");
 }
-
-/// Break it's buttons stay where they are whether or not the note on form edits not yet run
-/// is shown: a click aimed at one never lands on its neighbour because the note came or went.
-#[test]
-fn break_it_s_buttons_stay_put_as_the_note_on_form_edits_comes_and_goes() {
-    let mut h = fresh();
-    click(&mut h, "Sandbox");
-    click(&mut h, "Break it");
-    let buttons = ["Kill the store", "Remove fencing", "Cut off from the store"];
-    let rects = |h: &Harness<'_, LocksimApp>| buttons.map(|b| h.get_by_label(b).rect());
-    let placed = rects(&h);
-    click(&mut h, "Kill the store");
-    assert_eq!(rects(&h), placed, "after a change");
-    click(&mut h, "Undo");
-    assert_eq!(rects(&h), placed, "after Undo");
-    click(&mut h, "Edit");
-    // Below the fold of the form: clicked through the accessibility tree.
-    h.get_by_label("Add worker").click_accesskit();
-    settle(&mut h);
-    click(&mut h, "Break it");
-    assert!(shows(&h, "Your form edits are not in this run yet."));
-    assert_eq!(rects(&h), placed, "with the note shown");
-    click(&mut h, "Run the form's scenario");
-    assert!(!shows(&h, "Your form edits are not in this run yet."));
-    assert_eq!(rects(&h), placed, "once the note is gone");
-}
