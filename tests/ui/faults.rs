@@ -235,27 +235,8 @@ fn in_break_it_a_placed_fault_is_a_change_undo_takes_back() {
     let target = on_lane(&h, "A", 15.0);
     drag(&mut h, chip, target);
     assert!(shows(&h, "Changed by Break it: placed a pause of A at"));
-    assert_eq!(draft(&h).faults.len(), 1, "the form follows the run");
-    // Made longer than the lease, it breaks the lock: a second change, undone first.
-    let (_, at_ms, for_ms) = the_pause(&h);
-    let says = format!("pause of A at {}", fmt(at_ms, for_ms));
-    let end = h
-        .get_by_label(&format!("end of the {says}"))
-        .rect()
-        .center();
-    let start = h.get_by_label(&says).rect().left();
-    let points_per_ms = (end.x - start) / for_ms as f32;
-    drag(&mut h, end, pos2(end.x + 12_000.0 * points_per_ms, end.y));
-    press(&mut h, Key::End);
     assert!(shows_exactly(&h, "UNSAFE"));
-    click(&mut h, "Undo");
-    press(&mut h, Key::End);
-    assert!(shows_exactly(&h, "SAFE"));
-    assert_eq!(
-        the_pause(&h),
-        ("A".to_string(), at_ms, for_ms),
-        "the pause as placed"
-    );
+    assert_eq!(draft(&h).faults.len(), 1, "the form follows the run");
     click(&mut h, "Undo");
     press(&mut h, Key::End);
     assert!(shows_exactly(&h, "SAFE"));
