@@ -156,13 +156,19 @@ fn opened(page: Place, source: &str, more: &str) -> Harness<'static, LocksimApp>
         scenario: Some(scenario),
         ..SharedState::default()
     };
-    let app = LocksimApp::open_link(&link::encode(&state)).expect("the link reads");
+    let mut h = linked(&state);
+    press(&mut h, Key::End);
+    h
+}
+
+/// The app opened on the link of `state`, at the first classroom size, settled.
+fn linked(state: &SharedState) -> Harness<'static, LocksimApp> {
+    let app = LocksimApp::open_link(&link::encode(state)).expect("the link reads");
     let (width, height) = SIZES[0];
     let mut h = Harness::builder()
         .with_size(egui::vec2(width, height))
         .build_ui_state(|ui, app: &mut LocksimApp| app.show(ui), app);
     settle(&mut h);
-    press(&mut h, Key::End);
     h
 }
 
@@ -221,12 +227,7 @@ fn a_challenge_keeps_a_dropped_chip_clear() {
         challenge: Some(c.id.clone()),
         ..SharedState::default()
     };
-    let app = LocksimApp::open_link(&link::encode(&state)).expect("the link reads");
-    let (width, height) = SIZES[0];
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(width, height))
-        .build_ui_state(|ui, app: &mut LocksimApp| app.show(ui), app);
-    settle(&mut h);
+    let mut h = linked(&state);
     let from = h.get_by_label("pause P").rect().center();
     let lane = h.get_by_label("lane A").rect();
     drag(
