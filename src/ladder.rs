@@ -82,7 +82,9 @@ fn to_single_store(s: &mut Scenario) {
         | FaultKind::Crash { node }
         | FaultKind::Restart { node }
         | FaultKind::ClockJump { node, .. } => !gone(node),
-        FaultKind::Delay { from, to, .. } => !gone(from) && !gone(to),
+        FaultKind::Delay { from, to, .. } | FaultKind::ConnectionReset { from, to } => {
+            !gone(from) && !gone(to)
+        }
         FaultKind::Partition { groups, .. } => {
             for group in groups.iter_mut() {
                 group.retain(|node| !gone(node));

@@ -182,6 +182,20 @@ pub enum DropReason {
     GaveUp,
 }
 
+/// What ended a `session` lock's session ([`EventKind::SessionEnded`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionEnd {
+    /// Its connection was reset (`connection_reset`).
+    Reset,
+    /// The server's side of the connection gave up (`network.tcp_give_up_ms`).
+    GaveUp,
+    /// The holder's process died, and its kernel closed the connection.
+    HolderCrashed,
+    /// The server stopped: sessions and their locks are in its memory only.
+    ServerStopped,
+}
+
 /// Why one of the scenario's faults found nothing to act on ([`EventKind::FaultIgnored`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -893,6 +907,22 @@ pub enum EventKind {
         holder: Option<Token>,
         /// Who or what deleted it.
         by: DeletedBy,
+    },
+    /// `session`: the session that held `key` on this node ended, for `why`, and the node let
+    /// the lock go (PostgreSQL releases a session's advisory locks when it ends). The holder
+    /// is not told.
+    SessionEnded {
+        /// The lock key.
+        key: KeyId,
+        /// The grant the session held.
+        holder: Token,
+        /// What ended the session.
+        why: SessionEnd,
+    },
+    /// The TCP connection between this node and `to` was reset (`connection_reset`).
+    ConnectionReset {
+        /// The other end.
+        to: NodeId,
     },
     /// `timestamp`: this store node recorded `token`'s claim on `key`, stamped `stamp_ms` by
     /// the claimant's own wall clock. The store decides nothing: each claimant reads the

@@ -75,6 +75,8 @@ fn matters(kind: &EventKind) -> bool {
         | K::Reloaded { .. }
         | K::TtlSet { .. }
         | K::ForceReleased { .. }
+        | K::SessionEnded { .. }
+        | K::ConnectionReset { .. }
         | K::Claimed { .. }
         | K::Unclaimed { .. }
         | K::LetGo { .. }

@@ -34,7 +34,7 @@ use super::style;
 use super::timeline::View;
 use super::timeline::edit::{Asked, Dragging, Layer, kind_color};
 use crate::picture::Area;
-use crate::scenario::{Fault, FaultKind, FaultTag, Scenario};
+use crate::scenario::{Design, Fault, FaultKind, FaultTag, Scenario};
 use crate::view::fault_edit::{self, Edit, describe_edit, lane_of, moved_to_lane, shifted};
 use strum::VariantArray;
 
@@ -52,10 +52,15 @@ pub struct Editing {
 }
 
 impl Editing {
-    /// Every kind of fault.
-    pub fn all() -> Editing {
+    /// Every kind of fault that can matter to `design`: a `connection_reset` only to a
+    /// `session` lock (elsewhere it loses what is in flight, as a crash or partition does).
+    pub fn all(design: Design) -> Editing {
         Editing {
-            kinds: FaultTag::VARIANTS.to_vec(),
+            kinds: FaultTag::VARIANTS
+                .iter()
+                .copied()
+                .filter(|&k| k != FaultTag::ConnectionReset || design == Design::Session)
+                .collect(),
         }
     }
 
@@ -460,7 +465,8 @@ impl FaultEditor {
                 | FaultKind::Crash { .. }
                 | FaultKind::Restart { .. }
                 | FaultKind::Heal
-                | FaultKind::ForceRelease { .. } => {}
+                | FaultKind::ForceRelease { .. }
+                | FaultKind::ConnectionReset { .. } => {}
             }
             cut_from_menu(ui, scenario, &mut fault);
             delete = ui
@@ -595,7 +601,10 @@ mod tests {
     fn a_challenge_allows_only_its_kinds_in_the_palettes_order() {
         let editing = Editing::only(&[FaultTag::Partition, FaultTag::Pause]);
         assert_eq!(editing.kinds(), [FaultTag::Pause, FaultTag::Partition]);
-        assert_eq!(Editing::all().kinds(), FaultTag::VARIANTS);
+        assert_eq!(Editing::all(Design::Session).kinds(), FaultTag::VARIANTS);
+        let fenced = Editing::all(Design::Fencing);
+        assert!(!fenced.kinds().contains(&FaultTag::ConnectionReset));
+        assert_eq!(fenced.kinds().len(), FaultTag::VARIANTS.len() - 1);
     }
 
     #[test]
@@ -616,7 +625,7 @@ mod tests {
     fn a_key_places_at_the_playhead_on_the_selected_lane() {
         let s = unfenced();
         let mut editor = FaultEditor::default();
-        editor.set_editing(Some(Editing::all()));
+        editor.set_editing(Some(Editing::all(Design::Fencing)));
         editor.place(&s, FaultTag::Pause, 1_000.4);
         assert!(
             editor
@@ -637,7 +646,7 @@ mod tests {
     fn two_edits_in_one_frame_both_count() {
         let s = unfenced();
         let mut editor = FaultEditor::default();
-        editor.set_editing(Some(Editing::all()));
+        editor.set_editing(Some(Editing::all(Design::Fencing)));
         editor.lane = Some(0);
         editor.place(&s, FaultTag::Pause, 1_000.0);
         editor.make(
@@ -663,7 +672,7 @@ mod tests {
     fn the_palette_and_the_inspector_draw_without_a_window() {
         let s = shipped("scenarios/step5-pause-unfenced.toml");
         let mut editor = FaultEditor::default();
-        editor.set_editing(Some(Editing::all()));
+        editor.set_editing(Some(Editing::all(Design::Fencing)));
         editor.fault = Some(0);
         let ctx = egui::Context::default();
         for _ in 0..2 {

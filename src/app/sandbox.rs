@@ -62,7 +62,9 @@ fn fault_kind(tag: FaultTag, old: Option<&FaultKind>, workers: &[Worker]) -> Fau
         | FaultKind::Crash { node }
         | FaultKind::Restart { node }
         | FaultKind::ClockJump { node, .. } => Some(node.clone()),
-        FaultKind::Delay { from, .. } => Some(from.clone()),
+        FaultKind::Delay { from, .. } | FaultKind::ConnectionReset { from, .. } => {
+            Some(from.clone())
+        }
         FaultKind::KillStore { .. }
         | FaultKind::Partition { .. }
         | FaultKind::Heal
@@ -77,7 +79,8 @@ fn fault_kind(tag: FaultTag, old: Option<&FaultKind>, workers: &[Worker]) -> Fau
         | FaultKind::Restart { .. }
         | FaultKind::Heal
         | FaultKind::ClockJump { .. }
-        | FaultKind::ForceRelease { .. } => None,
+        | FaultKind::ForceRelease { .. }
+        | FaultKind::ConnectionReset { .. } => None,
     });
     let node = || old_node.clone().unwrap_or_else(worker);
     let for_ms = old_for.unwrap_or(1_000);
@@ -127,6 +130,11 @@ fn fault_kind(tag: FaultTag, old: Option<&FaultKind>, workers: &[Worker]) -> Fau
             node: None,
             by: DeletedBy::Operator,
         },
+        FaultTag::ConnectionReset => {
+            let from = node();
+            let to = other_end(&from);
+            FaultKind::ConnectionReset { from, to }
+        }
     }
 }
 
@@ -1572,6 +1580,14 @@ fn fault_fields(
             });
             form.row(ui, &p("for_ms"), "for_ms", "", |ui, label| {
                 ui.add(ms(for_ms)).labelled_by(label);
+            });
+        }
+        FaultKind::ConnectionReset { from, to } => {
+            form.row(ui, &p("from"), "from", "", |ui, label| {
+                pick_node(ui, &p("from"), from, nodes, label)
+            });
+            form.row(ui, &p("to"), "to", "", |ui, label| {
+                pick_node(ui, &p("to"), to, nodes, label)
             });
         }
         FaultKind::ForceRelease { key, node, by } => {

@@ -147,7 +147,8 @@ impl Tools {
             // open: the two panels that keep what was changed.
             let editable =
                 place == Place::Sandbox && matches!(*tab, SandboxTab::Edit | SandboxTab::BreakIt);
-            run.set_editing(editable.then(Editing::all));
+            let design = run.scenario().lock.design;
+            run.set_editing(editable.then(|| Editing::all(design)));
         }
         let mut asked = None;
         let left = |ui: &mut Ui, run: Option<&RunView>| {

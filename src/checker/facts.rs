@@ -602,6 +602,19 @@ impl Gatherer {
                     });
                 }
             }
+            // `session`: the server's own rule ends the promise, as an expiry ends a lease;
+            // no one else's hand was in it, so it is no foreign release. A holder that works
+            // on is caught by what it believes and writes.
+            EventKind::SessionEnded { key, holder, .. } => {
+                let Some(slot) = self.slot(node) else {
+                    return;
+                };
+                self.store_drops(slot, *key);
+                let h = self.token(*holder, *key);
+                if let Some(id) = self.valid_lease(h, slot, now) {
+                    self.facts.leases[id].end_ms = now;
+                }
+            }
             EventKind::Claimed { key, token, .. } => {
                 if let Some(slot) = self.slot(node) {
                     let t = self.token(*token, *key);

@@ -2,8 +2,8 @@
 
 use super::worker::Notice;
 use super::{Ev, Sim};
-use crate::scenario::{DeletedBy, FaultKind, Transport};
-use crate::trace::{DropReason, EventKind, IgnoredWhy, KeyId, NodeId};
+use crate::scenario::{DeletedBy, Design, FaultKind, Transport};
+use crate::trace::{DropReason, EventKind, IgnoredWhy, KeyId, NodeId, SessionEnd};
 
 impl<const EVENTS: bool> Sim<'_, EVENTS> {
     /// Starts fault number `i` of the scenario.
@@ -147,6 +147,31 @@ impl<const EVENTS: bool> Sim<'_, EVENTS> {
                     }
                 }
             }
+            FaultKind::ConnectionReset { from, to } => {
+                let (Some(f), Some(t)) = (self.node_id(&from), self.node_id(&to)) else {
+                    return;
+                };
+                self.record(f, EventKind::ConnectionReset { to: t });
+                if self.sc.network.transport == Transport::Tcp {
+                    for (a, b) in [(f, t), (t, f)] {
+                        for lost in self.net.kill(a, b) {
+                            self.dropped(a, b, lost, DropReason::Reset);
+                        }
+                    }
+                }
+                for (store, worker) in [(f, t), (t, f)] {
+                    self.session_ended(store, worker, SessionEnd::Reset);
+                }
+            }
+        }
+    }
+
+    /// `session`: `worker`'s session on store node `store` ends, for `why`, if one is a
+    /// worker and the other a live store node.
+    pub(super) fn session_ended(&mut self, store: NodeId, worker: NodeId, why: SessionEnd) {
+        let serves = self.layout.store_ix(store).is_some() && self.nodes[store.index()].alive;
+        if self.sc.lock.design == Design::Session && serves && self.is_worker(worker) {
+            self.with_store(store, |s, cx, out| s.end_session(cx, out, worker, why));
         }
     }
 
@@ -216,6 +241,11 @@ impl<const EVENTS: bool> Sim<'_, EVENTS> {
         }
         if self.is_worker(id) {
             self.notify_worker(id, Notice::Crashed);
+            // A killed process's kernel closes its sockets: each server ends its session.
+            for ix in self.layout.store_ixs() {
+                let store = self.layout.store_id(ix);
+                self.session_ended(store, id, SessionEnd::HolderCrashed);
+            }
         }
     }
 

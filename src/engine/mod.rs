@@ -668,10 +668,14 @@ impl<'a, const EVENTS: bool> Sim<'a, EVENTS> {
     }
 
     /// TCP: the connection `from → to` waited `tcp_give_up_ms` and dies with what it carried.
+    /// `session`: a store node whose own send gave up knows the connection is dead and ends
+    /// the worker's session there (a server that sends nothing never notices, as PostgreSQL
+    /// without TCP keepalives does not).
     fn give_up(&mut self, from: NodeId, to: NodeId) {
         for lost in self.net.kill(from, to) {
             self.dropped(from, to, lost, DropReason::GaveUp);
         }
+        self.session_ended(from, to, crate::trace::SessionEnd::GaveUp);
     }
 
     /// Whether `network.loss` takes this transmission.

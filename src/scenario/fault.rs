@@ -77,6 +77,7 @@ impl FaultTag {
             FaultTag::ClockJump => &["node", "delta_ms"],
             FaultTag::Delay => &["from", "to", "extra_ms", "for_ms"],
             FaultTag::ForceRelease => &["key", "node", "by"],
+            FaultTag::ConnectionReset => &["from", "to"],
         }
     }
 }
@@ -163,6 +164,10 @@ impl Raw {
                 key: self.key.unwrap_or_else(defaults::key),
                 node: self.node,
                 by: self.by.unwrap_or_default(),
+            },
+            FaultTag::ConnectionReset => FaultKind::ConnectionReset {
+                from: need::<_, E>(self.from, "from")?,
+                to: need::<_, E>(self.to, "to")?,
             },
         };
         Ok(Fault { at_ms, kind })

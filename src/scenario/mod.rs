@@ -241,6 +241,17 @@ pub enum Design {
     /// disagree, a request made later can carry an earlier stamp and go in while the earlier
     /// requester is already inside.
     Timestamp,
+    /// Not a rung: a lock owned by the client's database session, as PostgreSQL's
+    /// `pg_advisory_lock` and MySQL's `GET_LOCK` are. No TTL: the key is held until its holder
+    /// releases it (compare-and-delete: another session's unlock does nothing, as
+    /// `pg_advisory_unlock` returns false) or until its session ends, whatever the holder
+    /// believes. A session ends when its connection is reset (`connection_reset`), when the
+    /// server's side of the connection gives up (`network.tcp_give_up_ms`), when the holder's
+    /// process dies (its kernel closes its sockets), and when the server stops: advisory locks
+    /// live in memory and never survive a restart (PostgreSQL docs, "Advisory Locks": held
+    /// "until explicitly released or the session ends"). A holder is not told: its unlock
+    /// later finds nothing of its own to release.
+    Session,
     /// No lock at all (step 8's "do you need a lock?"): a worker never asks the store; it
     /// reads the record, works and writes. With `[resource] mode = "cas"` a write whose version
     /// moved is refused, and the worker tries again from a fresh read with a new attempt id:
@@ -260,8 +271,8 @@ impl Design {
         Design::Fencing,
     ];
 
-    /// Every design a scenario may name: the ladder, the step 2 strawman `timestamp`, then
-    /// step 8's `none`.
+    /// Every design a scenario may name: the ladder, the step 2 strawman `timestamp`, a
+    /// database's `session` lock, then step 8's `none`.
     /// Derived from the enum, so it cannot miss a design.
     pub const PICKABLE: &'static [Design] = <Design as VariantArray>::VARIANTS;
 
@@ -272,7 +283,7 @@ impl Design {
 
     /// Whether release and renewal compare the owner token (compare-and-delete).
     pub fn checks_owner(self) -> bool {
-        matches!(self, Design::Token | Design::Fencing)
+        matches!(self, Design::Token | Design::Fencing | Design::Session)
     }
 
     /// The name used in scenario files.
@@ -810,6 +821,17 @@ pub enum FaultKind {
         #[serde(default, skip_serializing_if = "is_default")]
         by: DeletedBy,
     },
+    /// The TCP connection between `from` and `to` is reset (a proxy, a NAT table or a
+    /// server-side idle timeout drops it while both ends live): what it carried either way is
+    /// lost, and the next message opens a new connection. With `design = "session"` a reset
+    /// between a worker and a store node ends the worker's session there, and with it every
+    /// lock the session held (PostgreSQL ends a backend whose client connection is gone).
+    ConnectionReset {
+        /// One end of the connection.
+        from: String,
+        /// The other end.
+        to: String,
+    },
 }
 
 /// Who deletes a lock key from outside the lock's protocol (`force_release`'s `by`). The
@@ -1118,6 +1140,10 @@ mod tests {
                 key: "lock".to_string(),
                 node: None,
                 by: DeletedBy::Operator,
+            },
+            FaultKind::ConnectionReset {
+                from: node(),
+                to: node(),
             },
         ];
         let names: Vec<&str> = one_of_each.iter().map(FaultKind::name).collect();

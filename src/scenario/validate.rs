@@ -296,6 +296,16 @@ impl Scenario {
                     })?;
                     at_least_one(*for_ms, &field("for_ms"))?;
                 }
+                FaultKind::ConnectionReset { from, to } => {
+                    self.check_node(from, field("from"))?;
+                    self.check_node(to, field("to"))?;
+                    ensure(from != to, field("to"), || {
+                        format!(
+                            "must differ from `from` (both are `{to}`): a reset ends the \
+                             connection between two nodes"
+                        )
+                    })?;
+                }
                 FaultKind::ForceRelease { key, node, by } => {
                     ensure(
                         *by != DeletedBy::Eviction || self.store.topology != Topology::Consensus,
@@ -587,6 +597,25 @@ fn check_lock(lock: &Lock, store: &Store) -> Check {
         ensure(lock.waiting == Waiting::Retry, "lock.waiting", || {
             "the timestamp design orders waiters by their stamps, not by a queue at the \
              store: use waiting = \"retry\""
+                .to_string()
+        })?;
+    }
+    if lock.design == Design::Session {
+        ensure(
+            matches!(store.topology, Topology::Single | Topology::MultiPrimary),
+            "lock.design",
+            || {
+                format!(
+                    "a session lock lives in one database server's memory (PostgreSQL's \
+                     advisory locks, MySQL's GET_LOCK): use store.topology = \"single\" or \
+                     \"multi_primary\", not \"{}\"",
+                    store.topology.as_str()
+                )
+            },
+        )?;
+        ensure(lock.waiting == Waiting::Retry, "lock.waiting", || {
+            "a session lock is modelled as a client trying again (pg_try_advisory_lock in a \
+             loop): use waiting = \"retry\""
                 .to_string()
         })?;
     }

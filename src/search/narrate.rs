@@ -182,6 +182,8 @@ fn tells(event: &Event) -> bool {
         | EventKind::ExpiredByClient { .. }
         | EventKind::ExpiredUnchanged { .. }
         | EventKind::ForceReleased { .. }
+        | EventKind::SessionEnded { .. }
+        | EventKind::ConnectionReset { .. }
         | EventKind::Forgot
         | EventKind::Unflushed { .. }
         | EventKind::Reloaded { .. }

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 use crate::challenge::Budget;
 use crate::challenge::budget::paused_ms;
-use crate::scenario::{DeletedBy, Fault, FaultKind, FaultTag, MAX_UNTIL_MS, Scenario};
+use crate::scenario::{DeletedBy, Design, Fault, FaultKind, FaultTag, MAX_UNTIL_MS, Scenario};
 use strum::VariantArray;
 
 /// What faults a scenario can be given: its nodes, its lock keys and its times.
@@ -37,6 +37,9 @@ pub struct Space {
     pub until_ms: u64,
     /// The longest pause, stall, partition, delay or clock jump drawn, ms: twice the lease.
     pub max_ms: u64,
+    /// Whether a `connection_reset` can matter: only a `session` lock ends with its
+    /// connection (elsewhere a reset loses what is in flight, as a crash or a partition does).
+    pub resets: bool,
 }
 
 impl Space {
@@ -54,6 +57,7 @@ impl Space {
                 .map(|n| format!("store{n}"))
                 .collect(),
             keys,
+            resets: scenario.lock.design == Design::Session,
             until_ms: scenario.until_ms.max(1),
             max_ms: scenario
                 .lock
@@ -77,6 +81,7 @@ impl Space {
     pub fn fault(&self) -> BoxedStrategy<Fault> {
         let kinds: Vec<BoxedStrategy<FaultKind>> = FaultTag::VARIANTS
             .iter()
+            .filter(|&&tag| self.offers(tag))
             .map(|&tag| self.kind(tag))
             .collect();
         let kinds = Union::new(kinds);
@@ -94,7 +99,7 @@ impl Space {
             .filter_map(|(kind, _)| {
                 FaultTag::VARIANTS
                     .iter()
-                    .find(|&&t| kind == <&str>::from(t))
+                    .find(|&&t| kind == <&str>::from(t) && self.offers(t))
             })
             .map(|&tag| self.kind(tag))
             .collect();
@@ -108,6 +113,11 @@ impl Space {
         )
         .prop_map(move |drawn| fit(drawn, &budget))
         .boxed()
+    }
+
+    /// Whether schedules here draw faults of `tag`.
+    fn offers(&self, tag: FaultTag) -> bool {
+        self.resets || tag != FaultTag::ConnectionReset
     }
 
     fn at_some_time(&self, kinds: BoxedStrategy<FaultKind>) -> BoxedStrategy<Fault> {
@@ -167,6 +177,11 @@ impl Space {
                     by: DeletedBy::Operator,
                 })
                 .boxed(),
+            FaultTag::ConnectionReset => {
+                (select(self.workers.clone()), select(self.stores.clone()))
+                    .prop_map(|(from, to)| FaultKind::ConnectionReset { from, to })
+                    .boxed()
+            }
         }
     }
 }

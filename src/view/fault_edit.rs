@@ -30,6 +30,7 @@ impl FaultTag {
             FaultTag::Delay => "delay",
             FaultTag::KillStore => "kill store",
             FaultTag::ForceRelease => "force release",
+            FaultTag::ConnectionReset => "connection reset",
         }
     }
 
@@ -47,6 +48,7 @@ impl FaultTag {
             FaultTag::Delay => 'D',
             FaultTag::KillStore => 'K',
             FaultTag::ForceRelease => 'F',
+            FaultTag::ConnectionReset => 'X',
         }
     }
 
@@ -73,6 +75,10 @@ impl FaultTag {
             FaultTag::KillStore => "Every store node crashes, and restarts later (on any lane).",
             FaultTag::ForceRelease => {
                 "An operator deletes the lock on every store node, whoever holds it."
+            }
+            FaultTag::ConnectionReset => {
+                "The lane's worker loses its connection to the store (a session lock goes \
+                 with it)."
             }
         }
     }
@@ -114,7 +120,9 @@ pub fn lane_of(scenario: &Scenario, fault: &Fault) -> Option<usize> {
         | FaultKind::ForceRelease {
             node: Some(node), ..
         } => lane_of_node(scenario, node),
-        FaultKind::Delay { from, .. } => lane_of_node(scenario, from),
+        FaultKind::Delay { from, .. } | FaultKind::ConnectionReset { from, .. } => {
+            lane_of_node(scenario, from)
+        }
         FaultKind::Partition { groups, .. } => lane_of_node(scenario, cut_off(groups)?),
         FaultKind::KillStore { .. }
         | FaultKind::Heal
@@ -233,6 +241,10 @@ pub fn dropped(
         FaultTag::KillStore => FaultKind::KillStore {
             for_ms: Some(for_ms),
         },
+        FaultTag::ConnectionReset => {
+            let to = link_end(scenario, &node);
+            FaultKind::ConnectionReset { from: node, to }
+        }
         FaultTag::ForceRelease => FaultKind::ForceRelease {
             key: worker
                 .or(scenario.workers.first())
@@ -276,7 +288,8 @@ pub fn duration_ms(fault: &Fault) -> Option<u64> {
         | FaultKind::Restart { .. }
         | FaultKind::Heal
         | FaultKind::ClockJump { .. }
-        | FaultKind::ForceRelease { .. } => None,
+        | FaultKind::ForceRelease { .. }
+        | FaultKind::ConnectionReset { .. } => None,
     }
 }
 
@@ -294,7 +307,8 @@ pub fn with_duration(fault: &Fault, for_ms: u64) -> Fault {
         | FaultKind::Restart { .. }
         | FaultKind::Heal
         | FaultKind::ClockJump { .. }
-        | FaultKind::ForceRelease { .. } => {}
+        | FaultKind::ForceRelease { .. }
+        | FaultKind::ConnectionReset { .. } => {}
     }
     fault
 }
@@ -366,7 +380,7 @@ pub fn moved_to_lane(scenario: &Scenario, fault: &Fault, lane: usize) -> Result<
             }
             *node = new.clone();
         }
-        FaultKind::Delay { from, to, .. } => {
+        FaultKind::Delay { from, to, .. } | FaultKind::ConnectionReset { from, to } => {
             if to == new {
                 *to = from.clone();
             }
@@ -483,6 +497,9 @@ pub fn describe(fault: &Fault) -> String {
             fmt_ms(*for_ms)
         ),
         FaultKind::KillStore { for_ms } => format!("kill store at {at}{}", lasting(for_ms)),
+        FaultKind::ConnectionReset { from, to } => {
+            format!("connection reset {from} ↔ {to} at {at}")
+        }
         FaultKind::ForceRelease { key, node, by } => {
             let what = match by {
                 DeletedBy::Operator => format!("force release of {key:?}"),

@@ -15,7 +15,7 @@ use crate::scenario::{DeletedBy, Topology};
 use crate::text::{fmt_clock_ms, fmt_count, fmt_ms, printable};
 use crate::trace::{
     DropReason, Event, EventKind, IgnoredWhy, KeyId, Label, LetGoReason, MsgId, NodeId,
-    RejectReason, Role, Token, Trace,
+    RejectReason, Role, SessionEnd, Token, Trace,
 };
 
 /// The engine's budget in words: "500 000 steps, 1 000 000 recorded events or 200 000 waiting
@@ -488,6 +488,26 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
                 Some(t) => format!("{deleted} while {} held it", tok(*t)),
                 None => format!("{deleted}; nobody held it"),
             }
+        }
+        EventKind::SessionEnded {
+            key: k,
+            holder,
+            why,
+        } => {
+            let why = match why {
+                SessionEnd::Reset => "its connection was reset",
+                SessionEnd::GaveUp => "its connection gave up",
+                SessionEnd::HolderCrashed => "its process died",
+                SessionEnd::ServerStopped => "the server stopped",
+            };
+            format!(
+                "{}'s session ended ({why}): {} released with it",
+                name(holder.worker),
+                key(*k)
+            )
+        }
+        EventKind::ConnectionReset { to } => {
+            format!("the connection to {} was reset", name(*to))
         }
         EventKind::Claimed {
             key: k,

@@ -17,7 +17,7 @@
 //! - [`single_grant`]: a store that keeps its state and times leases on a monotonic clock
 //!   (`single`, `redlock`, `consensus`) never grants one lock to two owners at once, whatever
 //!   the faults;
-//! - [`no_lease`]: designs without a lease (`flag`, `setnx`, `timestamp`) never expire a lock;
+//! - [`no_lease`]: designs without a lease (`flag`, `setnx`, `timestamp`, `session`) never expire a lock;
 //! - [`progress`]: a lone worker, with no fault and no loss, gets the lock; the `flag` design,
 //!   with workers starting together, does produce an `overlap` for some seed.
 //!

@@ -1,4 +1,4 @@
-//! Designs without a lease (`flag`, `setnx`, `timestamp`) never expire or extend a lock.
+//! Designs without a lease (`flag`, `setnx`, `timestamp`, `session`) never expire or extend a lock.
 
 use locksim::trace::EventKind;
 use proptest::prelude::*;
@@ -9,7 +9,7 @@ use crate::{config, run_and_check};
 proptest! {
     #![proptest_config(config(7))]
 
-    /// `flag`, `setnx` and `timestamp` have no expiry: no grant carries a lease,
+    /// `flag`, `setnx`, `timestamp` and `session` have no expiry: no grant carries a lease,
     /// and the store never expires or extends one.
     #[test]
     fn designs_without_a_lease_never_expire_a_lock(

@@ -5,6 +5,18 @@ use crate::{Bad, Good, accepts_all, line_of, parse, rejects, rejects_all, with, 
 
 const CASES: &[Bad] = &[
     (
+        Fault("at_ms = 10\nkind = \"connection_reset\"\nfrom = \"A\"\nto = \"A\""),
+        "fault[1].to",
+        "to = \"A\"",
+        "must differ from `from`",
+    ),
+    (
+        Fault("at_ms = 10\nkind = \"connection_reset\"\nfrom = \"A\"\nto = \"store9\""),
+        "fault[1].to",
+        "to = \"store9\"",
+        "store9",
+    ),
+    (
         Edit("at_ms = 1000", "at_ms = 20000"),
         "fault[0].at_ms",
         "at_ms = 20000",
@@ -158,6 +170,10 @@ const FINE: &[Good] = &[
             "at_ms = 10\nkind = \"delay\"\nfrom = \"A\"\nto = \"resource\"\nextra_ms = 5\nfor_ms = 10",
         ),
         "a link to the resource",
+    ),
+    (
+        Fault("at_ms = 10\nkind = \"connection_reset\"\nfrom = \"store1\"\nto = \"B\""),
+        "a reset named from the store's end",
     ),
 ];
 

@@ -5,6 +5,31 @@ use crate::{Bad, Good, accepts_all, parse, rejects_all, with};
 
 const CASES: &[Bad] = &[
     (
+        Edits(&[
+            (
+                "design = \"token\"\nttl_ms = 10000",
+                "design = \"session\"\nttl_ms = 0",
+            ),
+            ("topology = \"single\"", "topology = \"consensus\""),
+            ("nodes = 1", "nodes = 3"),
+        ]),
+        "lock.design",
+        "design = \"session\"",
+        "lives in one database server's memory",
+    ),
+    (
+        Edits(&[
+            (
+                "design = \"token\"\nttl_ms = 10000",
+                "design = \"session\"\nttl_ms = 0",
+            ),
+            ("retry_ms = 50", "retry_ms = 50\nwaiting = \"fair\""),
+        ]),
+        "lock.waiting",
+        "waiting = \"fair\"",
+        "pg_try_advisory_lock",
+    ),
+    (
         Edit(
             "design = \"token\"",
             "design = \"token\"\nping_timeout_ms = 0",
@@ -318,6 +343,13 @@ const CASES: &[Bad] = &[
 ];
 
 const FINE: &[Good] = &[
+    (
+        Edit(
+            "design = \"token\"\nttl_ms = 10000",
+            "design = \"session\"\nttl_ms = 0",
+        ),
+        "a session lock on one server: no lease",
+    ),
     (
         Edit(
             "design = \"token\"\nttl_ms = 10000",

@@ -184,6 +184,10 @@ fn every_fault_kind_and_odd_value_round_trips() {
             extra_ms: 0,
             for_ms: 4,
         },
+        FaultKind::ConnectionReset {
+            from: node(),
+            to: "store2".into(),
+        },
     ];
     scenario.faults = kinds
         .into_iter()

@@ -185,7 +185,7 @@ fn bad_enum_value_lists_the_choices() {
     let e = rejects(&src, "lock.design", "\"fence\"", "");
     assert_eq!(
         e.message,
-        "must be one of flag, setnx, ttl, token, fencing, timestamp, none; got \"fence\": did \
+        "must be one of flag, setnx, ttl, token, fencing, timestamp, session, none; got \"fence\": did \
          you mean \"fencing\"?"
     );
     assert_eq!(e.column, Some(10));

@@ -120,6 +120,11 @@ enum RawFault {
     ForceRelease {
         node: Option<Index>,
     },
+    /// A worker's connection to a store node is reset.
+    ConnectionReset {
+        worker: Index,
+        store: Index,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -137,8 +142,8 @@ struct Raw {
     faults: Vec<(u64, RawFault)>,
 }
 
-/// Every design a scenario may name: the ladder, the step 2 `timestamp` strawman and step 8's
-/// `none` (no lock).
+/// Every design a scenario may name: the ladder, the step 2 `timestamp` strawman, a
+/// database's `session` lock and step 8's `none` (no lock).
 fn design() -> impl Strategy<Value = Design> {
     proptest::sample::select(Design::PICKABLE.to_vec())
 }
@@ -163,6 +168,10 @@ fn shape(profile: Profile) -> BoxedStrategy<(Design, Topology)> {
             (d, Topology::Single)
         }
         (Design::Timestamp, _) => (d, Topology::Single),
+        // A session lock lives in one server's memory.
+        (Design::Session, Topology::Replicated | Topology::Redlock | Topology::Consensus) => {
+            (d, Topology::Single)
+        }
         _ => (d, t),
     };
     match profile {
@@ -197,7 +206,8 @@ fn shape(profile: Profile) -> BoxedStrategy<(Design, Topology)> {
             prop_oneof![
                 Just(Design::Flag),
                 Just(Design::Setnx),
-                Just(Design::Timestamp)
+                Just(Design::Timestamp),
+                Just(Design::Session)
             ],
             topology(),
         )
@@ -382,6 +392,8 @@ fn raw_fault(profile: Profile) -> BoxedStrategy<RawFault> {
     );
     let force =
         proptest::option::of(any::<Index>()).prop_map(|node| RawFault::ForceRelease { node });
+    let reset = (any::<Index>(), any::<Index>())
+        .prop_map(|(worker, store)| RawFault::ConnectionReset { worker, store });
     match profile {
         Profile::Fenced => prop_oneof![
             pause,
@@ -405,7 +417,8 @@ fn raw_fault(profile: Profile) -> BoxedStrategy<RawFault> {
             Just(RawFault::Heal),
             jump,
             delay,
-            force
+            force,
+            reset
         ]
         .boxed(),
     }
@@ -574,6 +587,10 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
                     node: node.map(|i| store_name(i.index(nodes as usize) as u32 + 1)),
                     by: DeletedBy::Operator,
                 },
+                RawFault::ConnectionReset { worker, store } => FaultKind::ConnectionReset {
+                    from: pick(&worker_names, &worker),
+                    to: store_name(store.index(nodes as usize) as u32 + 1),
+                },
             };
             Fault {
                 at_ms: at_ms % until_ms,
@@ -600,7 +617,7 @@ fn build(profile: Profile, raw: Raw) -> Scenario {
     // Timestamp order is the only queue a `timestamp` lock has; Redlock's nodes share none;
     // without a lock nobody queues.
     let fair = lock.fair
-        && !matches!(design, Design::Timestamp | Design::None)
+        && !matches!(design, Design::Timestamp | Design::None | Design::Session)
         && topology != Topology::Redlock;
     let defaults = Lock::default();
     Scenario {

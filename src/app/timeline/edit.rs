@@ -447,7 +447,7 @@ pub fn kind_color(kind: FaultTag) -> Color32 {
         FaultTag::Stall => style::STALLED,
         FaultTag::Crash | FaultTag::Restart | FaultTag::KillStore => style::CRASHED,
         FaultTag::Partition | FaultTag::Heal => style::PARTITION,
-        FaultTag::Delay => style::SLOW_LINK,
+        FaultTag::Delay | FaultTag::ConnectionReset => style::SLOW_LINK,
         FaultTag::ClockJump => style::ROLE,
         FaultTag::ForceRelease => style::ANOMALY,
     }

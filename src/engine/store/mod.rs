@@ -22,7 +22,7 @@ use crate::scenario::{
     Acquire as AcquireSteps, DeletedBy, Design, Expiry, Lock, Persistence, REPLICA_ACK_EVERY_MS,
     Scenario, StoreClock, Topology, Waiting,
 };
-use crate::trace::{EventKind, KeyId, NodeId, Refusal, Token};
+use crate::trace::{EventKind, KeyId, NodeId, Refusal, SessionEnd, Token};
 use consensus::Raft;
 use replicated::{Replication, Role};
 use table::Held;
@@ -666,9 +666,32 @@ impl StoreNode {
         out.timer(FLUSH_EVERY_MS, Timer::Flush);
     }
 
-    /// `everysec`: the node crashes now; each grant its table holds that its last flush did
-    /// not is lost with it (Redis's `appendfsync everysec` loses up to the last second).
+    /// `session`: `worker`'s session on this node ends, for `why`; each lock it held is let
+    /// go, recorded, and passed on as a release would be ([`LockTable::end_session`]).
+    pub fn end_session(&mut self, cx: &Ctx, out: &mut Outbox, worker: NodeId, why: SessionEnd) {
+        for (key, holder) in self.table.end_session(worker) {
+            let key = KeyId::from_index(key);
+            out.record(EventKind::SessionEnded { key, holder, why });
+            self.replicate(cx, out, key);
+            self.grant_next(cx, out, key);
+        }
+    }
+
+    /// The node crashes now. `session`: every session ends with the server, and its locks
+    /// with them. `everysec`: each grant its table holds that its last flush did not is lost
+    /// with it (Redis's `appendfsync everysec` loses up to the last second).
     pub fn crashing(&mut self, cx: &Ctx, out: &mut Outbox) {
+        if cx.sc.lock.design == Design::Session {
+            for key in KeyId::all(self.table.keys()) {
+                if let Some(holder) = self.table.holder(key.index()) {
+                    let why = SessionEnd::ServerStopped;
+                    out.record(EventKind::SessionEnded { key, holder, why });
+                }
+            }
+            self.table = LockTable::new(self.table.keys());
+            self.disk = None;
+            return;
+        }
         if cx.sc.store.persistence != Persistence::Everysec {
             return;
         }

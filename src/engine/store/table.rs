@@ -414,6 +414,22 @@ impl LockTable {
         }
     }
 
+    /// `session`: `worker`'s session ends. Every key one of its attempts holds is let go and
+    /// its places in the queues and any turn it was told are gone; returns each key let go,
+    /// with the grant that held it, in key order. A reentrant hold goes whole: its count
+    /// belonged to the session (PostgreSQL releases all of a session's advisory locks).
+    pub fn end_session(&mut self, worker: NodeId) -> Vec<(usize, Token)> {
+        let mut ended = Vec::new();
+        for key in 0..self.keys() {
+            if let Some(h) = self.held[key].take_if(|h| h.token.worker == worker) {
+                ended.push((key, h.token));
+            }
+            self.queue[key].retain(|(t, _)| t.worker != worker);
+            self.turn[key].take_if(|t| t.worker == worker);
+        }
+        ended
+    }
+
     /// Restarts the lease of the key's lock for a full `ttl_ms` if `token` holds it (any holder
     /// for designs that do not check the owner); returns the holder whose lease was renewed.
     /// The extension "Distributed Locks with Redis" describes: a script that sets a new TTL
@@ -804,5 +820,66 @@ mod tests {
         assert!(table.unclaim(0, B));
         assert!(!table.unclaim(0, B));
         assert_eq!(table.claims(0), [(A, 10)]);
+    }
+
+    /// One row per situation: what the ending session lets go, and who holds each key after.
+    /// Key 0 and key 1; A's session ends.
+    #[test]
+    fn a_sessions_end_lets_go_of_its_locks_and_nothing_else() {
+        let session = lock(Design::Session);
+        type Row = (
+            &'static str,
+            [Option<Token>; 2],
+            Vec<(usize, Token)>,
+            [Option<Token>; 2],
+        );
+        let rows: [Row; 4] = [
+            ("A holds key 0", [Some(A), None], vec![(0, A)], [None, None]),
+            (
+                "B holds key 0: untouched",
+                [Some(B), None],
+                vec![],
+                [Some(B), None],
+            ),
+            (
+                "A holds both keys: both go, in key order",
+                [Some(A), Some(A)],
+                vec![(0, A), (1, A)],
+                [None, None],
+            ),
+            (
+                "A holds key 1, B key 0",
+                [Some(B), Some(A)],
+                vec![(1, A)],
+                [Some(B), None],
+            ),
+        ];
+        for (name, before, ended, after) in rows {
+            let mut table = LockTable::new(2);
+            for (key, holder) in before.iter().enumerate() {
+                if let Some(t) = holder {
+                    let got = table.acquire(&session, key, *t, false, 0, 0);
+                    assert!(matches!(got, Acquire::Granted { .. }), "{name}");
+                }
+            }
+            assert_eq!(table.end_session(A.worker), ended, "{name}");
+            assert_eq!([table.holder(0), table.holder(1)], after, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_reentrant_session_hold_goes_whole_and_a_stale_unlock_is_ignored() {
+        let session = Lock {
+            reentrant: true,
+            ..lock(Design::Session)
+        };
+        let mut table = LockTable::new(1);
+        table.acquire(&session, 0, A, false, 0, 0);
+        table.acquire(&session, 0, A, true, 0, 0);
+        assert_eq!(table.end_session(A.worker), [(0, A)]);
+        table.acquire(&session, 0, B, false, 0, 0);
+        // A's unlock after its session ended: compare-and-delete finds B's lock, not A's.
+        assert_eq!(table.release(&session, 0, A), Release::Ignored);
+        assert_eq!(table.holder(0), Some(B));
     }
 }

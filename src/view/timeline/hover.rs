@@ -144,6 +144,7 @@ impl Span {
                     | LeaseEnd::Forgot
                     | LeaseEnd::Unflushed
                     | LeaseEnd::Forced(_)
+                    | LeaseEnd::SessionEnded(_)
                     | LeaseEnd::Replaced { .. }
                     | LeaseEnd::NodeDown => "",
                 });

@@ -23,7 +23,9 @@ pub use legend::{ATTEMPT_NOTE, ATTEMPT_NOTE_UNFENCED, Swatch, attempt_note};
 
 use crate::checker::Kind;
 use crate::scenario::DeletedBy;
-use crate::trace::{DropReason, KeyId, LetGoReason, NodeId, Refusal, RejectReason, Role, Token};
+use crate::trace::{
+    DropReason, KeyId, LetGoReason, NodeId, Refusal, RejectReason, Role, SessionEnd, Token,
+};
 
 /// Everything the timeline shows of one run.
 #[derive(Clone, Debug, PartialEq)]
@@ -292,6 +294,8 @@ pub enum LeaseEnd {
     /// Someone deleted the key from outside the protocol (`force_release`): an operator, an
     /// eviction, a flush.
     Forced(DeletedBy),
+    /// `session`: the holder's session ended, for the reason given, and the lock with it.
+    SessionEnded(SessionEnd),
     /// The node granted the key to `by` over it.
     Replaced {
         /// The grant that replaced it.

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::Builder;
 use crate::scenario::{DeletedBy, Topology};
-use crate::trace::{KeyId, NodeId, Token, Trace};
+use crate::trace::{KeyId, NodeId, SessionEnd, Token, Trace};
 use crate::view::timeline::{LeaseEnd, LeaseLost, Span, SpanKind};
 
 impl Builder<'_> {
@@ -257,6 +257,13 @@ pub(super) fn lease_lost_from(
         Some(LeaseEnd::Forced(DeletedBy::Operator)) => "an operator deleted it".to_string(),
         Some(LeaseEnd::Forced(DeletedBy::Eviction)) => "evicted to free memory".to_string(),
         Some(LeaseEnd::Forced(DeletedBy::Flush)) => "a flush deleted it".to_string(),
+        Some(LeaseEnd::SessionEnded(why)) => match why {
+            SessionEnd::Reset => "its session ended: the connection was reset",
+            SessionEnd::GaveUp => "its session ended: the connection gave up",
+            SessionEnd::HolderCrashed => "its session ended: the holder's process died",
+            SessionEnd::ServerStopped => "its session ended: the server stopped",
+        }
+        .to_string(),
         Some(LeaseEnd::Replaced { by }) => format!("overwritten by {}", trace.token_name(by)),
         Some(LeaseEnd::BackAsFollower) => "its node came back as a follower".to_string(),
         Some(LeaseEnd::Horizon | LeaseEnd::NodeDown | LeaseEnd::NodeUp) | None => {

@@ -435,6 +435,13 @@ impl<'a> Builder<'a> {
                     self.close_lease(at, node, key, LeaseEnd::Forced(by), Some(self.current));
                 }
             }
+            EventKind::SessionEnded { key, holder, why } => {
+                self.grant_ended(at, key, holder);
+                if self.lease_holder(node, key) == Some(holder) {
+                    let end = LeaseEnd::SessionEnded(why);
+                    self.close_lease(at, node, key, end, Some(self.current));
+                }
+            }
             EventKind::Expired { key, token }
             | EventKind::ExpiredByClient { key, token, .. }
             | EventKind::ExpiredUnchanged { key, token, .. } => {
@@ -725,6 +732,7 @@ fn end_label(trace: &Trace, kind: &SpanKind) -> String {
             LeaseEnd::Forced(DeletedBy::Operator) => "force-released".to_string(),
             LeaseEnd::Forced(DeletedBy::Eviction) => "evicted".to_string(),
             LeaseEnd::Forced(DeletedBy::Flush) => "flushed".to_string(),
+            LeaseEnd::SessionEnded(_) => "session ended".to_string(),
             LeaseEnd::Replaced { by } => format!("overwritten by {}", trace.token_name(by)),
             LeaseEnd::RanOut => "ran out".to_string(),
             LeaseEnd::BackAsFollower => "back, not leading".to_string(),
