@@ -291,6 +291,27 @@ fn rows() -> Vec<Row> {
             then: |w| backing_off(w) && w.seq == 1,
         },
         Row {
+            name: "hand_back, fair: an unanswered create is deleted before the next attempt",
+            lock: FAIR,
+            store: CONSENSUS,
+            worker: "",
+            given: |w| {
+                acquiring(w, acquire(A1));
+                w.deadlines.due[0] = Some((NOW, 1));
+                w.deadlines.armed[0] = Some(NOW);
+            },
+            event: In::Timer(Timer::Deadline {
+                wait: 0,
+                at_ms: NOW,
+            }),
+            want: &[
+                "2 <- release A#1",
+                "record AcquireFailed",
+                "timer Retry in 50+0..=25",
+            ],
+            then: backing_off,
+        },
+        Row {
             name: "forget: backed off, it creates again under a new token",
             lock: FAIR,
             store: CONSENSUS,
