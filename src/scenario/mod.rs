@@ -654,7 +654,10 @@ pub enum LeaseFrom {
 #[strum(serialize_all = "snake_case")]
 pub enum OnTimeout {
     /// Reads the late grant and releases it at once, as a Redlock client unlocks every
-    /// instance after a failed attempt (Redis docs, "Distributed locks with Redis").
+    /// instance after a failed attempt (Redis docs, "Distributed locks with Redis"). With
+    /// `waiting = "fair"` it also deletes an unanswered create before it creates again, as
+    /// Apache Curator's "protection mode" finds the client's own node after a failed create,
+    /// so its session keeps no node of an attempt it gave up alive.
     #[default]
     HandBack,
     /// Drops the connection the request went on, as redis-py does on a socket timeout
