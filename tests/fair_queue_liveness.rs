@@ -2,7 +2,10 @@
 //! again after a lease length of silence, and a release that goes unanswered is sent again.
 //!
 //! Measured when this test was written: 993 of 1 000 seeds live (99.3 %), none unsafe. The
-//! runs that are not live lose a release or a wake-up in the last seconds before the horizon.
+//! runs that are not live lost a release or a wake-up in the last seconds before the horizon.
+//! Since a waiter's places, turn and grant belong to its session, a create whose answer was
+//! lost would leave a node the worker's next attempt keeps alive, so a worker that hands late
+//! grants back deletes an unanswered create before it creates again: 1 000 of 1 000 live.
 
 use locksim::scenario;
 

@@ -1381,7 +1381,7 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
                         ui,
                         &p("on_timeout"),
                         "on_timeout",
-                        "drop_connection: a late grant is never read (redis-py).",
+                        "drop_connection: a late grant is never read (redis-py); forget: it creates anew (ZooKeeper).",
                         |ui, label| pick_named(ui, &p("on_timeout"), &mut w.on_timeout, label),
                     );
                     if let Some(members) = &members {

@@ -91,6 +91,16 @@ mod tests {
             &["lease_expired_on_store"],
             &["watchdog_renewal_sent"],
         ),
+        (
+            "cases/zookeeper-ghost-node-after-retried-create",
+            &["session_renewed_another_attempts_grant"],
+            &[],
+        ),
+        (
+            "cases/zookeeper-retried-create-hands-back",
+            &[],
+            &["session_renewed_another_attempts_grant"],
+        ),
     ];
 
     #[test]

@@ -617,7 +617,7 @@ pub struct Worker {
     #[serde(default, skip_serializing_if = "is_default")]
     pub on_lock_loss: OnLockLoss,
     /// What the worker does with the reply to an acquire it stopped waiting for:
-    /// `hand_back` (default) or `drop_connection`.
+    /// `hand_back` (default), `drop_connection` or `forget`.
     #[serde(default, skip_serializing_if = "is_default")]
     pub on_timeout: OnTimeout,
     /// Where the worker counts its lease from: the request it sent (default) or the reply.
@@ -665,7 +665,10 @@ pub enum LeaseFrom {
 #[strum(serialize_all = "snake_case")]
 pub enum OnTimeout {
     /// Reads the late grant and releases it at once, as a Redlock client unlocks every
-    /// instance after a failed attempt (Redis docs, "Distributed locks with Redis").
+    /// instance after a failed attempt (Redis docs, "Distributed locks with Redis"). With
+    /// `waiting = "fair"` it also deletes an unanswered create before it creates again, as
+    /// Apache Curator's "protection mode" finds the client's own node after a failed create,
+    /// so its session keeps no node of an attempt it gave up alive.
     #[default]
     HandBack,
     /// Drops the connection the request went on, as redis-py does on a socket timeout
@@ -673,6 +676,17 @@ pub enum OnTimeout {
     /// never read, and the grant stays on the store, held by a token nobody remembers, until
     /// its TTL runs out.
     DropConnection,
+    /// Forgets the attempt: the late reply is ignored, nothing is handed back, and the next
+    /// attempt is a fresh create under a new token, as a ZooKeeper client that retries a
+    /// timed-out `create` of its sequential ephemeral lock node without Apache Curator's
+    /// "protection mode" (which tags the node's name with a GUID and, on a retry, looks for
+    /// its own earlier node; ZOOKEEPER-1262). Only with `waiting = "fair"`, whose queue
+    /// entries and grants belong to the client's session: the first node was in fact
+    /// created, and the client's own heartbeats, the asks of its second node every third of
+    /// a lease, keep that ghost alive (a lease length, simulated ms, from each ask). The ghost
+    /// reaches the head of the queue and holds the key for a client that forgot it, and the
+    /// client's second node waits behind it for as long as the session lives.
+    Forget,
 }
 
 /// What a worker does when it learns its lock is gone.

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use super::names::{RESOURCE, is_reserved_for_stores, parse_store_name, store_name};
 use super::{
     Acquire, DeletedBy, Design, Expect, Expiry, FaultKind, LeaseFrom, Lock, Network, OnLockLoss,
-    Persistence, REPLICA_ACK_EVERY_MS, Renewal, Scenario, ScenarioError, Store, Topology, VERSION,
-    Waiting, Worker,
+    OnTimeout, Persistence, REPLICA_ACK_EVERY_MS, Renewal, Scenario, ScenarioError, Store,
+    Topology, VERSION, Waiting, Worker,
 };
 
 /// Longest horizon, ms (a little under 3 simulated hours): every case fits far inside it, and it
@@ -111,6 +111,7 @@ impl Scenario {
             self.check_lease_count(worker, field)?;
             self.check_view(worker, field)?;
             self.check_pin(worker, field)?;
+            self.check_on_timeout(worker, field)?;
             ensure(
                 self.lock.design != Design::None || !(worker.nested || worker.check_lease),
                 field(if worker.nested {
@@ -199,6 +200,19 @@ impl Scenario {
             )?;
         }
         Ok(())
+    }
+
+    /// `on_timeout = "forget"`: only where a forgotten attempt outlives the timeout, in a
+    /// fair queue whose entries and grants belong to the client's session.
+    fn check_on_timeout(&self, worker: &Worker, field: impl Fn(&str) -> String) -> Check {
+        ensure(
+            !(worker.on_timeout == OnTimeout::Forget && self.lock.waiting != Waiting::Fair),
+            field("on_timeout"),
+            || {
+                "forget models a ZooKeeper client that creates its lock node again after a                  timeout (ZOOKEEPER-1262): its first node waits on in the queue, kept alive by                  the client's session. Without a queue (lock.waiting = \"retry\") a late grant                  left unread is what drop_connection already models: use that, or add                  waiting = \"fair\" to [lock]"
+                    .to_string()
+            },
+        )
     }
 
     /// The member a worker is pinned to (`store_node`): a multi-primary member of the store.

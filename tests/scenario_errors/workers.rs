@@ -101,11 +101,21 @@ const CASES: &[Bad] = &[
     (
         Edit(
             "clock_drift_ppm = 0",
+            "clock_drift_ppm = 0\non_timeout = \"ignore\"",
+        ),
+        "worker[1].on_timeout",
+        "\"ignore\"",
+        "must be one of hand_back, drop_connection, forget",
+    ),
+    // `forget` leaves a ghost only in a fair queue, whose entries live with the session.
+    (
+        Edit(
+            "clock_drift_ppm = 0",
             "clock_drift_ppm = 0\non_timeout = \"forget\"",
         ),
         "worker[1].on_timeout",
-        "\"forget\"",
-        "must be one of hand_back, drop_connection",
+        "on_timeout = \"forget\"",
+        "what drop_connection already models",
     ),
     (
         Edit(
@@ -226,6 +236,16 @@ const CASES: &[Bad] = &[
 ];
 
 const FINE: &[Good] = &[
+    (
+        Edits(&[
+            (
+                "clock_drift_ppm = 0",
+                "clock_drift_ppm = 0\non_timeout = \"forget\"",
+            ),
+            ("retry_ms = 50", "retry_ms = 50\nwaiting = \"fair\""),
+        ]),
+        "forget in a fair queue",
+    ),
     (
         Edit("name = \"B\"", "name = \"store\""),
         "`store` is not a node name",

@@ -217,6 +217,13 @@ impl StoreNode {
                 // A queued waiter's repeated ask is its heartbeat: the leader renews its place
                 // itself, as etcd's leader renews a lease on a keepalive without a log entry.
                 let now = lease_now(cx);
+                // Any ask is also its session's heartbeat, which keeps alive the worker's
+                // other places, turn and grant on the key (a forgotten attempt's too): the
+                // leader renews them itself, as it renews places, once it speaks for the store.
+                if self.raft().ready && self.leader_has_quorum(cx) {
+                    self.session_heartbeat(cx, out, key, token);
+                }
+                let table = &self.table;
                 let waiting = table.waits(k, token, now)
                     && (holder.is_some() || table.turn[k].is_some() || delayed);
                 if waiting && self.leader_has_quorum(cx) {
@@ -716,7 +723,7 @@ impl StoreNode {
         let Some((next, lapsed)) = table.pop_next(k, lease_now(cx)) else {
             return;
         };
-        table.turn[k] = Some(next);
+        table.give_turn(k, next);
         // A waiter whose place lapsed (it died in line) is passed over at once, through the
         // log so that every node passes it over: its turn is over before it began.
         match (leader, lapsed) {
@@ -777,8 +784,7 @@ impl StoreNode {
                 self.propose(cx, out, Command::GrantNext { key });
             }
             Timer::TurnOver { key, token }
-                if self.raft().role == Role::Leader
-                    && self.table.turn[key.index()] == Some(token) =>
+                if self.raft().role == Role::Leader && self.turn_lapsed(cx, out, key, token) =>
             {
                 self.propose(cx, out, Command::SkipTurn { key, token });
             }

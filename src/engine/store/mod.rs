@@ -357,6 +357,7 @@ impl StoreNode {
         client_now: i64,
     ) -> AcquireAnswer {
         self.expire_if_due(cx, out, key);
+        self.session_heartbeat(cx, out, key, token);
         let now = lease_now(cx);
         // A waiter's repeated ask is its heartbeat: it renews its place, refused as before.
         let heartbeat = self.table.waits(key.index(), token, now);
@@ -585,22 +586,55 @@ impl StoreNode {
         let Some(next) = self.table.next_alive(k, lease_now(cx)) else {
             return;
         };
-        self.table.turn[k] = Some(next);
+        self.table.give_turn(k, next);
         self.tell_turn(cx, out, key, next);
     }
 
     /// Sends `token` its turn for `key` and waits a lease length for it to claim it.
     fn tell_turn(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId, token: Token) {
+        self.table.turn_until[key.index()] = i64::MIN;
         out.send(token.worker, Msg::YourTurn { key, token });
         out.timer(cx.sc.lock.ttl_ms as i64, Timer::TurnOver { key, token });
     }
 
+    /// The waiter told it is its turn did not claim the key in a lease length: the next one's,
+    /// unless the waiter's session renewed the turn meanwhile ([`LockTable::heartbeat`]); then
+    /// it waits until that runs out. Returns whether the turn is over.
+    fn turn_lapsed(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId, token: Token) -> bool {
+        let now = lease_now(cx);
+        match self.table.turn_renewed_until(key.index(), token, now) {
+            Some(until) => {
+                out.timer(until - now, Timer::TurnOver { key, token });
+                false
+            }
+            None => self.table.turn[key.index()] == Some(token),
+        }
+    }
+
     /// The waiter told it is its turn did not claim the key in a lease length: the next one's.
     fn turn_over(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId, token: Token) {
-        let k = key.index();
-        if self.table.turn[k] == Some(token) {
-            self.table.turn[k] = None;
+        if self.turn_lapsed(cx, out, key, token) {
+            self.table.turn[key.index()] = None;
             self.grant_next(cx, out, key);
+        }
+    }
+
+    /// `fair`: an ask of `asker`'s is a heartbeat of its worker's session
+    /// ([`LockTable::heartbeat`]): every place, turn and grant of the worker's on `key` lives
+    /// a lease length (the store's own, [`store_ttl_ms`], simulated ms) from now. A grant it
+    /// renews is recorded as extended and re-armed (and on a primary, replicated).
+    fn session_heartbeat(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId, asker: Token) {
+        if cx.sc.lock.waiting != Waiting::Fair {
+            return;
+        }
+        let now = lease_now(cx);
+        let until = LockTable::place_until(store_ttl_ms(cx), now);
+        if let Some(holder) = self.table.heartbeat(key.index(), asker, now, until) {
+            mark!("session_renewed_another_attempts_grant");
+            self.lease_extended(cx, out, key, holder);
+            if !matches!(self.protocol, Protocol::Consensus(_)) {
+                self.replicate(cx, out, key);
+            }
         }
     }
 

@@ -144,6 +144,10 @@ pub struct LockTable {
     pub(crate) delay_until: Vec<i64>,
     /// `fair`: the waiter told it is its turn, whose claim the free key awaits.
     pub(crate) turn: Vec<Option<Token>>,
+    /// `fair`: how long the turn's session has kept it alive past the lease length it is
+    /// given when told, on this node's lease clock (local ms; `i64::MIN`: not renewed since it
+    /// was told): see [`heartbeat`](Self::heartbeat).
+    pub(crate) turn_until: Vec<i64>,
     /// `consensus`: an expiry started lock-delay and no `GrantNext` has ended it yet. Part of
     /// the replicated state, so every node refuses the same acquires.
     pub(crate) delayed: Vec<bool>,
@@ -161,6 +165,7 @@ impl LockTable {
             queue: vec![VecDeque::new(); keys],
             delay_until: vec![i64::MIN; keys],
             turn: vec![None; keys],
+            turn_until: vec![i64::MIN; keys],
             delayed: vec![false; keys],
             claims: vec![Vec::new(); keys],
         }
@@ -214,6 +219,58 @@ impl LockTable {
             }
             None => queue.push_back((token, until_ms)),
         }
+    }
+
+    /// `fair`: an ask of `asker`'s, a heartbeat of its worker's session, reached this node at
+    /// `now_ms` (its lease clock, local ms): everything the session owns on the key lives on
+    /// until `until_ms`. In
+    /// ZooKeeper every node a client creates lives as long as its session, and any request of
+    /// the session keeps the session alive (ZooKeeper Programmer's Guide, "Ephemeral Nodes"
+    /// and "ZooKeeper Sessions"); an etcd `concurrency.Session` puts every key it creates on
+    /// one lease, which each keepalive renews. So one ask renews every place of the worker in
+    /// the queue that has not lapsed, whichever attempt it was made for — one the client has
+    /// forgotten too (ZOOKEEPER-1262's "ghost" node) —, and the turn and the grant if they
+    /// are another attempt's of the worker's (`asker`'s own grant runs on its own renewals,
+    /// its own turn ends as it claims it), the grant only while its lease (timed here,
+    /// `expires`) still runs: that grant is returned, for the caller to record and re-arm. A
+    /// place, turn or grant already over is not revived: it is gone, as a deleted node is.
+    pub(crate) fn heartbeat(
+        &mut self,
+        key: usize,
+        asker: Token,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Option<Token> {
+        let worker = asker.worker;
+        let sibling = |t: Token| t.worker == worker && t != asker;
+        for place in self.queue[key].iter_mut() {
+            if place.0.worker == worker && place.1 > now_ms {
+                place.1 = until_ms;
+            }
+        }
+        if self.turn[key].is_some_and(sibling) {
+            self.turn_until[key] = self.turn_until[key].max(until_ms);
+        }
+        let h = self.held[key]
+            .as_mut()
+            .filter(|h| sibling(h.token) && h.expires.is_some_and(|e| e > now_ms))?;
+        h.expires = h.expires.max(Some(until_ms));
+        Some(h.token)
+    }
+
+    /// `fair`: the key's turn is `token`'s from now. It lasts the lease length it is given
+    /// when told unless its worker's session renews it ([`heartbeat`](Self::heartbeat)).
+    pub(crate) fn give_turn(&mut self, key: usize, token: Token) {
+        self.turn[key] = Some(token);
+        self.turn_until[key] = i64::MIN;
+    }
+
+    /// `fair`: when the turn of `token`, whose lease length from its telling ran out at
+    /// `now_ms`, lapses instead because its session renewed it (`None`: it is over now, or
+    /// it is not the turn).
+    pub(crate) fn turn_renewed_until(&self, key: usize, token: Token, now_ms: i64) -> Option<i64> {
+        (self.turn[key] == Some(token) && self.turn_until[key] > now_ms)
+            .then_some(self.turn_until[key])
     }
 
     /// Whether `token` holds a place in the key's queue that has not lapsed by `now_ms`.

@@ -19,6 +19,10 @@ const A1: Token = Token {
     worker: NodeId::new(0),
     seq: 1,
 };
+const A2: Token = Token {
+    worker: NodeId::new(0),
+    seq: 2,
+};
 const B1: Token = Token {
     worker: NodeId::new(1),
     seq: 1,
@@ -88,6 +92,19 @@ fn held_by_a(s: &mut StoreNode, expires: i64) {
     s.table.held[0] = Some(held);
 }
 
+/// B1 holds key 0 until lease-clock `expires`.
+fn held_by_b(s: &mut StoreNode, expires: i64) {
+    let mut held = super::table::Held::new(B1, None);
+    held.expires = Some(expires);
+    s.table.held[0] = Some(held);
+}
+
+/// `fair`: the free key's turn is A#1's (A gave that attempt up), renewed until `until`.
+fn a1s_turn(s: &mut StoreNode, until: i64) {
+    s.table.turn[0] = Some(A1);
+    s.table.turn_until[0] = until;
+}
+
 fn raft(s: &StoreNode) -> &Raft {
     match &s.protocol {
         Protocol::Consensus(r) => r,
@@ -117,6 +134,7 @@ fn repl_mut(s: &mut StoreNode) -> &mut Replication {
 }
 
 const SINGLE: &str = "topology = \"single\"";
+const FAIR: &str = "waiting = \"fair\"";
 const REPLICATED: &str = "topology = \"replicated\"\nnodes = 3\nfailover_ms = 400";
 const CONSENSUS: &str = "topology = \"consensus\"\nnodes = 3\nfailover_ms = 2000";
 const MIN_REPLICAS: &str = "topology = \"replicated\"\nnodes = 3\nfailover_ms = 400\n\
@@ -318,6 +336,104 @@ fn rows() -> Vec<Row> {
             event: In::Msg(NodeId::new(1), acquire(B1, false)),
             want: &["1 <- queued B#1"],
             then: |s| s.table.queue[0] == [(B1, 2000)],
+        },
+        // Session ownership: every ask of a worker's renews all it owns on the key.
+        Row {
+            name: "fair session: A#2's ask renews the grant of A#1, the attempt A forgot",
+            lock: FAIR,
+            store: SINGLE,
+            node: 0,
+            given: |s| held_by_a(s, 1500),
+            event: In::Msg(NodeId::new(0), acquire(A2, false)),
+            want: &[
+                "record LeaseExtended",
+                "timer Expire in 1000",
+                "record Refused",
+                "0 <- queued A#2",
+            ],
+            then: |s| {
+                s.table.held[0].as_ref().and_then(|h| h.expires) == Some(2000)
+                    && s.table.queue[0] == [(A2, 2000)]
+            },
+        },
+        Row {
+            name: "fair session: one ask renews every live place of its worker, no one else's",
+            lock: FAIR,
+            store: SINGLE,
+            node: 0,
+            given: |s| {
+                held_by_b(s, 5000);
+                s.table.queue[0].push_back((A1, 1500));
+                s.table.queue[0].push_back((B2, 1500));
+            },
+            event: In::Msg(NodeId::new(0), acquire(A2, false)),
+            want: &["record Refused", "0 <- queued A#2"],
+            then: |s| s.table.queue[0] == [(A1, 2000), (B2, 1500), (A2, 2000)],
+        },
+        Row {
+            name: "fair session: a place that lapsed is gone, an ask does not revive it",
+            lock: FAIR,
+            store: SINGLE,
+            node: 0,
+            given: |s| {
+                held_by_b(s, 5000);
+                s.table.queue[0].push_back((A1, 1000));
+            },
+            event: In::Msg(NodeId::new(0), acquire(A2, false)),
+            want: &["record Refused", "0 <- queued A#2"],
+            then: |s| s.table.queue[0] == [(A1, 1000), (A2, 2000)],
+        },
+        Row {
+            name: "fair session: another worker's grant is not its to renew",
+            lock: FAIR,
+            store: SINGLE,
+            node: 0,
+            given: |s| held_by_b(s, 1500),
+            event: In::Msg(NodeId::new(0), acquire(A2, false)),
+            want: &["record Refused", "0 <- queued A#2"],
+            then: |s| s.table.held[0].as_ref().and_then(|h| h.expires) == Some(1500),
+        },
+        Row {
+            name: "fair session: A#2's ask renews the turn of A#1, which A will never claim",
+            lock: FAIR,
+            store: SINGLE,
+            node: 0,
+            given: |s| a1s_turn(s, i64::MIN),
+            event: In::Msg(NodeId::new(0), acquire(A2, false)),
+            want: &["record Refused", "0 <- queued A#2"],
+            then: |s| s.table.turn[0] == Some(A1) && s.table.turn_until[0] == 2000,
+        },
+        Row {
+            name: "fair session: a turn its session renewed outlasts its lease length",
+            lock: FAIR,
+            store: SINGLE,
+            node: 0,
+            given: |s| {
+                a1s_turn(s, 1400);
+                s.table.queue[0].push_back((B1, 5000));
+            },
+            event: In::Timer(Timer::TurnOver {
+                key: KeyId::new(0),
+                token: A1,
+            }),
+            want: &["timer TurnOver in 400"],
+            then: |s| s.table.turn[0] == Some(A1),
+        },
+        Row {
+            name: "fair session: a turn not renewed since it was told passes on at its lease length",
+            lock: FAIR,
+            store: SINGLE,
+            node: 0,
+            given: |s| {
+                a1s_turn(s, i64::MIN);
+                s.table.queue[0].push_back((B1, 5000));
+            },
+            event: In::Timer(Timer::TurnOver {
+                key: KeyId::new(0),
+                token: A1,
+            }),
+            want: &["1 <- your turn, B#1", "timer TurnOver in 1000"],
+            then: |s| s.table.turn[0] == Some(B1) && s.table.turn_until[0] == i64::MIN,
         },
         Row {
             name: "fair: a release passes over a waiter whose place lapsed (it died in line)",
@@ -614,6 +730,53 @@ fn rows() -> Vec<Row> {
             event: In::Msg(NodeId::new(1), acquire(B1, false)),
             want: &["1 <- queued B#1"],
             then: |s| raft(s).log.is_empty() && s.table.queue[0] == [(B1, 2000)],
+        },
+        Row {
+            name: "consensus fair session: A#2's heartbeat renews A#1's grant on the leader, logging nothing",
+            lock: FAIR,
+            store: CONSENSUS,
+            node: 0,
+            given: |s| {
+                held_by_a(s, 1500);
+                s.table.queue[0].push_back((A2, 1500));
+            },
+            event: In::Msg(NodeId::new(0), acquire(A2, false)),
+            want: &[
+                "record LeaseExtended",
+                "timer Expire in 1000",
+                "0 <- queued A#2",
+            ],
+            then: |s| {
+                raft(s).log.is_empty()
+                    && s.table.held[0].as_ref().and_then(|h| h.expires) == Some(2000)
+                    && s.table.queue[0] == [(A2, 2000)]
+            },
+        },
+        Row {
+            name: "consensus fair session: a renewed turn is not skipped at its lease length",
+            lock: FAIR,
+            store: CONSENSUS,
+            node: 0,
+            given: |s| a1s_turn(s, 1400),
+            event: In::Timer(Timer::TurnOver {
+                key: KeyId::new(0),
+                token: A1,
+            }),
+            want: &["timer TurnOver in 400"],
+            then: |s| raft(s).log.is_empty() && s.table.turn[0] == Some(A1),
+        },
+        Row {
+            name: "consensus fair session: a turn not renewed is skipped through the log",
+            lock: FAIR,
+            store: CONSENSUS,
+            node: 0,
+            given: |s| a1s_turn(s, i64::MIN),
+            event: In::Timer(Timer::TurnOver {
+                key: KeyId::new(0),
+                token: A1,
+            }),
+            want: &["3 <- append 1 entries", "4 <- append 1 entries"],
+            then: |s| raft(s).log.len() == 1,
         },
         Row {
             name: "consensus fair: a waiter whose place lapsed asks through the log",

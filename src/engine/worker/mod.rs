@@ -49,6 +49,11 @@ impl Worker {
         }
     }
 
+    /// Whether it forgets an acquire it stopped waiting for (`on_timeout = "forget"`).
+    fn forgets(&self, cx: &Ctx) -> bool {
+        cx.sc.workers[self.id.index()].on_timeout == OnTimeout::Forget
+    }
+
     /// This worker's token number `seq`.
     fn token(&self, seq: u32) -> Token {
         Token {
@@ -180,10 +185,10 @@ impl Worker {
                         // A repeated answer for a lock it holds (a new leader answering
                         // again) changes nothing; a grant for an attempt already given up is
                         // handed back at once, unless the client dropped the connection it
-                        // came on and so never reads it.
-                        let drops =
-                            cx.sc.workers[self.id.index()].on_timeout == OnTimeout::DropConnection;
-                        if !drops && !self.state.hold().is_some_and(|h| h.has(token)) {
+                        // came on and so never reads it, or forgot the attempt (`forget`).
+                        let hands_back =
+                            cx.sc.workers[self.id.index()].on_timeout == OnTimeout::HandBack;
+                        if hands_back && !self.state.hold().is_some_and(|h| h.has(token)) {
                             out.send(from, Msg::Release { key, token });
                         }
                     }
@@ -228,9 +233,11 @@ impl Worker {
                         self.leader = ix;
                     }
                     self.ask_in_turn(cx, out, token);
-                } else if !holds {
+                } else if !holds && !self.forgets(cx) {
                     // An attempt it gave up on: hand the turn back rather than hold up the
-                    // queue for a lease length.
+                    // queue for a lease length. One that forgot the attempt (`forget`) has
+                    // nothing waiting for this turn: it goes unanswered, and its session keeps
+                    // the turn alive.
                     out.send(from, Msg::Release { key, token });
                 }
             }

@@ -8,7 +8,7 @@ use super::super::outbox::{Ctx, Outbox};
 use super::Worker;
 use super::state::{Attempt, Op, OpKind, Slot, State, Wait};
 use crate::engine::marks::mark;
-use crate::scenario::{Design, Expiry, LeaseFrom, Renewal};
+use crate::scenario::{Design, Expiry, LeaseFrom, OnTimeout, Renewal, Waiting};
 use crate::trace::{EventKind, NodeId, Token};
 
 /// How many times a worker sends again a release that got no answer from a single store node.
@@ -346,10 +346,27 @@ impl Worker {
             self.send_op(cx, out, Slot::Main);
         } else {
             if let Some(o) = op {
+                if o.kind == (OpKind::Acquire { reenter: false }) && self.deletes_unanswered(cx) {
+                    // In a fair queue the create may have landed, as a place or a grant its
+                    // session would keep alive: delete it (a later message on the same link),
+                    // so the next attempt does not wait behind its own ghost.
+                    let (key, token) = (self.key, o.token);
+                    out.send(cx.layout.store_id(o.target), Msg::Release { key, token });
+                }
                 self.leader = self.after(cx, o.target);
             }
             self.op_failed(cx, out, slot);
         }
+    }
+
+    /// `fair` with `on_timeout = "hand_back"`: whether an acquire that went unanswered is
+    /// deleted before the next attempt, as Apache Curator's "protection mode" finds the
+    /// client's own node after a failed create instead of leaving it in the queue
+    /// (ZOOKEEPER-1262). `forget` leaves it there; `drop_connection` models redis-py, which
+    /// keeps no queue.
+    fn deletes_unanswered(&self, cx: &Ctx) -> bool {
+        cx.sc.lock.waiting == Waiting::Fair
+            && cx.sc.workers[self.id.index()].on_timeout == OnTimeout::HandBack
     }
 
     pub(super) fn op_failed(&mut self, cx: &Ctx, out: &mut Outbox, slot: Slot) {

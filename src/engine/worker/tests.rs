@@ -274,6 +274,101 @@ fn rows() -> Vec<Row> {
             then: |w| w.leader == StoreIx::new(1) && w.state.op().is_some_and(|o| o.queued),
         },
         Row {
+            name: "forget: an unanswered create fails, and the next attempt is a fresh create",
+            lock: FAIR,
+            store: CONSENSUS,
+            worker: FORGET,
+            given: |w| {
+                acquiring(w, acquire(A1));
+                w.deadlines.due[0] = Some((NOW, 1));
+                w.deadlines.armed[0] = Some(NOW);
+            },
+            event: In::Timer(Timer::Deadline {
+                wait: 0,
+                at_ms: NOW,
+            }),
+            want: &["record AcquireFailed", "timer Retry in 50+0..=25"],
+            then: |w| backing_off(w) && w.seq == 1,
+        },
+        Row {
+            name: "hand_back, fair: an unanswered create is deleted before the next attempt",
+            lock: FAIR,
+            store: CONSENSUS,
+            worker: "",
+            given: |w| {
+                acquiring(w, acquire(A1));
+                w.deadlines.due[0] = Some((NOW, 1));
+                w.deadlines.armed[0] = Some(NOW);
+            },
+            event: In::Timer(Timer::Deadline {
+                wait: 0,
+                at_ms: NOW,
+            }),
+            want: &[
+                "2 <- release A#1",
+                "record AcquireFailed",
+                "timer Retry in 50+0..=25",
+            ],
+            then: backing_off,
+        },
+        Row {
+            name: "forget: backed off, it creates again under a new token",
+            lock: FAIR,
+            store: CONSENSUS,
+            worker: FORGET,
+            given: |w| {
+                w.seq = 1;
+                w.state = State::Acquiring(Attempt::default());
+            },
+            event: In::Timer(Timer::Retry),
+            want: &[
+                "record AcquireStarted",
+                "2 <- acquire A#2",
+                "timer Deadline at 1100",
+            ],
+            then: |w| w.state.op().is_some_and(|o| o.token == A2 && !o.queued),
+        },
+        Row {
+            name: "forget: the late grant of the forgotten create is ignored, nothing handed back",
+            lock: FAIR,
+            store: CONSENSUS,
+            worker: FORGET,
+            given: queued_as_a2,
+            event: In::Msg(NodeId::new(2), granted(A1, Some(1000))),
+            want: &[],
+            then: |w| w.state.op().is_some_and(|o| o.token == A2 && o.queued),
+        },
+        Row {
+            name: "forget: the forgotten create's turn goes unanswered",
+            lock: FAIR,
+            store: CONSENSUS,
+            worker: FORGET,
+            given: queued_as_a2,
+            event: In::Msg(NodeId::new(2), your_turn(A1)),
+            want: &[],
+            then: |w| w.state.op().is_some_and(|o| o.token == A2 && o.queued),
+        },
+        Row {
+            name: "hand_back: the turn of an attempt given up is handed back",
+            lock: FAIR,
+            store: CONSENSUS,
+            worker: "",
+            given: queued_as_a2,
+            event: In::Msg(NodeId::new(2), your_turn(A1)),
+            want: &["2 <- release A#1"],
+            then: |w| w.state.op().is_some_and(|o| o.token == A2 && o.queued),
+        },
+        Row {
+            name: "hand_back: the late grant of an attempt given up is handed back",
+            lock: FAIR,
+            store: CONSENSUS,
+            worker: "",
+            given: queued_as_a2,
+            event: In::Msg(NodeId::new(2), granted(A1, Some(1000))),
+            want: &["2 <- release A#1"],
+            then: |w| w.state.op().is_some_and(|o| o.token == A2 && o.queued),
+        },
+        Row {
             name: "flag: the flag is down, so it sets it",
             lock: "design = \"flag\"",
             store: SINGLE,
@@ -976,6 +1071,22 @@ fn rows() -> Vec<Row> {
 }
 
 const PING: &str = "ping_timeout_ms = 300";
+const FAIR: &str = "waiting = \"fair\"";
+const FORGET: &str = "on_timeout = \"forget\"";
+
+/// A gave up A#1 and waits in the fair queue as A#2, on `store1`.
+fn queued_as_a2(w: &mut Worker) {
+    let mut o = acquire(A2);
+    (o.queued, o.heard) = (true, true);
+    acquiring(w, o);
+}
+
+fn your_turn(token: Token) -> Msg {
+    Msg::YourTurn {
+        key: KeyId::new(0),
+        token,
+    }
+}
 
 /// A was refused by B#1's grant and has pinged B.
 fn pinging_b(w: &mut Worker) {
