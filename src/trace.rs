@@ -180,6 +180,8 @@ pub enum DropReason {
     Reset,
     /// TCP: it went undelivered for `network.tcp_give_up_ms`; the connection died.
     GaveUp,
+    /// TCP: its connection was reset (`connection_reset`) while both ends lived.
+    ConnectionReset,
 }
 
 /// What ended a `session` lock's session ([`EventKind::SessionEnded`]).

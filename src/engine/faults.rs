@@ -151,11 +151,15 @@ impl<const EVENTS: bool> Sim<'_, EVENTS> {
                 let (Some(f), Some(t)) = (self.node_id(&from), self.node_id(&to)) else {
                     return;
                 };
+                // A connection needs both ends: with one down there is none to reset.
+                if let Some(down) = [f, t].into_iter().find(|n| !self.nodes[n.index()].alive) {
+                    return self.ignored(down, i, IgnoredWhy::Down);
+                }
                 self.record(f, EventKind::ConnectionReset { to: t });
                 if self.sc.network.transport == Transport::Tcp {
                     for (a, b) in [(f, t), (t, f)] {
                         for lost in self.net.kill(a, b) {
-                            self.dropped(a, b, lost, DropReason::Reset);
+                            self.dropped(a, b, lost, DropReason::ConnectionReset);
                         }
                     }
                 }

@@ -668,14 +668,17 @@ impl<'a, const EVENTS: bool> Sim<'a, EVENTS> {
     }
 
     /// TCP: the connection `from → to` waited `tcp_give_up_ms` and dies with what it carried.
-    /// `session`: a store node whose own send gave up knows the connection is dead and ends
-    /// the worker's session there (a server that sends nothing never notices, as PostgreSQL
-    /// without TCP keepalives does not).
+    /// `session`: the connection is dead whichever end gave up, and the session with it: a
+    /// worker whose own send gave up speaks next on a new connection, a new session that owns
+    /// nothing of the old one's. (A real server may hold the old session until its keepalive
+    /// notices; an idle connection that never gives up keeps its lock, as PostgreSQL's does.)
     fn give_up(&mut self, from: NodeId, to: NodeId) {
         for lost in self.net.kill(from, to) {
             self.dropped(from, to, lost, DropReason::GaveUp);
         }
-        self.session_ended(from, to, crate::trace::SessionEnd::GaveUp);
+        for (store, worker) in [(from, to), (to, from)] {
+            self.session_ended(store, worker, crate::trace::SessionEnd::GaveUp);
+        }
     }
 
     /// Whether `network.loss` takes this transmission.

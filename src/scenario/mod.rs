@@ -245,8 +245,8 @@ pub enum Design {
     /// `pg_advisory_lock` and MySQL's `GET_LOCK` are. No TTL: the key is held until its holder
     /// releases it (compare-and-delete: another session's unlock does nothing, as
     /// `pg_advisory_unlock` returns false) or until its session ends, whatever the holder
-    /// believes. A session ends when its connection is reset (`connection_reset`), when the
-    /// server's side of the connection gives up (`network.tcp_give_up_ms`), when the holder's
+    /// believes. A session ends when its connection is reset (`connection_reset`), when either
+    /// end of the connection gives up (`network.tcp_give_up_ms`), when the holder's
     /// process dies (its kernel closes its sockets), and when the server stops: advisory locks
     /// live in memory and never survive a restart (PostgreSQL docs, "Advisory Locks": held
     /// "until explicitly released or the session ends"). A holder is not told: its unlock

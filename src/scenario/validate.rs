@@ -209,7 +209,7 @@ impl Scenario {
             !(worker.on_timeout == OnTimeout::Forget && self.lock.waiting != Waiting::Fair),
             field("on_timeout"),
             || {
-                "forget models a ZooKeeper client that creates its lock node again after a                  timeout (ZOOKEEPER-1262): its first node waits on in the queue, kept alive by                  the client's session. Without a queue (lock.waiting = \"retry\") a late grant                  left unread is what drop_connection already models: use that, or add                  waiting = \"fair\" to [lock]"
+                "forget models a ZooKeeper client that creates its lock node again after a timeout (ZOOKEEPER-1262): its first node waits on in the queue, kept alive by the client's session. Without a queue (lock.waiting = \"retry\") a late grant left unread is what drop_connection already models: use that, or add waiting = \"fair\" to [lock]"
                     .to_string()
             },
         )
@@ -317,6 +317,16 @@ impl Scenario {
                         format!(
                             "must differ from `from` (both are `{to}`): a reset ends the \
                              connection between two nodes"
+                        )
+                    })?;
+                    let store = |n: &str| n != RESOURCE && !self.is_worker(n);
+                    let workers = self.is_worker(from) && self.is_worker(to);
+                    let resource_and_store =
+                        (from == RESOURCE && store(to)) || (to == RESOURCE && store(from));
+                    ensure(!(workers || resource_and_store), field("to"), || {
+                        format!(
+                            "`{from}` and `{to}` never connect to each other: a worker \
+                                 talks to the store and the resource, the store to itself"
                         )
                     })?;
                 }

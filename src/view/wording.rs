@@ -211,6 +211,7 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
                 DropReason::Crashed => "this node is down",
                 DropReason::Reset => "its sender crashed before it got through",
                 DropReason::GaveUp => "TCP gave up retransmitting it and dropped the connection",
+                DropReason::ConnectionReset => "its connection was reset",
             };
             format!("never got {} from {}: {why}", message(*msg), name(*from))
         }

@@ -11,6 +11,18 @@ const CASES: &[Bad] = &[
         "must differ from `from`",
     ),
     (
+        Fault("at_ms = 10\nkind = \"connection_reset\"\nfrom = \"A\"\nto = \"B\""),
+        "fault[1].to",
+        "to = \"B\"",
+        "never connect to each other",
+    ),
+    (
+        Fault("at_ms = 10\nkind = \"connection_reset\"\nfrom = \"resource\"\nto = \"store1\""),
+        "fault[1].to",
+        "to = \"store1\"",
+        "never connect to each other",
+    ),
+    (
         Fault("at_ms = 10\nkind = \"connection_reset\"\nfrom = \"A\"\nto = \"store9\""),
         "fault[1].to",
         "to = \"store9\"",
