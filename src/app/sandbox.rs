@@ -130,9 +130,15 @@ fn fault_kind(tag: FaultTag, old: Option<&FaultKind>, workers: &[Worker]) -> Fau
             node: None,
             by: DeletedBy::Operator,
         },
+        // A worker's connection to the store; from any other node, its connection to the
+        // first worker (a store node and the resource never connect).
         FaultTag::ConnectionReset => {
             let from = node();
-            let to = other_end(&from);
+            let to = if workers.iter().any(|w| w.name == from) {
+                store_name(1)
+            } else {
+                worker()
+            };
             FaultKind::ConnectionReset { from, to }
         }
     }
