@@ -163,18 +163,20 @@ impl<const EVENTS: bool> Sim<'_, EVENTS> {
                         }
                     }
                 }
-                for (store, worker) in [(f, t), (t, f)] {
-                    self.session_ended(store, worker, SessionEnd::Reset);
-                }
+                self.connection_died(f, t, SessionEnd::Reset);
             }
         }
     }
 
-    /// `session`: `worker`'s session on store node `store` ends, for `why`, if one is a
-    /// worker and the other a live store node.
-    pub(super) fn session_ended(&mut self, store: NodeId, worker: NodeId, why: SessionEnd) {
+    /// `session`: the connection between `a` and `b` (either order) is gone, for `why`; if
+    /// one is a worker and the other a live store node, the worker's session there ends.
+    pub(super) fn connection_died(&mut self, a: NodeId, b: NodeId, why: SessionEnd) {
+        if self.sc.lock.design != Design::Session {
+            return;
+        }
+        let (store, worker) = if self.is_worker(a) { (b, a) } else { (a, b) };
         let serves = self.layout.store_ix(store).is_some() && self.nodes[store.index()].alive;
-        if self.sc.lock.design == Design::Session && serves && self.is_worker(worker) {
+        if serves && self.is_worker(worker) {
             self.with_store(store, |s, cx, out| s.end_session(cx, out, worker, why));
         }
     }
@@ -248,7 +250,7 @@ impl<const EVENTS: bool> Sim<'_, EVENTS> {
             // A killed process's kernel closes its sockets: each server ends its session.
             for ix in self.layout.store_ixs() {
                 let store = self.layout.store_id(ix);
-                self.session_ended(store, id, SessionEnd::HolderCrashed);
+                self.connection_died(store, id, SessionEnd::HolderCrashed);
             }
         }
     }

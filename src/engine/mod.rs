@@ -676,9 +676,7 @@ impl<'a, const EVENTS: bool> Sim<'a, EVENTS> {
         for lost in self.net.kill(from, to) {
             self.dropped(from, to, lost, DropReason::GaveUp);
         }
-        for (store, worker) in [(from, to), (to, from)] {
-            self.session_ended(store, worker, crate::trace::SessionEnd::GaveUp);
-        }
+        self.connection_died(from, to, crate::trace::SessionEnd::GaveUp);
     }
 
     /// Whether `network.loss` takes this transmission.
