@@ -12,7 +12,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use locksim::checker::Kind;
+use locksim::checker::ViolationKind;
 use locksim::engine;
 use locksim::scenario::{self, Scenario};
 
@@ -112,10 +112,10 @@ fn seeds_per_second(c: &mut Criterion) {
     group.throughput(Throughput::Elements(SEEDS));
     group.bench_function("10k-seeds", |b| {
         b.iter(|| {
-            let mut counts = [0u32; Kind::ALL.len()];
+            let mut counts = [0u32; ViolationKind::ALL.len()];
             for seed in 1..=SEEDS {
                 let verdict = locksim::run(&sc, seed).verdict;
-                for (count, kind) in counts.iter_mut().zip(Kind::ALL) {
+                for (count, kind) in counts.iter_mut().zip(ViolationKind::ALL) {
                     *count += u32::from(verdict.has(kind));
                 }
             }

@@ -346,7 +346,7 @@ impl Defaults {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checker::{Kind, Verdict};
+    use crate::checker::{Verdict, ViolationKind};
     use crate::scenario::library::shipped;
 
     fn verdict(s: &Scenario) -> Verdict {
@@ -403,7 +403,7 @@ mod tests {
         let fenced = shipped("scenarios/step5-fencing-token.toml");
         let forced = apply(&fenced, &Breakage::ForceRelease { at_ms: 1_000 }).unwrap();
         let v = verdict(&forced);
-        assert!(v.has(Kind::ForeignRelease));
+        assert!(v.has(ViolationKind::ForeignRelease));
         assert!(v.safe, "fencing holds whoever deletes the lock");
         let unfenced = apply(&forced, &Breakage::RemoveFencing).unwrap();
         assert!(!verdict(&unfenced).safe);
@@ -414,7 +414,7 @@ mod tests {
         let case = shipped("cases/redlock-store-clock-drift.toml");
         let mut steady = case.clone();
         steady.store_clocks.clear();
-        assert!(!verdict(&steady).has(Kind::DoubleGrant));
+        assert!(!verdict(&steady).has(ViolationKind::DoubleGrant));
         let drifted = apply(
             &steady,
             &Breakage::DriftClock {
@@ -423,7 +423,7 @@ mod tests {
             },
         )
         .unwrap();
-        assert!(verdict(&drifted).has(Kind::DoubleGrant));
+        assert!(verdict(&drifted).has(ViolationKind::DoubleGrant));
         // Within Redlock's 1 % allowance the same run is safe.
         let slight = apply(
             &steady,
@@ -433,7 +433,7 @@ mod tests {
             },
         )
         .unwrap();
-        assert!(!verdict(&slight).has(Kind::DoubleGrant));
+        assert!(!verdict(&slight).has(ViolationKind::DoubleGrant));
         let wrong = Breakage::DriftClock {
             node: "store9".to_string(),
             drift_ppm: 1,

@@ -4,7 +4,7 @@
 use crate::checker::{self, Price, Verdict};
 use crate::scenario::Scenario;
 use crate::trace::{EventKind, NodeId, Trace};
-use crate::{engine, violation::Kind};
+use crate::{engine, violation::ViolationKind};
 
 /// A scenario played out with one seed and judged.
 #[derive(Clone, Debug)]
@@ -45,7 +45,7 @@ impl Run {
     }
 
     /// Whether the checker reported a violation of `kind`.
-    pub fn has(&self, kind: Kind) -> bool {
+    pub fn has(&self, kind: ViolationKind) -> bool {
         self.verdict.has(kind)
     }
 }

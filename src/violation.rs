@@ -4,11 +4,11 @@
 use serde::{Deserialize, Serialize};
 
 /// A named property the checker can report a run breaking. Two make the run unsafe
-/// ([`Kind::breaks_safety`]), two make it not live ([`Kind::breaks_liveness`]); the other three
+/// ([`ViolationKind::breaks_safety`]), two make it not live ([`ViolationKind::breaks_liveness`]); the other three
 /// name how the lock itself failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Kind {
+pub enum ViolationKind {
     /// Safety: the resource accepted a write from an older grant after one from a newer grant.
     StaleWrite,
     /// Safety: the resource accepted writes from two grants whose read-to-last-write spans
@@ -26,39 +26,42 @@ pub enum Kind {
     Starved,
 }
 
-impl Kind {
+impl ViolationKind {
     /// Every kind, safety first.
-    pub const ALL: [Kind; 7] = [
-        Kind::StaleWrite,
-        Kind::InterleavedWrites,
-        Kind::Overlap,
-        Kind::DoubleGrant,
-        Kind::ForeignRelease,
-        Kind::Stuck,
-        Kind::Starved,
+    pub const ALL: [ViolationKind; 7] = [
+        ViolationKind::StaleWrite,
+        ViolationKind::InterleavedWrites,
+        ViolationKind::Overlap,
+        ViolationKind::DoubleGrant,
+        ViolationKind::ForeignRelease,
+        ViolationKind::Stuck,
+        ViolationKind::Starved,
     ];
 
     /// The name used in files, the CLI and the JSON output.
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::StaleWrite => "stale_write",
-            Kind::InterleavedWrites => "interleaved_writes",
-            Kind::Overlap => "overlap",
-            Kind::DoubleGrant => "double_grant",
-            Kind::ForeignRelease => "foreign_release",
-            Kind::Stuck => "stuck",
-            Kind::Starved => "starved",
+            ViolationKind::StaleWrite => "stale_write",
+            ViolationKind::InterleavedWrites => "interleaved_writes",
+            ViolationKind::Overlap => "overlap",
+            ViolationKind::DoubleGrant => "double_grant",
+            ViolationKind::ForeignRelease => "foreign_release",
+            ViolationKind::Stuck => "stuck",
+            ViolationKind::Starved => "starved",
         }
     }
 
     /// Whether a violation of this kind makes the run unsafe.
     pub fn breaks_safety(self) -> bool {
-        matches!(self, Kind::StaleWrite | Kind::InterleavedWrites)
+        matches!(
+            self,
+            ViolationKind::StaleWrite | ViolationKind::InterleavedWrites
+        )
     }
 
     /// Whether a violation of this kind makes the run not live.
     pub fn breaks_liveness(self) -> bool {
-        matches!(self, Kind::Stuck | Kind::Starved)
+        matches!(self, ViolationKind::Stuck | ViolationKind::Starved)
     }
 
     /// Whether this kind is the lock itself misbehaving (overlap, double grant, foreign
@@ -70,11 +73,11 @@ impl Kind {
     /// Whether this kind can only be known at the end of the run: `stuck` (until then a
     /// lease could still free the lock). Shown before the end, it would give the verdict away.
     pub fn judged_at_end(self) -> bool {
-        self == Kind::Stuck
+        self == ViolationKind::Stuck
     }
 }
 
-impl std::fmt::Display for Kind {
+impl std::fmt::Display for ViolationKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }

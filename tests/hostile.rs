@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use locksim::checker::{Kind, MAX_KEPT_PER_KIND};
+use locksim::checker::{MAX_KEPT_PER_KIND, ViolationKind};
 use locksim::engine;
 use locksim::scenario::{self, MAX_BYTES};
 
@@ -88,13 +88,18 @@ fn sixty_four_workers_on_a_flag_give_a_bounded_verdict_that_counts_the_rest() {
     let sc = load("03-violations-flag64.toml");
     let locksim::Run { trace, verdict, .. } = locksim::run(&sc, sc.seed);
     assert!(trace.cut_short_at_ms.is_some(), "the event budget ends it");
-    for kind in Kind::ALL {
+    for kind in ViolationKind::ALL {
         let kept = verdict.violations.iter().filter(|v| v.kind == kind).count();
         assert!(kept <= MAX_KEPT_PER_KIND, "{kind}: {kept}");
     }
-    let overlaps = verdict.count(Kind::Overlap);
+    let overlaps = verdict.count(ViolationKind::Overlap);
     assert!(overlaps > 100_000, "{overlaps}");
-    assert!(verdict.more.iter().any(|&(k, _)| k == Kind::Overlap));
+    assert!(
+        verdict
+            .more
+            .iter()
+            .any(|&(k, _)| k == ViolationKind::Overlap)
+    );
 
     let path = hostile("03-violations-flag64.toml");
     let out = locksim(&["run", path.to_str().unwrap(), "--json"]);

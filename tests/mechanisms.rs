@@ -1,7 +1,7 @@
 //! The modelled mechanisms, one state transition at a time: each test runs a small scenario
 //! and reads the trace for the events the mechanism must (and must not) produce.
 
-use locksim::checker::{self, Kind};
+use locksim::checker::{self, ViolationKind};
 use locksim::engine;
 use locksim::scenario::{self, Scenario};
 use locksim::trace::{DropReason, EventKind, LetGoReason, NodeId, Trace};
@@ -350,7 +350,11 @@ fn a_slow_clock_lets_a_later_request_in_beside_the_holder() {
         "B went in at {b_in} ms, while A held until {a_out} ms"
     );
     let v = checker::check(&sc, &t);
-    assert!(v.violations.iter().any(|v| v.kind == Kind::Overlap));
+    assert!(
+        v.violations
+            .iter()
+            .any(|v| v.kind == ViolationKind::Overlap)
+    );
 }
 
 #[test]
@@ -360,7 +364,7 @@ fn a_crashed_claimants_claim_stays_and_blocks_the_rest() {
     assert!(first(&t, "store1", |k| matches!(k, EventKind::Unclaimed { .. })).is_none());
     let v = checker::check(&sc, &t);
     assert!(
-        v.violations.iter().any(|v| v.kind == Kind::Stuck),
+        v.violations.iter().any(|v| v.kind == ViolationKind::Stuck),
         "{:?}",
         v.violations
     );
@@ -382,11 +386,15 @@ fn the_step2_timestamp_race_is_unsafe_only_because_the_clocks_disagree() {
     for seed in 0..20 {
         let v = locksim::run(&skewed, seed).verdict;
         assert!(!v.safe, "seed {seed}: skewed clocks let two in");
-        assert!(v.violations.iter().any(|v| v.kind == Kind::Overlap));
         assert!(
             v.violations
                 .iter()
-                .any(|v| v.kind == Kind::InterleavedWrites)
+                .any(|v| v.kind == ViolationKind::Overlap)
+        );
+        assert!(
+            v.violations
+                .iter()
+                .any(|v| v.kind == ViolationKind::InterleavedWrites)
         );
         let v = locksim::run(&equal, seed).verdict;
         assert!(

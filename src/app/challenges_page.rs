@@ -173,7 +173,7 @@ fn allowed(challenge: &Challenge) -> Vec<FaultTag> {
     FaultTag::VARIANTS
         .iter()
         .copied()
-        .filter(|&k| challenge.budget.allows(k.into()) > 0)
+        .filter(|&k| challenge.budget.allows(k) > 0)
         .collect()
 }
 

@@ -13,11 +13,11 @@ use eframe::egui::{self, Align, Id, RichText, Ui};
 use strum::VariantArray;
 
 use super::style;
-use crate::checker::Kind;
+use crate::checker::ViolationKind;
 use crate::scenario::names::{RESOURCE, store_name};
 use crate::scenario::{
     self, DeletedBy, Expect, Fault, FaultKind, FaultTag, NodeClock, Scenario, ScenarioError,
-    StoreClock, Topology, Worker,
+    StoreClock, Worker,
 };
 
 /// Width of the label column, in points: the widgets of every section line up after it.
@@ -176,7 +176,7 @@ enum Expectation {
 }
 
 impl Expectation {
-    fn of(expect: &Expect, kind: Kind) -> Expectation {
+    fn of(expect: &Expect, kind: ViolationKind) -> Expectation {
         match (expect.kinds.contains(&kind), expect.absent.contains(&kind)) {
             (false, false) => Expectation::Either,
             (true, false) => Expectation::Reported,
@@ -195,7 +195,7 @@ impl Expectation {
     }
 
     /// Puts `kind` in the lists this expectation names, and out of the others.
-    fn set(self, expect: &mut Expect, kind: Kind) {
+    fn set(self, expect: &mut Expect, kind: ViolationKind) {
         expect.kinds.retain(|k| *k != kind);
         expect.absent.retain(|k| *k != kind);
         if matches!(self, Expectation::Reported | Expectation::Both) {
@@ -1230,8 +1230,7 @@ fn workers(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
         let many_workers = s.workers.len() > OPEN_ITEMS;
         let mut remove = None;
         // A multi-primary cluster's clients each name their member.
-        let members: Option<Vec<String>> =
-            (s.store.topology == Topology::MultiPrimary).then(|| s.store_names());
+        let members: Option<Vec<String>> = s.store.topology.pins_clients().then(|| s.store_names());
         for (i, w) in s.workers.iter_mut().enumerate() {
             let p = |field: &str| format!("worker[{i}].{field}");
             let title = format!("[[worker]] {}", w.name);
@@ -1709,7 +1708,7 @@ fn expect(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario) {
         form.row(ui, "expect.live", "live", "", |ui, label| {
             pick(ui, "expect.live", &mut e.live, &verdicts, label);
         });
-        for kind in Kind::ALL {
+        for kind in ViolationKind::ALL {
             // The validator names a contradiction by its place in `absent`.
             let path = match e.absent.iter().position(|k| *k == kind) {
                 Some(j) => format!("expect.absent[{j}]"),
@@ -1942,7 +1941,7 @@ mod tests {
                 "expect.absent[0]",
                 Box::new(|s| {
                     let e = s.expect.get_or_insert_with(Expect::default);
-                    e.kinds.push(Kind::StaleWrite);
+                    e.kinds.push(ViolationKind::StaleWrite);
                 }),
             ),
         ]
@@ -2026,15 +2025,18 @@ mod tests {
     #[test]
     fn expectations_move_a_kind_between_the_lists() {
         let mut e = Expect::default();
-        Expectation::Reported.set(&mut e, Kind::Overlap);
-        Expectation::Absent.set(&mut e, Kind::StaleWrite);
-        assert_eq!(e.kinds, vec![Kind::Overlap]);
-        assert_eq!(e.absent, vec![Kind::StaleWrite]);
-        Expectation::Absent.set(&mut e, Kind::Overlap);
-        assert_eq!(Expectation::of(&e, Kind::Overlap), Expectation::Absent);
+        Expectation::Reported.set(&mut e, ViolationKind::Overlap);
+        Expectation::Absent.set(&mut e, ViolationKind::StaleWrite);
+        assert_eq!(e.kinds, vec![ViolationKind::Overlap]);
+        assert_eq!(e.absent, vec![ViolationKind::StaleWrite]);
+        Expectation::Absent.set(&mut e, ViolationKind::Overlap);
+        assert_eq!(
+            Expectation::of(&e, ViolationKind::Overlap),
+            Expectation::Absent
+        );
         assert!(e.kinds.is_empty());
-        Expectation::Either.set(&mut e, Kind::Overlap);
-        assert_eq!(e.absent, vec![Kind::StaleWrite]);
+        Expectation::Either.set(&mut e, ViolationKind::Overlap);
+        assert_eq!(e.absent, vec![ViolationKind::StaleWrite]);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use egui_plot::{Bar, BarChart, Plot};
 
 use super::background::{self, Job, News, Work};
 use super::style;
-use crate::checker::Kind;
+use crate::checker::ViolationKind;
 use crate::scenario::Scenario;
 use crate::sweep::{
     FirstRun, Row, Sweep, Tally, ladder_line, percent, price_cells, runs_of, share_cell,
@@ -23,14 +23,14 @@ const SIZES: [u64; 3] = [100, 1_000, 10_000];
 
 /// The bar colour of a kind: its family's colour from [`style::violation`] (red data,
 /// orange lock, violet liveness), lighter or darker to tell the kinds of a family apart.
-fn kind_colour(kind: Kind) -> Color32 {
+fn kind_colour(kind: ViolationKind) -> Color32 {
     let base = style::violation(kind);
     match kind {
-        Kind::InterleavedWrites | Kind::ForeignRelease | Kind::Starved => {
-            base.lerp_to_gamma(Color32::WHITE, 0.45)
-        }
-        Kind::DoubleGrant => base.lerp_to_gamma(Color32::BLACK, 0.3),
-        Kind::StaleWrite | Kind::Overlap | Kind::Stuck => base,
+        ViolationKind::InterleavedWrites
+        | ViolationKind::ForeignRelease
+        | ViolationKind::Starved => base.lerp_to_gamma(Color32::WHITE, 0.45),
+        ViolationKind::DoubleGrant => base.lerp_to_gamma(Color32::BLACK, 0.3),
+        ViolationKind::StaleWrite | ViolationKind::Overlap | ViolationKind::Stuck => base,
     }
 }
 
@@ -181,7 +181,7 @@ impl AcrossSeeds {
                 fmt_count(sweep.seeds_begun())
             ));
         }
-        let exclusive = tally.runs() - tally.count(Kind::Overlap);
+        let exclusive = tally.runs() - tally.count(ViolationKind::Overlap);
         Some(format!(
             "Across seeds, {seeds} seeds: exclusive in {} of runs, data correct in {}, lock \
              usable to the end in {}.",
@@ -284,7 +284,7 @@ fn headline(ui: &mut Ui, tally: &Tally) {
     if tally.runs() == 0 {
         return;
     }
-    let exclusive = tally.runs() - tally.count(Kind::Overlap);
+    let exclusive = tally.runs() - tally.count(ViolationKind::Overlap);
     ui.label(
         RichText::new(format!(
             "Exclusive in {} of runs",
@@ -302,11 +302,11 @@ fn headline(ui: &mut Ui, tally: &Tally) {
     ));
 }
 
-/// The key to the bar colours, in [`Kind::ALL`] order (safety first) and above the chart:
+/// The key to the bar colours, in [`ViolationKind::ALL`] order (safety first) and above the chart:
 /// egui_plot's own legend sorts by name and sits on top of the last group's bars.
 fn legend(ui: &mut Ui) {
     ui.horizontal_wrapped(|ui| {
-        for kind in Kind::ALL {
+        for kind in ViolationKind::ALL {
             // Swatch and name as one widget of known width, so the line wraps between
             // entries, never between a swatch and its name.
             let text = egui::WidgetText::from(egui::RichText::new(kind.as_str()).small());
@@ -378,10 +378,10 @@ fn row_label(ui: &mut Ui, label: Label) {
 /// Grouped bars: one group per row, one bar per kind, height = % of runs reporting it.
 fn chart(ui: &mut Ui, rows: &[Row]) {
     legend(ui);
-    let kinds = Kind::ALL.len() as f64;
+    let kinds = ViolationKind::ALL.len() as f64;
     let width = 0.8 / kinds;
     let labels: Vec<String> = labels(rows).into_iter().map(|l| l.text).collect();
-    let charts: Vec<BarChart> = Kind::ALL
+    let charts: Vec<BarChart> = ViolationKind::ALL
         .iter()
         .enumerate()
         .map(|(k, &kind)| {

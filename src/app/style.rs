@@ -4,7 +4,7 @@
 
 use eframe::egui::Color32;
 
-use crate::checker::Kind;
+use crate::checker::ViolationKind;
 use crate::view::palette::{self, Rgba};
 
 /// `c` as egui's (premultiplied) colour.
@@ -34,7 +34,7 @@ pub const PARTITION: Color32 = color(palette::PARTITION);
 pub const PLAYHEAD: Color32 = color(palette::PLAYHEAD);
 
 /// The colour of a violation of `kind` ([`palette::violation`]).
-pub fn violation(kind: Kind) -> Color32 {
+pub fn violation(kind: ViolationKind) -> Color32 {
     color(palette::violation(kind))
 }
 

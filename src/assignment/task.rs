@@ -3,12 +3,12 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use strum::VariantNames;
+use strum::VariantArray;
 
 use crate::challenge::{Budget, Challenge};
 use crate::course;
-use crate::scenario::{self, Fault, FaultKind, Scenario, ScenarioError, library};
-use crate::violation::Kind;
+use crate::scenario::{self, Fault, FaultTag, Scenario, ScenarioError, library};
+use crate::violation::ViolationKind;
 
 /// What a task asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,7 +103,7 @@ pub struct Task {
     pub scenario: Option<String>,
     /// `challenge`, `break`: the violation kinds that win (any one).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub goal: Vec<Kind>,
+    pub goal: Vec<ViolationKind>,
     /// `challenge`, `break`: a node the winning violation must involve.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goal_node: Option<String>,
@@ -239,19 +239,6 @@ impl Task {
                 if kind == Ch && self.goal.is_empty() {
                     return err("goal", "missing: the violation kinds that win".into());
                 }
-                if let Some(budget) = &self.budget {
-                    for name in budget.kinds.keys() {
-                        if !FaultKind::VARIANTS.contains(&name.as_str()) {
-                            return err(
-                                &format!("budget.kinds.{name}"),
-                                format!(
-                                    "no fault kind `{name}`; the kinds are {}",
-                                    FaultKind::VARIANTS.join(", ")
-                                ),
-                            );
-                        }
-                    }
-                }
                 let challenge = self.challenge(field)?;
                 if let Some(node) = &challenge.goal_node
                     && !challenge.design.workers.iter().any(|w| &w.name == node)
@@ -369,15 +356,15 @@ impl Task {
         design.faults.clear();
         design.expect = None;
         let goal = if self.goal.is_empty() {
-            vec![Kind::StaleWrite, Kind::InterleavedWrites]
+            vec![ViolationKind::StaleWrite, ViolationKind::InterleavedWrites]
         } else {
             self.goal.clone()
         };
         let budget = self.budget.clone().unwrap_or_else(|| Budget {
             faults: BREAK_FAULTS,
-            kinds: FaultKind::VARIANTS
+            kinds: FaultTag::VARIANTS
                 .iter()
-                .map(|k| (k.to_string(), BREAK_FAULTS))
+                .map(|&k| (k, BREAK_FAULTS))
                 .collect::<BTreeMap<_, _>>(),
             pause_ms: None,
         });

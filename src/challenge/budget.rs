@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::{Fault, FaultKind};
+use crate::scenario::{Fault, FaultKind, FaultTag};
 use crate::text::fmt_ms;
 
 /// A challenge's fault budget.
@@ -14,9 +14,9 @@ use crate::text::fmt_ms;
 pub struct Budget {
     /// At most this many faults, of all kinds together.
     pub faults: usize,
-    /// The kinds allowed (their scenario-file names, e.g. `clock_jump`), each with the most
-    /// that may be placed. A kind not listed may not be placed.
-    pub kinds: BTreeMap<String, usize>,
+    /// The kinds allowed, each with the most that may be placed; a file names them as a
+    /// scenario's `[[fault]] kind` does (`clock_jump = 1`). A kind not listed may not be placed.
+    pub kinds: BTreeMap<FaultTag, usize>,
     /// The most that pauses and stalls may last in total, ms; `None`: no limit beyond the
     /// scenario file's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -24,9 +24,9 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// How many faults of `kind` (a scenario-file name) may be placed: 0 if it is not allowed.
-    pub fn allows(&self, kind: &str) -> usize {
-        self.kinds.get(kind).copied().unwrap_or(0)
+    /// How many faults of `kind` may be placed: 0 if it is not allowed.
+    pub fn allows(&self, kind: FaultTag) -> usize {
+        self.kinds.get(&kind).copied().unwrap_or(0)
     }
 
     /// How far `faults` go past the budget in a run that ends at `until_ms`, each overrun as
@@ -42,9 +42,9 @@ impl Budget {
                 self.faults
             ));
         }
-        let mut placed: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut placed: BTreeMap<FaultTag, usize> = BTreeMap::new();
         for fault in faults {
-            *placed.entry(fault.kind.name()).or_default() += 1;
+            *placed.entry(FaultTag::from(&fault.kind)).or_default() += 1;
         }
         for (kind, n) in placed {
             let allowed = self.allows(kind);
@@ -73,12 +73,12 @@ impl Budget {
     }
 
     /// The budget in words: "at most 1 pause", or "at most 2 faults in all, with at most
-    /// 1 clock jump and 1 partition".
+    /// 1 partition and 1 clock jump" (kinds in the file's order of [`FaultKind`]).
     pub fn words(&self) -> String {
         let kinds: Vec<String> = self
             .kinds
             .iter()
-            .map(|(kind, n)| count(*n, &words(kind)))
+            .map(|(&kind, n)| count(*n, &words(kind)))
             .collect();
         let all = count(self.faults, "fault");
         let mut text = match kinds.as_slice() {
@@ -123,8 +123,8 @@ fn within_run(faults: &[Fault], until_ms: u64) -> Vec<Fault> {
 }
 
 /// A kind's scenario-file name as words: `clock_jump` → "clock jump".
-fn words(kind: &str) -> String {
-    kind.replace('_', " ")
+fn words(kind: FaultTag) -> String {
+    <&str>::from(kind).replace('_', " ")
 }
 
 /// "1 pause", "2 pauses".
@@ -143,7 +143,7 @@ mod tests {
     fn budget() -> Budget {
         Budget {
             faults: 2,
-            kinds: BTreeMap::from([("pause".to_string(), 1), ("crash".to_string(), 2)]),
+            kinds: BTreeMap::from([(FaultTag::Pause, 1), (FaultTag::Crash, 2)]),
             pause_ms: Some(12_000),
         }
     }
@@ -174,8 +174,8 @@ mod tests {
             budget().overruns(&[pause(10_000), pause(3_000), heal], 20_000),
             vec![
                 "3 faults placed, the budget allows 2".to_string(),
-                "heal is not in this budget".to_string(),
                 "2 pauses placed, the budget allows 1".to_string(),
+                "heal is not in this budget".to_string(),
                 "pauses and stalls last 13 000 ms in all, the budget allows 12 000 ms".to_string(),
             ]
         );
@@ -185,27 +185,27 @@ mod tests {
     fn the_budget_reads_as_words() {
         assert_eq!(
             budget().words(),
-            "at most 2 faults in all, with at most 2 crashes and 1 pause; pauses and stalls \
+            "at most 2 faults in all, with at most 1 pause and 2 crashes; pauses and stalls \
              at most 12 000 ms in all"
         );
         let one = Budget {
             faults: 1,
-            kinds: BTreeMap::from([("partition".to_string(), 1)]),
+            kinds: BTreeMap::from([(FaultTag::Partition, 1)]),
             pause_ms: None,
         };
         assert_eq!(one.words(), "at most 1 partition");
         let three = Budget {
             faults: 3,
             kinds: BTreeMap::from([
-                ("clock_jump".to_string(), 1),
-                ("crash".to_string(), 1),
-                ("pause".to_string(), 1),
+                (FaultTag::ClockJump, 1),
+                (FaultTag::Crash, 1),
+                (FaultTag::Pause, 1),
             ]),
             pause_ms: None,
         };
         assert_eq!(
             three.words(),
-            "at most 3 faults in all, with at most 1 clock jump, 1 crash and 1 pause"
+            "at most 3 faults in all, with at most 1 pause, 1 crash and 1 clock jump"
         );
     }
 
@@ -213,7 +213,7 @@ mod tests {
     fn one_kind_over_the_total_is_said_once() {
         let one = Budget {
             faults: 1,
-            kinds: BTreeMap::from([("pause".to_string(), 1)]),
+            kinds: BTreeMap::from([(FaultTag::Pause, 1)]),
             pause_ms: Some(12_000),
         };
         assert_eq!(

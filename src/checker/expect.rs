@@ -1,7 +1,7 @@
 //! A verdict held against a scenario's `[expect]` table: what `locksim verify` and the snapshot
 //! tests report for a scenario that no longer shows what it was written to show.
 
-use super::{Kind, Verdict};
+use super::{Verdict, ViolationKind};
 use crate::scenario::Expect;
 
 impl Verdict {
@@ -32,13 +32,16 @@ impl Verdict {
     }
 
     /// The `[expect]` table that states this verdict: safe or not, live or not, and every
-    /// kind it reports, in [`Kind::ALL`] order. The verdict meets it, so a run saved with it
+    /// kind it reports, in [`ViolationKind::ALL`] order. The verdict meets it, so a run saved with it
     /// (a failure `locksim search` found) is one `verify` keeps.
     pub fn expectation(&self) -> Expect {
         Expect {
             safe: Some(self.safe),
             live: Some(self.live),
-            kinds: Kind::ALL.into_iter().filter(|&k| self.has(k)).collect(),
+            kinds: ViolationKind::ALL
+                .into_iter()
+                .filter(|&k| self.has(k))
+                .collect(),
             ..Expect::default()
         }
     }
@@ -46,7 +49,7 @@ impl Verdict {
 
 #[cfg(test)]
 mod tests {
-    use crate::checker::Kind;
+    use crate::checker::ViolationKind;
     use crate::scenario::Expect;
     use crate::testkit::verdict;
 
@@ -55,16 +58,20 @@ mod tests {
         let expect = Expect {
             safe: Some(true),
             live: None,
-            kinds: vec![Kind::Overlap, Kind::StaleWrite],
-            absent: vec![Kind::ForeignRelease],
+            kinds: vec![ViolationKind::Overlap, ViolationKind::StaleWrite],
+            absent: vec![ViolationKind::ForeignRelease],
             ..Expect::default()
         };
         assert_eq!(
-            verdict(true, &[Kind::Overlap]).unmet(&expect),
+            verdict(true, &[ViolationKind::Overlap]).unmet(&expect),
             ["missing stale_write"]
         );
         assert_eq!(
-            verdict(false, &[Kind::Overlap, Kind::ForeignRelease]).unmet(&expect),
+            verdict(
+                false,
+                &[ViolationKind::Overlap, ViolationKind::ForeignRelease]
+            )
+            .unmet(&expect),
             [
                 "expected safe=true, got false",
                 "missing stale_write",
@@ -85,14 +92,25 @@ mod tests {
             }
         );
         // Reported in time order; stated in the checker's order of kinds.
-        let mut starved = verdict(false, &[Kind::Starved, Kind::Overlap, Kind::StaleWrite]);
+        let mut starved = verdict(
+            false,
+            &[
+                ViolationKind::Starved,
+                ViolationKind::Overlap,
+                ViolationKind::StaleWrite,
+            ],
+        );
         starved.live = false;
         assert_eq!(
             starved.expectation(),
             Expect {
                 safe: Some(false),
                 live: Some(false),
-                kinds: vec![Kind::StaleWrite, Kind::Overlap, Kind::Starved],
+                kinds: vec![
+                    ViolationKind::StaleWrite,
+                    ViolationKind::Overlap,
+                    ViolationKind::Starved
+                ],
                 ..Expect::default()
             }
         );
@@ -104,7 +122,7 @@ mod tests {
     #[test]
     fn an_empty_expectation_is_met() {
         assert!(
-            verdict(false, &[Kind::Stuck])
+            verdict(false, &[ViolationKind::Stuck])
                 .unmet(&Expect::default())
                 .is_empty()
         );

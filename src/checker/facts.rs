@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use crate::order;
-use crate::scenario::{DeletedBy, Topology};
+use crate::scenario::{DeletedBy, Head, Topology};
 use crate::trace::{EventKind, KeyId, Label, LetGoReason, MsgId, NodeId, Role, Token, Trace};
 
 /// "No entry" in the dense lookup tables.
@@ -454,10 +454,18 @@ impl Gatherer {
         }
     }
 
+    /// Whether grants are entries of a replicated log, tracked as the committed state rather
+    /// than per node ([`Head::grants_are_log_entries`]).
+    fn in_log(&self) -> bool {
+        self.topology
+            .head()
+            .is_some_and(Head::grants_are_log_entries)
+    }
+
     /// A grant or extension on store node `node`: what its table, or for `consensus` the
     /// committed state, now holds.
     fn store_holds(&mut self, slot: usize, node: NodeId, key: KeyId, t: u32) {
-        if self.topology == Topology::Consensus {
+        if self.in_log() {
             if let Some(c) = self.committed.get_mut(key.index()) {
                 *c = Some(Committed {
                     token: t,
@@ -473,7 +481,7 @@ impl Gatherer {
     /// The key is gone from store node `slot` (expired or removed), or for `consensus` from
     /// the committed state.
     fn store_drops(&mut self, slot: usize, key: KeyId) {
-        if self.topology == Topology::Consensus {
+        if self.in_log() {
             if let Some(c) = self.committed.get_mut(key.index()) {
                 *c = None;
             }
@@ -813,8 +821,7 @@ impl Gatherer {
                 if let Some(p) = self.primary_since.get_mut(slot) {
                     *p = None;
                 }
-                // A demoted Redis primary drops its data and resyncs from the new one.
-                if self.topology == Topology::Replicated {
+                if self.topology.head().is_some_and(Head::demoted_drops_data) {
                     self.clear_table(slot);
                 }
             }

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use super::explain;
 use super::facts::{Facts, Lease, Remover, Stamp};
-use super::{Found, Kind, Violation, for_overlapping};
+use super::{Found, Violation, ViolationKind, for_overlapping};
 use crate::order;
 use crate::scenario::{self, DeletedBy};
 use crate::text::fmt_ms;
@@ -266,7 +266,7 @@ fn one_authority(trace: &Trace, facts: &Facts, a: &Lease, b: &Lease) -> Violatio
         fmt_ms(b.start_ms),
     );
     Violation {
-        kind: Kind::DoubleGrant,
+        kind: ViolationKind::DoubleGrant,
         at_ms: b.start_ms,
         nodes: explain::nodes(vec![fa.token.worker, fb.token.worker, a.node, b.node]),
         grants: vec![fa.token, fb.token],
@@ -294,7 +294,7 @@ fn two_majorities(trace: &Trace, facts: &Facts, a: &Held, b: &Held) -> Violation
     nodes.extend(na);
     nodes.extend(nb);
     Violation {
-        kind: Kind::DoubleGrant,
+        kind: ViolationKind::DoubleGrant,
         at_ms: at,
         nodes: explain::nodes(nodes),
         grants: vec![fa.token, fb.token],
@@ -318,7 +318,7 @@ pub(super) fn foreign_release(trace: &Trace, facts: &Facts, out: &mut Found) {
                 let node = explain::node(trace, r.node);
                 let (at, holder_name) = (fmt_ms(r.at_ms), explain::token(trace, holder));
                 out.push(Violation {
-                    kind: Kind::ForeignRelease,
+                    kind: ViolationKind::ForeignRelease,
                     at_ms: r.at_ms,
                     nodes: explain::nodes(vec![holder.worker, r.node]),
                     grants: vec![holder],
@@ -338,7 +338,7 @@ pub(super) fn foreign_release(trace: &Trace, facts: &Facts, out: &mut Found) {
             }
         };
         out.push(Violation {
-            kind: Kind::ForeignRelease,
+            kind: ViolationKind::ForeignRelease,
             at_ms: r.at_ms,
             nodes: explain::nodes(vec![by.worker, holder.worker, r.node]),
             grants: vec![by, holder],
@@ -355,7 +355,7 @@ pub(super) fn foreign_release(trace: &Trace, facts: &Facts, out: &mut Found) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Kind, facts::Facts};
+    use super::super::{ViolationKind, facts::Facts};
     use super::Grants;
     use crate::scenario::Topology;
     use crate::testkit::{TraceBuilder, only};
@@ -370,7 +370,7 @@ mod tests {
             .expired(2_000, 1, a)
             .granted(3_000, 1, b, Some(10_000));
         let v = t.check();
-        let d = only(&v, Kind::DoubleGrant);
+        let d = only(&v, ViolationKind::DoubleGrant);
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].at_ms, 3_000);
         assert_eq!(d[0].grants, vec![a, b]);
@@ -390,7 +390,7 @@ mod tests {
         let (a, b) = (t.tok("A", 1), t.tok("B", 1));
         t.granted(6, 1, b, None).granted(6, 1, a, None);
         let v = t.check();
-        let d = only(&v, Kind::DoubleGrant);
+        let d = only(&v, ViolationKind::DoubleGrant);
         assert_eq!(d.len(), 1);
         assert_eq!(
             d[0].explanation,
@@ -408,7 +408,7 @@ mod tests {
             .granted(2_500, 1, b, Some(1_000))
             // B's lease ran out at 3 500 in true time: C's grant at that instant is fine.
             .granted(3_500, 1, c, Some(1_000));
-        assert!(!t.check().has(Kind::DoubleGrant));
+        assert!(!t.check().has(ViolationKind::DoubleGrant));
     }
 
     #[test]
@@ -421,7 +421,7 @@ mod tests {
             .granted(1_500, 2, a, Some(30_000))
             .removed(10_000, 2, a, a)
             .granted(10_200, 2, b, Some(30_000));
-        assert!(!t.check().has(Kind::DoubleGrant));
+        assert!(!t.check().has(ViolationKind::DoubleGrant));
     }
 
     #[test]
@@ -435,7 +435,7 @@ mod tests {
             .removed(1_000, 3, a, a)
             .granted(2_000, 3, b, Some(30_000))
             .granted(2_000, 2, b, Some(30_000));
-        assert!(t.check().has(Kind::DoubleGrant));
+        assert!(t.check().has(ViolationKind::DoubleGrant));
     }
 
     #[test]
@@ -446,7 +446,7 @@ mod tests {
             .extended(900, 1, a, 1_000)
             .granted(1_500, 1, b, Some(1_000));
         let v = t.check();
-        let d = only(&v, Kind::DoubleGrant);
+        let d = only(&v, ViolationKind::DoubleGrant);
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].at_ms, 1_500);
         assert!(
@@ -465,7 +465,7 @@ mod tests {
             .on(1_200, "store2", EventKind::BecameLeader { term: 2 })
             .granted_fenced(1_300, 2, b, None, Some(1));
         let v = t.check();
-        let d = only(&v, Kind::DoubleGrant);
+        let d = only(&v, ViolationKind::DoubleGrant);
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].at_ms, 1_300);
         assert_eq!(
@@ -494,7 +494,7 @@ mod tests {
         let b = t.tok("B", 1);
         t.granted(20, 4, b, Some(10_000))
             .granted(21, 5, b, Some(10_000));
-        assert!(!t.check().has(Kind::DoubleGrant));
+        assert!(!t.check().has(ViolationKind::DoubleGrant));
     }
 
     #[test]
@@ -508,7 +508,7 @@ mod tests {
             .granted(31, 4, b, Some(10_000))
             .granted(40, 5, b, Some(10_000));
         let v = t.check();
-        let d = only(&v, Kind::DoubleGrant);
+        let d = only(&v, ViolationKind::DoubleGrant);
         assert_eq!(d.len(), 1);
         // B reached its majority (store3, store4, store5) at 40 ms.
         assert_eq!(d[0].at_ms, 40);
@@ -574,7 +574,7 @@ mod tests {
                 .granted(9_760, 4, b, Some(10_000))
                 .granted(row.b_majority_ms, 5, b, Some(10_000));
             assert_eq!(
-                t.check().has(Kind::DoubleGrant),
+                t.check().has(ViolationKind::DoubleGrant),
                 row.double_grant,
                 "B's majority at {} ms, A counting {:?}",
                 row.b_majority_ms,
@@ -607,7 +607,7 @@ mod tests {
             .removed(2_100, 1, b, a)
             .granted(2_500, 1, c, Some(10_000));
         let v = t.check();
-        let f = only(&v, Kind::ForeignRelease);
+        let f = only(&v, ViolationKind::ForeignRelease);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].at_ms, 2_000);
         assert_eq!(f[0].grants, vec![a, b]);
@@ -617,7 +617,7 @@ mod tests {
             "A#1's release at 2 000 ms deleted the lock of B#1 on store1."
         );
         // The removal ended B's validity, so C's grant is not a double grant.
-        assert!(!v.has(Kind::DoubleGrant));
+        assert!(!v.has(ViolationKind::DoubleGrant));
     }
 
     #[test]

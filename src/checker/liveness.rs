@@ -4,7 +4,7 @@
 
 use super::explain;
 use super::facts::{Facts, TokenFacts};
-use super::{Found, Kind, Violation};
+use super::{Found, Violation, ViolationKind};
 use crate::scenario::Topology;
 use crate::text::fmt_ms;
 use crate::trace::{KeyId, LetGoReason, NodeId, Role, Trace};
@@ -187,7 +187,7 @@ pub(super) fn stuck(trace: &Trace, facts: &Facts, out: &mut Found) {
         nodes.push(f.token.worker);
         let granted_ms = f.granted.map_or(0, |g| g.at_ms);
         out.push(Violation {
-            kind: Kind::Stuck,
+            kind: ViolationKind::Stuck,
             at_ms: since.max(granted_ms),
             nodes: explain::nodes(nodes),
             grants: vec![f.token],
@@ -246,7 +246,7 @@ pub(super) fn starved(trace: &Trace, facts: &Facts, starve_after_ms: u64, out: &
         }
         explanation.push('.');
         out.push(Violation {
-            kind: Kind::Starved,
+            kind: ViolationKind::Starved,
             at_ms,
             nodes: vec![w.worker],
             grants: vec![f.token],
@@ -285,7 +285,7 @@ fn limit_passed(start_ms: u64, end_ms: u64, off: &[(u64, u64)], limit_ms: u64) -
 
 #[cfg(test)]
 mod tests {
-    use super::super::Kind;
+    use super::super::ViolationKind;
     use crate::scenario::Topology;
     use crate::scenario::names::store_name;
     use crate::testkit::{TraceBuilder, only};
@@ -306,7 +306,7 @@ mod tests {
         watchdog_holder(&mut t);
         t.on(500, "A", EventKind::Stalled { for_ms: 30_000 });
         let v = t.check();
-        let s = only(&v, Kind::Stuck);
+        let s = only(&v, ViolationKind::Stuck);
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].at_ms, 500);
         assert_eq!(s[0].grants, vec![t.tok("A", 1)]);
@@ -327,7 +327,7 @@ mod tests {
             .on(2_000, "A", EventKind::Paused { for_ms: 1_000 })
             .on(3_000, "A", EventKind::Resumed);
         let v = t.check();
-        assert!(!v.has(Kind::Stuck));
+        assert!(!v.has(ViolationKind::Stuck));
         assert!(v.live);
     }
 
@@ -340,7 +340,7 @@ mod tests {
             .on(1_000, "A", EventKind::Crashed)
             .let_go(1_000, a);
         let v = t.check();
-        let s = only(&v, Kind::Stuck);
+        let s = only(&v, ViolationKind::Stuck);
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].at_ms, 1_000);
         assert!(
@@ -357,7 +357,7 @@ mod tests {
         let a = t.tok("A", 1);
         t.on(1, "A", EventKind::Crashed).granted(4, 1, a, None);
         let v = t.check();
-        let s = only(&v, Kind::Stuck);
+        let s = only(&v, ViolationKind::Stuck);
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].at_ms, 4);
         assert!(
@@ -374,7 +374,7 @@ mod tests {
             .acquired(1, a)
             .on(1_000, "A", EventKind::Crashed)
             .expired(10_000, 1, a);
-        assert!(!t.check().has(Kind::Stuck));
+        assert!(!t.check().has(ViolationKind::Stuck));
     }
 
     /// The lease outlives the run: the lock is held at the horizon but frees itself later.
@@ -386,7 +386,7 @@ mod tests {
             .acquired(1, a)
             .on(1_000, "A", EventKind::Crashed)
             .let_go(1_000, a);
-        assert!(!t.check().has(Kind::Stuck));
+        assert!(!t.check().has(ViolationKind::Stuck));
     }
 
     /// SETNX then a crash before EXPIRE: no TTL, so nothing frees it. With the TTL set, the
@@ -409,7 +409,11 @@ mod tests {
                 );
             }
             t.on(1_000, "A", EventKind::Crashed);
-            assert_eq!(t.check().has(Kind::Stuck), !ttl_set, "TTL set: {ttl_set}");
+            assert_eq!(
+                t.check().has(ViolationKind::Stuck),
+                !ttl_set,
+                "TTL set: {ttl_set}"
+            );
         }
     }
 
@@ -429,7 +433,7 @@ mod tests {
             }
             t.on(5_500, "A", EventKind::Stalled { for_ms: 30_000 });
             assert_eq!(
-                t.check().has(Kind::Stuck),
+                t.check().has(ViolationKind::Stuck),
                 renewed_while_stalled,
                 "renewed while stalled: {renewed_while_stalled}"
             );
@@ -553,7 +557,7 @@ mod tests {
             let a = t.tok("A", 1);
             t.granted(0, 1, a, None).acquired(1, a);
             add(&mut t);
-            assert_eq!(t.check().has(Kind::Stuck), stuck, "{what}");
+            assert_eq!(t.check().has(ViolationKind::Stuck), stuck, "{what}");
         }
     }
 
@@ -575,7 +579,7 @@ mod tests {
             )
             .on(1_500, "A", EventKind::Restarted);
         let v = t.check();
-        let s = only(&v, Kind::Stuck);
+        let s = only(&v, ViolationKind::Stuck);
         assert_eq!(s.len(), 1);
         assert_eq!(
             s[0].explanation,
@@ -598,10 +602,10 @@ mod tests {
                 t.dropped(306, 7, "A", "store1");
             }
             let v = t.check();
-            assert_eq!(v.has(Kind::Stuck), stuck, "lost: {lost}");
+            assert_eq!(v.has(ViolationKind::Stuck), stuck, "lost: {lost}");
             if stuck {
                 assert_eq!(
-                    only(&v, Kind::Stuck)[0].explanation,
+                    only(&v, ViolationKind::Stuck)[0].explanation,
                     "A#1 still held 'lock' at the end of the run (20 000 ms), but A had given up that \
                      attempt and sent the grant back at 305 ms, and that release never took \
                      effect."
@@ -640,9 +644,9 @@ mod tests {
             }
             let v = t.check();
             let expect = store2_lost && !store3_crashed;
-            assert_eq!(v.has(Kind::Stuck), expect, "{what}");
+            assert_eq!(v.has(ViolationKind::Stuck), expect, "{what}");
             if expect {
-                let s = only(&v, Kind::Stuck);
+                let s = only(&v, ViolationKind::Stuck);
                 assert_eq!(s[0].nodes, vec![t.node("A"), t.store(2), t.store(3)]);
             }
         }
@@ -663,10 +667,10 @@ mod tests {
                 .on(2_000, "store1", EventKind::Crashed)
                 .on(3_000, "store2", EventKind::BecameLeader { term: 2 });
             let v = t.check();
-            assert_eq!(v.has(Kind::Stuck), copied, "copied: {copied}");
+            assert_eq!(v.has(ViolationKind::Stuck), copied, "copied: {copied}");
             if copied {
                 assert_eq!(
-                    only(&v, Kind::Stuck)[0].nodes,
+                    only(&v, ViolationKind::Stuck)[0].nodes,
                     vec![t.node("A"), t.store(2)]
                 );
             }
@@ -690,7 +694,7 @@ mod tests {
                     .on(2_010, &node, EventKind::Forgot);
             }
             assert_eq!(
-                t.check().has(Kind::Stuck),
+                t.check().has(ViolationKind::Stuck),
                 forgetting < 2,
                 "{forgetting} forgot"
             );
@@ -703,7 +707,7 @@ mod tests {
         let a = t.tok("A", 1);
         t.granted(0, 1, a, None).acquired(1, a).let_go(2_000, a);
         let v = t.check();
-        let s = only(&v, Kind::Stuck);
+        let s = only(&v, ViolationKind::Stuck);
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].at_ms, 2_000);
         assert!(s[0].explanation.contains("let go of it at 2 000 ms"));
@@ -721,12 +725,12 @@ mod tests {
             .started(1_060, a3)
             .failed(1_070, a3);
         let v = t.check();
-        let s = only(&v, Kind::Stuck);
+        let s = only(&v, ViolationKind::Stuck);
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].at_ms, 1_000);
         assert_eq!(s[0].grants, vec![a1]);
         // It is starved by itself too: one wait from 1 000 ms, through both attempts.
-        let w = only(&v, Kind::Starved);
+        let w = only(&v, ViolationKind::Starved);
         assert_eq!(w.len(), 1);
         assert_eq!((w[0].at_ms, w[0].grants.clone()), (11_000, vec![a2]));
     }
@@ -755,7 +759,7 @@ mod tests {
             .started(1_560, b2)
             .failed(1_570, b2);
         let v = t.check();
-        let w = only(&v, Kind::Starved);
+        let w = only(&v, ViolationKind::Starved);
         assert_eq!(w.len(), 1);
         assert_eq!(w[0].at_ms, 11_500);
         assert_eq!(w[0].nodes, vec![t.node("B")]);
@@ -779,7 +783,7 @@ mod tests {
             // C asked for 5 000 ms, then crashed for good: it was not kept out after that.
             .started(0, c)
             .on(5_000, "C", EventKind::Crashed);
-        assert!(!t.check().has(Kind::Starved));
+        assert!(!t.check().has(ViolationKind::Starved));
     }
 
     /// Only time the waiter was running and asking counts. B waits for A's lock (held to the
@@ -837,7 +841,10 @@ mod tests {
                 t.on(at, "B", kind.clone());
             }
             let v = t.check();
-            let got: Vec<u64> = only(&v, Kind::Starved).iter().map(|s| s.at_ms).collect();
+            let got: Vec<u64> = only(&v, ViolationKind::Starved)
+                .iter()
+                .map(|s| s.at_ms)
+                .collect();
             assert_eq!(got, starved_at.into_iter().collect::<Vec<_>>(), "{what}");
         }
     }
@@ -854,7 +861,7 @@ mod tests {
             .on(5_000, "B", EventKind::Resumed);
         let v = t.check();
         assert_eq!(
-            only(&v, Kind::Starved)[0].explanation,
+            only(&v, ViolationKind::Starved)[0].explanation,
             "B waited for 'lock' from 1 500 ms and still did not have it after 10 000 ms of \
              asking (by 14 500 ms; the 3 000 ms it spent paused, stalled or crashed meanwhile \
              are not counted)."
@@ -899,13 +906,13 @@ mod tests {
         let v = t.check();
         assert_eq!(v.cut_short_at_ms, Some(8_000));
         // B asked for 6 500 ms of simulated time: not starved, whatever the horizon says.
-        assert!(!v.has(Kind::Starved));
+        assert!(!v.has(ViolationKind::Starved));
         assert_eq!(
-            only(&v, Kind::Stuck)[0].explanation,
+            only(&v, ViolationKind::Stuck)[0].explanation,
             "A#1 still held 'lock' when the run was cut short (8 000 ms), but A crashed at \
              1 000 ms and never restarted."
         );
         t.cut_short(20_000);
-        assert!(t.check().has(Kind::Starved));
+        assert!(t.check().has(ViolationKind::Starved));
     }
 }

@@ -19,7 +19,7 @@ use std::collections::BinaryHeap;
 
 use serde::Serialize;
 
-pub use crate::violation::Kind;
+pub use crate::violation::ViolationKind;
 pub use danger::{Exercised, Moment, exercised};
 pub use price::{Price, nearest_rank};
 
@@ -31,7 +31,7 @@ use crate::trace::{EventKind, KeyId, LetGoReason, NodeId, Token, Trace};
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Violation {
     /// Which property it breaks.
-    pub kind: Kind,
+    pub kind: ViolationKind,
     /// True time at which it happened (became true), ms.
     pub at_ms: u64,
     /// Nodes involved (workers, store nodes), sorted, no repeats.
@@ -55,8 +55,8 @@ pub struct Verdict {
     /// nothing from `t` on was simulated, so liveness was judged only up to `t`.
     pub cut_short_at_ms: Option<u64>,
     /// Violations found beyond the first [`MAX_KEPT_PER_KIND`] of a kind, counted but not
-    /// kept: (kind, how many more), in [`Kind::ALL`] order, kinds with none left out.
-    pub more: Vec<(Kind, u64)>,
+    /// kept: (kind, how many more), in [`ViolationKind::ALL`] order, kinds with none left out.
+    pub more: Vec<(ViolationKind, u64)>,
     /// The work the lock let through: its price in throughput, not a violation.
     pub work: Work,
 }
@@ -123,15 +123,18 @@ pub const MAX_KEPT_PER_KIND: usize = 100;
 /// (by time, then grants), and a count of all.
 #[derive(Default)]
 pub(crate) struct Found {
-    /// Per kind (index in [`Kind::ALL`]), a max-heap of those kept: the latest on top, to go
+    /// Per kind (index in [`ViolationKind::ALL`]), a max-heap of those kept: the latest on top, to go
     /// when an earlier one comes.
-    kept: [BinaryHeap<Ranked>; Kind::ALL.len()],
-    total: [u64; Kind::ALL.len()],
+    kept: [BinaryHeap<Ranked>; ViolationKind::ALL.len()],
+    total: [u64; ViolationKind::ALL.len()],
 }
 
 impl Found {
     pub(crate) fn push(&mut self, v: Violation) {
-        let i = Kind::ALL.iter().position(|&k| k == v.kind).unwrap_or(0);
+        let i = ViolationKind::ALL
+            .iter()
+            .position(|&k| k == v.kind)
+            .unwrap_or(0);
         self.total[i] += 1;
         let heap = &mut self.kept[i];
         heap.push(Ranked(v));
@@ -141,10 +144,10 @@ impl Found {
     }
 
     /// Every violation kept, sorted by time, then kind, then grants; and the counts of the rest.
-    fn finish(self) -> (Vec<Violation>, Vec<(Kind, u64)>) {
+    fn finish(self) -> (Vec<Violation>, Vec<(ViolationKind, u64)>) {
         let mut more = Vec::new();
         let mut violations = Vec::new();
-        for ((kind, heap), total) in Kind::ALL.iter().zip(self.kept).zip(self.total) {
+        for ((kind, heap), total) in ViolationKind::ALL.iter().zip(self.kept).zip(self.total) {
             if total > heap.len() as u64 {
                 more.push((*kind, total - heap.len() as u64));
             }
@@ -192,7 +195,7 @@ impl Eq for Ranked {}
 
 impl Verdict {
     /// How many violations of `kind` were found, kept or not.
-    pub fn count(&self, kind: Kind) -> u64 {
+    pub fn count(&self, kind: ViolationKind) -> u64 {
         let kept = self.violations.iter().filter(|v| v.kind == kind).count() as u64;
         kept + self
             .more
@@ -203,7 +206,7 @@ impl Verdict {
     }
 
     /// Whether at least one violation of `kind` was found.
-    pub fn has(&self, kind: Kind) -> bool {
+    pub fn has(&self, kind: ViolationKind) -> bool {
         self.violations.iter().any(|v| v.kind == kind)
     }
 
@@ -363,7 +366,7 @@ fn for_overlapping<T: Copy>(
 
 #[cfg(test)]
 mod tests {
-    use super::{Kind, Stream, check, judge};
+    use super::{Stream, ViolationKind, check, judge};
     use crate::scenario::{ResourceMode, Topology};
     use crate::testkit::{TraceBuilder, scenario};
     use crate::trace::{EventKind, KeyId, NodeId, Token, Trace};
@@ -435,15 +438,16 @@ mod tests {
             .let_go(5_012, a)
             .removed(5_013, 1, b, a);
         let v = t.check();
-        let got: Vec<(u64, Kind)> = v.violations.iter().map(|x| (x.at_ms, x.kind)).collect();
+        let got: Vec<(u64, ViolationKind)> =
+            v.violations.iter().map(|x| (x.at_ms, x.kind)).collect();
         assert_eq!(
             got,
             vec![
-                (1_502, Kind::Overlap),
+                (1_502, ViolationKind::Overlap),
                 // A's write, from its read before B's write, is where both go wrong.
-                (5_011, Kind::StaleWrite),
-                (5_011, Kind::InterleavedWrites),
-                (5_013, Kind::ForeignRelease),
+                (5_011, ViolationKind::StaleWrite),
+                (5_011, ViolationKind::InterleavedWrites),
+                (5_013, ViolationKind::ForeignRelease),
             ]
         );
         assert!(!v.safe);
@@ -458,7 +462,7 @@ mod tests {
         // Latest first, so keeping the first ones found would keep the wrong ones.
         for at_ms in (0..total).rev() {
             found.push(Violation {
-                kind: Kind::ForeignRelease,
+                kind: ViolationKind::ForeignRelease,
                 at_ms,
                 nodes: Vec::new(),
                 grants: Vec::new(),
@@ -466,7 +470,7 @@ mod tests {
             });
         }
         found.push(Violation {
-            kind: Kind::Stuck,
+            kind: ViolationKind::Stuck,
             at_ms: 5,
             nodes: Vec::new(),
             grants: Vec::new(),
@@ -475,14 +479,17 @@ mod tests {
         let (kept, more) = found.finish();
         let releases: Vec<u64> = kept
             .iter()
-            .filter(|v| v.kind == Kind::ForeignRelease)
+            .filter(|v| v.kind == ViolationKind::ForeignRelease)
             .map(|v| v.at_ms)
             .collect();
         assert_eq!(releases, (0..MAX_KEPT_PER_KIND as u64).collect::<Vec<_>>());
         assert_eq!(kept.len(), MAX_KEPT_PER_KIND + 1);
         assert_eq!(
             more,
-            vec![(Kind::ForeignRelease, total - MAX_KEPT_PER_KIND as u64)]
+            vec![(
+                ViolationKind::ForeignRelease,
+                total - MAX_KEPT_PER_KIND as u64
+            )]
         );
     }
 

@@ -6,7 +6,7 @@
 
 use super::explain;
 use super::facts::Facts;
-use super::{Found, Kind, Violation, for_overlapping};
+use super::{Found, Violation, ViolationKind, for_overlapping};
 use crate::order;
 use crate::text::fmt_ms;
 use crate::trace::{KeyId, NodeId, Trace};
@@ -63,7 +63,7 @@ fn report(trace: &Trace, facts: &Facts, a: Belief, b: Belief) -> Violation {
         facts.tokens[b.token as usize].token,
     );
     Violation {
-        kind: Kind::Overlap,
+        kind: ViolationKind::Overlap,
         at_ms: b.start_ms,
         nodes: explain::nodes(vec![a.worker, b.worker]),
         grants: vec![ta, tb],
@@ -81,7 +81,7 @@ fn report(trace: &Trace, facts: &Facts, a: Belief, b: Belief) -> Violation {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Kind;
+    use super::super::ViolationKind;
     use crate::testkit::{TraceBuilder, only};
     use crate::trace::EventKind;
 
@@ -96,7 +96,7 @@ mod tests {
             .let_go(16_500, a)
             .let_go(12_000, b);
         let v = t.check();
-        let o = only(&v, Kind::Overlap);
+        let o = only(&v, ViolationKind::Overlap);
         assert_eq!(o.len(), 1);
         assert_eq!(o[0].at_ms, 10_102);
         assert_eq!(o[0].grants, vec![a, b]);
@@ -113,7 +113,7 @@ mod tests {
         let (a, b) = (t.tok("A", 1), t.tok("B", 1));
         t.acquired(0, a).acquired(19_000, b);
         let v = t.check();
-        assert_eq!(only(&v, Kind::Overlap)[0].at_ms, 19_000);
+        assert_eq!(only(&v, ViolationKind::Overlap)[0].at_ms, 19_000);
     }
 
     #[test]
@@ -121,7 +121,7 @@ mod tests {
         let mut t = TraceBuilder::single(&["A"]);
         let (a1, a2) = (t.tok("A", 1), t.tok("A", 2));
         t.acquired(0, a1).acquired(100, a2);
-        assert!(!t.check().has(Kind::Overlap));
+        assert!(!t.check().has(ViolationKind::Overlap));
     }
 
     #[test]
@@ -133,6 +133,6 @@ mod tests {
             .let_go(1_000, a)
             .acquired(1_000, b)
             .let_go(2_000, b);
-        assert!(!t.check().has(Kind::Overlap));
+        assert!(!t.check().has(ViolationKind::Overlap));
     }
 }

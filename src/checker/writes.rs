@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use super::explain;
 use super::facts::Facts;
 use super::grants::Grants;
-use super::{Found, Kind, Violation, for_overlapping};
+use super::{Found, Violation, ViolationKind, for_overlapping};
 use crate::order;
 use crate::text::fmt_ms;
 use crate::trace::{KeyId, NodeId, Role, Token, Trace};
@@ -55,7 +55,7 @@ fn report_stale(
 ) -> Violation {
     let (fo, fnew) = (&facts.tokens[old as usize], &facts.tokens[new as usize]);
     Violation {
-        kind: Kind::StaleWrite,
+        kind: ViolationKind::StaleWrite,
         at_ms,
         nodes: explain::nodes(vec![fo.token.worker, fnew.token.worker, resource]),
         grants: vec![fo.token, fnew.token],
@@ -193,7 +193,7 @@ fn report_interleaved(
         }
     };
     Violation {
-        kind: Kind::InterleavedWrites,
+        kind: ViolationKind::InterleavedWrites,
         at_ms,
         nodes: explain::nodes([ta.worker, tb.worker].into_iter().chain(resource).collect()),
         grants: vec![ta, tb],
@@ -208,7 +208,7 @@ fn report_interleaved(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Kind, check};
+    use super::super::{ViolationKind, check};
     use crate::scenario::ResourceMode;
     use crate::testkit::{TraceBuilder, only, scenario};
 
@@ -232,7 +232,7 @@ mod tests {
             .write_fenced(17_004, a, Some(1))
             .write_fenced(17_500, a, Some(1));
         let v = t.check();
-        let s = only(&v, Kind::StaleWrite);
+        let s = only(&v, ViolationKind::StaleWrite);
         assert_eq!(s.len(), 1, "one per pair");
         assert_eq!(s[0].at_ms, 17_004);
         assert_eq!(s[0].grants, vec![a, b]);
@@ -257,8 +257,8 @@ mod tests {
             .read(10_100, b)
             .write(11_000, b);
         let v = t.check();
-        assert!(!v.has(Kind::StaleWrite));
-        assert!(!v.has(Kind::InterleavedWrites));
+        assert!(!v.has(ViolationKind::StaleWrite));
+        assert!(!v.has(ViolationKind::InterleavedWrites));
         assert!(v.safe);
     }
 
@@ -271,12 +271,14 @@ mod tests {
             .write(11_104, b)
             .write(17_004, a);
         let v = check(&scenario(ResourceMode::Idempotent), &t.build());
-        assert!(!v.has(Kind::StaleWrite));
-        assert!(!v.has(Kind::InterleavedWrites));
+        assert!(!v.has(ViolationKind::StaleWrite));
+        assert!(!v.has(ViolationKind::InterleavedWrites));
         assert!(v.safe);
         // The same trace in plain mode is unsafe both ways.
         let plain = t.check();
-        assert!(plain.has(Kind::StaleWrite) && plain.has(Kind::InterleavedWrites));
+        assert!(
+            plain.has(ViolationKind::StaleWrite) && plain.has(ViolationKind::InterleavedWrites)
+        );
     }
 
     /// A grant the store lost (and the older holder back after it, reading afresh) writes
@@ -291,10 +293,10 @@ mod tests {
             .read(12_000, a)
             .write(17_004, a);
         let cas = check(&scenario(ResourceMode::Cas), &t.build());
-        assert!(!cas.has(Kind::StaleWrite) && !cas.has(Kind::InterleavedWrites));
+        assert!(!cas.has(ViolationKind::StaleWrite) && !cas.has(ViolationKind::InterleavedWrites));
         assert!(cas.safe);
         let plain = t.check();
-        assert!(plain.has(Kind::StaleWrite));
+        assert!(plain.has(ViolationKind::StaleWrite));
         assert!(!plain.safe);
     }
 
@@ -304,7 +306,7 @@ mod tests {
         let (a, b) = (t.tok("A", 1), t.tok("B", 1));
         t.acquired(0, a).acquired(50, b).write(100, b).write(200, a);
         let s = t.check();
-        let s = only(&s, Kind::StaleWrite);
+        let s = only(&s, ViolationKind::StaleWrite);
         assert_eq!(s.len(), 1);
         assert_eq!((s[0].at_ms, s[0].grants.clone()), (200, vec![a, b]));
     }
@@ -318,7 +320,7 @@ mod tests {
             .write(11_000, a)
             .write(12_000, b);
         let v = t.check();
-        let i = only(&v, Kind::InterleavedWrites);
+        let i = only(&v, ViolationKind::InterleavedWrites);
         assert_eq!(i.len(), 1);
         // A's write at 11 000 ms is a sound read-modify-write; B's, computed from a read that
         // A's write has since made stale, is the one that loses an update.
@@ -338,7 +340,7 @@ mod tests {
         let (a, b) = (t.tok("A", 1), t.tok("B", 1));
         t.read(10_100, b).write(10_500, a).write(12_000, b);
         let v = t.check();
-        let i = only(&v, Kind::InterleavedWrites);
+        let i = only(&v, ViolationKind::InterleavedWrites);
         assert_eq!(i.len(), 1);
         // B read before A's write and wrote after it: B's write overwrites A's.
         assert_eq!(i[0].at_ms, 12_000);
@@ -355,7 +357,7 @@ mod tests {
             .write(11_000, a)
             .write(11_500, a);
         let v = t.check();
-        let i = only(&v, Kind::InterleavedWrites);
+        let i = only(&v, ViolationKind::InterleavedWrites);
         assert_eq!(i.len(), 1);
         assert_eq!(i[0].at_ms, 11_000);
     }
@@ -371,7 +373,7 @@ mod tests {
             .write(11_000, b)
             .rejected(12_000, a);
         let v = t.check();
-        assert!(!v.has(Kind::InterleavedWrites));
-        assert!(!v.has(Kind::StaleWrite));
+        assert!(!v.has(ViolationKind::InterleavedWrites));
+        assert!(!v.has(ViolationKind::StaleWrite));
     }
 }

@@ -12,9 +12,9 @@ use serde::Serialize;
 
 use super::args::CheckArgs;
 use super::{Status, input, output};
-use crate::checker::{self, Exercised, Kind};
+use crate::checker::{self, Exercised, ViolationKind};
 use crate::scenario::Scenario;
-use crate::sweep::{self, Tally};
+use crate::sweep::{self, Tally, availability_percent};
 use crate::text::{fmt_count, fmt_counted, fmt_ms, printable};
 
 /// Runs the scenario once per seed and reports how often each kind of violation appeared.
@@ -213,7 +213,7 @@ fn write_table(tally: &Tally, out: &mut impl Write, file: &Path) -> io::Result<(
             output::reproduce(file, seed),
         )?;
     }
-    let label_w = Kind::ALL
+    let label_w = ViolationKind::ALL
         .iter()
         .map(|k| k.as_str().len())
         .max()
@@ -225,7 +225,7 @@ fn write_table(tally: &Tally, out: &mut impl Write, file: &Path) -> io::Result<(
         "  {:<label_w$}  {:>runs_w$}  {:>6}",
         "kind", "runs", "%"
     )?;
-    for kind in Kind::ALL {
+    for kind in ViolationKind::ALL {
         let example = tally
             .first_seed(kind)
             .map(|s| format!("  e.g. seed {s}"))
@@ -289,9 +289,9 @@ fn price_line(tally: &Tally) -> String {
         _ => "no acquisition came through".to_string(),
     };
     format!(
-        "price: {latency} · {:.3} sections/s · lock available {:.2} % of the time",
+        "price: {latency} · {:.3} sections/s · lock available {} % of the time",
         tally.throughput_per_s(),
-        100.0 * tally.availability()
+        availability_percent(tally, 2)
     )
 }
 
@@ -350,6 +350,23 @@ mod tests {
             "{}",
             table(&once)
         );
+    }
+
+    #[test]
+    fn a_lock_that_was_unavailable_at_all_never_reads_as_always_available() {
+        let mut tally = Tally::default();
+        let price = crate::checker::Price {
+            latencies_ms: vec![4],
+            throughput_per_s: 0.5,
+            availability: 0.999_99,
+        };
+        tally.add(&outcome(1, 10, &verdict(true, &[]), price));
+        let text = table(&tally);
+        assert!(
+            text.contains("lock available 99.99 % of the time"),
+            "{text}"
+        );
+        assert_eq!(sweep::price_cells(&tally)[2], "99.9 %");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use super::Status;
-use crate::checker::{Kind, Verdict};
+use crate::checker::{Verdict, ViolationKind};
 use crate::course::{self, Grading, STEPS};
 use crate::scenario::library;
 use crate::text::{fmt_counted, fmt_ms};
@@ -167,8 +167,8 @@ fn asset_path(text: &str) -> String {
 }
 
 /// Each kind of violation in `verdict`, once, in the order first found.
-fn kinds(verdict: &Verdict) -> Vec<Kind> {
-    let mut kinds: Vec<Kind> = Vec::new();
+fn kinds(verdict: &Verdict) -> Vec<ViolationKind> {
+    let mut kinds: Vec<ViolationKind> = Vec::new();
     for k in verdict.violations.iter().map(|x| x.kind) {
         if !kinds.contains(&k) {
             kinds.push(k);
@@ -178,7 +178,7 @@ fn kinds(verdict: &Verdict) -> Vec<Kind> {
 }
 
 /// "overlap, double_grant".
-fn names(kinds: &[Kind]) -> String {
+fn names(kinds: &[ViolationKind]) -> String {
     kinds
         .iter()
         .map(|k| k.as_str())

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::args::ProveArgs;
 use super::search::TOML_HEADING;
 use super::{Status, input, output};
-use crate::checker::Kind;
+use crate::checker::ViolationKind;
 use crate::prove::{self, MenuKind, Options, Proof, Stopped};
 use crate::scenario::{self, Fault, Scenario};
 use crate::search::narrate;
@@ -178,7 +178,7 @@ struct ProveJson<'a> {
     /// The added faults of the shrunk counterexample.
     counterexample: &'a [Fault],
     /// The kinds of violation its run shows.
-    violations: Vec<Kind>,
+    violations: Vec<ViolationKind>,
     /// The numbered story.
     narration: Vec<String>,
     /// The whole counterexample scenario, as a file.
@@ -212,7 +212,10 @@ impl<'a> ProveJson<'a> {
             seed: found.map(|f| f.seed),
             counterexample: example.map_or(&[], |e| &e.faults),
             violations: example.map_or_else(Vec::new, |e| {
-                Kind::ALL.into_iter().filter(|&k| e.run.has(k)).collect()
+                ViolationKind::ALL
+                    .into_iter()
+                    .filter(|&k| e.run.has(k))
+                    .collect()
             }),
             narration: example.map_or_else(Vec::new, |e| narrate(&e.scenario, &e.run)),
             toml: example.map(|e| scenario::to_toml(&e.scenario)),

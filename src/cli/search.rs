@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::args::SearchArgs;
 use super::{Status, input, output};
-use crate::checker::Kind;
+use crate::checker::ViolationKind;
 use crate::scenario::{self, Fault, Scenario};
 use crate::search::{Finding, Goal, Options, Stage, headline, narrate, search_until};
 use crate::text::{fmt_count, fmt_counted, printable};
@@ -151,7 +151,7 @@ struct SearchJson<'a> {
     /// The added faults of the shrunk counterexample, as `[[fault]]` tables.
     faults: &'a [Fault],
     /// The kinds of violation its run shows, in the checker's order.
-    kinds: Vec<Kind>,
+    kinds: Vec<ViolationKind>,
     /// The numbered story.
     narration: Vec<String>,
     /// The whole minimal scenario, as a file.
@@ -175,7 +175,7 @@ impl<'a> SearchJson<'a> {
                 tries: outcome.tries,
                 interrupted: false,
                 faults: &found.faults,
-                kinds: Kind::ALL
+                kinds: ViolationKind::ALL
                     .into_iter()
                     .filter(|&k| found.run.has(k))
                     .collect(),

@@ -475,7 +475,7 @@ mod tests {
             d.verdict
                 .violations
                 .iter()
-                .any(|v| v.kind == crate::checker::Kind::ForeignRelease)
+                .any(|v| v.kind == crate::checker::ViolationKind::ForeignRelease)
         };
         let with_pause = demonstrate(ping).unwrap();
         assert!(!with_pause.verdict.safe && foreign(&with_pause));
@@ -540,7 +540,7 @@ mod tests {
                 .verdict
                 .violations
                 .iter()
-                .any(|v| v.kind == crate::checker::Kind::InterleavedWrites)
+                .any(|v| v.kind == crate::checker::ViolationKind::InterleavedWrites)
         );
     }
 

@@ -4,7 +4,7 @@
 
 use super::sizes::{LEGEND_NOTE, LEGEND_ROW, LEGEND_TEXT, SWATCH, line_h};
 use super::{Anchor, Area, Layer, Pen, Theme, arrows, marks, measure, paragraph, spans};
-use crate::checker::Kind;
+use crate::checker::ViolationKind;
 use crate::trace::{NodeId, RejectReason};
 use crate::view::palette;
 use crate::view::timeline::{Swatch, WriteOutcome, attempt_note};
@@ -120,7 +120,7 @@ pub fn draw_swatch(pen: &mut dyn Pen, theme: &Theme, swatch: Swatch, rect: Area)
                 pen,
                 theme,
                 center,
-                WriteOutcome::Violating(Kind::StaleWrite),
+                WriteOutcome::Violating(ViolationKind::StaleWrite),
             );
         }
         Swatch::Message => {

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::checker::{Kind, Verdict};
+use crate::checker::{Verdict, ViolationKind};
 use crate::text::{fmt_count, fmt_counted, fmt_ms};
 use crate::trace::{EventKind, Trace};
 use crate::view::wording;
@@ -61,7 +61,7 @@ pub struct RunJson<'a> {
     violations: Vec<ViolationJson<'a>>,
     /// Violations found beyond the first [`crate::checker::MAX_KEPT_PER_KIND`] of their kind,
     /// counted by kind: `{"foreign_release": 277305}`; `{}` when every one is listed.
-    more: BTreeMap<Kind, u64>,
+    more: BTreeMap<ViolationKind, u64>,
     stats: Stats,
     /// Every event of the run (`locksim run --json --trace`, the app's trace export); left
     /// out of the document unless asked for, so the plain `--json` stays as it was.
@@ -72,7 +72,7 @@ pub struct RunJson<'a> {
 /// One violation with node names instead of ids, so the JSON reads without the trace.
 #[derive(Debug, Serialize)]
 struct ViolationJson<'a> {
-    kind: Kind,
+    kind: ViolationKind,
     at_ms: u64,
     nodes: Vec<&'a str>,
     explanation: &'a str,
@@ -207,7 +207,7 @@ mod tests {
             safe: true,
             live: true,
             violations: vec![Violation {
-                kind: Kind::Overlap,
+                kind: ViolationKind::Overlap,
                 at_ms: 10_100,
                 nodes: vec![A, STORE2],
                 grants: Vec::new(),
@@ -248,13 +248,21 @@ mod tests {
     #[test]
     fn still_safe_is_said_only_when_the_lock_itself_misbehaved() {
         use crate::testkit::verdict;
-        let rows: [(bool, &[Kind], bool); 6] = [
-            (true, &[Kind::Overlap], true),
-            (true, &[Kind::DoubleGrant, Kind::Starved], true),
-            (true, &[Kind::ForeignRelease], true),
-            (true, &[Kind::Stuck], false),
-            (true, &[Kind::Starved, Kind::Stuck], false),
-            (false, &[Kind::StaleWrite, Kind::Overlap], false),
+        let rows: [(bool, &[ViolationKind], bool); 6] = [
+            (true, &[ViolationKind::Overlap], true),
+            (
+                true,
+                &[ViolationKind::DoubleGrant, ViolationKind::Starved],
+                true,
+            ),
+            (true, &[ViolationKind::ForeignRelease], true),
+            (true, &[ViolationKind::Stuck], false),
+            (true, &[ViolationKind::Starved, ViolationKind::Stuck], false),
+            (
+                false,
+                &[ViolationKind::StaleWrite, ViolationKind::Overlap],
+                false,
+            ),
         ];
         for (safe, kinds, said) in rows {
             let mut v = verdict(safe, kinds);
@@ -302,7 +310,10 @@ mod tests {
         let trace = granted_twice();
         let mut v = verdict();
         v.safe = false;
-        v.more = vec![(Kind::StaleWrite, 3), (Kind::ForeignRelease, 277_305)];
+        v.more = vec![
+            (ViolationKind::StaleWrite, 3),
+            (ViolationKind::ForeignRelease, 277_305),
+        ];
         let mut out = Vec::new();
         write_verdict(&mut out, &trace, &v).unwrap();
         let text = String::from_utf8(out).unwrap();

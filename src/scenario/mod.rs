@@ -473,6 +473,87 @@ impl Topology {
             | Topology::MultiPrimary => 1,
         }
     }
+
+    /// Which node decides the grants for the others, when one does: a Sentinel-managed
+    /// primary (`replicated`) or a Raft leader (`consensus`); `None` where each node decides
+    /// its own. Only a topology with a head records role changes (`became_leader`,
+    /// `stepped_down`), and the timeline and the checker read them through [`Head`].
+    pub fn head(self) -> Option<Head> {
+        match self {
+            Topology::Replicated => Some(Head::Primary),
+            Topology::Consensus => Some(Head::Leader),
+            Topology::Single | Topology::Redlock | Topology::MultiPrimary => None,
+        }
+    }
+
+    /// Whether each client talks to one store node of its own, `[[worker]] store_node`
+    /// (`store1` if not named), as a client of a multi-primary cluster stays connected to the
+    /// member it was given (gh-ost issue 224); elsewhere a client asks the node the topology
+    /// says.
+    pub fn pins_clients(self) -> bool {
+        match self {
+            Topology::MultiPrimary => true,
+            Topology::Single | Topology::Replicated | Topology::Consensus | Topology::Redlock => {
+                false
+            }
+        }
+    }
+}
+
+/// The node that decides the grants for a replicated store ([`Topology::head`]), named as
+/// its system names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Head {
+    /// A primary whose replicas copy its stream asynchronously and one of which is promoted
+    /// when it fails (Redis with Sentinel). Its role changes count epochs.
+    Primary,
+    /// A leader elected by a majority, whose grants are log entries committed by a majority
+    /// (Raft as in etcd). Its role changes count terms.
+    Leader,
+}
+
+impl Head {
+    /// What the head is called: `primary`, `leader`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Head::Primary => "primary",
+            Head::Leader => "leader",
+        }
+    }
+
+    /// What the other nodes are called: `replica`, `follower`.
+    pub fn follower(self) -> &'static str {
+        match self {
+            Head::Primary => "replica",
+            Head::Leader => "follower",
+        }
+    }
+
+    /// What a change of head counts: Sentinel's configuration `epoch`, Raft's `term`.
+    pub fn round(self) -> &'static str {
+        match self {
+            Head::Primary => "epoch",
+            Head::Leader => "term",
+        }
+    }
+
+    /// Whether a grant is a committed log entry rather than a row of each node's table: a
+    /// Raft log keeps it through a restart and a change of leader (the Raft paper, §5.3).
+    pub fn grants_are_log_entries(self) -> bool {
+        match self {
+            Head::Leader => true,
+            Head::Primary => false,
+        }
+    }
+
+    /// Whether a head that steps down drops its data and copies the new head's: a demoted
+    /// Redis primary resynchronises from the promoted replica (Redis docs, "Replication").
+    pub fn demoted_drops_data(self) -> bool {
+        match self {
+            Head::Primary => true,
+            Head::Leader => false,
+        }
+    }
 }
 
 /// How many of `nodes` make a majority: more than half (Redlock's N/2 + 1 in the Redis docs,
@@ -758,7 +839,15 @@ pub struct Fault {
 #[strum_discriminants(
     name(FaultTag),
     doc = "A fault's `kind` without its fields, named as the file names it (`clock_jump`).",
-    derive(Hash, Deserialize, IntoStaticStr, VariantArray),
+    derive(
+        Hash,
+        PartialOrd,
+        Ord,
+        Serialize,
+        Deserialize,
+        IntoStaticStr,
+        VariantArray
+    ),
     serde(rename_all = "snake_case"),
     strum(serialize_all = "snake_case")
 )]
@@ -901,10 +990,10 @@ pub struct Expect {
     pub live: Option<bool>,
     /// Each of these kinds must be reported.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub kinds: Vec<crate::violation::Kind>,
+    pub kinds: Vec<crate::violation::ViolationKind>,
     /// None of these kinds may be reported.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub absent: Vec<crate::violation::Kind>,
+    pub absent: Vec<crate::violation::ViolationKind>,
     /// Each of these dangers must have occurred in the run: a pass that never went through
     /// them tested nothing (`locksim verify`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -396,7 +396,7 @@ mod tests {
     use super::*;
     use crate::scenario::FaultKind;
     use crate::scenario::library::COURSE;
-    use crate::violation::Kind;
+    use crate::violation::ViolationKind;
 
     /// A shipped course scenario, with its `[[fault]]` tables removed when `bare`.
     fn course(file: &str, bare: bool) -> Scenario {
@@ -423,7 +423,11 @@ mod tests {
         assert!(!found.faults.is_empty() && found.faults.len() <= 3);
         assert!(found.drawn >= found.faults.len());
         assert!(!found.run.verdict.safe);
-        assert!(found.run.has(Kind::DoubleGrant), "{:?}", found.run.verdict);
+        assert!(
+            found.run.has(ViolationKind::DoubleGrant),
+            "{:?}",
+            found.run.verdict
+        );
         assert_eq!(found.scenario.faults, found.faults);
         assert_eq!(
             found.scenario.expect,
@@ -457,8 +461,8 @@ mod tests {
             found.faults[0].kind,
             FaultKind::Pause { .. } | FaultKind::Stall { .. }
         ));
-        assert!(found.run.has(Kind::InterleavedWrites));
-        assert!(!found.run.has(Kind::StaleWrite));
+        assert!(found.run.has(ViolationKind::InterleavedWrites));
+        assert!(!found.run.has(ViolationKind::StaleWrite));
     }
 
     #[test]

@@ -96,12 +96,9 @@ impl Space {
             .kinds
             .iter()
             .filter(|(_, n)| **n > 0)
-            .filter_map(|(kind, _)| {
-                FaultTag::VARIANTS
-                    .iter()
-                    .find(|&&t| kind == <&str>::from(t) && self.offers(t))
-            })
-            .map(|&tag| self.kind(tag))
+            .map(|(&tag, _)| tag)
+            .filter(|&tag| self.offers(tag))
+            .map(|tag| self.kind(tag))
             .collect();
         if allowed.is_empty() || budget.faults == 0 {
             return Just(Vec::new()).boxed();
@@ -190,11 +187,12 @@ impl Space {
 /// pauses and stalls scaled down together to its total.
 fn fit(mut drawn: Vec<Fault>, budget: &Budget) -> Vec<Fault> {
     crate::order::sort_by_key(&mut drawn, |f| f.at_ms);
-    let mut placed: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut placed: BTreeMap<FaultTag, usize> = BTreeMap::new();
     drawn.retain(|f| {
-        let n = placed.entry(f.kind.name()).or_default();
+        let tag = FaultTag::from(&f.kind);
+        let n = placed.entry(tag).or_default();
         *n += 1;
-        *n <= budget.allows(f.kind.name())
+        *n <= budget.allows(tag)
     });
     if let Some(limit) = budget.pause_ms {
         let total = paused_ms(&drawn);

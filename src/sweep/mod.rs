@@ -16,7 +16,9 @@ pub use outcome::Outcome;
 #[cfg(not(target_arch = "wasm32"))]
 pub use parallel::on_threads;
 pub use slices::{EVENTS_PER_BATCH, RUN_COST, Row, Sweep};
-pub use summary::{FirstRun, ladder_line, percent, price_cells, runs_of, share_cell};
+pub use summary::{
+    FirstRun, availability_percent, ladder_line, percent, price_cells, runs_of, share_cell,
+};
 pub use tally::Tally;
 #[cfg(test)]
 pub(crate) use tally::tests::four_runs;

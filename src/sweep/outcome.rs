@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Judged;
-use crate::checker::{Kind, Price};
+use crate::checker::{Price, ViolationKind};
 
 /// One run, as far as a tally cares.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -20,7 +20,7 @@ pub struct Outcome {
     pub safe: bool,
     /// No `stuck`, no `starved` ([`crate::checker::Verdict::live`]).
     pub live: bool,
-    /// The kinds of violation the run reported: bit `i` stands for `Kind::ALL[i]`.
+    /// The kinds of violation the run reported: bit `i` stands for `ViolationKind::ALL[i]`.
     kinds: u16,
     /// Where the engine's event budget cut the run short, true ms ([`crate::checker::Verdict::cut_short_at_ms`]).
     pub cut_short_at_ms: Option<u64>,
@@ -34,7 +34,7 @@ impl Outcome {
     /// The outcome of `run`, the run of `seed`.
     pub fn of(seed: u64, run: Judged) -> Outcome {
         let verdict = &run.verdict;
-        let kinds = Kind::ALL
+        let kinds = ViolationKind::ALL
             .iter()
             .enumerate()
             .filter(|(_, kind)| verdict.has(**kind))
@@ -52,8 +52,8 @@ impl Outcome {
     }
 
     /// Whether the run reported a violation of `kind`.
-    pub fn has(&self, kind: Kind) -> bool {
-        Kind::ALL
+    pub fn has(&self, kind: ViolationKind) -> bool {
+        ViolationKind::ALL
             .iter()
             .position(|k| *k == kind)
             .is_some_and(|i| self.kinds & 1 << i != 0)
@@ -77,9 +77,9 @@ mod tests {
 
     #[test]
     fn keeps_every_kind_the_verdict_has_and_no_other() {
-        let v = verdict(false, &[Kind::StaleWrite, Kind::Starved]);
+        let v = verdict(false, &[ViolationKind::StaleWrite, ViolationKind::Starved]);
         let outcome = Outcome::of(7, judged(v.clone(), Price::default()));
-        for kind in Kind::ALL {
+        for kind in ViolationKind::ALL {
             assert_eq!(outcome.has(kind), v.has(kind), "{kind:?}");
         }
         assert!(!outcome.safe);

@@ -3,7 +3,7 @@
 //! sentence, the run each row offers to open, and what each rung's lock cost.
 
 use super::{Row, Tally};
-use crate::checker::Kind;
+use crate::checker::ViolationKind;
 use crate::text::{fmt_count, fmt_counted, fmt_ms};
 
 /// `n` of the tally's runs as "37 %", with a decimal below 10 % so a rare failure never reads
@@ -53,16 +53,16 @@ pub fn ladder_line(rows: &[Row]) -> String {
     if waiting.len() == rungs.len() {
         return "The rungs of the ladder have not run yet.".to_string();
     }
-    let total = |kind: Kind| rungs.iter().map(|row| row.tally.count(kind)).sum::<u64>();
-    let seen = |kinds: &mut dyn Iterator<Item = Kind>| {
+    let total = |kind: ViolationKind| rungs.iter().map(|row| row.tally.count(kind)).sum::<u64>();
+    let seen = |kinds: &mut dyn Iterator<Item = ViolationKind>| {
         kinds
             .map(|k| (total(k), k))
             .filter(|(n, _)| *n > 0)
             .max_by_key(|(n, k)| (*n, std::cmp::Reverse(*k)))
             .map(|(_, k)| k)
     };
-    let headline = seen(&mut Kind::ALL.into_iter().filter(|k| k.breaks_safety()))
-        .or_else(|| seen(&mut Kind::ALL.into_iter()));
+    let headline = seen(&mut ViolationKind::ALL.into_iter().filter(|k| k.breaks_safety()))
+        .or_else(|| seen(&mut ViolationKind::ALL.into_iter()));
     let Some(kind) = headline else {
         return match waiting.split_last() {
             None => "No rung showed any violation in these runs.".to_string(),
@@ -93,7 +93,7 @@ pub fn ladder_line(rows: &[Row]) -> String {
                 fmt_counted(tally.runs(), "run"),
                 kind.as_str()
             );
-            let other = Kind::ALL
+            let other = ViolationKind::ALL
                 .into_iter()
                 .filter(|&k| k != kind && tally.count(k) > 0)
                 .max_by_key(|&k| (k.breaks_safety(), tally.count(k), std::cmp::Reverse(k)));
@@ -118,7 +118,7 @@ pub enum FirstRun {
     Bad(u64),
     /// No run was unsafe or not live; this seed's was the first in which the lock misbehaved,
     /// reporting this kind (`overlap`, `double_grant` or `foreign_release`).
-    Misbehaved(Kind, u64),
+    Misbehaved(ViolationKind, u64),
 }
 
 impl FirstRun {
@@ -127,7 +127,7 @@ impl FirstRun {
         if let Some(seed) = tally.first_failing() {
             return Some(FirstRun::Bad(seed));
         }
-        Kind::ALL
+        ViolationKind::ALL
             .into_iter()
             .filter(|k| k.is_lock_misbehaviour())
             .filter_map(|k| tally.first_seed(k).map(|seed| (seed, k)))
@@ -208,12 +208,21 @@ pub fn price_cells(tally: &Tally) -> [String; 3] {
         (Some(p50), Some(p99)) => format!("{} / {}", fmt_count(p50), fmt_ms(p99)),
         _ => NONE.to_string(),
     };
-    let available = (tally.availability() * 1_000.0).floor() / 10.0;
     [
         latency,
         format!("{:.2}", tally.throughput_per_s()),
-        format!("{available:.1} %"),
+        format!("{} %", availability_percent(tally, 1)),
     ]
+}
+
+/// The share of the time the lock was free to take, as a percentage with `decimals` places,
+/// rounded down so that a loss never reads as 100 %: the app's table and the command line's
+/// price line both print it.
+pub fn availability_percent(tally: &Tally, decimals: usize) -> String {
+    let scale = 10f64.powi(decimals as i32);
+    // The nudge keeps a product such as 0.29 × 1 000 = 289.999… from rounding down a step.
+    let shown = (tally.availability() * 100.0 * scale + 1e-9).floor() / scale;
+    format!("{shown:.decimals$}")
 }
 
 #[cfg(test)]
@@ -238,8 +247,8 @@ mod tests {
                 .tally
                 .clone()
         };
-        assert_eq!(row("fencing").count(Kind::StaleWrite), 0);
-        assert_eq!(row("token").count(Kind::StaleWrite), 20);
+        assert_eq!(row("fencing").count(ViolationKind::StaleWrite), 0);
+        assert_eq!(row("token").count(ViolationKind::StaleWrite), 20);
         let line = ladder_line(sweep.rows());
         assert!(line.starts_with("flag: "), "{line}");
         assert!(
@@ -254,7 +263,7 @@ mod tests {
 
     #[test]
     fn a_rung_safe_only_because_it_starved_says_so() {
-        let row = |label: &str, kinds: &[&[Kind]]| {
+        let row = |label: &str, kinds: &[&[ViolationKind]]| {
             let mut tally = Tally::default();
             for (seed, kinds) in kinds.iter().enumerate() {
                 let v = verdict(!kinds.iter().any(|k| k.breaks_safety()), kinds);
@@ -270,9 +279,18 @@ mod tests {
             row("this scenario", &[&[], &[]]),
             row(
                 "setnx",
-                &[&[Kind::StaleWrite], &[Kind::StaleWrite, Kind::Starved]],
+                &[
+                    &[ViolationKind::StaleWrite],
+                    &[ViolationKind::StaleWrite, ViolationKind::Starved],
+                ],
             ),
-            row("ttl", &[&[Kind::Starved], &[Kind::Starved, Kind::Stuck]]),
+            row(
+                "ttl",
+                &[
+                    &[ViolationKind::Starved],
+                    &[ViolationKind::Starved, ViolationKind::Stuck],
+                ],
+            ),
             row("fencing", &[&[], &[]]),
         ];
         assert_eq!(
@@ -290,7 +308,7 @@ mod tests {
         let s = shipped("scenarios/step5-pause-unfenced.toml");
         let mut sweep = Sweep::new(&s, 100);
         sweep.advance(1);
-        assert_eq!(sweep.rows()[0].tally.count(Kind::StaleWrite), 1);
+        assert_eq!(sweep.rows()[0].tally.count(ViolationKind::StaleWrite), 1);
         assert_eq!(
             ladder_line(sweep.rows()),
             "The rungs of the ladder have not run yet."
@@ -369,11 +387,11 @@ mod tests {
         };
         let fenced = tally(&[
             verdict(true, &[]),
-            verdict(true, &[Kind::Overlap, Kind::DoubleGrant]),
-            verdict(true, &[Kind::ForeignRelease]),
+            verdict(true, &[ViolationKind::Overlap, ViolationKind::DoubleGrant]),
+            verdict(true, &[ViolationKind::ForeignRelease]),
         ]);
         let first = FirstRun::of(&fenced).unwrap();
-        assert_eq!(first, FirstRun::Misbehaved(Kind::Overlap, 2));
+        assert_eq!(first, FirstRun::Misbehaved(ViolationKind::Overlap, 2));
         assert_eq!(first.seed(), 2);
         assert_eq!(first.button(), "first overlap: open seed 2");
         assert_eq!(
@@ -382,8 +400,8 @@ mod tests {
         );
         assert!(first.about().starts_with("No run was unsafe or not live."));
         let bad = tally(&[
-            verdict(true, &[Kind::Overlap]),
-            verdict(false, &[Kind::Overlap, Kind::StaleWrite]),
+            verdict(true, &[ViolationKind::Overlap]),
+            verdict(false, &[ViolationKind::Overlap, ViolationKind::StaleWrite]),
         ]);
         let first = FirstRun::of(&bad).unwrap();
         assert_eq!(first, FirstRun::Bad(2), "a bad run comes before an overlap");
@@ -405,7 +423,10 @@ mod tests {
         };
         assert!(matches!(first("this scenario"), FirstRun::Bad(_)));
         assert!(
-            matches!(first("fencing"), FirstRun::Misbehaved(Kind::Overlap, _)),
+            matches!(
+                first("fencing"),
+                FirstRun::Misbehaved(ViolationKind::Overlap, _)
+            ),
             "{:?}",
             first("fencing")
         );

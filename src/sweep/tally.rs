@@ -6,11 +6,11 @@ use serde::{Serialize, Serializer};
 
 use super::Outcome;
 use super::latency::Latencies;
-use crate::checker::Kind;
+use crate::checker::ViolationKind;
 
 /// Counts over many runs. Serialises as `locksim check --json`'s document: `runs`, `safe`,
 /// `live`, `events`, `cut_short`, `interrupted`, then `kinds`, an object keyed by kind name in
-/// [`Kind::ALL`] order (safety first) with `runs` and `first_seed` for each; then the price
+/// [`ViolationKind::ALL`] order (safety first) with `runs` and `first_seed` for each; then the price
 /// ([`crate::checker::Price`]): `latency_ms` (`p50`, `p99`), `throughput_per_s` (3 decimals) and
 /// `availability` (4 decimals).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -46,9 +46,9 @@ pub struct Tally {
     first_cut: Option<(u64, u64)>,
 }
 
-/// One entry per checker kind, in [`Kind::ALL`] order.
+/// One entry per checker kind, in [`ViolationKind::ALL`] order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct KindCounts([(Kind, KindCount); Kind::ALL.len()]);
+struct KindCounts([(ViolationKind, KindCount); ViolationKind::ALL.len()]);
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 struct KindCount {
@@ -107,7 +107,7 @@ impl Default for Tally {
             events: 0,
             cut_short: 0,
             interrupted: false,
-            kinds: KindCounts(Kind::ALL.map(|k| (k, KindCount::default()))),
+            kinds: KindCounts(ViolationKind::ALL.map(|k| (k, KindCount::default()))),
             latency_ms: Latencies::default(),
             throughput_per_s: Mean::default(),
             availability: Mean::default(),
@@ -133,7 +133,7 @@ impl Tally {
         if !(run.safe && run.live) {
             self.first_failing.get_or_insert(seed);
         }
-        let misbehaved = Kind::ALL
+        let misbehaved = ViolationKind::ALL
             .into_iter()
             .any(|k| k.is_lock_misbehaviour() && run.has(k));
         self.safe_though_misbehaved += u64::from(run.safe && misbehaved);
@@ -197,12 +197,12 @@ impl Tally {
     }
 
     /// Runs that reported `kind`.
-    pub fn count(&self, kind: Kind) -> u64 {
+    pub fn count(&self, kind: ViolationKind) -> u64 {
         self.entry(kind).runs
     }
 
     /// The first seed whose run reported `kind`.
-    pub fn first_seed(&self, kind: Kind) -> Option<u64> {
+    pub fn first_seed(&self, kind: ViolationKind) -> Option<u64> {
         self.entry(kind).first_seed
     }
 
@@ -247,7 +247,7 @@ impl Tally {
         }
     }
 
-    fn entry(&self, kind: Kind) -> KindCount {
+    fn entry(&self, kind: ViolationKind) -> KindCount {
         self.kinds
             .0
             .iter()
@@ -269,15 +269,25 @@ pub(crate) mod tests {
     /// Four runs, seeds 5 to 8: two unsafe with `stale_write`, two with `overlap`.
     pub(crate) fn four_runs() -> Tally {
         let mut tally = Tally::default();
-        add(&mut tally, 5, 100, &verdict(true, &[Kind::Overlap]));
+        add(
+            &mut tally,
+            5,
+            100,
+            &verdict(true, &[ViolationKind::Overlap]),
+        );
         add(
             &mut tally,
             6,
             120,
-            &verdict(false, &[Kind::Overlap, Kind::StaleWrite]),
+            &verdict(false, &[ViolationKind::Overlap, ViolationKind::StaleWrite]),
         );
         add(&mut tally, 7, 90, &verdict(true, &[]));
-        add(&mut tally, 8, 110, &verdict(false, &[Kind::StaleWrite]));
+        add(
+            &mut tally,
+            8,
+            110,
+            &verdict(false, &[ViolationKind::StaleWrite]),
+        );
         tally
     }
 
@@ -285,10 +295,10 @@ pub(crate) mod tests {
     fn counts_the_safe_runs_in_which_the_lock_misbehaved() {
         let mut t = Tally::default();
         let runs = [
-            verdict(true, &[Kind::Overlap]),
-            verdict(false, &[Kind::Overlap, Kind::StaleWrite]),
+            verdict(true, &[ViolationKind::Overlap]),
+            verdict(false, &[ViolationKind::Overlap, ViolationKind::StaleWrite]),
             verdict(true, &[]),
-            verdict(true, &[Kind::Starved]),
+            verdict(true, &[ViolationKind::Starved]),
         ];
         for (seed, v) in runs.iter().enumerate() {
             t.add(&outcome(seed as u64, 1, v, Default::default()));
@@ -300,9 +310,9 @@ pub(crate) mod tests {
     #[test]
     fn counts_runs_per_kind_and_the_first_seed() {
         let tally = four_runs();
-        assert_eq!(tally.count(Kind::StaleWrite), 2);
-        assert_eq!(tally.first_seed(Kind::StaleWrite), Some(6));
-        assert_eq!(tally.first_seed(Kind::Stuck), None);
+        assert_eq!(tally.count(ViolationKind::StaleWrite), 2);
+        assert_eq!(tally.first_seed(ViolationKind::StaleWrite), Some(6));
+        assert_eq!(tally.first_seed(ViolationKind::Stuck), None);
         assert_eq!(tally.first_failing(), Some(6));
         assert!(!tally.all_safe_and_live());
         assert_eq!(tally.percent(tally.safe()), 50.0);
@@ -331,7 +341,7 @@ pub(crate) mod tests {
             serde_json::json!({"runs": 0, "first_seed": null})
         );
         let text = serde_json::to_string(&four_runs()).unwrap();
-        let at: Vec<usize> = Kind::ALL
+        let at: Vec<usize> = ViolationKind::ALL
             .iter()
             .map(|k| text.find(&format!("\"{}\"", k.as_str())).unwrap())
             .collect();

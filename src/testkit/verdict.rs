@@ -1,11 +1,11 @@
 //! Verdicts made by hand, and reading the checker's.
 
 use crate::Judged;
-use crate::checker::{Kind, Price, Verdict, Violation};
+use crate::checker::{Price, Verdict, Violation, ViolationKind};
 use crate::sweep::Outcome;
 
 /// A live verdict reporting one violation of each of `kinds` (times, nodes and text empty).
-pub fn verdict(safe: bool, kinds: &[Kind]) -> Verdict {
+pub fn verdict(safe: bool, kinds: &[ViolationKind]) -> Verdict {
     Verdict {
         safe,
         live: true,
@@ -26,7 +26,7 @@ pub fn verdict(safe: bool, kinds: &[Kind]) -> Verdict {
 }
 
 /// The violations of `kind`, in verdict order.
-pub fn only(v: &Verdict, kind: Kind) -> Vec<&Violation> {
+pub fn only(v: &Verdict, kind: ViolationKind) -> Vec<&Violation> {
     v.violations.iter().filter(|x| x.kind == kind).collect()
 }
 

@@ -14,7 +14,7 @@
 //! is left out too: two designs that send different messages are told apart by what those
 //! messages did, which the other events say.
 
-use crate::checker::{Kind, Verdict};
+use crate::checker::{Verdict, ViolationKind};
 use crate::course::Step;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::text::fmt_ms;
@@ -310,7 +310,7 @@ fn first_divergence(a: &[Told], b: &[Told], within_ms: u64) -> Option<Divergence
 pub fn verdict_in_words(verdict: &Verdict) -> String {
     let safe = if verdict.safe { "SAFE" } else { "UNSAFE" };
     let live = if verdict.live { "LIVE" } else { "NOT LIVE" };
-    let mut kinds: Vec<Kind> = Vec::new();
+    let mut kinds: Vec<ViolationKind> = Vec::new();
     for v in &verdict.violations {
         if !kinds.contains(&v.kind) {
             kinds.push(v.kind);

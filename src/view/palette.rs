@@ -3,7 +3,7 @@
 //! thing always looks the same. Kept free of any UI toolkit; the app turns them into its own
 //! colour type.
 
-use crate::checker::Kind;
+use crate::checker::ViolationKind;
 use crate::trace::{NodeId, Token};
 
 /// A colour: red, green, blue, and its opacity (0 transparent, 255 opaque), not
@@ -104,7 +104,7 @@ pub const PLAYHEAD: Rgba = Rgba::rgb(40, 90, 200);
 
 /// The colour of a violation of `kind`: red if the data went wrong, orange for a lock-level
 /// anomaly, violet for liveness.
-pub fn violation(kind: Kind) -> Rgba {
+pub fn violation(kind: ViolationKind) -> Rgba {
     if kind.breaks_safety() {
         VIOLATING
     } else if kind.breaks_liveness() {

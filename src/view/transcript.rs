@@ -176,7 +176,7 @@ pub fn announcement(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checker::{Kind, Violation};
+    use crate::checker::{Violation, ViolationKind};
     use crate::testkit::{A, A1, STORE1, event, trace, verdict};
     use crate::trace::{EventKind, KeyId, MsgId};
 
@@ -211,7 +211,7 @@ mod tests {
             event(5, A, 5, EventKind::Crashed),
             event(1_000, A, 1_000, EventKind::Paused { for_ms: 15_000 }),
         ]);
-        let mut v = verdict(false, &[Kind::StaleWrite]);
+        let mut v = verdict(false, &[ViolationKind::StaleWrite]);
         v.violations[0] = Violation {
             at_ms: 5,
             explanation: "A#1's write landed after A#2's".to_string(),

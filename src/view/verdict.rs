@@ -3,7 +3,7 @@
 //! checker's ([`crate::checker::Violation::explanation`]); what its kind means is
 //! [`crate::view::wording::gloss`].
 
-use crate::checker::{Kind, Verdict};
+use crate::checker::{Verdict, ViolationKind};
 use crate::text::{fmt_counted, fmt_ms};
 
 /// One sentence under the badges: what the verdict means for the data and the lock.
@@ -18,7 +18,7 @@ pub fn summary(verdict: &Verdict) -> String {
     let exclusion_broke = verdict
         .violations
         .iter()
-        .any(|v| matches!(v.kind, Kind::Overlap | Kind::DoubleGrant));
+        .any(|v| matches!(v.kind, ViolationKind::Overlap | ViolationKind::DoubleGrant));
     let data = match (verdict.safe, anomalies) {
         (true, 0) => "The protected data stayed correct",
         (true, _) if exclusion_broke => {
@@ -100,7 +100,7 @@ pub fn nothing_found(seen_to_end: bool) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checker::Kind;
+    use crate::checker::ViolationKind;
     use crate::testkit::verdict;
 
     /// SAFE speaks for the data; a broken mutual exclusion is said apart, so a learner who
@@ -112,19 +112,26 @@ mod tests {
             "The protected data stayed correct."
         );
         assert_eq!(
-            summary(&verdict(true, &[Kind::Overlap])),
+            summary(&verdict(true, &[ViolationKind::Overlap])),
             "The protected data stayed correct, though mutual exclusion broke: two workers \
              held the lock at once."
         );
         assert_eq!(
-            summary(&verdict(true, &[Kind::ForeignRelease])),
+            summary(&verdict(true, &[ViolationKind::ForeignRelease])),
             "The protected data stayed correct, although the lock itself misbehaved."
         );
     }
 
     #[test]
     fn a_cut_view_says_how_far_it_shows_and_what_was_found_by_then() {
-        let mut v = verdict(false, &[Kind::Overlap, Kind::StaleWrite, Kind::Overlap]);
+        let mut v = verdict(
+            false,
+            &[
+                ViolationKind::Overlap,
+                ViolationKind::StaleWrite,
+                ViolationKind::Overlap,
+            ],
+        );
         for (violation, at) in v.violations.iter_mut().zip([9_000, 11_110, 12_000]) {
             violation.at_ms = at;
         }

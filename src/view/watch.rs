@@ -1,18 +1,18 @@
 //! The line under the verdict that tells a learner where to look first ("watch A's bar
 //! outlive its lease"). Worked out once per run from the verdict and the trace; egui-free.
 
-use crate::checker::{Kind, Verdict, Violation};
+use crate::checker::{Verdict, Violation, ViolationKind};
 use crate::trace::{EventKind, NodeId, Token, Trace};
 
 /// One sentence naming the lanes where this run's lesson happens. The root cause wins: a
 /// store granting twice, then a release that frees someone else's lock, then a holder
 /// outliving its lease, then two holders at once, then a lock nobody gets back.
 pub fn what_to_watch(trace: &Trace, verdict: &Verdict) -> String {
-    let first = |kind: Kind| verdict.violations.iter().find(|v| v.kind == kind);
+    let first = |kind: ViolationKind| verdict.violations.iter().find(|v| v.kind == kind);
     let name = |node: NodeId| trace.node_name(node).to_string();
     let after_the_fact = writes_after(trace, verdict);
 
-    if let Some(v) = first(Kind::DoubleGrant) {
+    if let Some(v) = first(ViolationKind::DoubleGrant) {
         let [a, b] = pair(v);
         return format!(
             "Watch the store grant {} the lock while {} still holds it{after_the_fact}.",
@@ -20,7 +20,7 @@ pub fn what_to_watch(trace: &Trace, verdict: &Verdict) -> String {
             name(a.worker)
         );
     }
-    if let Some(v) = first(Kind::ForeignRelease) {
+    if let Some(v) = first(ViolationKind::ForeignRelease) {
         let [by, holder] = pair(v);
         let holder_name = name(holder.worker);
         return if v.grants.len() < 2 {
@@ -42,7 +42,7 @@ pub fn what_to_watch(trace: &Trace, verdict: &Verdict) -> String {
             )
         };
     }
-    if let Some(v) = first(Kind::Overlap) {
+    if let Some(v) = first(ViolationKind::Overlap) {
         let [a, b] = pair(v);
         let outlived = [a, b]
             .into_iter()
@@ -66,7 +66,7 @@ pub fn what_to_watch(trace: &Trace, verdict: &Verdict) -> String {
         };
     }
     let starved = starved(trace, verdict);
-    if let Some(v) = first(Kind::Stuck) {
+    if let Some(v) = first(ViolationKind::Stuck) {
         let holder = name(pair(v)[0].worker);
         let waiting = starved.as_ref().map_or(String::new(), |w| {
             let verb = if w.contains(" and ") { "wait" } else { "waits" };
@@ -178,7 +178,7 @@ fn starved(trace: &Trace, verdict: &Verdict) -> Option<String> {
     for v in verdict
         .violations
         .iter()
-        .filter(|v| v.kind == Kind::Starved)
+        .filter(|v| v.kind == ViolationKind::Starved)
     {
         for &node in &v.nodes {
             let n = trace.node_name(node);

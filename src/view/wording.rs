@@ -10,13 +10,20 @@
 
 use std::collections::HashMap;
 
-use crate::checker::Kind;
-use crate::scenario::{DeletedBy, Topology};
+use crate::checker::ViolationKind;
+use crate::scenario::{DeletedBy, Head};
 use crate::text::{fmt_clock_ms, fmt_count, fmt_ms, printable};
 use crate::trace::{
     DropReason, Event, EventKind, IgnoredWhy, KeyId, Label, LetGoReason, MsgId, NodeId,
     RejectReason, Role, SessionEnd, Token, Trace,
 };
+
+/// The head of `trace`'s store, whose role changes the words name. Only a topology with a
+/// head records role changes ([`crate::scenario::Topology::head`]); for any other, a
+/// leader's words.
+pub fn head(trace: &Trace) -> Head {
+    trace.topology.head().unwrap_or(Head::Leader)
+}
 
 /// The engine's budget in words: "500 000 steps, 1 000 000 recorded events or 200 000 waiting
 /// at once" ([`crate::engine::MAX_STEPS`], [`crate::engine::MAX_EVENTS`],
@@ -45,7 +52,7 @@ pub fn cut_short(at_ms: u64) -> String {
 
 /// The line every front end shows for violations found but not kept
 /// ([`crate::checker::Verdict::more`]): "and 277 305 more foreign_release".
-pub fn and_more(kind: Kind, count: u64) -> String {
+pub fn and_more(kind: ViolationKind, count: u64) -> String {
     format!("and {} more {kind}", fmt_count(count))
 }
 
@@ -91,15 +98,19 @@ pub fn verdict_line(trace: &Trace, verdict: &crate::checker::Verdict) -> String 
 }
 
 /// What a violation of `kind` means, in a line.
-pub fn gloss(kind: Kind) -> &'static str {
+pub fn gloss(kind: ViolationKind) -> &'static str {
     match kind {
-        Kind::StaleWrite => "a write from an older grant landed after a newer grant's write",
-        Kind::InterleavedWrites => "two grants' critical sections overlapped at the resource",
-        Kind::Overlap => "two workers believed they held the lock at the same time",
-        Kind::DoubleGrant => "the store side granted the lock to two owners at once",
-        Kind::ForeignRelease => "a release removed a lock that belonged to someone else",
-        Kind::Stuck => "the lock stayed held by a holder that can make no progress",
-        Kind::Starved => "a live worker waited too long for the lock",
+        ViolationKind::StaleWrite => {
+            "a write from an older grant landed after a newer grant's write"
+        }
+        ViolationKind::InterleavedWrites => {
+            "two grants' critical sections overlapped at the resource"
+        }
+        ViolationKind::Overlap => "two workers believed they held the lock at the same time",
+        ViolationKind::DoubleGrant => "the store side granted the lock to two owners at once",
+        ViolationKind::ForeignRelease => "a release removed a lock that belonged to someone else",
+        ViolationKind::Stuck => "the lock stayed held by a holder that can make no progress",
+        ViolationKind::Starved => "a live worker waited too long for the lock",
     }
 }
 
@@ -544,14 +555,18 @@ fn line(trace: &Trace, event: &Event, message: &dyn Fn(MsgId) -> String) -> Stri
             "replaced its data with a full copy from {} (offset {offset}): dropped what it had",
             trace.node_name(*from)
         ),
-        EventKind::BecameLeader { term } => match trace.topology {
-            Topology::Consensus => format!("became leader (term {term})"),
-            _ => format!("promoted to primary (epoch {term})"),
+        EventKind::BecameLeader { term } => match head(trace) {
+            Head::Leader => format!("became leader (term {term})"),
+            Head::Primary => format!("promoted to primary (epoch {term})"),
         },
-        EventKind::SteppedDown { term } => match trace.topology {
-            Topology::Consensus => format!("stepped down to follower (term {term})"),
-            _ => format!("stepped down to replica (epoch {term})"),
-        },
+        EventKind::SteppedDown { term } => {
+            let head = head(trace);
+            format!(
+                "stepped down to {} ({} {term})",
+                head.follower(),
+                head.round()
+            )
+        }
 
         EventKind::Read {
             key: k,
@@ -872,8 +887,9 @@ mod tests {
             0,
             EventKind::BecameLeader { term: 2 },
         )]);
+        t.topology = crate::scenario::Topology::Replicated;
         assert_eq!(describe(&t, &t.events[0]), "promoted to primary (epoch 2)");
-        t.topology = Topology::Consensus;
+        t.topology = crate::scenario::Topology::Consensus;
         assert_eq!(describe(&t, &t.events[0]), "became leader (term 2)");
     }
 

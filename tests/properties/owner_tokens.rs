@@ -2,7 +2,7 @@
 //! `foreign_release` left is a delete from outside the owner's protocol, an operator's
 //! `force_release` or a waiters' health check (`lock.ping_timeout_ms`).
 
-use locksim::checker::Kind;
+use locksim::checker::ViolationKind;
 use locksim::trace::EventKind;
 use proptest::prelude::*;
 
@@ -36,7 +36,7 @@ proptest! {
             .map(|e| e.at_ms)
             .chain(checked)
             .collect();
-        for x in v.violations.iter().filter(|x| x.kind == Kind::ForeignRelease) {
+        for x in v.violations.iter().filter(|x| x.kind == ViolationKind::ForeignRelease) {
             prop_assert!(
                 forced.contains(&x.at_ms),
                 "foreign_release with owner tokens:\n{}{}", listing(&v), repro(&sc)

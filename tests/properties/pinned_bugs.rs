@@ -2,7 +2,7 @@
 //! two combinations the validator now refuses instead. Each is deterministic (no loss, no
 //! random choice that matters).
 
-use locksim::checker::{Kind, Verdict};
+use locksim::checker::{Verdict, ViolationKind};
 use locksim::scenario::{self, Scenario};
 use locksim::trace::{EventKind, NodeId, Trace};
 
@@ -61,7 +61,7 @@ fn a_retried_acquire_is_one_grant() {
             _ => None,
         })
         .collect();
-    assert!(!v.has(Kind::StaleWrite), "{}", listing(&v));
+    assert!(!v.has(ViolationKind::StaleWrite), "{}", listing(&v));
     assert_eq!(
         grants_of_a1.len(),
         1,
@@ -102,7 +102,7 @@ fn a_late_renewal_is_refused_not_undone() {
         retry_ms = 10
         "#,
     );
-    assert!(!v.has(Kind::DoubleGrant), "{}", listing(&v));
+    assert!(!v.has(ViolationKind::DoubleGrant), "{}", listing(&v));
     assert!(
         trace
             .events
@@ -171,7 +171,7 @@ fn setnx_on_a_consensus_store_never_expires() {
         .find(|e| matches!(e.kind, EventKind::Expired { .. }));
     assert!(expired.is_none(), "{expired:?}");
     assert!(
-        v.has(Kind::Stuck) && v.has(Kind::Starved),
+        v.has(ViolationKind::Stuck) && v.has(ViolationKind::Starved),
         "{}",
         listing(&v)
     );
@@ -257,7 +257,7 @@ fn a_new_leader_renews_only_live_leases() {
         for_ms = 4000
         "#,
     );
-    assert!(!v.has(Kind::DoubleGrant), "{}", listing(&v));
+    assert!(!v.has(ViolationKind::DoubleGrant), "{}", listing(&v));
 }
 
 /// store1, the leader, pauses with A's release in flight. store2 is elected, commits the

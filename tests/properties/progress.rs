@@ -1,7 +1,7 @@
 //! A lone worker with nothing in its way gets the lock, and workers racing for a `flag` do
 //! overlap for some seed.
 
-use locksim::checker::Kind;
+use locksim::checker::ViolationKind;
 use locksim::scenario::{self, Scenario};
 use locksim::trace::EventKind;
 use proptest::prelude::*;
@@ -84,7 +84,7 @@ fn a_flag_lets_workers_starting_together_overlap() {
     "#;
     let sc = scenario::parse(src).expect("the flag race scenario is valid");
     let overlapping: Vec<u64> = (1..=50)
-        .filter(|&seed| locksim::run(&sc, seed).has(Kind::Overlap))
+        .filter(|&seed| locksim::run(&sc, seed).has(ViolationKind::Overlap))
         .collect();
     assert!(
         !overlapping.is_empty(),

@@ -2,7 +2,7 @@
 //! delays, partitions, clock jumps and worker crashes happen; checked on reads too, they
 //! also stop every lost update.
 
-use locksim::checker::Kind;
+use locksim::checker::ViolationKind;
 use locksim::trace::EventKind;
 use proptest::prelude::*;
 
@@ -30,7 +30,7 @@ proptest! {
             }
         }
         prop_assert!(
-            !v.has(Kind::StaleWrite),
+            !v.has(ViolationKind::StaleWrite),
             "stale_write despite fencing:\n{}{}", listing(&v), repro(&sc)
         );
     }
@@ -60,7 +60,7 @@ proptest! {
             *top = *fence;
         }
         prop_assert!(
-            !v.has(Kind::StaleWrite) && !v.has(Kind::InterleavedWrites),
+            !v.has(ViolationKind::StaleWrite) && !v.has(ViolationKind::InterleavedWrites),
             "a lost update despite fenced reads:\n{}{}", listing(&v), repro(&sc)
         );
     }

@@ -1,7 +1,7 @@
 //! A store that keeps its state and times leases on a monotonic clock (`single`, `redlock`,
 //! `consensus`) never grants one lock to two owners at once, whatever the faults.
 
-use locksim::checker::Kind;
+use locksim::checker::ViolationKind;
 use proptest::prelude::*;
 
 use crate::generate::{Profile, repro, scenario};
@@ -19,7 +19,7 @@ proptest! {
     ) {
         let (_, v) = run_and_check(&sc)?;
         prop_assert!(
-            !v.has(Kind::DoubleGrant),
+            !v.has(ViolationKind::DoubleGrant),
             "double_grant from a store that keeps its state:\n{}{}", listing(&v), repro(&sc)
         );
     }

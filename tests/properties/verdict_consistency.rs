@@ -1,7 +1,7 @@
 //! The verdict agrees with its own violations: `safe` and `live`, their order, the nodes they
 //! name, the horizon.
 
-use locksim::checker::Kind;
+use locksim::checker::ViolationKind;
 use locksim::scenario::ResourceMode;
 use proptest::prelude::*;
 
@@ -15,8 +15,8 @@ proptest! {
     #[test]
     fn the_verdict_agrees_with_its_violations(sc in scenario(Profile::Any)) {
         let (trace, v) = run_and_check(&sc)?;
-        let unsafe_ = v.has(Kind::StaleWrite) || v.has(Kind::InterleavedWrites);
-        let not_live = v.has(Kind::Stuck) || v.has(Kind::Starved);
+        let unsafe_ = v.has(ViolationKind::StaleWrite) || v.has(ViolationKind::InterleavedWrites);
+        let not_live = v.has(ViolationKind::Stuck) || v.has(ViolationKind::Starved);
         prop_assert_eq!(v.safe, !unsafe_, "safe is wrong:\n{}{}", listing(&v), repro(&sc));
         prop_assert_eq!(v.live, !not_live, "live is wrong:\n{}{}", listing(&v), repro(&sc));
         let order: Vec<_> = v

@@ -1,7 +1,7 @@
 //! Valid files: they parse, and `to_toml` writes them back to the same scenario in the tables'
 //! natural order.
 
-use locksim::checker::Kind;
+use locksim::checker::ViolationKind;
 use locksim::scenario::{Design, Expect, Fault, FaultKind, Scenario, Topology, Worker, to_toml};
 
 use crate::{BASE, parse};
@@ -196,8 +196,8 @@ fn every_fault_kind_and_odd_value_round_trips() {
     scenario.expect = Some(Expect {
         safe: Some(true),
         live: None,
-        kinds: vec![Kind::Overlap],
-        absent: Kind::ALL[..2].to_vec(),
+        kinds: vec![ViolationKind::Overlap],
+        absent: ViolationKind::ALL[..2].to_vec(),
         exercised: vec![locksim::violation::Danger::FenceRejected],
         proven_within: Some(locksim::scenario::ProvenWithin { faults: 2 }),
     });

@@ -28,7 +28,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use locksim::checker::{Kind, MAX_KEPT_PER_KIND, Verdict};
+use locksim::checker::{MAX_KEPT_PER_KIND, Verdict, ViolationKind};
 use locksim::engine;
 use locksim::render::transcript;
 use locksim::scenario::{self, Design, FaultKind, Scenario, Topology};
@@ -474,7 +474,7 @@ fn within_budget(sc: &Scenario, trace: &Trace, verdict: &Verdict, counts: &mut C
         && events <= engine::MAX_EVENTS + MOST_EVENTS_A_STEP
         && (trace.cut_short_at_ms.is_some()
             || (trace.steps < engine::MAX_STEPS && events < engine::MAX_EVENTS));
-    let kept_right = Kind::ALL
+    let kept_right = ViolationKind::ALL
         .iter()
         .all(|&k| verdict.violations.iter().filter(|v| v.kind == k).count() <= MAX_KEPT_PER_KIND);
     if !cut_right || !kept_right || verdict.cut_short_at_ms != trace.cut_short_at_ms {
@@ -501,7 +501,7 @@ fn sound(sc: &Scenario, trace: &Trace, verdict: &Verdict, counts: &mut Counts) {
         && store_keeps_state;
     if fenced {
         counts.fenced += 1;
-        if verdict.has(Kind::StaleWrite) {
+        if verdict.has(ViolationKind::StaleWrite) {
             counts.unsound += 1;
             counts.fail(format!("stale_write despite fencing\n{}", repro(sc)));
         }
@@ -526,7 +526,7 @@ fn sound(sc: &Scenario, trace: &Trace, verdict: &Verdict, counts: &mut Counts) {
         let foreign = verdict
             .violations
             .iter()
-            .filter(|v| v.kind == Kind::ForeignRelease)
+            .filter(|v| v.kind == ViolationKind::ForeignRelease)
             .find(|v| !forced.contains(&v.at_ms));
         if let Some(v) = foreign {
             counts.unsound += 1;

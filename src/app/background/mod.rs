@@ -286,7 +286,7 @@ mod tests {
             availability: 1.0 / 3.0,
         };
         let run = crate::Judged {
-            verdict: crate::testkit::verdict(false, &[crate::checker::Kind::StaleWrite]),
+            verdict: crate::testkit::verdict(false, &[crate::checker::ViolationKind::StaleWrite]),
             price,
             events: 40,
             steps: 50,

@@ -43,7 +43,7 @@ pub const MAX_INFLIGHT_APPENDS: usize = 64;
 
 /// A consensus node's role (the Raft paper's, with etcd's PreVote).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Role {
+pub(super) enum RaftRole {
     Leader,
     /// Asking whether it could win an election before starting one (PreVote).
     PreCandidate,
@@ -62,7 +62,7 @@ pub struct Raft {
     pub(super) log: Vec<LogEntry>,
     pub(super) commit_len: usize,
     pub(super) applied_len: usize,
-    pub(super) role: Role,
+    pub(super) role: RaftRole,
     pub(super) votes: u64,
     /// Leader: per node, log length known to match / to send from.
     pub(super) match_len: Vec<usize>,
@@ -97,9 +97,9 @@ impl Raft {
             commit_len: 0,
             applied_len: 0,
             role: if first {
-                Role::Leader
+                RaftRole::Leader
             } else {
-                Role::Follower {
+                RaftRole::Follower {
                     leader: Some(StoreIx::FIRST),
                 }
             },
@@ -115,7 +115,7 @@ impl Raft {
     }
 
     pub fn is_leader(&self) -> bool {
-        self.role == Role::Leader
+        self.role == RaftRole::Leader
     }
 
     /// Without persistence a restarted node lost its log and vote.
@@ -127,7 +127,7 @@ impl Raft {
     }
 
     pub fn become_follower(&mut self, leader: Option<StoreIx>) {
-        self.role = Role::Follower { leader };
+        self.role = RaftRole::Follower { leader };
         self.ready = false;
     }
 
@@ -196,9 +196,9 @@ impl StoreNode {
             return;
         };
         let role = self.raft().role;
-        if role != Role::Leader {
+        if role != RaftRole::Leader {
             let leader = match role {
-                Role::Follower { leader } => leader,
+                RaftRole::Follower { leader } => leader,
                 _ => None,
             };
             out.send(from, Msg::NotLeader { token, leader });
@@ -386,12 +386,12 @@ impl StoreNode {
             out.send(from, reply);
             return;
         }
-        let was_leader = r.role == Role::Leader;
+        let was_leader = r.role == RaftRole::Leader;
         if term > r.term {
             r.voted_for = None;
         }
         r.term = term;
-        r.role = Role::Follower {
+        r.role = RaftRole::Follower {
             leader: Some(leader),
         };
         if was_leader {
@@ -464,7 +464,7 @@ impl StoreNode {
             self.step_down(out, term);
             return;
         }
-        if r.role != Role::Leader || term < r.term {
+        if r.role != RaftRole::Leader || term < r.term {
             return;
         }
         // Fresh as of when the leader sent what this answers, not when it arrived: a reply
@@ -499,10 +499,10 @@ impl StoreNode {
 
     fn step_down(&mut self, out: &mut Outbox, term: u64) {
         let r = self.raft();
-        let was_leader = r.role == Role::Leader;
+        let was_leader = r.role == RaftRole::Leader;
         r.term = term;
         r.voted_for = None;
-        r.role = Role::Follower { leader: None };
+        r.role = RaftRole::Follower { leader: None };
         if was_leader {
             out.record(EventKind::SteppedDown { term });
         }
@@ -536,7 +536,7 @@ impl StoreNode {
             r.applied_len = index;
             // Only a leader a majority has recently answered speaks for the store; one that
             // may have been deposed applies silently, promising nothing.
-            let leader = r.role == Role::Leader && self.leader_has_quorum(cx);
+            let leader = r.role == RaftRole::Leader && self.leader_has_quorum(cx);
             self.apply(cx, out, index as u64, cmd, leader);
         }
     }
@@ -741,7 +741,7 @@ impl StoreNode {
         key: KeyId,
         by: DeletedBy,
     ) {
-        if self.raft().role == Role::Leader {
+        if self.raft().role == RaftRole::Leader {
             self.propose(cx, out, Command::ForceRelease { key, by });
         }
     }
@@ -762,13 +762,13 @@ impl StoreNode {
 
     pub(super) fn raft_timer(&mut self, cx: &Ctx, out: &mut Outbox, timer: Timer) {
         match timer {
-            Timer::Heartbeat if self.raft().role == Role::Leader => {
+            Timer::Heartbeat if self.raft().role == RaftRole::Leader => {
                 self.broadcast_append(cx, out);
                 out.timer(heartbeat_ms(cx), Timer::Heartbeat);
             }
             Timer::LeaderCheck => {
                 out.timer(heartbeat_ms(cx), Timer::LeaderCheck);
-                if self.raft().role == Role::Leader {
+                if self.raft().role == RaftRole::Leader {
                     if cx.sc.store.check_quorum && !self.leader_has_quorum(cx) {
                         self.lost_quorum(cx, out);
                     }
@@ -780,16 +780,17 @@ impl StoreNode {
                     self.campaign(cx, out, cx.sc.store.prevote);
                 }
             }
-            Timer::LockDelayOver { key } if self.raft().role == Role::Leader => {
+            Timer::LockDelayOver { key } if self.raft().role == RaftRole::Leader => {
                 self.propose(cx, out, Command::GrantNext { key });
             }
             Timer::TurnOver { key, token }
-                if self.raft().role == Role::Leader && self.turn_lapsed(cx, out, key, token) =>
+                if self.raft().role == RaftRole::Leader
+                    && self.turn_lapsed(cx, out, key, token) =>
             {
                 self.propose(cx, out, Command::SkipTurn { key, token });
             }
             Timer::Expire { key, token } => {
-                let still = self.raft().role == Role::Leader
+                let still = self.raft().role == RaftRole::Leader
                     && self.table.held[key.index()]
                         .as_ref()
                         .is_some_and(|h| h.token == token);
@@ -818,10 +819,10 @@ impl StoreNode {
         self.last_heard = mono;
         let r = self.raft();
         if pre {
-            r.role = Role::PreCandidate;
+            r.role = RaftRole::PreCandidate;
         } else {
             r.term += 1;
-            r.role = Role::Candidate;
+            r.role = RaftRole::Candidate;
             r.voted_for = Some(r.me);
         }
         r.votes = 1 << r.me.index();
@@ -860,8 +861,8 @@ impl StoreNode {
         // ignores a bid for a newer term, so a node that was cut off cannot depose it.
         let in_lease = cx.sc.store.check_quorum
             && match r.role {
-                Role::Leader => true,
-                Role::Follower { leader: Some(_) } => heard,
+                RaftRole::Leader => true,
+                RaftRole::Follower { leader: Some(_) } => heard,
                 _ => false,
             };
         if term > r.term && in_lease {
@@ -913,7 +914,7 @@ impl StoreNode {
         let majority = cx.layout.majority();
         let r = self.raft();
         if pre {
-            if r.role != Role::PreCandidate {
+            if r.role != RaftRole::PreCandidate {
                 return;
             }
             if !granted {
@@ -935,7 +936,7 @@ impl StoreNode {
             self.step_down(out, term);
             return;
         }
-        if r.role != Role::Candidate || term != r.term || !granted {
+        if r.role != RaftRole::Candidate || term != r.term || !granted {
             return;
         }
         r.votes |= 1 << voter.index();
@@ -988,7 +989,7 @@ impl StoreNode {
     fn become_leader(&mut self, cx: &Ctx, out: &mut Outbox) {
         let mono = cx.monotonic();
         let r = self.raft();
-        r.role = Role::Leader;
+        r.role = RaftRole::Leader;
         r.ready = false;
         let len = r.log.len();
         r.next_len.iter_mut().for_each(|n| *n = len);

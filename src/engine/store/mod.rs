@@ -24,7 +24,7 @@ use crate::scenario::{
 };
 use crate::trace::{EventKind, KeyId, NodeId, Refusal, SessionEnd, Token};
 use consensus::Raft;
-use replicated::{Replication, Role};
+use replicated::{ReplicaRole, Replication};
 use table::Held;
 
 /// `persistence = "everysec"`: how often a node flushes its log, local ms (Redis's
@@ -101,7 +101,7 @@ impl StoreNode {
     pub fn is_serving(&self) -> bool {
         match &self.protocol {
             Protocol::Table => true,
-            Protocol::Replicated(r) => r.role == Role::Primary,
+            Protocol::Replicated(r) => r.role == ReplicaRole::Primary,
             Protocol::Consensus(r) => r.is_leader(),
         }
     }

@@ -38,7 +38,7 @@ pub const BACKLOG_COMMANDS: usize = 10_000;
 
 /// A replicated node's role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
+pub enum ReplicaRole {
     Primary,
     /// Follows `primary` if known.
     Replica {
@@ -49,7 +49,7 @@ pub enum Role {
 /// A replicated node's state besides its lock table: its role and epoch, and its place in
 /// the replication stream, as primary or replica.
 pub struct Replication {
-    pub(super) role: Role,
+    pub(super) role: ReplicaRole,
     /// The failover epoch this node knows of (Sentinel's configuration epoch).
     pub(super) epoch: u64,
     /// This node.
@@ -105,9 +105,9 @@ impl Replication {
     pub fn new(node: StoreIx, capacity: usize) -> Self {
         Replication {
             role: if node == StoreIx::FIRST {
-                Role::Primary
+                ReplicaRole::Primary
             } else {
-                Role::Replica {
+                ReplicaRole::Replica {
                     primary: Some(StoreIx::FIRST),
                 }
             },
@@ -275,7 +275,7 @@ impl StoreNode {
                 }
             }
             Msg::SyncRequest { req, id, offset } => {
-                if self.repl().role == Role::Primary {
+                if self.repl().role == ReplicaRole::Primary {
                     let answer = self.sync_answer(id, offset);
                     let epoch = self.repl().epoch;
                     out.send(from, Msg::SyncReply { req, epoch, answer });
@@ -296,7 +296,7 @@ impl StoreNode {
                 // A Sentinel votes for a failover only if it too finds the primary down
                 // (`is-master-down-by-addr` answers with its own view); the report is the vote.
                 let silent = cx.monotonic() - self.last_heard >= cx.sc.store.failover_ms as i64;
-                if self.repl().role != Role::Primary && silent {
+                if self.repl().role != ReplicaRole::Primary && silent {
                     let offset = self.repl().offset;
                     out.send(from, Msg::OffsetReport { epoch, offset });
                 }
@@ -315,7 +315,7 @@ impl StoreNode {
             }
             Msg::Promote { epoch } => {
                 let s = self.repl();
-                if s.role != Role::Primary && epoch > s.epoch {
+                if s.role != ReplicaRole::Primary && epoch > s.epoch {
                     self.promote(cx, out, epoch);
                 }
             }
@@ -324,7 +324,7 @@ impl StoreNode {
                     return;
                 };
                 let r = self.repl();
-                if r.role == Role::Primary {
+                if r.role == ReplicaRole::Primary {
                     if r.acked.len() <= i.index() {
                         r.acked.resize(i.index() + 1, 0);
                     }
@@ -334,11 +334,11 @@ impl StoreNode {
             _ => {
                 let role = self.repl().role;
                 match role {
-                    Role::Primary if self.refuses_writes(cx) && is_write(&msg) => {
+                    ReplicaRole::Primary if self.refuses_writes(cx) && is_write(&msg) => {
                         self.refuse_write(out, from, msg);
                     }
-                    Role::Primary => self.serve(cx, out, from, msg),
-                    Role::Replica { primary } => {
+                    ReplicaRole::Primary => self.serve(cx, out, from, msg),
+                    ReplicaRole::Replica { primary } => {
                         if let Some(token) = client_token(&msg) {
                             let leader = primary;
                             out.send(from, Msg::NotLeader { token, leader });
@@ -394,20 +394,20 @@ impl StoreNode {
         // Two primaries of one epoch (two replicas promoted at once): the lower index wins.
         let newer = epoch > s.epoch || (epoch == s.epoch && from_index < me);
         let follows = match s.role {
-            Role::Primary if !newer => return false,
-            Role::Primary => {
+            ReplicaRole::Primary if !newer => return false,
+            ReplicaRole::Primary => {
                 out.record(EventKind::SteppedDown { term: epoch });
                 false
             }
-            Role::Replica { .. } if epoch < s.epoch => return false,
-            Role::Replica { primary: Some(p) } if epoch == s.epoch && from_index > p => {
+            ReplicaRole::Replica { .. } if epoch < s.epoch => return false,
+            ReplicaRole::Replica { primary: Some(p) } if epoch == s.epoch && from_index > p => {
                 return false;
             }
-            Role::Replica { primary } => primary == Some(from_index),
+            ReplicaRole::Replica { primary } => primary == Some(from_index),
         };
         self.last_heard = cx.monotonic();
         let r = self.repl();
-        r.role = Role::Replica {
+        r.role = ReplicaRole::Replica {
             primary: Some(from_index),
         };
         r.epoch = epoch;
@@ -513,7 +513,7 @@ impl StoreNode {
     pub(super) fn replicated_timer(&mut self, cx: &Ctx, out: &mut Outbox, timer: Timer) {
         match timer {
             Timer::Heartbeat => {
-                if self.repl().role != Role::Primary {
+                if self.repl().role != ReplicaRole::Primary {
                     return;
                 }
                 let epoch = self.repl().epoch;
@@ -529,7 +529,7 @@ impl StoreNode {
             }
             Timer::LeaderCheck => {
                 out.timer(heartbeat_ms(cx), Timer::LeaderCheck);
-                if self.repl().role == Role::Primary || self.repl().round.is_some() {
+                if self.repl().role == ReplicaRole::Primary || self.repl().round.is_some() {
                     return;
                 }
                 let mono = cx.monotonic();
@@ -543,7 +543,7 @@ impl StoreNode {
             Timer::ReplAck => {
                 // Redis's replicas send `REPLCONF ACK <offset>` once a second.
                 let r = self.repl();
-                if let Role::Replica {
+                if let ReplicaRole::Replica {
                     primary: Some(primary),
                 } = r.role
                 {
@@ -560,7 +560,7 @@ impl StoreNode {
 
     /// The primary has been silent too long: ask every other replica how far it got.
     fn start_failover(&mut self, cx: &Ctx, out: &mut Outbox) {
-        let Role::Replica { primary } = self.repl().role else {
+        let ReplicaRole::Replica { primary } = self.repl().role else {
             return;
         };
         let current = self.repl().epoch;
@@ -629,7 +629,7 @@ impl StoreNode {
     fn promote(&mut self, cx: &Ctx, out: &mut Outbox, epoch: u64) {
         mark!("replica_promoted");
         let r = self.repl();
-        r.role = Role::Primary;
+        r.role = ReplicaRole::Primary;
         r.epoch = epoch;
         r.new_history();
         r.sent = r.offset;
@@ -648,7 +648,7 @@ impl StoreNode {
     /// Issues the key's new state as the next command of the stream and sends it
     /// `replication_lag_ms` later (a no-op outside `replicated`).
     pub(super) fn replicate(&mut self, cx: &Ctx, out: &mut Outbox, key: KeyId) {
-        if !matches!(&self.protocol, Protocol::Replicated(r) if r.role == Role::Primary) {
+        if !matches!(&self.protocol, Protocol::Replicated(r) if r.role == ReplicaRole::Primary) {
             return;
         }
         let entry = self.entry(key);
@@ -665,7 +665,7 @@ impl StoreNode {
 
     /// Sends the replicas every command not yet sent, up to offset `up_to`.
     fn send_stream(&mut self, cx: &Ctx, out: &mut Outbox, up_to: u64) {
-        if self.repl().role != Role::Primary {
+        if self.repl().role != ReplicaRole::Primary {
             return;
         }
         let epoch = self.repl().epoch;
@@ -730,11 +730,11 @@ impl StoreNode {
         r.round = None;
         r.asked = None;
         match self.repl().role {
-            Role::Primary => {
+            ReplicaRole::Primary => {
                 let r = self.repl();
                 r.sent = r.offset;
             }
-            Role::Replica { primary } => {
+            ReplicaRole::Replica { primary } => {
                 self.repl().synced = false;
                 if let Some(p) = primary {
                     let to = cx.layout.store_id(p);

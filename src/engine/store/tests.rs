@@ -9,8 +9,8 @@ use super::super::layout::StoreIx;
 use super::super::msg::{Command, LogEntry, Msg, ReplId};
 use super::super::outbox::Outbox;
 use super::super::testkit::{ctx, scenario, shown};
-use super::consensus::{Raft, Role as RaftRole};
-use super::replicated::{Replication, Role, Round};
+use super::consensus::{Raft, RaftRole};
+use super::replicated::{ReplicaRole, Replication, Round};
 use super::{Protocol, StoreNode};
 use crate::trace::{KeyId, NodeId, Token};
 
@@ -620,7 +620,9 @@ fn rows() -> Vec<Row> {
             },
             event: In::Timer(Timer::ChoosePrimary { epoch: 2 }),
             want: &[],
-            then: |s| repl(s).round.is_none() && matches!(repl(s).role, Role::Replica { .. }),
+            then: |s| {
+                repl(s).round.is_none() && matches!(repl(s).role, ReplicaRole::Replica { .. })
+            },
         },
         Row {
             name: "failover: a replica that has not heard its primary for failover_ms votes",
@@ -630,7 +632,7 @@ fn rows() -> Vec<Row> {
             given: |s| s.last_heard = 600,
             event: In::Msg(NodeId::new(3), Msg::OffsetQuery { epoch: 2 }),
             want: &["3 <- my offset is 0"],
-            then: |s| matches!(repl(s).role, Role::Replica { .. }),
+            then: |s| matches!(repl(s).role, ReplicaRole::Replica { .. }),
         },
         Row {
             name: "failover: a replica that still hears its primary does not vote",
@@ -640,7 +642,7 @@ fn rows() -> Vec<Row> {
             given: |s| s.last_heard = 601,
             event: In::Msg(NodeId::new(3), Msg::OffsetQuery { epoch: 2 }),
             want: &[],
-            then: |s| matches!(repl(s).role, Role::Replica { .. }),
+            then: |s| matches!(repl(s).role, ReplicaRole::Replica { .. }),
         },
         Row {
             name: "promoted: primary of a new epoch, on a new history",
@@ -650,7 +652,7 @@ fn rows() -> Vec<Row> {
             given: |_| {},
             event: In::Msg(NodeId::new(3), Msg::Promote { epoch: 2 }),
             want: &["record BecameLeader", "timer Heartbeat in 0"],
-            then: |s| repl(s).role == Role::Primary && repl(s).id.node == STORE2,
+            then: |s| repl(s).role == ReplicaRole::Primary && repl(s).id.node == STORE2,
         },
         Row {
             name: "an old primary that hears a newer epoch steps down and resyncs",
@@ -672,7 +674,7 @@ fn rows() -> Vec<Row> {
             want: &["record SteppedDown", "3 <- resync me from offset 0"],
             then: |s| {
                 repl(s).role
-                    == Role::Replica {
+                    == ReplicaRole::Replica {
                         primary: Some(STORE2),
                     }
             },

@@ -2,8 +2,8 @@
 //! outlives any one phase (request counters, reply deadlines, a renewal in flight).
 
 use super::super::layout::StoreIx;
+use crate::scenario::Scenario;
 use crate::scenario::names::parse_store_name;
-use crate::scenario::{Scenario, Topology};
 use crate::trace::{KeyId, NodeId, Token};
 
 /// What a request to the store asks for.
@@ -279,7 +279,7 @@ impl Worker {
         let store_ix = |name: &str| parse_store_name(name).map(|n| StoreIx::FIRST.plus(n - 1));
         // A client of a multi-primary cluster is connected to one member, `store1` unless
         // its file names another.
-        let pinned = (sc.store.topology == Topology::MultiPrimary).then(|| {
+        let pinned = sc.store.topology.pins_clients().then(|| {
             spec.store_node
                 .as_deref()
                 .and_then(store_ix)

@@ -9,8 +9,7 @@
 use super::{
     LeaseEnd, Mark, MarkClass, MarkKind, Message, Partition, Span, SpanKind, WriteOutcome,
 };
-use crate::checker::{Kind, Verdict, Violation};
-use crate::scenario::Topology;
+use crate::checker::{Verdict, Violation, ViolationKind};
 use crate::text::fmt_ms;
 use crate::trace::{NodeId, RejectReason, Token, Trace};
 use crate::view::wording::{self, describe, node_label};
@@ -128,18 +127,21 @@ impl Span {
                     return text;
                 }
                 text.push_str(&end);
+                if how == LeaseEnd::BackAsFollower {
+                    let head = wording::head(trace);
+                    text.push_str(&format!(
+                        "\nIt came back as a {}: a newer {} decides now.",
+                        head.follower(),
+                        head.title()
+                    ));
+                }
                 text.push_str(match how {
                     LeaseEnd::RanOut => "\nthen the lease ran out",
                     LeaseEnd::Horizon if on_disk => "\nstill down at the end of the run",
                     LeaseEnd::Horizon => "\nstill held at the end of the run",
                     LeaseEnd::NodeUp => "\nIts disk still had the grant: it holds it again.",
-                    LeaseEnd::BackAsFollower if trace.topology == Topology::Replicated => {
-                        "\nIt came back as a replica: a newer primary decides now."
-                    }
-                    LeaseEnd::BackAsFollower => {
-                        "\nIt came back as a follower: a newer leader decides now."
-                    }
-                    LeaseEnd::Expired
+                    LeaseEnd::BackAsFollower
+                    | LeaseEnd::Expired
                     | LeaseEnd::Removed { .. }
                     | LeaseEnd::Forgot
                     | LeaseEnd::Unflushed
@@ -198,13 +200,12 @@ impl Mark {
     pub fn details(&self, trace: &Trace, verdict: &Verdict, node: NodeId) -> String {
         let Some(i) = self.event else {
             // A role held from the start: no event says so.
-            let (what, round, term) = match (self.kind.clone(), trace.topology) {
-                (MarkKind::BecameLeader { term, .. }, Topology::Replicated) => {
-                    ("primary", "epoch", term)
-                }
-                (MarkKind::BecameLeader { term, .. }, _) => ("leader", "term", term),
-                _ => return String::new(),
+            let (MarkKind::BecameLeader { term, .. }, Some(head)) =
+                (self.kind.clone(), trace.topology.head())
+            else {
+                return String::new();
             };
+            let (what, round) = (head.title(), head.round());
             return format!(
                 "{} is the {what} from the start ({round} {term}): it decides the grants, and \
                  the others copy them",
@@ -259,7 +260,12 @@ impl Mark {
 /// The violation of `kind` the verdict reports for a write of `token` at `at_ms`: the one at
 /// that time, or else the first naming the grant (a later write of a stale grant is stale
 /// by the same violation).
-fn violation(verdict: &Verdict, kind: Kind, token: Token, at_ms: u64) -> Option<&Violation> {
+fn violation(
+    verdict: &Verdict,
+    kind: ViolationKind,
+    token: Token,
+    at_ms: u64,
+) -> Option<&Violation> {
     let of = |v: &&Violation| v.kind == kind && v.grants.contains(&token);
     let mut named = verdict.violations.iter().filter(of);
     named
@@ -398,7 +404,7 @@ pub fn violation_marker(v: &Violation) -> String {
 
 /// The hover text of a marker summing up `violations` (in time order, at least two), whose
 /// first of the gravest kind, `first`, a click selects.
-pub fn violation_markers(violations: &[&Violation], first: Kind) -> String {
+pub fn violation_markers(violations: &[&Violation], first: ViolationKind) -> String {
     let mut kinds: Vec<&str> = violations.iter().map(|v| v.kind.as_str()).collect();
     crate::order::sort(&mut kinds);
     kinds.dedup();

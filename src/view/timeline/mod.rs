@@ -21,7 +21,7 @@ mod rows;
 pub use index::{BIN_PX, Bin, Instants, Intervals, MIN_GAP_PX, crowded};
 pub use legend::{ATTEMPT_NOTE, ATTEMPT_NOTE_UNFENCED, Swatch, attempt_note};
 
-use crate::checker::Kind;
+use crate::checker::ViolationKind;
 use crate::scenario::DeletedBy;
 use crate::trace::{
     DropReason, KeyId, LetGoReason, NodeId, Refusal, RejectReason, Role, SessionEnd, Token,
@@ -76,7 +76,7 @@ impl ViolationClass {
     pub const COUNT: usize = 3;
 
     /// The class of a violation of `kind`.
-    pub fn of(kind: Kind) -> Self {
+    pub fn of(kind: ViolationKind) -> Self {
         if kind.breaks_safety() {
             ViolationClass::Safety
         } else if kind.breaks_liveness() {
@@ -448,7 +448,7 @@ pub enum WriteOutcome {
     /// Applied.
     Accepted,
     /// Accepted, and the verdict names it as the violation `kind` (the data went wrong here).
-    Violating(Kind),
+    Violating(ViolationKind),
     /// Refused; `highest_fence` is the highest fence the resource had accepted for the key.
     Rejected {
         /// Why it was refused.

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::Builder;
-use crate::scenario::{DeletedBy, Topology};
+use crate::scenario::{DeletedBy, Head};
 use crate::trace::{KeyId, NodeId, SessionEnd, Token, Trace};
 use crate::view::timeline::{LeaseEnd, LeaseLost, Span, SpanKind};
 
@@ -95,10 +95,8 @@ impl Builder<'_> {
     /// nothing: a consensus follower's log still holds the entry.
     pub(super) fn restarted(&mut self, node: NodeId, at: u64, restart: usize) {
         self.restarting = None;
-        let follows = matches!(
-            self.trace.topology,
-            Topology::Consensus | Topology::Replicated
-        );
+        let head = self.trace.topology.head();
+        let follows = head.is_some();
         for key in Self::keys_of(&self.leases, node) {
             let index = self.leases[&(node, key)];
             let mut kind = self.lanes[node.index()].spans[index].kind.clone();
@@ -121,7 +119,7 @@ impl Builder<'_> {
             }
             self.close_lease(at, node, key, LeaseEnd::BackAsFollower, Some(restart));
             // The fence of a consensus grant is its log index.
-            if self.trace.topology == Topology::Consensus {
+            if head.is_some_and(Head::grants_are_log_entries) {
                 let label = format!("logged {}", self.trace.token_name(token));
                 let kind = SpanKind::Logged {
                     key,

@@ -2,8 +2,7 @@
 //! verdict names), claims, hold counts and the store nodes' roles.
 
 use super::Builder;
-use crate::checker::Kind;
-use crate::scenario::Topology;
+use crate::checker::ViolationKind;
 use crate::trace::{KeyId, NodeId, Role, Token};
 use crate::view::timeline::{Mark, MarkKind, WriteOutcome};
 
@@ -11,10 +10,7 @@ impl Builder<'_> {
     /// `replicated` and `consensus` start with store1 as primary or leader of term 1, which
     /// the trace does not record: mark it, so the first role change has something before it.
     pub(super) fn initial_leader(&mut self) {
-        if !matches!(
-            self.trace.topology,
-            Topology::Replicated | Topology::Consensus
-        ) {
+        if self.trace.topology.head().is_none() {
             return;
         }
         if let Some(first) = self.trace.first_with_role(Role::Store) {
@@ -24,19 +20,20 @@ impl Builder<'_> {
 
     /// Marks a store node becoming (`up`) or ceasing to be the primary or leader.
     pub(super) fn push_role(&mut self, at: u64, node: NodeId, up: bool, term: u64, at_start: bool) {
-        let (label, kind) = match (self.trace.topology, up) {
-            (Topology::Replicated, true) => (
-                format!("primary · epoch {term}"),
+        // Only a topology with a head changes roles.
+        let Some(head) = self.trace.topology.head() else {
+            return;
+        };
+        let (label, kind) = if up {
+            (
+                format!("{} · {} {term}", head.title(), head.round()),
                 MarkKind::BecameLeader { term, at_start },
-            ),
-            (Topology::Replicated, false) => {
-                ("now a replica".to_string(), MarkKind::SteppedDown { term })
-            }
-            (_, true) => (
-                format!("leader · term {term}"),
-                MarkKind::BecameLeader { term, at_start },
-            ),
-            (_, false) => ("now a follower".to_string(), MarkKind::SteppedDown { term }),
+            )
+        } else {
+            (
+                format!("now a {}", head.follower()),
+                MarkKind::SteppedDown { term },
+            )
         };
         self.lanes[node.index()].marks.push(Mark {
             at_ms: at,
@@ -47,12 +44,12 @@ impl Builder<'_> {
     }
 
     /// The safety violation the verdict reports for a write of `token` accepted at `at`.
-    pub(super) fn violation_at(&self, at: u64, token: Token) -> Option<Kind> {
+    pub(super) fn violation_at(&self, at: u64, token: Token) -> Option<ViolationKind> {
         self.violating.get(&(at, token)).copied().or_else(|| {
             self.stale_from
                 .get(&token)
                 .filter(|&&first| first <= at)
-                .map(|_| Kind::StaleWrite)
+                .map(|_| ViolationKind::StaleWrite)
         })
     }
 

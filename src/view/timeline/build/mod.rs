@@ -17,7 +17,7 @@ use super::{
     Instants, Intervals, Lane, Lanes, LeaseEnd, Mark, MarkKind, Markers, Message, Partition,
     Refused, Span, SpanKind, WriteOutcome,
 };
-use crate::checker::{Kind, Verdict};
+use crate::checker::{Verdict, ViolationKind};
 use crate::scenario::{DeletedBy, Design};
 use crate::text::{fmt_clock_ms, fmt_ms};
 use crate::trace::{DropReason, EventKind, KeyId, LetGoReason, MsgId, NodeId, Role, Token, Trace};
@@ -64,7 +64,7 @@ struct Builder<'a> {
     /// Highest fence the resource accepted, per key, to explain a rejection.
     highest_fence: BTreeMap<KeyId, u64>,
     /// (true ms, token) of an accepted write → the safety violation the verdict names there.
-    violating: HashMap<(u64, Token), Kind>,
+    violating: HashMap<(u64, Token), ViolationKind>,
     /// Older grant of a `stale_write` → the first stale write the verdict names. The checker
     /// reports one violation per pair of grants; every later write of that grant also lands
     /// after the newer grant's write, so each one is stale too.
@@ -103,7 +103,7 @@ impl<'a> Builder<'a> {
                 // The first the verdict lists wins, as it does in the verdict panel.
                 violating.entry((v.at_ms, token)).or_insert(v.kind);
             }
-            if let (Kind::StaleWrite, Some(&old)) = (v.kind, v.grants.first()) {
+            if let (ViolationKind::StaleWrite, Some(&old)) = (v.kind, v.grants.first()) {
                 let first = stale_from.entry(old).or_insert(v.at_ms);
                 *first = (*first).min(v.at_ms);
             }

@@ -1,7 +1,7 @@
 //! The lanes of real runs: the course's scenarios and cases, played by the engine and judged
 //! by the checker.
 
-use crate::checker::{Kind, Violation};
+use crate::checker::{Violation, ViolationKind};
 use crate::trace::{DropReason, EventKind, KeyId, LetGoReason, NodeId, RejectReason, Role, Trace};
 use crate::view::timeline::fixtures::{
     A, B, B1, CONSENSUS, RESOURCE, STORE1, engine_run, step5, step5_run, token,
@@ -159,7 +159,7 @@ fn resource_marks_accepted_and_fenced_off_writes() {
 fn a_write_the_verdict_names_is_violating() {
     let (trace, mut verdict) = step5_run();
     verdict.violations.push(Violation {
-        kind: Kind::StaleWrite,
+        kind: ViolationKind::StaleWrite,
         at_ms: 11_110,
         nodes: vec![B],
         grants: vec![token(B)],
@@ -169,7 +169,7 @@ fn a_write_the_verdict_names_is_violating() {
     let MarkKind::Write { outcome, .. } = lanes.lanes[RESOURCE.index()].marks[0].kind else {
         panic!("a write");
     };
-    assert_eq!(outcome, WriteOutcome::Violating(Kind::StaleWrite));
+    assert_eq!(outcome, WriteOutcome::Violating(ViolationKind::StaleWrite));
 }
 
 #[test]
@@ -335,8 +335,12 @@ fn every_write_of_an_older_grant_after_a_newer_grants_write_is_red() {
         write_outcomes(&trace, &lanes),
         [
             (2_516, "B".to_string(), Accepted),
-            (5_009, "A".to_string(), Violating(Kind::StaleWrite)),
-            (10_013, "A".to_string(), Violating(Kind::StaleWrite)),
+            (5_009, "A".to_string(), Violating(ViolationKind::StaleWrite)),
+            (
+                10_013,
+                "A".to_string(),
+                Violating(ViolationKind::StaleWrite)
+            ),
         ]
     );
 }
@@ -354,7 +358,11 @@ fn interleaved_writes_are_marked_on_the_write_that_loses_an_update() {
         write_outcomes(&trace, &lanes),
         [
             (11_110, "B".to_string(), Accepted),
-            (17_007, "A".to_string(), Violating(Kind::StaleWrite)),
+            (
+                17_007,
+                "A".to_string(),
+                Violating(ViolationKind::StaleWrite)
+            ),
         ]
     );
 }
@@ -529,7 +537,7 @@ fn a_stuck_lock_is_marked_only_once_the_run_is_shown_to_its_end() {
         "step1-flag-holder-crash.toml",
     );
     let (_, verdict, lanes) = crate::view::timeline::fixtures::laid_out(source);
-    let kinds = |shown_until_ms: f64| -> Vec<Kind> {
+    let kinds = |shown_until_ms: f64| -> Vec<ViolationKind> {
         lanes
             .markers(shown_until_ms)
             .flat_map(|m| m.violations.iter().map(|&i| verdict.violations[i].kind))
@@ -538,13 +546,13 @@ fn a_stuck_lock_is_marked_only_once_the_run_is_shown_to_its_end() {
     let stuck = verdict
         .violations
         .iter()
-        .find(|v| v.kind == Kind::Stuck)
+        .find(|v| v.kind == ViolationKind::Stuck)
         .expect("the holder crashes with the lock and no lease");
     // Well after the holder stopped, the run still plays: starved may show, stuck not yet.
     let playing = kinds(lanes.until_ms as f64 - 1.0);
     assert!(stuck.at_ms < lanes.until_ms - 1);
-    assert!(!playing.contains(&Kind::Stuck), "{playing:?}");
-    assert!(kinds(lanes.until_ms as f64).contains(&Kind::Stuck));
+    assert!(!playing.contains(&ViolationKind::Stuck), "{playing:?}");
+    assert!(kinds(lanes.until_ms as f64).contains(&ViolationKind::Stuck));
 }
 
 #[test]
