@@ -89,7 +89,7 @@ impl ChallengesPage {
             let faults = progress
                 .challenges
                 .get(&chosen.id)
-                .map(challenge::Record::faults)
+                .map(crate::course::Record::faults)
                 .unwrap_or_default();
             progress.challenge = Some(chosen.id.clone());
             self.attempt(progress, chosen, &faults);
@@ -140,7 +140,7 @@ impl ChallengesPage {
     fn attempt(&mut self, progress: &mut Progress, challenge: &Challenge, faults: &[Fault]) {
         let judged = challenge::play(challenge, faults);
         let record = progress.challenges.entry(challenge.id.clone()).or_default();
-        record.keep(challenge, &judged.scenario.faults);
+        record.keep(&challenge.design, &judged.scenario.faults);
         record.won |= judged.won;
         let demo = Demonstration {
             scenario: judged.scenario.clone(),

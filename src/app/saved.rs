@@ -224,7 +224,7 @@ pub(super) mod tests {
                 let challenges = won
                     .into_iter()
                     .map(|id| {
-                        let record = crate::challenge::Record {
+                        let record = crate::course::Record {
                             won: true,
                             ..Default::default()
                         };

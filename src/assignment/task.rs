@@ -5,9 +5,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use strum::VariantArray;
 
-use crate::challenge::{Budget, Challenge};
+use crate::challenge::Challenge;
 use crate::course;
 use crate::scenario::{self, Fault, FaultTag, Scenario, ScenarioError, library};
+use crate::search::Budget;
 use crate::violation::ViolationKind;
 
 /// What a task asks for.

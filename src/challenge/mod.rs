@@ -4,12 +4,10 @@
 //! the learner gives up.
 //!
 //! The list is data, `assets/challenges.toml`, read once with serde. [`attempt`] judges a
-//! learner's faults against a challenge and searches a budget for a win; [`record`] is what
-//! is kept of the learner's tries.
+//! learner's faults against a challenge and searches a budget for a win; what is kept of the
+//! learner's tries is the course's saved progress ([`crate::course::Record`]).
 
 pub mod attempt;
-pub mod budget;
-pub mod record;
 
 use std::sync::OnceLock;
 
@@ -17,11 +15,10 @@ use serde::Deserialize;
 
 use crate::Run;
 use crate::scenario::{self, Scenario, library};
+use crate::search::Budget;
 use crate::violation::ViolationKind;
 
 pub use attempt::{Attempt, play, search};
-pub use budget::Budget;
-pub use record::Record;
 
 /// The challenges file, built into the binary (the browser build reads no files).
 const FILE: &str = include_str!("../../assets/challenges.toml");

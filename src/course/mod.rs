@@ -9,8 +9,10 @@
 
 pub mod glossary;
 pub mod progress;
+mod record;
 mod steps;
 
+pub use record::Record;
 pub use steps::{INTRO, PURPOSE_RECAP, RECAP, STEPS};
 
 use crate::checker::{Price, Verdict};

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::challenge::Record;
+use super::Record;
 use crate::course::{Grading, STEPS};
 
 /// A page of the app.

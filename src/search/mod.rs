@@ -14,6 +14,7 @@
 //! does not build for `wasm32-unknown-unknown`). A search that finds nothing is evidence, not
 //! proof: it tried only the schedules it drew.
 
+pub mod budget;
 pub mod narrate;
 pub mod schedule;
 pub mod shrink;
@@ -26,6 +27,7 @@ use crate::checker::Verdict;
 use crate::scenario::{Fault, Scenario};
 use crate::{Judged, Run, judged, run};
 
+pub use budget::Budget;
 pub use narrate::{headline, narrate};
 pub use schedule::Space;
 

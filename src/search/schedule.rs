@@ -19,8 +19,8 @@ use proptest::sample::{select, subsequence};
 use proptest::strategy::Union;
 use std::collections::BTreeMap;
 
-use crate::challenge::Budget;
-use crate::challenge::budget::paused_ms;
+use super::Budget;
+use super::budget::paused_ms;
 use crate::scenario::{DeletedBy, Design, Fault, FaultKind, FaultTag, MAX_UNTIL_MS, Scenario};
 use strum::VariantArray;
 

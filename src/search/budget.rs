@@ -1,5 +1,6 @@
-//! What a challenge lets the learner place: which fault kinds and how many of each, how many
-//! in all, and how long pauses and stalls may last together.
+//! A fault budget: which fault kinds and how many of each may be placed, how many in all, and
+//! how long pauses and stalls may last together. A challenge gives the learner one, and the
+//! search draws its schedules within one ([`super::Space::within`]).
 
 use std::collections::BTreeMap;
 
@@ -8,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::scenario::{Fault, FaultKind, FaultTag};
 use crate::text::fmt_ms;
 
-/// A challenge's fault budget.
+/// A fault budget, as a challenge or an assignment's task gives it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Budget {

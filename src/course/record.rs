@@ -3,8 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Challenge;
-use crate::scenario::{self, Fault};
+use crate::scenario::{self, Fault, Scenario};
 
 /// One challenge's record.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -28,9 +27,9 @@ impl Record {
             .unwrap_or_default()
     }
 
-    /// Keeps `faults` placed on `challenge` as the latest attempt.
-    pub fn keep(&mut self, challenge: &Challenge, faults: &[Fault]) {
-        let mut attempt = challenge.design.clone();
+    /// Keeps `faults` placed on a challenge's `design` as the latest attempt.
+    pub fn keep(&mut self, design: &Scenario, faults: &[Fault]) {
+        let mut attempt = design.clone();
         attempt.faults = faults.to_vec();
         self.attempt = scenario::to_toml(&attempt);
     }
@@ -43,7 +42,7 @@ mod tests {
 
     #[test]
     fn an_attempt_is_kept_and_read_back() {
-        let challenge = &super::super::all()[0];
+        let design = &crate::challenge::all()[0].design;
         let faults = vec![Fault {
             at_ms: 1_000,
             kind: FaultKind::Pause {
@@ -53,7 +52,7 @@ mod tests {
         }];
         let mut record = Record::default();
         assert!(record.faults().is_empty());
-        record.keep(challenge, &faults);
+        record.keep(design, &faults);
         assert_eq!(record.faults(), faults);
         record.attempt = "not a scenario".into();
         assert!(record.faults().is_empty());
