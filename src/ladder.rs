@@ -76,24 +76,17 @@ fn to_single_store(s: &mut Scenario) {
         worker.store_node = None;
     }
     let gone = |node: &str| parse_store_name(node).is_some_and(|n| n > 1);
-    s.faults.retain_mut(|fault| match &mut fault.kind {
-        FaultKind::Pause { node, .. }
-        | FaultKind::Stall { node, .. }
-        | FaultKind::Crash { node }
-        | FaultKind::Restart { node }
-        | FaultKind::ClockJump { node, .. } => !gone(node),
-        FaultKind::Delay { from, to, .. } | FaultKind::ConnectionReset { from, to } => {
-            !gone(from) && !gone(to)
-        }
-        FaultKind::Partition { groups, .. } => {
+    s.faults.retain_mut(|fault| {
+        // A partition keeps its cut between the nodes that are left; any other fault on a
+        // node that is gone goes with it.
+        if let FaultKind::Partition { groups, .. } = &mut fault.kind {
             for group in groups.iter_mut() {
                 group.retain(|node| !gone(node));
             }
             groups.retain(|group| !group.is_empty());
-            groups.len() >= 2
+            return groups.len() >= 2;
         }
-        FaultKind::ForceRelease { node, .. } => node.as_deref().is_none_or(|n| !gone(n)),
-        FaultKind::KillStore { .. } | FaultKind::Heal => true,
+        fault.kind.nodes().into_iter().all(|node| !gone(node))
     });
     s.store_clocks.retain(|c| !gone(&c.name));
 }

@@ -34,8 +34,9 @@ use super::style;
 use super::timeline::View;
 use super::timeline::edit::{Asked, Dragging, Layer, kind_color};
 use crate::picture::Area;
-use crate::scenario::{Design, Fault, FaultKind, FaultTag, Scenario};
+use crate::scenario::{Design, Fault, FaultTag, Scenario};
 use crate::view::fault_edit::{self, Edit, describe_edit, lane_of, moved_to_lane, shifted};
+use crate::view::fault_fields::{self, Number};
 use strum::VariantArray;
 
 /// How far ← and → move the selected fault, ms; with Shift, [`BIG_STEP_MS`].
@@ -435,38 +436,15 @@ impl FaultEditor {
                 response.dragged() || response.has_focus()
             };
             busy |= field(ui, "at", ms(&mut fault.at_ms));
-            match &mut fault.kind {
-                FaultKind::Pause { for_ms, .. }
-                | FaultKind::Stall { for_ms, .. }
-                | FaultKind::Partition {
-                    for_ms: Some(for_ms),
-                    ..
+            for mut f in fault_fields::fields(&mut fault.kind) {
+                let word = f.word;
+                match f.value.number() {
+                    Some(Number::Ms(v)) => busy |= field(ui, word, ms(v)),
+                    Some(Number::SignedMs(v)) => {
+                        busy |= field(ui, word, egui::DragValue::new(v).speed(100).suffix(" ms"));
+                    }
+                    None => {}
                 }
-                | FaultKind::KillStore {
-                    for_ms: Some(for_ms),
-                } => {
-                    busy |= field(ui, "for", ms(for_ms));
-                }
-                FaultKind::Delay {
-                    extra_ms, for_ms, ..
-                } => {
-                    busy |= field(ui, "by", ms(extra_ms));
-                    busy |= field(ui, "for", ms(for_ms));
-                }
-                FaultKind::ClockJump { delta_ms, .. } => {
-                    busy |= field(
-                        ui,
-                        "by",
-                        egui::DragValue::new(delta_ms).speed(100).suffix(" ms"),
-                    );
-                }
-                FaultKind::Partition { for_ms: None, .. }
-                | FaultKind::KillStore { for_ms: None }
-                | FaultKind::Crash { .. }
-                | FaultKind::Restart { .. }
-                | FaultKind::Heal
-                | FaultKind::ForceRelease { .. }
-                | FaultKind::ConnectionReset { .. } => {}
             }
             cut_from_menu(ui, scenario, &mut fault);
             delete = ui
@@ -504,13 +482,7 @@ impl FaultEditor {
         fault: &mut Fault,
         kind: egui::Id,
     ) -> bool {
-        let global = matches!(
-            fault.kind,
-            FaultKind::Heal
-                | FaultKind::KillStore { .. }
-                | FaultKind::ForceRelease { node: None, .. }
-        );
-        if global {
+        if fault_edit::on_whole_store(&fault.kind) {
             return false;
         }
         let names = scenario.node_names();

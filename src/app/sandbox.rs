@@ -14,11 +14,13 @@ use strum::VariantArray;
 
 use super::style;
 use crate::checker::ViolationKind;
-use crate::scenario::names::{RESOURCE, store_name};
+use crate::scenario::names::store_name;
 use crate::scenario::{
     self, DeletedBy, Expect, Fault, FaultKind, FaultTag, NodeClock, Scenario, ScenarioError,
     StoreClock, Worker,
 };
+use crate::view::fault_edit;
+use crate::view::fault_fields::{self, Value};
 
 /// Width of the label column, in points: the widgets of every section line up after it.
 const LABEL_WIDTH: f32 = 170.0;
@@ -45,113 +47,6 @@ fn names(error: &ScenarioError, path: &str, within: bool) -> bool {
         Some("") => true,
         Some(rest) => within && (rest.starts_with('[') || rest.starts_with('.')),
         None => false,
-    }
-}
-
-/// A fault of kind `tag`, keeping what `old` had that the new kind also has (its node, its
-/// duration), else defaults that name `workers[0]` and `store1`.
-fn fault_kind(tag: FaultTag, old: Option<&FaultKind>, workers: &[Worker]) -> FaultKind {
-    let worker = || {
-        workers
-            .first()
-            .map_or_else(|| "A".to_string(), |w| w.name.clone())
-    };
-    let old_node = old.and_then(|k| match k {
-        FaultKind::Pause { node, .. }
-        | FaultKind::Stall { node, .. }
-        | FaultKind::Crash { node }
-        | FaultKind::Restart { node }
-        | FaultKind::ClockJump { node, .. } => Some(node.clone()),
-        FaultKind::Delay { from, .. } | FaultKind::ConnectionReset { from, .. } => {
-            Some(from.clone())
-        }
-        FaultKind::KillStore { .. }
-        | FaultKind::Partition { .. }
-        | FaultKind::Heal
-        | FaultKind::ForceRelease { .. } => None,
-    });
-    let old_for = old.and_then(|k| match k {
-        FaultKind::Pause { for_ms, .. }
-        | FaultKind::Stall { for_ms, .. }
-        | FaultKind::Delay { for_ms, .. } => Some(*for_ms),
-        FaultKind::KillStore { for_ms } | FaultKind::Partition { for_ms, .. } => *for_ms,
-        FaultKind::Crash { .. }
-        | FaultKind::Restart { .. }
-        | FaultKind::Heal
-        | FaultKind::ClockJump { .. }
-        | FaultKind::ForceRelease { .. }
-        | FaultKind::ConnectionReset { .. } => None,
-    });
-    let node = || old_node.clone().unwrap_or_else(worker);
-    let for_ms = old_for.unwrap_or(1_000);
-    match tag {
-        FaultTag::Pause => FaultKind::Pause {
-            node: node(),
-            for_ms,
-        },
-        // Only a worker's work can stall.
-        FaultTag::Stall => FaultKind::Stall {
-            node: old_node
-                .clone()
-                .filter(|n| workers.iter().any(|w| &w.name == n))
-                .unwrap_or_else(worker),
-            for_ms,
-        },
-        FaultTag::Crash => FaultKind::Crash { node: node() },
-        FaultTag::Restart => FaultKind::Restart { node: node() },
-        FaultTag::KillStore => FaultKind::KillStore { for_ms: old_for },
-        FaultTag::Partition => {
-            let node = node();
-            let other = other_end(&node);
-            FaultKind::Partition {
-                groups: vec![vec![node], vec![other]],
-                for_ms: Some(for_ms),
-            }
-        }
-        FaultTag::Heal => FaultKind::Heal,
-        FaultTag::ClockJump => FaultKind::ClockJump {
-            node: old_node.clone().unwrap_or_else(|| store_name(1)),
-            delta_ms: 30_000,
-        },
-        FaultTag::Delay => {
-            let from = node();
-            let to = other_end(&from);
-            FaultKind::Delay {
-                from,
-                to,
-                extra_ms: 500,
-                for_ms,
-            }
-        }
-        FaultTag::ForceRelease => FaultKind::ForceRelease {
-            key: workers
-                .first()
-                .map_or_else(|| "lock".to_string(), |w| w.key.clone()),
-            node: None,
-            by: DeletedBy::Operator,
-        },
-        // A worker's connection to the store; from any other node, its connection to the
-        // first worker (a store node and the resource never connect).
-        FaultTag::ConnectionReset => {
-            let from = node();
-            let to = if workers.iter().any(|w| w.name == from) {
-                store_name(1)
-            } else {
-                worker()
-            };
-            FaultKind::ConnectionReset { from, to }
-        }
-    }
-}
-
-/// The other end of a link from `node` for a new delay or partition: the store, unless that
-/// is `node` itself.
-fn other_end(node: &str) -> String {
-    let store1 = store_name(1);
-    if node == store1 {
-        RESOURCE.to_string()
-    } else {
-        store1
     }
 }
 
@@ -1449,7 +1344,7 @@ fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut Fa
                         .response
                         .labelled_by(label);
                     if kind != was {
-                        fault.kind = fault_kind(kind, Some(&fault.kind), workers);
+                        fault.kind = fault_edit::converted(kind, Some(&fault.kind), workers);
                     }
                     let name = format!(
                         "Remove fault {} ({} at {} ms)",
@@ -1478,7 +1373,7 @@ fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut Fa
         }
         ui.horizontal(|ui| {
             if ui.button("Add fault").clicked() {
-                let kind = fault_kind(*new_fault, None, &s.workers);
+                let kind = fault_edit::converted(*new_fault, None, &s.workers);
                 s.faults.push(Fault { at_ms: 1_000, kind });
             }
             egui::ComboBox::from_id_salt("sandbox_new_fault")
@@ -1494,7 +1389,7 @@ fn faults(ui: &mut Ui, form: &mut Form<'_>, s: &mut Scenario, new_fault: &mut Fa
     });
 }
 
-/// The fields a fault of this kind has, besides `at_ms`.
+/// The fields a fault of this kind has, besides `at_ms` ([`fault_fields::fields`]).
 fn fault_fields(
     ui: &mut Ui,
     form: &mut Form<'_>,
@@ -1503,139 +1398,57 @@ fn fault_fields(
     nodes: &[String],
 ) {
     let p = |field: &str| format!("fault[{i}].{field}");
-    match kind {
-        FaultKind::Pause { node, for_ms } | FaultKind::Stall { node, for_ms } => {
-            form.row(ui, &p("node"), "node", "", |ui, label| {
-                pick_node(ui, &p("node"), node, nodes, label)
-            });
-            form.row(ui, &p("for_ms"), "for_ms", "", |ui, label| {
-                ui.add(ms(for_ms)).labelled_by(label);
-            });
-        }
-        FaultKind::Crash { node } | FaultKind::Restart { node } => {
-            form.row(ui, &p("node"), "node", "", |ui, label| {
-                pick_node(ui, &p("node"), node, nodes, label)
-            });
-        }
-        FaultKind::KillStore { for_ms } => {
-            form.row(
-                ui,
-                &p("for_ms"),
-                "for_ms",
-                "Empty: the store stays down.",
-                |ui, label| {
-                    optional_ms(ui, for_ms, "restart after", 5_000, (label, "for_ms"));
-                },
-            );
-        }
-        FaultKind::Partition { groups, for_ms } => {
-            form.row_with(
-                ui,
-                &p("groups"),
-                true,
-                "groups",
-                "Links between nodes of different groups are cut; unlisted nodes keep theirs.",
-                |ui, _| {
+    for field in fault_fields::fields(kind) {
+        let (name, hint) = (field.name, field.hint);
+        let id = p(name);
+        match field.value {
+            Value::Node(node) => form.row(ui, &id, name, hint, |ui, label| {
+                pick_node(ui, &id, node, nodes, label)
+            }),
+            Value::StoreNode(node) => form.row(ui, &id, name, hint, |ui, label| {
+                let mut one = node.is_some();
+                if ui
+                    .checkbox(&mut one, "one store node")
+                    .accessible_name(format!("{name} one store node"))
+                    .changed()
+                {
+                    *node = one.then(|| store_name(1));
+                }
+                if let Some(n) = node {
+                    pick_node(ui, &id, n, nodes, label);
+                }
+            }),
+            Value::Ms(v) => form.row(ui, &id, name, hint, |ui, label| {
+                ui.add(ms(v)).labelled_by(label);
+            }),
+            Value::OptionalMs {
+                value,
+                on,
+                default_ms,
+            } => form.row(ui, &id, name, hint, |ui, label| {
+                optional_ms(ui, value, on, default_ms, (label, name));
+            }),
+            Value::SignedMs(v) => form.row(ui, &id, name, hint, |ui, label| {
+                ui.add(whole(v).speed(100).suffix(" ms")).labelled_by(label);
+            }),
+            Value::Groups(groups) => {
+                form.row_with(ui, &id, true, name, hint, |ui, _| {
                     if ui.button("Add group").clicked() {
                         groups.push(Vec::new());
                     }
-                },
-            );
-            partition_groups(ui, i, groups, nodes);
-            form.row(
-                ui,
-                &p("for_ms"),
-                "for_ms",
-                "Empty: until a heal.",
-                |ui, label| {
-                    optional_ms(ui, for_ms, "heal after", 5_000, (label, "for_ms"));
-                },
-            );
-        }
-        FaultKind::Heal => {}
-        FaultKind::ClockJump { node, delta_ms } => {
-            form.row(ui, &p("node"), "node", "", |ui, label| {
-                pick_node(ui, &p("node"), node, nodes, label)
-            });
-            form.row(
-                ui,
-                &p("delta_ms"),
-                "delta_ms",
-                "Forward (+) or back (-).",
-                |ui, label| {
-                    ui.add(whole(delta_ms).speed(100).suffix(" ms"))
-                        .labelled_by(label);
-                },
-            );
-        }
-        FaultKind::Delay {
-            from,
-            to,
-            extra_ms,
-            for_ms,
-        } => {
-            form.row(ui, &p("from"), "from", "", |ui, label| {
-                pick_node(ui, &p("from"), from, nodes, label)
-            });
-            form.row(ui, &p("to"), "to", "", |ui, label| {
-                pick_node(ui, &p("to"), to, nodes, label)
-            });
-            form.row(ui, &p("extra_ms"), "extra_ms", "", |ui, label| {
-                ui.add(ms(extra_ms)).labelled_by(label);
-            });
-            form.row(ui, &p("for_ms"), "for_ms", "", |ui, label| {
-                ui.add(ms(for_ms)).labelled_by(label);
-            });
-        }
-        FaultKind::ConnectionReset { from, to } => {
-            form.row(ui, &p("from"), "from", "", |ui, label| {
-                pick_node(ui, &p("from"), from, nodes, label)
-            });
-            form.row(ui, &p("to"), "to", "", |ui, label| {
-                pick_node(ui, &p("to"), to, nodes, label)
-            });
-        }
-        FaultKind::ForceRelease { key, node, by } => {
-            form.row(
-                ui,
-                &p("by"),
-                "by",
-                "Who deletes it: a person, the store's memory limit, or a flush of every key.",
-                |ui, label| pick_named::<DeletedBy>(ui, &p("by"), by, label),
-            );
-            // A flush names no key (it deletes them all); the others need one back.
-            if *by == DeletedBy::Flush {
-                key.clear();
-            } else if key.is_empty() {
-                *key = "lock".to_string();
-            }
-            if *by != DeletedBy::Flush {
-                form.row(ui, &p("key"), "key", "The lock to delete.", |ui, label| {
-                    ui.add(egui::TextEdit::singleline(key).desired_width(120.0))
-                        .labelled_by(label);
                 });
+                partition_groups(ui, i, groups, nodes);
             }
-            form.row(
-                ui,
-                &p("node"),
-                "node",
-                "Empty: on every store node.",
-                |ui, label| {
-                    let mut one = node.is_some();
-                    if ui
-                        .checkbox(&mut one, "one store node")
-                        .accessible_name("node one store node")
-                        .changed()
-                    {
-                        *node = one.then(|| store_name(1));
-                    }
-                    if let Some(n) = node {
-                        pick_node(ui, &p("node"), n, nodes, label);
-                    }
-                },
-            );
+            Value::DeletedBy(by) => form.row(ui, &id, name, hint, |ui, label| {
+                pick_named::<DeletedBy>(ui, &id, by, label)
+            }),
+            Value::Key(key) => form.row(ui, &id, name, hint, |ui, label| {
+                ui.add(egui::TextEdit::singleline(key).desired_width(120.0))
+                    .labelled_by(label);
+            }),
         }
     }
+    fault_fields::settle(kind);
 }
 
 /// One line per group of fault `i`: a toggle per node. Putting a node in a group takes it out
@@ -1980,38 +1793,6 @@ mod tests {
         assert!(!names(&e("worker[10].name"), "worker[1]", true));
         assert!(names(&e("fault[0].groups[1][0]"), "fault[0].groups", true));
         assert!(!names(&e("lock.ttl_ms"), "lock.ttl", true));
-    }
-
-    #[test]
-    fn every_fault_kind_converts_to_every_other() {
-        let s = step5();
-        let w = &s.workers;
-        for &from in FaultTag::VARIANTS {
-            let old = fault_kind(from, None, w);
-            assert_eq!(FaultTag::from(&old), from);
-            for &to in FaultTag::VARIANTS {
-                let new = fault_kind(to, Some(&old), w);
-                assert_eq!(FaultTag::from(&new), to);
-                let mut with = s.clone();
-                with.faults = vec![Fault {
-                    at_ms: 1_000,
-                    kind: new,
-                }];
-                if let Err(e) = with.validate() {
-                    panic!("{from:?} → {to:?}: {e}");
-                }
-            }
-        }
-        let pause = fault_kind(FaultTag::Pause, None, w);
-        assert_eq!(
-            fault_kind(FaultTag::Delay, Some(&pause), w),
-            FaultKind::Delay {
-                from: "A".to_string(),
-                to: "store1".to_string(),
-                extra_ms: 500,
-                for_ms: 1_000
-            }
-        );
     }
 
     #[test]

@@ -67,7 +67,7 @@ impl Field {
 impl FaultTag {
     /// The keys a fault of this kind takes besides `at_ms` and `kind`, as an error lists
     /// them. Only `heal` has none (the error then says so in words).
-    pub(super) fn keys(self) -> &'static [&'static str] {
+    pub fn keys(self) -> &'static [&'static str] {
         match self {
             FaultTag::Pause | FaultTag::Stall => &["node", "for_ms"],
             FaultTag::Crash | FaultTag::Restart => &["node"],

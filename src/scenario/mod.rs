@@ -976,6 +976,32 @@ impl FaultKind {
     pub fn name(&self) -> &'static str {
         self.into()
     }
+
+    /// The nodes the fault names, in the file's order: its `node`; a link's `from` and `to`;
+    /// a partition's groups, one after the other; a force release's `node` if it names one.
+    /// Empty for the faults on the whole store (`kill_store`, `heal`, a force release on
+    /// every store node).
+    pub fn nodes(&self) -> Vec<&str> {
+        match self {
+            FaultKind::Pause { node, .. }
+            | FaultKind::Stall { node, .. }
+            | FaultKind::Crash { node }
+            | FaultKind::Restart { node }
+            | FaultKind::ClockJump { node, .. }
+            | FaultKind::ForceRelease {
+                node: Some(node), ..
+            } => vec![node],
+            FaultKind::Delay { from, to, .. } | FaultKind::ConnectionReset { from, to } => {
+                vec![from, to]
+            }
+            FaultKind::Partition { groups, .. } => {
+                groups.iter().flatten().map(String::as_str).collect()
+            }
+            FaultKind::KillStore { .. }
+            | FaultKind::Heal
+            | FaultKind::ForceRelease { node: None, .. } => Vec::new(),
+        }
+    }
 }
 
 /// What a scenario is meant to show.

@@ -11,7 +11,7 @@
 #![deny(clippy::wildcard_enum_match_arm)]
 
 use crate::scenario::names::{RESOURCE, store_name};
-use crate::scenario::{DeletedBy, Fault, FaultKind, FaultTag, Scenario};
+use crate::scenario::{DeletedBy, Fault, FaultKind, FaultTag, Scenario, Worker};
 use crate::text::fmt_ms;
 
 /// What the palette shows of each kind of fault (`FaultTag::VARIANTS` is the palette and
@@ -111,23 +111,20 @@ fn store_lane(scenario: &Scenario) -> usize {
 /// node); the faults that hit the whole store (kill store, heal, a force release on every
 /// store node) on the first store node's lane. `None` when it names no node of the scenario.
 pub fn lane_of(scenario: &Scenario, fault: &Fault) -> Option<usize> {
-    match &fault.kind {
-        FaultKind::Pause { node, .. }
-        | FaultKind::Stall { node, .. }
-        | FaultKind::Crash { node }
-        | FaultKind::Restart { node }
-        | FaultKind::ClockJump { node, .. }
-        | FaultKind::ForceRelease {
-            node: Some(node), ..
-        } => lane_of_node(scenario, node),
-        FaultKind::Delay { from, .. } | FaultKind::ConnectionReset { from, .. } => {
-            lane_of_node(scenario, from)
-        }
-        FaultKind::Partition { groups, .. } => lane_of_node(scenario, cut_off(groups)?),
-        FaultKind::KillStore { .. }
-        | FaultKind::Heal
-        | FaultKind::ForceRelease { node: None, .. } => Some(store_lane(scenario)),
+    if let FaultKind::Partition { groups, .. } = &fault.kind {
+        return lane_of_node(scenario, cut_off(groups)?);
     }
+    match fault.kind.nodes().first() {
+        Some(node) => lane_of_node(scenario, node),
+        None => Some(store_lane(scenario)),
+    }
+}
+
+/// Whether a fault of `kind` hits the whole store rather than one node (it names none): a
+/// killed store, a heal of every partition, a force release on every store node. It has no
+/// node to choose.
+pub fn on_whole_store(kind: &FaultKind) -> bool {
+    kind.nodes().is_empty()
 }
 
 /// The node a partition is drawn for: the one a group holds alone, else the first group's
@@ -276,10 +273,112 @@ fn link_end(scenario: &Scenario, node: &str) -> String {
     }
 }
 
+/// A fault of kind `tag` for a form, keeping what `old` had that the new kind also has (its
+/// node, its duration), else defaults that name `workers[0]` and `store1`: the Sandbox's
+/// "Add fault" and its change of a fault's kind.
+pub fn converted(tag: FaultTag, old: Option<&FaultKind>, workers: &[Worker]) -> FaultKind {
+    let worker = || {
+        workers
+            .first()
+            .map_or_else(|| "A".to_string(), |w| w.name.clone())
+    };
+    let old_node = old.and_then(|k| match k {
+        FaultKind::Pause { node, .. }
+        | FaultKind::Stall { node, .. }
+        | FaultKind::Crash { node }
+        | FaultKind::Restart { node }
+        | FaultKind::ClockJump { node, .. } => Some(node.clone()),
+        FaultKind::Delay { from, .. } | FaultKind::ConnectionReset { from, .. } => {
+            Some(from.clone())
+        }
+        FaultKind::KillStore { .. }
+        | FaultKind::Partition { .. }
+        | FaultKind::Heal
+        | FaultKind::ForceRelease { .. } => None,
+    });
+    let old_for = old.and_then(kind_duration_ms);
+    let node = || old_node.clone().unwrap_or_else(worker);
+    let for_ms = old_for.unwrap_or(1_000);
+    match tag {
+        FaultTag::Pause => FaultKind::Pause {
+            node: node(),
+            for_ms,
+        },
+        // Only a worker's work can stall.
+        FaultTag::Stall => FaultKind::Stall {
+            node: old_node
+                .clone()
+                .filter(|n| workers.iter().any(|w| &w.name == n))
+                .unwrap_or_else(worker),
+            for_ms,
+        },
+        FaultTag::Crash => FaultKind::Crash { node: node() },
+        FaultTag::Restart => FaultKind::Restart { node: node() },
+        FaultTag::KillStore => FaultKind::KillStore { for_ms: old_for },
+        FaultTag::Partition => {
+            let node = node();
+            let other = other_end(&node);
+            FaultKind::Partition {
+                groups: vec![vec![node], vec![other]],
+                for_ms: Some(for_ms),
+            }
+        }
+        FaultTag::Heal => FaultKind::Heal,
+        FaultTag::ClockJump => FaultKind::ClockJump {
+            node: old_node.clone().unwrap_or_else(|| store_name(1)),
+            delta_ms: 30_000,
+        },
+        FaultTag::Delay => {
+            let from = node();
+            let to = other_end(&from);
+            FaultKind::Delay {
+                from,
+                to,
+                extra_ms: 500,
+                for_ms,
+            }
+        }
+        FaultTag::ForceRelease => FaultKind::ForceRelease {
+            key: workers
+                .first()
+                .map_or_else(|| "lock".to_string(), |w| w.key.clone()),
+            node: None,
+            by: DeletedBy::Operator,
+        },
+        // A worker's connection to the store; from any other node, its connection to the
+        // first worker (a store node and the resource never connect).
+        FaultTag::ConnectionReset => {
+            let from = node();
+            let to = if workers.iter().any(|w| w.name == from) {
+                store_name(1)
+            } else {
+                worker()
+            };
+            FaultKind::ConnectionReset { from, to }
+        }
+    }
+}
+
+/// The other end of a link from `node` for a new delay or partition: the store, unless that
+/// is `node` itself.
+fn other_end(node: &str) -> String {
+    let store1 = store_name(1);
+    if node == store1 {
+        RESOURCE.to_string()
+    } else {
+        store1
+    }
+}
+
 /// How long a placed fault lasts, ms; `None` for an instant fault, or one that lasts until
 /// the horizon (a partition or a killed store without `for_ms`).
 pub fn duration_ms(fault: &Fault) -> Option<u64> {
-    match &fault.kind {
+    kind_duration_ms(&fault.kind)
+}
+
+/// How long a fault of `kind` lasts, ms, as [`duration_ms`] says.
+fn kind_duration_ms(kind: &FaultKind) -> Option<u64> {
+    match kind {
         FaultKind::Pause { for_ms, .. }
         | FaultKind::Stall { for_ms, .. }
         | FaultKind::Delay { for_ms, .. } => Some(*for_ms),
@@ -790,5 +889,37 @@ mod tests {
         for &kind in FaultTag::VARIANTS {
             assert!(!describe(&dropped(&s, kind, 0, 0).unwrap()).is_empty());
         }
+    }
+
+    #[test]
+    fn every_fault_kind_converts_to_every_other() {
+        let s = shipped("scenarios/step5-fencing-token.toml");
+        let w = &s.workers;
+        for &from in FaultTag::VARIANTS {
+            let old = converted(from, None, w);
+            assert_eq!(FaultTag::from(&old), from);
+            for &to in FaultTag::VARIANTS {
+                let new = converted(to, Some(&old), w);
+                assert_eq!(FaultTag::from(&new), to);
+                let mut with = s.clone();
+                with.faults = vec![Fault {
+                    at_ms: 1_000,
+                    kind: new,
+                }];
+                if let Err(e) = with.validate() {
+                    panic!("{from:?} → {to:?}: {e}");
+                }
+            }
+        }
+        let pause = converted(FaultTag::Pause, None, w);
+        assert_eq!(
+            converted(FaultTag::Delay, Some(&pause), w),
+            FaultKind::Delay {
+                from: "A".to_string(),
+                to: "store1".to_string(),
+                extra_ms: 500,
+                for_ms: 1_000
+            }
+        );
     }
 }

@@ -7,10 +7,12 @@
 //! lesson happens; [`playback`] is the playhead moving over a finished run; [`link`] is the
 //! shareable web link that names a view; [`compare`] puts two runs of one seed side by side;
 //! [`transcript`] lists a run's events as sentences, in step with the playhead; [`palette`] the
-//! colours every picture of a run shares; [`fault_edit`] faults placed on a timeline by hand.
+//! colours every picture of a run shares; [`fault_edit`] faults placed on a timeline by hand;
+//! [`fault_fields`] the fields of a fault a form edits.
 
 pub mod compare;
 pub mod fault_edit;
+pub mod fault_fields;
 pub mod link;
 pub mod palette;
 pub mod playback;
