@@ -1371,3 +1371,67 @@ fn the_sandbox_side_by_side_with_a_library_scenario() {
     click(&mut h, "← Back to the run");
     assert!(shows(&h, "Ready to run."), "the sandbox's form is back");
 }
+
+/// The top of the lowest node named `label`: a tab's heading, under the tab of its name.
+fn heading_top(h: &Harness<'_, LocksimApp>, label: &str) -> f32 {
+    h.get_all_by_label(label)
+        .map(|n| n.rect().top())
+        .fold(f32::MIN, f32::max)
+}
+
+/// Break it's buttons stay where they are as the note on form edits not yet run comes and
+/// goes: a click aimed at one never lands on its neighbour. The note takes the place of the
+/// panel's introduction, so no tab keeps an empty band for it.
+#[test]
+fn break_it_s_buttons_stay_put_as_the_note_on_form_edits_comes_and_goes() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    click(&mut h, "Break it");
+    let buttons = [
+        "Kill the store",
+        "Remove fencing",
+        "Cut off from the store",
+        "Force-release the lock",
+        "Undo",
+    ];
+    let rects = |h: &Harness<'_, LocksimApp>| buttons.map(|b| h.get_by_label(b).rect());
+    let placed = rects(&h);
+    let note = "Your form edits are not in this run yet.";
+    assert!(!shows(&h, note));
+    assert!(shows(&h, "Each change is made to this scenario"));
+    click(&mut h, "Kill the store");
+    assert_eq!(rects(&h), placed, "after a change");
+    click(&mut h, "Undo");
+    assert_eq!(rects(&h), placed, "after Undo");
+    click(&mut h, "Edit");
+    // Below the fold of the form: clicked through the accessibility tree.
+    h.get_by_label("Add worker").click_accesskit();
+    settle(&mut h);
+    click(&mut h, "Break it");
+    assert!(shows(&h, note), "the note is shown");
+    assert!(
+        !shows(&h, "Each change is made to this scenario"),
+        "in the introduction's place"
+    );
+    assert!(
+        h.get_by_label("Kill the store")
+            .accesskit_node()
+            .is_disabled(),
+        "Break it waits for the form's edits"
+    );
+    assert_eq!(rects(&h), placed, "with the note shown");
+    click(&mut h, "Run the form's scenario");
+    assert!(!shows(&h, note));
+    assert!(
+        !h.get_by_label("Kill the store")
+            .accesskit_node()
+            .is_disabled()
+    );
+    assert_eq!(rects(&h), placed, "once the note is gone");
+    // With nothing to note, every tab's heading sits right under the tabs.
+    let top = heading_top(&h, "Break it");
+    for tab in ["Across seeds", "Find a failure"] {
+        click(&mut h, tab);
+        assert_eq!(heading_top(&h, tab), top, "{tab}'s heading");
+    }
+}
