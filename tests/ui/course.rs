@@ -1435,3 +1435,41 @@ fn break_it_s_buttons_stay_put_as_the_note_on_form_edits_comes_and_goes() {
         assert_eq!(heading_top(&h, tab), top, "{tab}'s heading");
     }
 }
+
+/// A newcomer's Sandbox session on the desktop survives closing the app: a field edited and
+/// run, then a crash placed on the timeline. The app reopens on the Sandbox with that
+/// scenario in the form and its run on screen, not step 5 as written.
+#[test]
+fn a_run_sandbox_edit_and_a_placed_fault_survive_closing_the_app() {
+    let mut h = fresh();
+    click(&mut h, "Sandbox");
+    type_into(&mut h, "ttl_ms", "20000");
+    click(&mut h, "Run");
+    press(&mut h, Key::End);
+    click(&mut h, "lane B");
+    press(&mut h, Key::C);
+    let edited = h.state().sandbox_draft().unwrap().clone();
+    assert_eq!(edited.lock.ttl_ms, 20_000);
+    assert!(
+        matches!(&edited.faults[..], [.., f] if f.kind == FaultKind::Crash { node: "B".into() }),
+        "the crash is in the form: {:?}",
+        edited.faults
+    );
+
+    let mut storage = Memory::default();
+    eframe::App::save(h.state_mut(), &mut storage);
+    drop(h);
+    let mut h = harness(LocksimApp::restore(Some(&storage)));
+    press(&mut h, Key::End);
+    assert!(h.state().on_tool_page(), "back on the Sandbox");
+    assert_eq!(
+        h.state().sandbox_draft(),
+        Some(&edited),
+        "the form as it was"
+    );
+    let shown = locksim::view::link::decode(&h.state().link())
+        .unwrap()
+        .scenario;
+    assert_eq!(shown.as_ref(), Some(&edited), "and its run on screen");
+    assert!(shows(&h, "Edited from"), "titled as an edit");
+}
