@@ -18,7 +18,7 @@ use crate::trace::Trace;
 #[derive(Debug, PartialEq)]
 pub enum Asked {
     /// Run this scenario, the one on screen changed or a change undone.
-    Run(Scenario),
+    Run(Box<Scenario>),
     /// Run the form's scenario, whose edits the run on screen does not have yet.
     RunForm,
 }
@@ -109,9 +109,9 @@ impl BreakIt {
         let undone = self.history(ui);
 
         if let Some(change) = chosen {
-            return self.make(current, change).map(Asked::Run);
+            return self.make(current, change).map(|s| Asked::Run(Box::new(s)));
         }
-        undone.map(Asked::Run)
+        undone.map(|s| Asked::Run(Box::new(s)))
     }
 
     /// The changes made so far in this history, oldest first, as sentences.

@@ -614,7 +614,7 @@ fn tab_body(
                         run.verdict(),
                         edited.is_some(),
                     )? {
-                        BreakItAsked::Run(changed) => Some(Asked::Change(changed, None)),
+                        BreakItAsked::Run(changed) => Some(Asked::Change(*changed, None)),
                         BreakItAsked::RunForm => edited.map(|d| Asked::RunForm(d.clone())),
                     },
                     SandboxTab::Seeds => panels
