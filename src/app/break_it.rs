@@ -14,11 +14,20 @@ use crate::scenario::names::store_name;
 use crate::scenario::{Scenario, StoreClock};
 use crate::trace::Trace;
 
+/// What the panel asks of the sandbox.
+#[derive(Debug, PartialEq)]
+pub enum Asked {
+    /// Run this scenario, the one on screen changed or a change undone.
+    Run(Box<Scenario>),
+    /// Run the form's scenario, whose edits the run on screen does not have yet.
+    RunForm,
+}
+
 /// The "Break it" panel.
 ///
 /// The shell calls [`BreakIt::show`] every frame with the scenario on screen and its run; when
-/// it returns a scenario, the shell runs that one (with the seed it used for the current run)
-/// and shows it. A scenario the panel did not hand out starts a new history (undo is cleared).
+/// it asks to run a scenario, the shell runs that one (with the seed it used for the current
+/// run) and shows it. A scenario the panel did not hand out starts a new history (undo is cleared).
 #[derive(Default)]
 pub struct BreakIt {
     /// The scenario the panel last saw or handed out; a different one means a new history.
@@ -66,23 +75,27 @@ impl Form {
 }
 
 impl BreakIt {
-    /// Draws the panel for `current`, whose run gave `trace` and `verdict`. Returns the scenario
-    /// to run next when the learner made a change or undid one.
+    /// Draws the panel for `current`, whose run gave `trace` and `verdict`; `held`: the form
+    /// has edits this run does not have yet, so the panel waits until they are run. Returns
+    /// the scenario to run next when the learner made a change or undid one.
     pub fn show(
         &mut self,
         ui: &mut Ui,
         current: &Scenario,
         trace: &Trace,
         verdict: &Verdict,
-    ) -> Option<Scenario> {
+        held: bool,
+    ) -> Option<Asked> {
         if self.current.as_ref() != Some(current) {
             self.start_history(current, trace, verdict);
         }
         ui.heading("Break it");
-        ui.label(
-            "Each change is made to this scenario and run again with the same seed, so what \
-             changes in the run is what the change did.",
-        );
+        if intro_or_held(ui, held) {
+            return Some(Asked::RunForm);
+        }
+        if held {
+            ui.disable();
+        }
         ui.add_space(4.0);
         verdict_line(ui, self.before, verdict);
         ui.separator();
@@ -96,9 +109,9 @@ impl BreakIt {
         let undone = self.history(ui);
 
         if let Some(change) = chosen {
-            return self.make(current, change);
+            return self.make(current, change).map(|s| Asked::Run(Box::new(s)));
         }
-        undone
+        undone.map(|s| Asked::Run(Box::new(s)))
     }
 
     /// The changes made so far in this history, oldest first, as sentences.
@@ -337,6 +350,45 @@ impl BreakIt {
     }
 }
 
+/// The panel's introduction or, while `held`, in its place, why the panel waits and a button
+/// that runs the form. The slot is as tall as the taller of the two, so the buttons under it
+/// never move under the pointer as the note comes and goes. Returns whether that button was
+/// clicked.
+fn intro_or_held(ui: &mut Ui, held: bool) -> bool {
+    let top = ui.cursor().min;
+    let width = ui.available_width();
+    let slot = egui::Rect::from_min_size(top, egui::vec2(width, f32::INFINITY));
+    let mut bottom = top.y;
+    let mut clicked = false;
+    for note in [false, true] {
+        let mut child = ui.new_child(egui::UiBuilder::new().max_rect(slot));
+        if note != held {
+            child.set_invisible();
+        }
+        if note {
+            child.label(
+                RichText::new(
+                    "Your form edits are not in this run yet. Run them before Break it \
+                     changes the run, so that the form and the run stay one scenario.",
+                )
+                .color(style::ANOMALY),
+            );
+            clicked = child.button("Run the form's scenario").clicked();
+        } else {
+            child.label(
+                "Each change is made to this scenario and run again with the same seed, so \
+                 what changes in the run is what the change did.",
+            );
+        }
+        bottom = bottom.max(child.min_rect().bottom());
+    }
+    ui.advance_cursor_after_rect(egui::Rect::from_x_y_ranges(
+        top.x..=top.x + width,
+        top.y..=bottom,
+    ));
+    clicked
+}
+
 /// "As written: safe · live. Now: UNSAFE · live", so the effect of the changes reads at a
 /// glance.
 fn verdict_line(ui: &mut Ui, before: Option<(bool, bool)>, now: &Verdict) {
@@ -440,7 +492,7 @@ mod tests {
         let ctx = egui::Context::default();
         for _ in 0..2 {
             headless::frame(&ctx, |ui| {
-                assert_eq!(panel.show(ui, &s, &trace, &v), None);
+                assert_eq!(panel.show(ui, &s, &trace, &v, false), None);
             });
         }
         assert_eq!(panel.form.worker, "A");

@@ -610,7 +610,7 @@ mod tests {
         editor.place(&s, FaultTag::Pause, 1_000.4);
         let change = editor.take_change().unwrap();
         assert_eq!(change.scenario.faults[0].at_ms, 1_000);
-        assert_eq!(change.what, "placed a pause of B at 1 000 ms for 10 000 ms");
+        assert_eq!(change.what, "placed a pause of B at 1 000 ms for 500 ms");
         assert_eq!(editor.fault, Some(0), "the new fault is selected");
     }
 

@@ -10,7 +10,7 @@
 use super::{menu, style};
 use eframe::egui::{self, RichText, Ui};
 
-use super::break_it::BreakIt;
+use super::break_it::{Asked as BreakItAsked, BreakIt};
 use super::fault_edit::Editing;
 use super::find_failure::{FindFailure, FoundAsk};
 use super::keys::PlaybackKey;
@@ -588,32 +588,35 @@ fn tab_body(
                 .as_ref()
                 .map(|s| s.draft())
                 .filter(|draft| *draft != run.scenario() && draft.validate().is_ok());
-            if let Some(draft) = edited {
+            // Break it says so in a slot of its own, where its buttons never move.
+            if let Some(draft) = edited
+                && tab != SandboxTab::BreakIt
+            {
                 let mut play = false;
                 ui.horizontal_wrapped(|ui| {
-                    let note = if tab == SandboxTab::BreakIt {
-                        "Your form edits are not in this run yet. Run them before Break it \
-                         changes the run, so that the form and the run stay one scenario."
-                    } else {
-                        "Your form edits are not in this run yet."
-                    };
-                    ui.label(RichText::new(note).color(style::ANOMALY));
+                    ui.label(
+                        RichText::new("Your form edits are not in this run yet.")
+                            .color(style::ANOMALY),
+                    );
                     play = ui.button("Run the form's scenario").clicked();
                 });
                 if play {
                     return Some(Asked::RunForm(draft.clone()));
                 }
-                if tab == SandboxTab::BreakIt {
-                    ui.disable();
-                }
             }
             egui::ScrollArea::vertical()
                 .auto_shrink([false, false])
                 .show(ui, |ui| match tab {
-                    SandboxTab::BreakIt => panels
-                        .break_it
-                        .show(ui, run.scenario(), run.trace(), run.verdict())
-                        .map(|changed| Asked::Change(changed, None)),
+                    SandboxTab::BreakIt => match panels.break_it.show(
+                        ui,
+                        run.scenario(),
+                        run.trace(),
+                        run.verdict(),
+                        edited.is_some(),
+                    )? {
+                        BreakItAsked::Run(changed) => Some(Asked::Change(*changed, None)),
+                        BreakItAsked::RunForm => edited.map(|d| Asked::RunForm(d.clone())),
+                    },
                     SandboxTab::Seeds => panels
                         .seeds
                         .show(ui, run.scenario(), run.changed())

@@ -154,6 +154,52 @@ mod tests {
         }
     }
 
+    /// A fault with a duration or a clock step, dropped with the palette's defaults on any
+    /// lane at any moment, wins no challenge by itself: the learner has to work out how
+    /// long and how far, not only where.
+    #[test]
+    fn a_dropped_chip_with_its_defaults_wins_no_challenge_alone() {
+        use crate::scenario::FaultTag;
+        use crate::view::fault_edit::dropped;
+        use strum::VariantArray;
+
+        let tuned = |tag: FaultTag| tag.has_duration() || tag == FaultTag::ClockJump;
+        for c in all() {
+            let lanes = c.design.node_names().len();
+            // Every instant the run without faults changes, and just after, as `prove`
+            // places its faults; and a grid between them.
+            let bare = run(&c.design, c.design.seed);
+            let mut times: Vec<u64> = bare
+                .trace
+                .events
+                .iter()
+                .flat_map(|e| [e.at_ms, e.at_ms + 1])
+                .chain((0..c.design.until_ms).step_by(250))
+                .filter(|&t| t < c.design.until_ms)
+                .collect();
+            times.sort_unstable();
+            times.dedup();
+            let kinds = FaultTag::VARIANTS
+                .iter()
+                .copied()
+                .filter(|&tag| tuned(tag) && c.budget.allows(<&str>::from(tag)) > 0);
+            for tag in kinds {
+                for lane in 0..lanes {
+                    for &at in &times {
+                        let Ok(fault) = dropped(&c.design, tag, lane, at) else {
+                            continue;
+                        };
+                        assert!(
+                            !play(c, std::slice::from_ref(&fault)).won,
+                            "{}: won by a default chip alone: {fault:?}",
+                            c.id
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn no_design_meets_its_goal_without_faults() {
         for c in all() {

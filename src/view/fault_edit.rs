@@ -66,7 +66,7 @@ impl FaultTag {
             FaultTag::Partition => "Cuts the lane's node off from every other node for a while.",
             FaultTag::Heal => "Ends every partition (on any lane: it is global).",
             FaultTag::ClockJump => {
-                "The lane's node's wall clock steps forward by the lease's length."
+                "The lane's node's wall clock steps forward (half a second, until you change it)."
             }
             FaultTag::Delay => {
                 "Messages from the lane's node to the store (from a store node: to the first \
@@ -171,21 +171,17 @@ pub fn with_cut_from(fault: &Fault, node: &str, cut: bool) -> Fault {
     fault
 }
 
-/// How long a placed duration fault lasts by default, ms: the lease, so that a pause or a
-/// cut dropped on a holder outlasts the lease it holds; 5 s for designs without a lease.
-pub fn default_duration_ms(scenario: &Scenario) -> u64 {
-    if scenario.lock.design.has_lease() {
-        scenario.lock.ttl_ms.max(1)
-    } else {
-        5_000
-    }
-}
+/// How long a fault dropped from the palette lasts, ms, and how far a dropped clock jump
+/// steps: well inside every lease the challenges and the course hold, and inside a worker's
+/// default wait for a write's reply (1 s), so that a fault as it comes wins no challenge by
+/// itself and how long (or how far) it must be is the learner's to work out.
+pub const DEFAULT_FOR_MS: u64 = 500;
 
-/// The fault of `kind` dropped on lane `lane` at `at_ms`, with the defaults a learner most
-/// likely wants: a duration fault lasts [`default_duration_ms`]; a partition cuts the lane's
-/// node off from every other node; a delay slows the link from the lane's node to `store1`
-/// (from a store node, to the first worker) by half the lease; a clock jump steps the wall
-/// clock forward by the lease; a force release deletes the lock of the lane's worker (else
+/// The fault of `kind` dropped on lane `lane` at `at_ms`, with neutral defaults: a duration
+/// fault lasts [`DEFAULT_FOR_MS`]; a partition cuts the lane's node off from every other
+/// node; a delay slows the link from the lane's node to `store1` (from a store node, to the
+/// first worker) by half that; a clock jump steps the wall clock forward by
+/// [`DEFAULT_FOR_MS`]; a force release deletes the lock of the lane's worker (else
 /// the first worker's) on every store node; kill store and heal hit everything, whatever
 /// the lane.
 ///
@@ -202,7 +198,7 @@ pub fn dropped(
         .get(lane)
         .ok_or_else(|| format!("There is no lane {} in this run.", lane + 1))?
         .clone();
-    let for_ms = default_duration_ms(scenario);
+    let for_ms = DEFAULT_FOR_MS;
     let worker = scenario.workers.iter().find(|w| w.name == node);
     let kind = match kind {
         FaultTag::Pause => FaultKind::Pause { node, for_ms },
@@ -224,7 +220,7 @@ pub fn dropped(
         FaultTag::Heal => FaultKind::Heal,
         FaultTag::ClockJump => FaultKind::ClockJump {
             node,
-            delta_ms: i64::try_from(for_ms).unwrap_or(i64::MAX),
+            delta_ms: DEFAULT_FOR_MS as i64,
         },
         FaultTag::Delay => {
             let to = link_end(scenario, &node);
@@ -706,7 +702,7 @@ mod tests {
                 at_ms: 1_000,
                 kind: FaultKind::Pause {
                     node: "A".to_string(),
-                    for_ms: 10_000
+                    for_ms: 500
                 }
             }
         );
@@ -722,13 +718,13 @@ mod tests {
                         "resource".to_string()
                     ]
                 ],
-                for_ms: Some(10_000)
+                for_ms: Some(500)
             }
         );
         assert_eq!(lane_of(&s, &cut), Some(1));
         let slow = dropped(&s, FaultTag::Delay, 0, 0).unwrap();
         assert!(
-            matches!(&slow.kind, FaultKind::Delay { from, to, extra_ms: 5_000, .. }
+            matches!(&slow.kind, FaultKind::Delay { from, to, extra_ms: 250, .. }
             if from == "A" && to == "store1")
         );
         let reply = dropped(&s, FaultTag::Delay, 2, 0).unwrap();
@@ -737,10 +733,7 @@ mod tests {
         let jump = dropped(&s, FaultTag::ClockJump, 2, 0).unwrap();
         assert!(matches!(
             jump.kind,
-            FaultKind::ClockJump {
-                delta_ms: 10_000,
-                ..
-            }
+            FaultKind::ClockJump { delta_ms: 500, .. }
         ));
         let release = dropped(&s, FaultTag::ForceRelease, 1, 0).unwrap();
         assert_eq!(
@@ -776,13 +769,18 @@ mod tests {
     }
 
     #[test]
-    fn a_pause_dropped_on_the_holder_breaks_the_unfenced_lock() {
+    fn a_pause_dropped_on_the_holder_breaks_the_unfenced_lock_once_made_longer() {
         let s = unfenced();
         assert!(crate::run(&s, s.seed).verdict.safe);
         let pause = dropped(&s, FaultTag::Pause, 0, 1_000).unwrap();
-        let (paused, at) = apply(&s, &Edit::Add(pause)).unwrap();
+        let (paused, at) = apply(&s, &Edit::Add(pause.clone())).unwrap();
         assert_eq!(at, Some(0));
         assert_eq!(paused.seed, s.seed);
+        assert!(
+            crate::run(&paused, paused.seed).verdict.safe,
+            "half a second is well inside the 10 s lease"
+        );
+        let (paused, _) = apply(&s, &Edit::Add(with_duration(&pause, 12_000))).unwrap();
         assert!(!crate::run(&paused, paused.seed).verdict.safe);
     }
 
@@ -870,7 +868,7 @@ mod tests {
         let pause = dropped(&s, FaultTag::Pause, 0, 1_000).unwrap();
         assert_eq!(
             describe_edit(&s, &Edit::Add(pause.clone())),
-            "placed a pause of A at 1 000 ms for 10 000 ms"
+            "placed a pause of A at 1 000 ms for 500 ms"
         );
         let (one, _) = apply(&s, &Edit::Add(pause.clone())).unwrap();
         let moved = Fault {
@@ -879,12 +877,12 @@ mod tests {
         };
         assert_eq!(
             describe_edit(&one, &Edit::Replace(0, moved)),
-            "changed the pause of A at 1 000 ms for 10 000 ms to a pause of A at 2 000 ms for \
-             10 000 ms"
+            "changed the pause of A at 1 000 ms for 500 ms to a pause of A at 2 000 ms for \
+             500 ms"
         );
         assert_eq!(
             describe_edit(&one, &Edit::Remove(0)),
-            "removed the pause of A at 1 000 ms for 10 000 ms"
+            "removed the pause of A at 1 000 ms for 500 ms"
         );
         for &kind in FaultTag::VARIANTS {
             assert!(!describe(&dropped(&s, kind, 0, 0).unwrap()).is_empty());

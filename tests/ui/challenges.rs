@@ -166,20 +166,44 @@ fn a_pause_dragged_from_the_palette_wins_the_first_challenge() {
         "{}",
         h.state().announcement()
     );
-    // Drag the palette's pause onto A's lane, early in the run: a pause of the default
-    // length (the lease) outlasts the lease A holds.
+    // Drag the palette's pause onto A's lane, early in the run: as it comes (half a
+    // second) it is well inside A's lease, and wins nothing.
     let from = h.get_by_label("pause P").rect().center();
     let lane = h.get_by_label("lane A").rect();
     let to = egui::pos2(lane.right() + 20.0, lane.center().y);
     drag(&mut h, from, to);
-    assert!(
-        shows(&h, "Won. The checker reports stale_write"),
-        "the dropped pause wins: {} {:?}",
-        status(&h),
-        link::decode(&h.state().link())
+    assert!(shows(&h, "Not yet."), "as it comes: {}", status(&h));
+    let placed = |h: &Harness<'_, LocksimApp>| {
+        let faults = link::decode(&h.state().link())
             .unwrap()
             .scenario
-            .map(|s| s.faults)
+            .map(|s| s.faults);
+        match faults.as_deref() {
+            Some(
+                [
+                    Fault {
+                        at_ms,
+                        kind: FaultKind::Pause { for_ms, .. },
+                    },
+                ],
+            ) => (*at_ms, *for_ms),
+            other => panic!("one pause placed, not {other:?}"),
+        }
+    };
+    let (at_ms, for_ms) = placed(&h);
+    assert_eq!(for_ms, 500);
+    // Made 11 s long in the inspector: now it outlasts the lease, within the budget's 12 s.
+    h.get_by_label("pause for").focus();
+    h.run_steps(2);
+    h.get_by_label("pause for").type_text("11000");
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    assert_eq!(placed(&h), (at_ms, 11_000));
+    assert!(
+        shows(&h, "Won. The checker reports stale_write"),
+        "the lengthened pause wins: {} {:?}",
+        status(&h),
+        placed(&h)
     );
     assert!(
         h.state()

@@ -102,7 +102,7 @@ fn the_pause(h: &Harness<'_, LocksimApp>) -> (String, u64, u64) {
 }
 
 #[test]
-fn a_pause_dragged_onto_the_holder_makes_the_unfenced_lock_unsafe() {
+fn a_pause_dragged_onto_the_holder_and_made_to_outlast_the_lease_makes_the_lock_unsafe() {
     let mut h = sandbox_on_unfenced();
     let chip = h.get_by_label("pause P").rect().center();
     let target = on_lane(&h, "A", 15.0);
@@ -113,30 +113,41 @@ fn a_pause_dragged_onto_the_holder_makes_the_unfenced_lock_unsafe() {
         (200..2_000).contains(&at_ms),
         "while A holds the lock: {at_ms}"
     );
-    assert_eq!(for_ms, 10_000, "as long as the lease");
-    assert!(
-        shows_exactly(&h, "UNSAFE"),
-        "A wakes after its lease ran out and B got the lock"
-    );
-    assert!(shows(&h, "pause of A at"), "the pause is on the timeline");
-
-    // Its right edge dragged left shortens it, until it no longer outlasts the lease.
-    let end = h
-        .get_by_label(&format!("end of the pause of A at {}", fmt(at_ms)))
-        .rect()
-        .center();
-    let lane = h.get_by_label("lane A").rect();
-    drag(&mut h, end, pos2(lane.right() + 60.0, end.y));
-    let (_, _, shorter) = the_pause(&h);
-    assert!(shorter < for_ms, "{shorter} < {for_ms}");
+    assert_eq!(for_ms, 500, "half a second, as the palette drops it");
     assert!(
         shows_exactly(&h, "SAFE"),
         "a pause well inside the lease harms nobody"
     );
+    assert!(shows(&h, "pause of A at"), "the pause is on the timeline");
+
+    // Its right edge dragged right lengthens it, until it outlasts the 10 s lease.
+    let says = format!("pause of A at {}", fmt(at_ms, for_ms));
+    let end = h
+        .get_by_label(&format!("end of the {says}"))
+        .rect()
+        .center();
+    let start = h
+        .get_all_by_label(&says)
+        .map(|n| n.rect())
+        .find(|r| (r.top()..=r.bottom()).contains(&end.y))
+        .expect("the pause's bar on A's lane")
+        .left();
+    let points_per_ms = (end.x - start) / for_ms as f32;
+    drag(&mut h, end, pos2(end.x + 11_000.0 * points_per_ms, end.y));
+    let (_, _, longer) = the_pause(&h);
+    assert!(longer > 10_000, "{longer} outlasts the lease");
+    assert!(
+        shows_exactly(&h, "UNSAFE"),
+        "A wakes after its lease ran out and B got the lock"
+    );
 }
 
-fn fmt(at_ms: u64) -> String {
-    locksim::text::fmt_ms(at_ms) + " for 10 000 ms"
+fn fmt(at_ms: u64, for_ms: u64) -> String {
+    format!(
+        "{} for {}",
+        locksim::text::fmt_ms(at_ms),
+        locksim::text::fmt_ms(for_ms)
+    )
 }
 
 #[test]
@@ -155,7 +166,7 @@ fn faults_placed_moved_and_deleted_by_keyboard() {
     press(&mut h, Key::Home);
     click(&mut h, "lane B");
     press(&mut h, Key::P);
-    assert_eq!(the_pause(&h), ("B".to_string(), 0, 10_000));
+    assert_eq!(the_pause(&h), ("B".to_string(), 0, 500));
     // With the fault selected the arrows move it, not the playhead.
     press(&mut h, Key::ArrowRight);
     assert_eq!(the_pause(&h).1, 100);
@@ -235,8 +246,19 @@ fn in_break_it_a_placed_fault_is_a_change_undo_takes_back() {
     let target = on_lane(&h, "A", 15.0);
     drag(&mut h, chip, target);
     assert!(shows(&h, "Changed by Break it: placed a pause of A at"));
+    assert!(shows_exactly(&h, "SAFE"), "half a second harms nobody");
+    // Made longer than the lease in the inspector: one more change.
+    h.get_by_label("pause for").focus();
+    settle(&mut h);
+    h.get_by_label("pause for").type_text("12000");
+    press(&mut h, Key::Enter);
+    press(&mut h, Key::End);
     assert!(shows_exactly(&h, "UNSAFE"));
     assert_eq!(draft(&h).faults.len(), 1, "the form follows the run");
+    click(&mut h, "Undo");
+    press(&mut h, Key::End);
+    assert!(shows_exactly(&h, "SAFE"));
+    assert_eq!(the_pause(&h).2, 500, "back to the pause as placed");
     click(&mut h, "Undo");
     press(&mut h, Key::End);
     assert!(shows_exactly(&h, "SAFE"));

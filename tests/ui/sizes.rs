@@ -501,3 +501,44 @@ fn on_a_phone_the_words_hold_for_a_touch_screen() {
     click(&mut h, "transcript");
     desktop_only(&h, "step 1, its run and transcript");
 }
+
+/// Where the timeline starts: the left column's right edge, points.
+fn timeline_left(h: &Harness<'_, LocksimApp>) -> f32 {
+    h.query_all_by(|n| n.label().is_some_and(|l| l.starts_with("timeline: ")))
+        .map(|n| n.rect().left())
+        .fold(f32::MAX, f32::min)
+}
+
+/// The course's left column keeps its width from page to page at 1280×800: every call of
+/// every step watched, then step 1 again, and step 1's timeline starts where it did, its room
+/// not taken by a column that grew to fit a wider page.
+#[test]
+fn the_left_column_keeps_its_width_page_after_page() {
+    let mut h = fresh_at(1280.0, 800.0);
+    let watch = |h: &mut Harness<'_, LocksimApp>, n: usize| {
+        crate::support::drive::go_to_step(h, n);
+        // The option's button, not the box that names it once chosen.
+        h.get_all_by_label_contains(STEPS[n].options[0].label)
+            .next()
+            .expect("the option")
+            .click();
+        h.run_steps(3);
+        press(h, Key::End);
+        h.run_steps(2);
+        timeline_left(h)
+    };
+    let one = STEPS.iter().position(|s| s.number == "1").expect("step 1");
+    let first = watch(&mut h, one);
+    for (n, step) in STEPS.iter().enumerate() {
+        watch(&mut h, n);
+        for option in &step.options[1..] {
+            h.get_all_by_label_contains(option.label)
+                .next()
+                .expect("the option")
+                .click();
+            h.run_steps(3);
+            press(&mut h, Key::End);
+        }
+    }
+    assert_eq!(watch(&mut h, one), first, "step 1's timeline, revisited");
+}

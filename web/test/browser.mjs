@@ -617,7 +617,15 @@ const LANE_A_EARLY = { x: 551, y: 262 };
 /// The verdict panel at 1280×800.
 const VERDICT = { x: 990, y: 60, width: 290, height: 200 };
 
-await check('a pause dragged from the palette onto a lane breaks the unfenced lock', async (page, log) => {
+/// `fragment` with its scenario's TOML passed through `edit`.
+function withScenario(fragment, edit) {
+  const params = new URLSearchParams(fragment);
+  const toml = zlib.inflateRawSync(Buffer.from(params.get('scenario'), 'base64url')).toString('utf8');
+  params.set('scenario', zlib.deflateRawSync(Buffer.from(edit(toml)), { level: 9 }).toString('base64url'));
+  return params.toString();
+}
+
+await check('a pause dragged from the palette onto a lane is neutral, and made longer than the lease breaks the unfenced lock', async (page, log) => {
   // Step 5's unfenced lock without its pause: A holds the lock for 2 s, B comes 10 s later.
   const toml = fs
     .readFileSync(path.join(repo, 'assets/scenarios/step5-pause-unfenced.toml'), 'utf8')
@@ -642,8 +650,22 @@ await check('a pause dragged from the palette onto a lane breaks the unfenced lo
   const placed = zlib
     .inflateRawSync(Buffer.from(new URLSearchParams(fragment(page)).get('scenario'), 'base64url'))
     .toString('utf8');
-  assert.match(placed, /\[\[fault\]\]\s*at_ms = \d+\s*kind = "pause"\s*node = "A"\s*for_ms = 10000/);
-  assert.ok(colourCount(after, red, 12, VERDICT) > 50, 'UNSAFE after');
+  // As the palette drops it, half a second: well inside the 10 s lease, so still SAFE.
+  assert.match(placed, /\[\[fault\]\]\s*at_ms = \d+\s*kind = "pause"\s*node = "A"\s*for_ms = 500\n/);
+  assert.ok(colourCount(after, green, 12, VERDICT) > 50, 'SAFE with the pause as it comes');
+  assert.equal(colourCount(after, red, 12, VERDICT), 0, 'nothing UNSAFE with the pause as it comes');
+  // The same pause made 11 s long outlasts the lease: the page opened on it shows UNSAFE.
+  const longer = withScenario(fragment(page), (t) => t.replace(/for_ms = 500\n/, 'for_ms = 11000\n'));
+  // A fresh load, not a change of fragment in the page already open.
+  await page.goto('about:blank');
+  await page.goto(`${server.url}#${longer}`);
+  await firstFrame(page);
+  await settle(page);
+  await page.locator('canvas').focus();
+  await page.keyboard.press('End');
+  await page.waitForTimeout(500);
+  const broken = await shot(page, 'fault-palette-longer');
+  assert.ok(colourCount(broken, red, 12, VERDICT) > 50, 'UNSAFE once it outlasts the lease');
   // On a phone the palette wraps above the timeline, and the page still reads as one column.
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3 });
   const small = await phone.newPage();
@@ -710,11 +732,20 @@ await check('a challenge is won by a pause dragged onto a lane, and stays won af
   await drag(page, CHALLENGE_PAUSE_CHIP, CHALLENGE_LANE_A_EARLY);
   await page.waitForFunction((a) => location.hash !== `#${a}`, address, { timeout: 5000 });
   await settle(page);
-  await shot(page, 'challenge-won');
   const params = new URLSearchParams(fragment(page));
   assert.equal(params.get('challenge'), 'pause-past-lease', 'the link names the challenge');
   const attempt = zlib.inflateRawSync(Buffer.from(params.get('scenario'), 'base64url')).toString('utf8');
-  assert.match(attempt, /\[\[fault\]\]\s*at_ms = \d+\s*kind = "pause"\s*node = "A"/, 'the link carries the attempt');
+  assert.match(attempt, /\[\[fault\]\]\s*at_ms = \d+\s*kind = "pause"\s*node = "A"\s*for_ms = 500\n/, 'the link carries the attempt');
+  // As the palette drops it (half a second) the pause wins nothing.
+  assert.match(await live.textContent(), /Challenge: Not yet\./, 'not won by the pause as it comes');
+  // Made 11 s long (the budget allows 12 s) it outlasts the lease and wins.
+  const longer = withScenario(fragment(page), (t) => t.replace(/for_ms = 500\n/, 'for_ms = 11000\n'));
+  // A fresh load, not a change of fragment in the page already open.
+  await page.goto('about:blank');
+  await page.goto(`${server.url}#${longer}`);
+  await firstFrame(page);
+  await settle(page);
+  await shot(page, 'challenge-won');
   assert.match(await live.textContent(), /Challenge: Won\. The checker reports stale_write/);
   // Progress is saved every 2 s; a fresh load without a link comes back to the won challenge.
   await page.waitForTimeout(2500);
