@@ -182,7 +182,7 @@ mod tests {
             let kinds = FaultTag::VARIANTS
                 .iter()
                 .copied()
-                .filter(|&tag| tuned(tag) && c.budget.allows(<&str>::from(tag)) > 0);
+                .filter(|&tag| tuned(tag) && c.budget.allows(tag) > 0);
             for tag in kinds {
                 for lane in 0..lanes {
                     for &at in &times {
