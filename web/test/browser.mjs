@@ -625,18 +625,23 @@ function withScenario(fragment, edit) {
   return params.toString();
 }
 
+/// Opens the page on `address` (a link's fragment) and plays its run to the end.
+async function openAtEnd(page, address) {
+  await page.goto(`${server.url}#${address}`);
+  await firstFrame(page);
+  await settle(page);
+  await page.locator('canvas').focus();
+  await page.keyboard.press('End');
+  await page.waitForTimeout(500);
+}
+
 await check('a pause dragged from the palette onto a lane is neutral, and made longer than the lease breaks the unfenced lock', async (page, log) => {
   // Step 5's unfenced lock without its pause: A holds the lock for 2 s, B comes 10 s later.
   const toml = fs
     .readFileSync(path.join(repo, 'assets/scenarios/step5-pause-unfenced.toml'), 'utf8')
     .replace(/\[\[fault\]\][^[]*/, '');
   const packed = zlib.deflateRawSync(Buffer.from(toml), { level: 9 }).toString('base64url');
-  await page.goto(`${server.url}#v=2&step=${SANDBOX}&scenario=${packed}`);
-  await firstFrame(page);
-  await settle(page);
-  await page.locator('canvas').focus();
-  await page.keyboard.press('End');
-  await page.waitForTimeout(500);
+  await openAtEnd(page, `v=2&step=${SANDBOX}&scenario=${packed}`);
   const before = await shot(page, 'fault-palette-before');
   const red = [210, 35, 35];
   const green = [30, 135, 55];
@@ -658,12 +663,7 @@ await check('a pause dragged from the palette onto a lane is neutral, and made l
   const longer = withScenario(fragment(page), (t) => t.replace(/for_ms = 500\n/, 'for_ms = 11000\n'));
   // A fresh load, not a change of fragment in the page already open.
   await page.goto('about:blank');
-  await page.goto(`${server.url}#${longer}`);
-  await firstFrame(page);
-  await settle(page);
-  await page.locator('canvas').focus();
-  await page.keyboard.press('End');
-  await page.waitForTimeout(500);
+  await openAtEnd(page, longer);
   const broken = await shot(page, 'fault-palette-longer');
   assert.ok(colourCount(broken, red, 12, VERDICT) > 50, 'UNSAFE once it outlasts the lease');
   // On a phone the palette wraps above the timeline, and the page still reads as one column.
